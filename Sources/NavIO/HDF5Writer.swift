@@ -1,0 +1,179 @@
+import CHDF5
+import Foundation
+
+/// Writes an HDF5 file atomically and reproducibly.
+///
+/// Data go to a temporary file beside the target, renamed over it by `commit()`;
+/// a writer dropped without `commit()` (or a killed process) leaves the target
+/// untouched. Object modification times are not recorded, so the same content
+/// gives byte-identical files.
+public final class HDF5Writer {
+    public let path: String
+    let temporaryPath: String
+    private var file: hid_t
+    private var committed = false
+
+    /// Datasets with at least this many rows are chunked and gzip-compressed.
+    public static let compressionThresholdRows = 2048
+    /// Rows per chunk of compressed datasets.
+    public static let chunkRows = 16384
+    /// gzip level of compressed datasets (with the shuffle filter).
+    public static let gzipLevel: UInt32 = 4
+
+    public init(path: String) throws(TraceError) {
+        _ = silenceHDF5Errors
+        self.path = path
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        temporaryPath = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        let fcpl = H5Pcreate(nb_H5P_FILE_CREATE())
+        defer { H5Pclose(fcpl) }
+        H5Pset_obj_track_times(fcpl, false)
+        let id = H5Fcreate(temporaryPath, nb_H5F_ACC_TRUNC(), fcpl, nb_H5P_DEFAULT())
+        guard id >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the file (is the folder writable?)") }
+        file = id
+    }
+
+    deinit {
+        if file >= 0 { H5Fclose(file) }
+        if !committed { try? FileManager.default.removeItem(atPath: temporaryPath) }
+    }
+
+    /// Closes the file and moves it into place.
+    public func commit() throws(TraceError) {
+        guard H5Fclose(file) >= 0 else { throw TraceError(.writeFailed, file: path, "closing the file failed") }
+        file = -1
+        guard rename(temporaryPath, path) == 0 else {
+            throw TraceError(.writeFailed, file: path, "cannot move the finished file into place")
+        }
+        committed = true
+    }
+
+    /// Creates a group (and its parents).
+    public func createGroup(_ group: String) throws(TraceError) {
+        var prefix = ""
+        for part in group.split(separator: "/") {
+            prefix += "/" + part
+            if H5Lexists(file, prefix, nb_H5P_DEFAULT()) > 0 { continue }
+            let gcpl = H5Pcreate(nb_H5P_GROUP_CREATE())
+            H5Pset_obj_track_times(gcpl, false)
+            let g = H5Gcreate2(file, prefix, nb_H5P_DEFAULT(), gcpl, nb_H5P_DEFAULT())
+            H5Pclose(gcpl)
+            guard g >= 0 else { throw TraceError(.writeFailed, file: path, object: prefix, "cannot create group") }
+            H5Gclose(g)
+        }
+    }
+
+    /// Writes a float64 dataset of `shape` (row-major values) with a `units` attribute.
+    public func write(_ dataset: String, doubles values: [Double], shape: [Int], units: String) throws(TraceError) {
+        try write(dataset, shape: shape, fileType: nb_H5T_IEEE_F64LE(), memType: nb_H5T_NATIVE_DOUBLE(), units: units, values: values)
+    }
+
+    /// Writes an int32 dataset.
+    public func write(_ dataset: String, int32s values: [Int32], shape: [Int], units: String) throws(TraceError) {
+        try write(dataset, shape: shape, fileType: nb_H5T_STD_I32LE(), memType: nb_H5T_NATIVE_INT32(), units: units, values: values)
+    }
+
+    /// Writes an int8 dataset.
+    public func write(_ dataset: String, int8s values: [Int8], shape: [Int], units: String) throws(TraceError) {
+        try write(dataset, shape: shape, fileType: nb_H5T_STD_I8LE(), memType: nb_H5T_NATIVE_INT8(), units: units, values: values)
+    }
+
+    private func write<T>(_ dataset: String, shape: [Int], fileType: hid_t, memType: hid_t, units: String?, values: [T]) throws(TraceError) {
+        guard shape.reduce(1, *) == values.count else {
+            throw TraceError(.writeFailed, file: path, object: dataset, "shape \(shape) does not hold \(values.count) values")
+        }
+        try createParent(of: dataset)
+        let dims = shape.map { hsize_t($0) }
+        let space = H5Screate_simple(Int32(dims.count), dims, nil)
+        defer { H5Sclose(space) }
+        let dcpl = H5Pcreate(nb_H5P_DATASET_CREATE())
+        defer { H5Pclose(dcpl) }
+        H5Pset_obj_track_times(dcpl, false)
+        if let rows = shape.first, rows >= HDF5Writer.compressionThresholdRows {
+            var chunk = dims
+            chunk[0] = hsize_t(min(rows, HDF5Writer.chunkRows))
+            H5Pset_chunk(dcpl, Int32(chunk.count), chunk)
+            H5Pset_shuffle(dcpl)
+            H5Pset_deflate(dcpl, HDF5Writer.gzipLevel)
+        }
+        let d = H5Dcreate2(file, dataset, fileType, space, nb_H5P_DEFAULT(), dcpl, nb_H5P_DEFAULT())
+        guard d >= 0 else { throw TraceError(.writeFailed, file: path, object: dataset, "cannot create dataset") }
+        defer { H5Dclose(d) }
+        if !values.isEmpty {
+            let status = values.withUnsafeBytes { H5Dwrite(d, memType, nb_H5S_ALL(), nb_H5S_ALL(), nb_H5P_DEFAULT(), $0.baseAddress) }
+            guard status >= 0 else { throw TraceError(.writeFailed, file: path, object: dataset, "cannot write data") }
+        }
+        if let units { try setAttribute("units", string: units, on: dataset) }
+    }
+
+    /// Writes a 1-D fixed-length string dataset (NUL-padded to the longest value).
+    public func write(_ dataset: String, strings: [String]) throws(TraceError) {
+        try createParent(of: dataset)
+        let size = max(1, strings.map { $0.utf8.count }.max() ?? 1)
+        var bytes = [UInt8](repeating: 0, count: size * strings.count)
+        for (i, s) in strings.enumerated() { for (j, b) in s.utf8.enumerated() { bytes[i * size + j] = b } }
+        let type = H5Tcopy(nb_H5T_C_S1())
+        defer { H5Tclose(type) }
+        H5Tset_size(type, size)
+        H5Tset_strpad(type, H5T_STR_NULLPAD)
+        var dims = [hsize_t(strings.count)]
+        let space = H5Screate_simple(1, &dims, nil)
+        defer { H5Sclose(space) }
+        let dcpl = H5Pcreate(nb_H5P_DATASET_CREATE())
+        defer { H5Pclose(dcpl) }
+        H5Pset_obj_track_times(dcpl, false)
+        let d = H5Dcreate2(file, dataset, type, space, nb_H5P_DEFAULT(), dcpl, nb_H5P_DEFAULT())
+        guard d >= 0 else { throw TraceError(.writeFailed, file: path, object: dataset, "cannot create dataset") }
+        defer { H5Dclose(d) }
+        if !strings.isEmpty {
+            guard H5Dwrite(d, type, nb_H5S_ALL(), nb_H5S_ALL(), nb_H5P_DEFAULT(), bytes) >= 0 else {
+                throw TraceError(.writeFailed, file: path, object: dataset, "cannot write strings")
+            }
+        }
+    }
+
+    /// Sets a variable-length UTF-8 string attribute (h5py reads it as `str`).
+    public func setAttribute(_ name: String, string value: String, on object: String = "/") throws(TraceError) {
+        let type = H5Tcopy(nb_H5T_C_S1())
+        defer { H5Tclose(type) }
+        H5Tset_size(type, nb_H5T_VARIABLE())
+        H5Tset_cset(type, H5T_CSET_UTF8)
+        try withAttribute(name, on: object, type: type) { a in
+            value.withCString { cstr in
+                var p: UnsafePointer<CChar>? = cstr
+                return H5Awrite(a, type, &p)
+            }
+        }
+    }
+
+    /// Sets an int64 attribute.
+    public func setAttribute(_ name: String, integer value: Int64, on object: String = "/") throws(TraceError) {
+        try withAttribute(name, on: object, type: nb_H5T_STD_I64LE()) { a in
+            var v = value
+            return H5Awrite(a, nb_H5T_NATIVE_INT64(), &v)
+        }
+    }
+
+    /// Sets a float64 attribute.
+    public func setAttribute(_ name: String, double value: Double, on object: String = "/") throws(TraceError) {
+        try withAttribute(name, on: object, type: nb_H5T_IEEE_F64LE()) { a in
+            var v = value
+            return H5Awrite(a, nb_H5T_NATIVE_DOUBLE(), &v)
+        }
+    }
+
+    private func withAttribute(_ name: String, on object: String, type: hid_t, _ body: (hid_t) -> herr_t) throws(TraceError) {
+        let space = H5Screate(H5S_SCALAR)
+        defer { H5Sclose(space) }
+        let a = H5Acreate_by_name(file, object, name, type, space, nb_H5P_DEFAULT(), nb_H5P_DEFAULT(), nb_H5P_DEFAULT())
+        guard a >= 0 else { throw TraceError(.writeFailed, file: path, object: "\(object)@\(name)", "cannot create attribute") }
+        defer { H5Aclose(a) }
+        guard body(a) >= 0 else { throw TraceError(.writeFailed, file: path, object: "\(object)@\(name)", "cannot write attribute") }
+    }
+
+    private func createParent(of dataset: String) throws(TraceError) {
+        let parent = (dataset as NSString).deletingLastPathComponent
+        if parent != "/" && !parent.isEmpty { try createGroup(parent) }
+    }
+}

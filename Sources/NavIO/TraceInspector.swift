@@ -1,0 +1,103 @@
+import Foundation
+import NavCore
+
+/// Per-dataset facts shown by `inspect`.
+public struct DatasetSummary: Codable, Sendable, Equatable {
+    public var name: String
+    public var shape: [Int]
+    public var units: String?
+    /// Per-column minimum and maximum of the finite values (nil when none are finite, or strings).
+    public var min: [Double?]
+    public var max: [Double?]
+}
+
+/// Per-stream facts shown by `inspect`.
+public struct StreamSummary: Codable, Sendable, Equatable {
+    public var name: String
+    public var samples: Int
+    public var start: Double
+    public var end: Double
+    public var durationSeconds: Double
+    public var meanRateHz: Double
+    public var largestGapSeconds: Double
+    public var datasets: [DatasetSummary]
+}
+
+/// What `inspect` reports about one file.
+public struct TraceSummary: Codable, Sendable, Equatable {
+    public var file: String
+    public var attributes: [String: String]
+    public var streams: [StreamSummary]
+    public var errors: Int
+    public var warnings: Int
+}
+
+/// Summarises a trace file: per stream, sample count, duration, mean rate, largest gap, units
+/// and per-column value ranges. Files with validation errors are summarised as far as they load.
+///
+/// - Throws: `TraceError` when the file cannot be opened as HDF5 at all.
+/// - Complexity: O(total samples) plus the gap medians.
+public func inspectTrace(at path: String) throws(TraceError) -> TraceSummary {
+    let report = validateTrace(at: path)
+    guard let trace = report.trace else { throw report.errors.first!.error }
+    var attrs: [String: String] = [:]
+    for (k, v) in trace.attributes {
+        switch v {
+        case let .string(s): attrs[k] = s
+        case let .integer(i): attrs[k] = String(i)
+        case let .float(f): attrs[k] = fmt(f)
+        case .other: attrs[k] = "?"
+        }
+    }
+    var streams: [StreamSummary] = []
+    for st in trace.streams {
+        let t = st.timestamps
+        let s = SamplingSummary(timestamps: t)
+        guard let spec = TraceSchema.stream(named: st.name) else { continue }
+        var datasets: [DatasetSummary] = []
+        for ds in spec.datasets {
+            guard let raw = st.data[ds.name] else { continue }
+            var lo: [Double?] = [], hi: [Double?] = []
+            if case .string = raw {} else {
+                let cols = ds.columns ?? 1
+                let v = raw.doubles
+                for c in 0..<cols {
+                    var mn = Double.infinity, mx = -Double.infinity
+                    var i = c
+                    while i < v.count { let x = v[i]; if x.isFinite { mn = Swift.min(mn, x); mx = Swift.max(mx, x) }; i += cols }
+                    lo.append(mn.isFinite ? mn : nil)
+                    hi.append(mx.isFinite ? mx : nil)
+                }
+            }
+            datasets.append(DatasetSummary(name: ds.name, shape: raw.shape, units: st.units[ds.name], min: lo, max: hi))
+        }
+        streams.append(StreamSummary(name: st.name, samples: t.count, start: s.start, end: s.end,
+                                     durationSeconds: s.duration, meanRateHz: s.meanRate,
+                                     largestGapSeconds: s.largestGap, datasets: datasets))
+    }
+    return TraceSummary(file: path, attributes: attrs, streams: streams,
+                        errors: report.errors.count, warnings: report.warnings.count)
+}
+
+extension TraceSummary {
+    /// Plain-text table, deterministic, as printed by `navbench inspect`.
+    public var text: String {
+        var out = "\(file)\n"
+        let keys = ["session_kind", "session_id", "route_id", "venue", "device"]
+        out += "  " + keys.compactMap { k in attributes[k].map { "\(k)=\($0)" } }.joined(separator: " ") + "\n"
+        if errors > 0 || warnings > 0 { out += "  validation: \(errors) errors, \(warnings) warnings (run navbench validate)\n" }
+        for s in streams {
+            out += "  \(s.name): \(s.samples) samples, \(fmt(s.durationSeconds, digits: 4)) s, "
+                + "\(fmt(s.meanRateHz, digits: 4)) Hz mean, largest gap \(fmt(s.largestGapSeconds, digits: 4)) s\n"
+            for d in s.datasets where d.name != "timestamps" {
+                let shape = "(" + d.shape.map(String.init).joined(separator: ", ") + ")"
+                let ranges = zip(d.min, d.max).map { lo, hi in
+                    guard let lo, let hi else { return "–" }
+                    return "[\(fmt(lo, digits: 4)), \(fmt(hi, digits: 4))]"
+                }.joined(separator: " ")
+                out += "    \(d.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(shape.padding(toLength: 12, withPad: " ", startingAt: 0)) \((d.units ?? "").padding(toLength: 7, withPad: " ", startingAt: 0)) \(ranges)\n"
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import NavCore
+
+/// The values of one dataset as loaded.
+public enum RawData: Sendable {
+    case float(shape: [Int], values: [Double])
+    case integer(shape: [Int], values: [Int32])
+    case string([String])
+
+    public var shape: [Int] {
+        switch self {
+        case let .float(s, _), let .integer(s, _): return s
+        case let .string(v): return [v.count]
+        }
+    }
+    public var doubles: [Double] {
+        switch self {
+        case let .float(_, v): return v
+        case let .integer(_, v): return v.map(Double.init)
+        case .string: return []
+        }
+    }
+    public var int32s: [Int32] {
+        switch self {
+        case let .integer(_, v): return v
+        case let .float(_, v): return v.map { $0.isFinite ? Int32(clamping: Int64($0)) : 0 }
+        case .string: return []
+        }
+    }
+    public var strings: [String] { if case let .string(v) = self { return v }; return [] }
+}
+
+/// One stream's datasets as loaded, keyed by their path inside the stream group.
+public struct LoadedStream: Sendable {
+    public let name: String
+    public var data: [String: RawData] = [:]
+    public var units: [String: String] = [:]
+    public var timestamps: [Double] { data["timestamps"]?.doubles ?? [] }
+}
+
+/// A trace file's attributes and streams, as loaded (possibly with problems).
+public struct LoadedTrace: Sendable {
+    public let file: String
+    public var attributes: [String: HDF5Attribute] = [:]
+    public var streams: [LoadedStream] = []
+    public var unknownGroups: [String] = []
+
+    public func stream(_ name: String) -> LoadedStream? { streams.first { $0.name == name } }
+}
+
+/// A finding of `validate`: an error makes the file invalid, a warning does not.
+public struct ValidationProblem: Sendable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable { case error, warning }
+    public var severity: Severity
+    public var error: TraceError
+
+    public var description: String {
+        severity == .error ? error.description
+            : (error.object.map { "\(error.file): \($0): warning: \(error.problem)" } ?? "\(error.file): warning: \(error.problem)")
+    }
+}
+
+/// The outcome of validating one file.
+public struct ValidationReport: Sendable {
+    public let file: String
+    public var problems: [ValidationProblem]
+    public var trace: LoadedTrace?
+
+    public var errors: [ValidationProblem] { problems.filter { $0.severity == .error } }
+    public var warnings: [ValidationProblem] { problems.filter { $0.severity == .warning } }
+    public var isValid: Bool { errors.isEmpty }
+}
+
+/// Options of the gap check.
+public struct GapPolicy: Sendable {
+    /// A gap is reported when it exceeds `factor` × the median interval …
+    public var factor: Double = 10
+    /// … and is at least this long, in seconds.
+    public var minimumSeconds: Double = 0.5
+    public init() {}
+}
+
+/// Checks a file against trace format v1, collecting every problem (one line each).
+///
+/// Checks: HDF5 opens; root attributes; at least one stream; each present stream's required
+/// datasets, value kinds, shapes, row counts, `units`; finite values; ordered timestamps;
+/// unit-norm quaternions; value ranges; beacon indices; gaps (warning).
+///
+/// - Complexity: O(total samples) plus O(n log n) per time axis for the gap median.
+public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy()) -> ValidationReport {
+    var report = ValidationReport(file: path, problems: [], trace: nil)
+    func fail(_ kind: TraceError.Kind, _ object: String?, _ text: String) {
+        report.problems.append(ValidationProblem(severity: .error, error: TraceError(kind, file: path, object: object, text)))
+    }
+    func warn(_ object: String?, _ text: String) {
+        report.problems.append(ValidationProblem(severity: .warning, error: TraceError(.badValue, file: path, object: object, text)))
+    }
+
+    let reader: HDF5Reader
+    do { reader = try HDF5Reader(path: path) } catch {
+        report.problems.append(ValidationProblem(severity: .error, error: error))
+        return report
+    }
+    var trace = LoadedTrace(file: path)
+
+    // Root attributes.
+    for attr in TraceSchema.rootAttributes {
+        if let v = reader.attribute(attr.name) { trace.attributes[attr.name] = v }
+    }
+    switch trace.attributes["format_version"] {
+    case nil: fail(.missing, "/@format_version", "missing root attribute, expected integer \(TraceSchema.formatVersion)")
+    case let v?:
+        if v.integerValue != Int64(TraceSchema.formatVersion) {
+            fail(.unsupportedVersion, "/@format_version", "expected \(TraceSchema.formatVersion), found \(v)")
+        }
+    }
+    if let f = trace.attributes["format"]?.stringValue, f != TraceSchema.formatName {
+        fail(.badValue, "/@format", "expected \"\(TraceSchema.formatName)\", found \"\(f)\"")
+    } else if trace.attributes["format"] == nil {
+        fail(.missing, "/@format", "missing root attribute, expected \"\(TraceSchema.formatName)\"")
+    }
+    if let k = trace.attributes["session_kind"] {
+        if SessionKind(rawValue: k.stringValue ?? "") == nil {
+            fail(.badValue, "/@session_kind", "expected one of recording, navigation; found \(k)")
+        }
+    } else {
+        fail(.missing, "/@session_kind", "missing root attribute, expected recording or navigation")
+    }
+
+    let topLevel = (try? reader.children(of: "/")) ?? []
+    let known = Set(TraceSchema.streams.map(\.name))
+    trace.unknownGroups = topLevel.filter { !known.contains($0) }
+    for g in trace.unknownGroups { warn("/\(g)", "not a trace format v1 stream; ignored") }
+
+    let present = TraceSchema.streams.filter { topLevel.contains($0.name) }
+    if present.isEmpty {
+        fail(.noStreams, nil, "no streams; expected at least one of \(TraceSchema.streams.map(\.name).joined(separator: ", "))")
+    }
+
+    for spec in present {
+        let group = "/\(spec.name)"
+        guard reader.isGroup(group) else { fail(.wrongType, group, "expected a group"); continue }
+        var stream = LoadedStream(name: spec.name)
+        var sampleRows: Int?
+        var beaconRows: Int?
+        for ds in spec.datasets {
+            let objectPath = "\(group)/\(ds.name)"
+            guard reader.exists(objectPath) else {
+                if ds.required { fail(.missing, objectPath, "required dataset not found") }
+                continue
+            }
+            let info: HDF5DatasetInfo
+            do { info = try reader.info(objectPath) } catch { report.problems.append(ValidationProblem(severity: .error, error: error)); continue }
+            // Kind.
+            let kindOK: Bool
+            switch ds.kind {
+            case .float: kindOK = info.typeClass == .float || info.typeClass == .integer
+            case .integer: kindOK = info.typeClass == .integer
+            case .string: kindOK = info.typeClass == .string
+            }
+            guard kindOK else {
+                fail(.wrongType, objectPath, "expected \(ds.kind == .string ? "strings" : ds.kind == .integer ? "integers" : "numbers"), found \(info.typeClass.rawValue)")
+                continue
+            }
+            // Shape.
+            let expectedShape = ds.columns.map { "(N, \($0))" } ?? "(N,)"
+            let shapeOK = ds.columns.map { info.shape.count == 2 && info.shape[1] == $0 } ?? (info.shape.count == 1)
+            guard shapeOK else {
+                fail(.wrongShape, objectPath, "expected shape \(expectedShape), found (\(info.shape.map(String.init).joined(separator: ", ")))")
+                continue
+            }
+            let rows = info.shape[0]
+            switch ds.rows {
+            case .samples:
+                if let n = sampleRows, n != rows {
+                    fail(.wrongShape, objectPath, "expected \(n) rows (one per timestamp), found \(rows)")
+                    continue
+                }
+                sampleRows = rows
+            case .beacons:
+                if let n = beaconRows, n != rows {
+                    fail(.wrongShape, objectPath, "expected \(n) rows (one per beacon), found \(rows)")
+                    continue
+                }
+                beaconRows = rows
+            }
+            // Units.
+            if let expected = ds.units {
+                let found = reader.attribute("units", of: objectPath)?.stringValue
+                if found == nil { fail(.wrongUnits, objectPath, "missing units attribute, expected \"\(expected)\"") }
+                else if found != expected { fail(.wrongUnits, objectPath, "expected units \"\(expected)\", found \"\(found!)\"") }
+                else { stream.units[ds.name] = expected }
+            }
+            // Values.
+            do {
+                switch ds.kind {
+                case .float:
+                    let (shape, v) = try reader.readDoubles(objectPath)
+                    stream.data[ds.name] = .float(shape: shape, values: v)
+                    checkValues(v, spec: ds, columns: ds.columns ?? 1, object: objectPath, fail: fail)
+                case .integer:
+                    let (shape, v) = try reader.readInt32s(objectPath)
+                    stream.data[ds.name] = .integer(shape: shape, values: v)
+                    if let r = ds.range, let bad = v.firstIndex(where: { !r.contains(Double($0)) }) {
+                        fail(.badValue, objectPath, "row \(bad): \(v[bad]) outside \(format(r))")
+                    }
+                case .string:
+                    stream.data[ds.name] = .string(try reader.readStrings(objectPath))
+                }
+            } catch { report.problems.append(ValidationProblem(severity: .error, error: error)) }
+        }
+        // Time axis.
+        let t = stream.timestamps
+        if stream.data["timestamps"] != nil {
+            do {
+                try validateTimestamps(t, order: spec.timeOrder == .strictlyIncreasing ? .strictlyIncreasing : .nonDecreasing)
+                let s = SamplingSummary(timestamps: t)
+                if s.medianInterval > 0, s.largestGap > gaps.factor * s.medianInterval, s.largestGap >= gaps.minimumSeconds {
+                    let at = t.indices.dropFirst().first { t[$0] - t[$0 - 1] == s.largestGap }.map { $0 - 1 } ?? 0
+                    warn("\(group)/timestamps", "gap of \(fmt(s.largestGap)) s after t=\(fmt(t[at])) (median interval \(fmt(s.medianInterval)) s)")
+                }
+            } catch { fail(.badTimestamps, "\(group)/timestamps", error.description) }
+        }
+        // Cross-references.
+        if spec.name == "ble", let idx = stream.data["beacon"]?.int32s, let m = beaconRows {
+            if let bad = idx.firstIndex(where: { $0 < 0 || Int($0) >= m }) {
+                fail(.badValue, "/ble/beacon", "row \(bad): beacon index \(idx[bad]) outside 0..<\(m) (the beacon table's rows)")
+            }
+        }
+        trace.streams.append(stream)
+    }
+    report.trace = trace
+    return report
+}
+
+private func checkValues(_ v: [Double], spec: TraceSchema.Dataset, columns: Int, object: String,
+                         fail: (TraceError.Kind, String?, String) -> Void) {
+    if spec.role == .timestamps { return }  // checked as a time axis
+    if spec.role != .valuesOrNaN, let bad = v.firstIndex(where: { !$0.isFinite }) {
+        let count = v.reduce(0) { $0 + ($1.isFinite ? 0 : 1) }
+        fail(.badValue, object, "row \(bad / columns): value \(v[bad]) is not finite (\(count) non-finite values)")
+        return
+    }
+    if let r = spec.range, let bad = v.firstIndex(where: { $0.isFinite && !r.contains($0) }) {
+        fail(.badValue, object, "row \(bad / columns): \(v[bad]) outside \(format(r))")
+        return
+    }
+    if spec.role == .quaternion {
+        let n = v.count / 4
+        var firstBad: Int?
+        var count = 0
+        var worst = 0.0
+        for i in 0..<n {
+            let q = Quaternion(x: v[4 * i], y: v[4 * i + 1], z: v[4 * i + 2], w: v[4 * i + 3])
+            let dev = Swift.abs(q.norm - 1)
+            if dev > TraceSchema.quaternionNormTolerance {
+                if firstBad == nil { firstBad = i }
+                count += 1
+                worst = Swift.max(worst, dev)
+            }
+        }
+        if let firstBad {
+            fail(.badValue, object, "expected unit quaternions (x, y, z, w) with |‖q‖−1| ≤ \(TraceSchema.quaternionNormTolerance); row \(firstBad) and \(count - 1) more deviate, worst by \(fmt(worst))")
+        }
+    }
+}
+
+private func format(_ r: ClosedRange<Double>) -> String {
+    "[\(fmt(r.lowerBound)), \(r.upperBound.isInfinite ? "∞" : fmt(r.upperBound))]"
+}
+
+/// Short, deterministic rendering of a double for messages and tables.
+func fmt(_ x: Double, digits: Int = 6) -> String {
+    if x.isNaN { return "nan" }
+    if x.isInfinite { return x > 0 ? "inf" : "-inf" }
+    if x == x.rounded() && Swift.abs(x) < 1e15 { return String(Int64(x)) }
+    var s = String(format: "%.\(digits)g", x)
+    if s.contains("e") { return s }
+    if s.contains(".") { while s.hasSuffix("0") { s.removeLast() }; if s.hasSuffix(".") { s.removeLast() } }
+    return s
+}
