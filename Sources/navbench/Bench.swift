@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import NavIO
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time navbench on the peer-bench workloads (figures to set beside the Python peers').",
+        subcommands: [ReadIMU.self])
+}
+
+/// Median wall time of `repeats` runs after one warm-up.
+func medianSeconds(repeats: Int, _ body: () throws -> Void) rethrows -> (median: Double, all: [Double]) {
+    try body()
+    var runs: [Double] = []
+    for _ in 0..<repeats {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        runs.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    let sorted = runs.sorted()
+    let m = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return (m, runs)
+}
+
+struct ReadIMU: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read-imu",
+        abstract: "Open, read /imu/timestamps, /imu/accel, /imu/gyro fully, close (as peer-bench's h5py_read_imu).")
+
+    @Option(help: "peer-bench workload folder (make_workload.py output).") var data: String
+    @Option(help: "Timed repeats.") var repeats: Int = 7
+
+    func run() throws {
+        var rows: [String] = []
+        for (id, name) in [("navbench_read_imu", "imu.h5"), ("navbench_read_imu_gzip", "imu_gzip.h5")] {
+            let path = (data as NSString).appendingPathComponent(name)
+            var bytes = 0
+            let (m, _) = try medianSeconds(repeats: repeats) {
+                let r = try HDF5Reader(path: path)
+                let t = try r.readDoubles("/imu/timestamps").values
+                let a = try r.readDoubles("/imu/accel").values
+                let g = try r.readDoubles("/imu/gyro").values
+                bytes = 8 * (t.count + a.count + g.count)
+            }
+            rows.append("{\"id\": \"\(id)\", \"median_s\": \(m), \"mb_per_s\": \(Double(bytes) / 1e6 / m), \"repeats\": \(repeats)}")
+        }
+        print(rows.joined(separator: "\n"))
+    }
+}
