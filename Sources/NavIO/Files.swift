@@ -41,3 +41,39 @@ public func traceFiles(in dir: String) throws(TraceError) -> [String] {
     return names.filter { $0.hasSuffix(".h5") || $0.hasSuffix(".hdf5") }.sorted()
         .map { (dir as NSString).appendingPathComponent($0) }
 }
+
+/// Writes `manifest.json` in `folder`: sha256 and size of each named file plus `facts`,
+/// keys sorted, so the same inputs give the same bytes.
+public func writeManifest(folder: String, files: [String], facts: [String: String]) throws(TraceError) {
+    var entries: [[String: String]] = []
+    for name in files.sorted() {
+        let path = (folder as NSString).appendingPathComponent(name)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        entries.append(["file": name, "sha256": try sha256Hex(ofFile: path), "bytes": String(size)])
+    }
+    struct Manifest: Encodable { var facts: [String: String]; var files: [[String: String]] }
+    let enc = JSONEncoder()
+    enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    let data = (try? enc.encode(Manifest(facts: facts, files: entries))) ?? Data()
+    try writeTextAtomically(String(decoding: data, as: UTF8.self) + "\n", to: (folder as NSString).appendingPathComponent("manifest.json"))
+}
+
+/// Checks every file listed in `folder/manifest.json` against its sha256.
+///
+/// - Returns: one line per mismatch or missing file; empty when all match.
+public func verifyManifest(folder: String) throws(TraceError) -> [String] {
+    let path = (folder as NSString).appendingPathComponent("manifest.json")
+    guard let data = FileManager.default.contents(atPath: path),
+          let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let files = obj["files"] as? [[String: String]] else {
+        throw TraceError(.badValue, file: path, "expected a JSON object with a files array")
+    }
+    var problems: [String] = []
+    for f in files {
+        guard let name = f["file"], let sum = f["sha256"] else { problems.append("\(path): entry without file or sha256"); continue }
+        let p = (folder as NSString).appendingPathComponent(name)
+        guard let actual = try? sha256Hex(ofFile: p) else { problems.append("\(p): listed in manifest.json but missing"); continue }
+        if actual != sum { problems.append("\(p): sha256 \(actual) differs from manifest.json's \(sum)") }
+    }
+    return problems
+}

@@ -191,6 +191,7 @@ public final class HDF5Reader {
         let mem = H5Tcopy(nb_H5T_C_S1())
         defer { H5Tclose(mem) }
         H5Tset_size(mem, size)
+        H5Tset_strpad(mem, H5T_STR_NULLPAD)  // keep all `size` bytes; NULs are trimmed below
         var bytes = [UInt8](repeating: 0, count: n * size)
         guard H5Dread(d, mem, nb_H5S_ALL(), nb_H5S_ALL(), nb_H5P_DEFAULT(), &bytes) >= 0 else {
             throw TraceError(.corrupt, file: path, object: dataset, "cannot read the strings")
@@ -229,6 +230,7 @@ public final class HDF5Reader {
             let mem = H5Tcopy(nb_H5T_C_S1())
             defer { H5Tclose(mem) }
             H5Tset_size(mem, size)
+            H5Tset_strpad(mem, H5T_STR_NULLPAD)
             guard H5Aread(a, mem, &bytes) >= 0 else { return nil }
             let end = bytes.firstIndex(of: 0) ?? bytes.endIndex
             return .string(String(decoding: bytes[..<end], as: UTF8.self))

@@ -273,7 +273,7 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     let metresPerDegreeLat = 111_320.0
     let metresPerDegreeLon = 111_320.0 * Double.cos(p.originLatitude * .pi / 180)
     var lt: [Double] = [], lat: [Double] = [], lon: [Double] = [], alt: [Double] = [], acc: [Double] = [], fl: [Int32] = []
-    func floorOf(_ y: Double) -> Int32 { Int32((y / p.floorHeight).rounded(.down)) }
+    func floorOf(_ y: Double) -> Int32 { Int32((y / p.floorHeight).rounded()) }  // nearest storey
     for i in stride(from: 0, to: n, by: locStep) {
         let east = position[i].x + rng.gaussian() * p.locationNoiseStd
         let north = -position[i].z + rng.gaussian() * p.locationNoiseStd

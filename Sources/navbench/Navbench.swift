@@ -88,11 +88,18 @@ struct Synth: ParsableCommand {
     func run() throws {
         var p = SynthParameters()
         p.navigationSessionsPerRoute = navigations
-        for s in synthesizeVenue(seed: seed, parameters: p) {
+        let sessions = synthesizeVenue(seed: seed, parameters: p)
+        for s in sessions {
             let path = (out as NSString).appendingPathComponent(s.fileName)
             try writeTrace(s.session, to: path)
             print(path)
         }
+        try writeManifest(folder: out, files: sessions.map(\.fileName), facts: [
+            "generator": "navbench synth", "navbench_version": NavbenchVersion.current,
+            "seed": String(seed), "navigations": String(navigations),
+            "command": "navbench synth --seed \(seed) --navigations \(navigations) --out <folder>",
+        ])
+        print((out as NSString).appendingPathComponent("manifest.json"))
     }
 }
 

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Runs the built `navbench` executable and captures its output and status.
+func navbench(_ arguments: [String], cwd: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    let bin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let candidates = [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("navbench").path]
+        + ["debug", "release"].map { bin.appendingPathComponent(".build/\($0)/navbench").path }
+    let exe = candidates.first { FileManager.default.isExecutableFile(atPath: $0) }!
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: exe)
+    p.arguments = arguments
+    if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+let fixtures = "Tests/NavIOTests/Fixtures"
+
+@Suite(.serialized) struct CLITests {
+    @Test func validateGoodAndBadInOneCall() throws {
+        let r = try navbench(["validate", "\(fixtures)/h5py_session.h5", "\(fixtures)/bad/wrong_units.h5",
+                              "\(fixtures)/bad/text.h5"], cwd: repoRoot)
+        #expect(r.status == 1)
+        #expect(r.out == """
+            \(fixtures)/h5py_session.h5: ok
+            \(fixtures)/bad/wrong_units.h5: /vio/position: expected units "m", found "cm"
+            \(fixtures)/bad/text.h5: not an HDF5 file (no HDF5 signature), expected trace format v1
+            1 valid, 2 invalid
+
+            """)
+    }
+
+    @Test func validateAllGoodExitsZero() throws {
+        let r = try navbench(["validate", "\(fixtures)/h5py_session.h5"], cwd: repoRoot)
+        #expect(r.status == 0)
+        #expect(r.out == "\(fixtures)/h5py_session.h5: ok\n1 valid, 0 invalid\n")
+    }
+
+    @Test func inspectJSONParses() throws {
+        let r = try navbench(["inspect", "--json", "\(fixtures)/h5py_session.h5"], cwd: repoRoot)
+        #expect(r.status == 0)
+        let arr = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [[String: Any]]
+        let streams = arr[0]["streams"] as! [[String: Any]]
+        #expect(streams.map { $0["name"] as! String } == ["imu", "compass", "ble", "vio", "anchors", "location", "groundtruth"])
+    }
+
+    @Test func inspectBadFileOneLineNonZero() throws {
+        let r = try navbench(["inspect", "\(fixtures)/bad/random.h5", "\(fixtures)/h5py_session.h5"], cwd: repoRoot)
+        #expect(r.status == 1)
+        #expect(r.err == "navbench: error: \(fixtures)/bad/random.h5: not an HDF5 file (no HDF5 signature), expected trace format v1\n")
+        #expect(r.out.hasPrefix("\(fixtures)/h5py_session.h5\n"))
+    }
+
+    @Test func synthIsByteIdenticalAndValid() throws {
+        let a = NSTemporaryDirectory() + "nb-synth-a-\(UUID().uuidString)", b = NSTemporaryDirectory() + "nb-synth-b-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: a); try? FileManager.default.removeItem(atPath: b) }
+        #expect(try navbench(["synth", "--seed", "5", "--navigations", "3", "--out", a]).status == 0)
+        #expect(try navbench(["synth", "--seed", "5", "--navigations", "3", "--out", b]).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: a).sorted()
+        #expect(names.count == 13)  // 12 sessions + manifest.json
+        for n in names {
+            #expect(FileManager.default.contentsEqual(atPath: a + "/" + n, andPath: b + "/" + n), "\(n)")
+        }
+        let v = try navbench(["validate", "--quiet"] + names.filter { $0.hasSuffix(".h5") }.map { a + "/" + $0 })
+        #expect(v.status == 0)
+        #expect(v.out == "12 valid, 0 invalid\n")
+    }
+
+    @Test func userErrorsAreOneLine() throws {
+        let r = try navbench(["synth", "--seed", "1", "--navigations", "0", "--out", "/tmp/x"])
+        #expect(r.status != 0)
+        #expect(r.err.hasPrefix("Error: --navigations must be at least 1, got 0"))
+    }
+}

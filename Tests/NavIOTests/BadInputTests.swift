@@ -1,0 +1,46 @@
+import NavIO
+import Testing
+
+/// Each malformed fixture gives exactly the expected single error line, names the
+/// file and the dataset, and never crashes; reading it throws the same error.
+@Suite struct BadInputTests {
+    static let cases: [(file: String, kind: TraceError.Kind, object: String?, problem: String)] = [
+        ("empty.h5", .empty, nil, "empty file (0 bytes), expected an HDF5 file"),
+        ("text.h5", .notHDF5, nil, "not an HDF5 file (no HDF5 signature), expected trace format v1"),
+        ("random.h5", .notHDF5, nil, "not an HDF5 file (no HDF5 signature), expected trace format v1"),
+        ("truncated.h5", .corrupt, nil, "HDF5 signature found but the file cannot be opened (truncated or corrupt)"),
+        ("nostreams.h5", .noStreams, nil, "no streams; expected at least one of imu, compass, ble, vio, anchors, location, groundtruth"),
+        ("nan_timestamp.h5", .badTimestamps, "/vio/timestamps", "timestamp 3 is not finite"),
+        ("unordered.h5", .badTimestamps, "/vio/timestamps", "expected strictly increasing timestamps; sample 4 (t=0.12) is not after sample 3 (t=0.16)"),
+        ("wrong_shape.h5", .wrongShape, "/vio/position", "expected shape (N, 3), found (10, 2)"),
+        ("wrong_rows.h5", .wrongShape, "/vio/position", "expected 10 rows (one per timestamp), found 9"),
+        ("wrong_units.h5", .wrongUnits, "/vio/position", "expected units \"m\", found \"cm\""),
+        ("missing_dataset.h5", .missing, "/vio/orientation", "required dataset not found"),
+        ("nan_value.h5", .badValue, "/vio/position", "row 2: value nan is not finite (1 non-finite values)"),
+        ("no_version.h5", .missing, "/@format_version", "missing root attribute, expected integer 1"),
+    ]
+
+    @Test(arguments: cases.indices)
+    func oneClearLine(_ i: Int) throws {
+        let c = Self.cases[i]
+        let path = fixture("bad/" + c.file)
+        let report = validateTrace(at: path)
+        #expect(!report.isValid)
+        #expect(report.errors.count == 1)
+        let e = try #require(report.errors.first).error
+        #expect(e == TraceError(c.kind, file: path, object: c.object, c.problem))
+        #expect(!e.description.contains("\n"))
+        #expect(throws: e) { try readTrace(at: path) }
+    }
+
+    @Test func quaternionNormIsChecked() {
+        let r = validateTrace(at: fixture("bad/nonunit_quaternion.h5"))
+        #expect(r.errors.map(\.error.object) == ["/vio/orientation"])
+        #expect(r.errors.first?.error.problem.hasPrefix("expected unit quaternions") == true)
+    }
+
+    @Test func missingFileIsNamed() {
+        let r = validateTrace(at: "/nonexistent/x.h5")
+        #expect(r.errors.first?.error == TraceError(.notFound, file: "/nonexistent/x.h5", "no such file"))
+    }
+}
