@@ -148,6 +148,7 @@ public final class HDF5Reader {
         let n = inf.shape.reduce(1, *)
         var status: herr_t = 0
         let values = [T](unsafeUninitializedCapacity: n) { buf, count in
+            adviseHugePages(UnsafeMutableRawBufferPointer(buf))
             if n > 0 {
                 status = H5Dread(d, memType, nb_H5S_ALL(), nb_H5S_ALL(), nb_H5P_DEFAULT(), buf.baseAddress)
             }
@@ -261,4 +262,18 @@ public enum HDF5Attribute: Equatable, Sendable {
         default: return nil
         }
     }
+}
+
+/// Asks the kernel to back a large, not yet touched buffer with transparent huge pages, as
+/// numpy does for arrays of 4 MiB and more: a 60 MB read then takes ~30 page faults instead
+/// of ~15,000. Advisory only; does nothing where THP is off or on small buffers.
+func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+    #if os(Linux)
+    let huge = 2 << 20
+    guard let base = buffer.baseAddress, buffer.count >= 4 << 20 else { return }
+    let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+    let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
+    guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
+    _ = madvise(p, end - start, MADV_HUGEPAGE)
+    #endif
 }

@@ -93,7 +93,10 @@ extension TraceSummary {
                 let shape = "(" + d.shape.map(String.init).joined(separator: ", ") + ")"
                 let ranges = zip(d.min, d.max).map { lo, hi in
                     guard let lo, let hi else { return "–" }
-                    return "[\(fmt(lo, digits: 4)), \(fmt(hi, digits: 4))]"
+                    // Enough significant digits that the range's width shows (latitudes!).
+                    let magnitude = Swift.max(Swift.abs(lo), Swift.abs(hi)), span = hi - lo
+                    let digits = span > 0 && magnitude > 0 ? Swift.min(12, Swift.max(4, Int(log10(magnitude / span).rounded(.up)) + 3)) : 4
+                    return "[\(fmt(lo, digits: digits)), \(fmt(hi, digits: digits))]"
                 }.joined(separator: " ")
                 out += "    \(d.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(shape.padding(toLength: 12, withPad: " ", startingAt: 0)) \((d.units ?? "").padding(toLength: 7, withPad: " ", startingAt: 0)) \(ranges)\n"
             }

@@ -119,7 +119,7 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     let envelope = movingAverage(movingAverage(walking.map { Vector3($0 ? 1 : 0, 0, 0) }, halfWidth: 25), halfWidth: 25).map(\.x)
     var bobPhase = 0.0
     for i in 0..<n {
-        if walking[i] { bobPhase += 2 * .pi * cadence * dt }
+        bobPhase += 2 * .pi * cadence * dt  // runs always; the smooth envelope switches the bob on and off
         position[i].y += 1.3 + envelope[i] * p.bobAmplitude * Double.sin(bobPhase)  // phone held 1.3 m above the floor
     }
 

@@ -1,0 +1,52 @@
+import Foundation
+import NavIO
+import NavSynth
+import Testing
+
+/// Datasets/ holds exactly what its manifest lists, regenerates bit for bit from the
+/// manifest's seed, and every file validates.
+@Suite struct BundledDatasetsTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Datasets").path
+
+    @Test func manifestMatchesFiles() throws {
+        #expect(try verifyManifest(folder: Self.folder) == [])
+    }
+
+    @Test func regeneratesBitForBit() throws {
+        let data = try #require(FileManager.default.contents(atPath: Self.folder + "/manifest.json"))
+        let manifest = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        let facts = manifest["facts"] as! [String: String]
+        let files = manifest["files"] as! [[String: String]]
+        let seed = try #require(UInt64(facts["seed"]!))
+        var p = SynthParameters()
+        p.navigationSessionsPerRoute = try #require(Int(facts["navigations"]!))
+        let dir = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let sessions = synthesizeVenue(seed: seed, parameters: p)
+        #expect(sessions.map(\.fileName).sorted() == files.map { $0["file"]! })
+        for s in sessions {
+            try writeTrace(s.session, to: dir + "/" + s.fileName)
+            let expected = files.first { $0["file"] == s.fileName }?["sha256"]
+            #expect(try sha256Hex(ofFile: dir + "/" + s.fileName) == expected, "\(s.fileName)")
+        }
+    }
+
+    @Test func everyFileValidates() throws {
+        for f in try traceFiles(in: Self.folder) {
+            let r = validateTrace(at: f)
+            #expect(r.isValid, "\(r.errors.first?.description ?? "")")
+        }
+    }
+
+    @Test func manifestNamesAMissingFile() throws {
+        let dir = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/a.h5"))
+        try writeManifest(folder: dir, files: ["a.h5"], facts: [:])
+        try Data("y".utf8).write(to: URL(fileURLWithPath: dir + "/a.h5"))
+        let problems = try verifyManifest(folder: dir)
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix(dir + "/a.h5: sha256 ") == true)
+    }
+}
