@@ -31,6 +31,19 @@ let package = Package(
         ),
         .target(name: "NavSynth", dependencies: ["NavCore"]),
         .target(
+            name: "NavSignal",
+            dependencies: ["NavCore", .product(name: "Numerics", package: "swift-numerics")]
+        ),
+        .systemLibrary(
+            name: "CFFTW",
+            pkgConfig: "fftw3",
+            providers: [.apt(["libfftw3-dev"])]
+        ),
+        .target(
+            name: "NavSpectral",
+            dependencies: ["NavCore", "NavSignal", "CFFTW", .product(name: "Numerics", package: "swift-numerics")]
+        ),
+        .target(
             name: "NavIO",
             dependencies: [
                 "NavCore", "CHDF5",
@@ -41,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "navbench",
             dependencies: [
-                "NavCore", "NavIO", "NavSynth", "NavReport",
+                "NavCore", "NavIO", "NavSynth", "NavReport", "NavSignal", "NavSpectral",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +66,11 @@ let package = Package(
         .testTarget(
             name: "NavIOTests",
             dependencies: ["NavCore", "NavIO", "NavSynth"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "NavSignalTests",
+            dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),

@@ -25,7 +25,7 @@ let silenceHDF5Errors: Void = {
 ///
 /// HDF5 calls are serialised by libhdf5's own global lock (Debian builds it thread-safe),
 /// so a reader may be used from any thread, one call at a time.
-public final class HDF5Reader {
+public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 locks internally
     public let path: String
     let file: hid_t
 
