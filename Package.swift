@@ -3,10 +3,11 @@ import PackageDescription
 
 // Layers, one way only:
 //   NavCore (value types, no I/O)
-//     ← NavSynth (deterministic session generator, pure)
-//       ← NavIO (HDF5 through CHDF5, trace format v1, validate/inspect)
+//     ← NavSignal, NavSynth (pure algorithms)   NavSpectral (FFT through CFFTW)
+//       ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect)
 //         ← NavReport (reports over files)
-//           ← navbench (thin CLI)
+//           ← NavPipeline (jobs over files: filter a stream, spectra, …)
+//             ← navbench (thin CLI)
 let package = Package(
     name: "navbench",
     products: [
@@ -18,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -48,13 +50,18 @@ let package = Package(
             dependencies: [
                 "NavCore", "CHDF5",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth"]),
+        .target(
+            name: "NavPipeline",
+            dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral", "NavSynth", "NavReport"]
+        ),
         .executableTarget(
             name: "navbench",
             dependencies: [
-                "NavCore", "NavIO", "NavSynth", "NavReport", "NavSignal", "NavSpectral",
+                "NavCore", "NavIO", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavSignalTests",
-            dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral"],
+            dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral", "NavPipeline"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),

@@ -79,6 +79,7 @@ def main():
     cases = [("seeded_low4", x, 100.0, 4, "lowpass", 5.0),
              ("seeded_high3", x, 100.0, 3, "highpass", 0.5),
              ("seeded_band2", x, 100.0, 2, "bandpass", (0.5, 3.0)),
+             ("seeded_low8", x, 100.0, 8, "lowpass", 5.0),
              ("broad_low4", broad_acc, broad_rate, 4, "lowpass", 10.0)]
     for name, data, fs, order, btype, wn in cases:
         g = f.create_group("filter/" + name)

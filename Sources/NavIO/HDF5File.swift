@@ -1,5 +1,6 @@
 import CHDF5
 import Foundation
+import NavCore
 
 /// HDF5 type classes navbench distinguishes.
 public enum HDF5TypeClass: String, Sendable {
@@ -148,7 +149,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         let n = inf.shape.reduce(1, *)
         var status: herr_t = 0
         let values = [T](unsafeUninitializedCapacity: n) { buf, count in
-            adviseHugePages(UnsafeMutableRawBufferPointer(buf))
+            adviseHugePages(UnsafeMutableRawBufferPointer(buf))  // NavCore
             if n > 0 {
                 status = H5Dread(d, memType, nb_H5S_ALL(), nb_H5S_ALL(), nb_H5P_DEFAULT(), buf.baseAddress)
             }
@@ -262,18 +263,4 @@ public enum HDF5Attribute: Equatable, Sendable {
         default: return nil
         }
     }
-}
-
-/// Asks the kernel to back a large, not yet touched buffer with transparent huge pages, as
-/// numpy does for arrays of 4 MiB and more: a 60 MB read then takes ~30 page faults instead
-/// of ~15,000. Advisory only; does nothing where THP is off or on small buffers.
-func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-    #if os(Linux)
-    let huge = 2 << 20
-    guard let base = buffer.baseAddress, buffer.count >= 4 << 20 else { return }
-    let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-    let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
-    guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
-    _ = madvise(p, end - start, MADV_HUGEPAGE)
-    #endif
 }

@@ -107,6 +107,7 @@ public enum TraceSchema {
         ("device", false, "phone or recorder"),
         ("frame_convention", false, "coordinate conventions, ARKit by default"),
         ("generator", false, "JSON of the generator's parameters (synthetic sessions)"),
+        ("processing", false, "what navbench did to derive this file from another (commands, in order)"),
     ]
 
     public static let formatName = "navbench-trace"

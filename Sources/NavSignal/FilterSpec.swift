@@ -135,12 +135,12 @@ public struct FilterSpec: Sendable, Equatable, CustomStringConvertible {
                 let zi = try SecondOrderFilter.steadyStateInitialConditions(sos)
                 return try SecondOrderFilter.sosfilt(sos, values, initialState: zi.map { $0.map { $0 * (values.first ?? 0) } }).output
             case .kalman:
-                return try RandomWalkKalman(processNoise: try number("q"), measurementNoise: try number("r")).filter(values).map(\.mean)
+                return try RandomWalkKalman(processNoise: try number("q"), measurementNoise: try number("r")).filter(values).map { $0.mean }
             case .kalmanCV:
                 let kf = try ConstantVelocityKalman(processNoise: try number("q"), measurementNoise: try number("r"))
                 guard let first = values.first else { return [] }
                 let initial = Gaussian2(mean: (first, 0), covariance: Matrix2(kf.measurementNoise, 0, 0, 1))
-                return try kf.filter(values, timestamps: timestamps, initial: initial, firstInterval: 0).map(\.mean.0)
+                return try kf.filter(values, timestamps: timestamps, initial: initial, firstInterval: 0).map { $0.mean.0 }
             case .kalmanHeading:
                 return try HeadingKalman(processNoise: try number("q"), measurementNoise: try number("r")).filter(values)
             }

@@ -1,3 +1,5 @@
+import NavCore
+
 /// A 2×2 matrix, row-major, for the two-state filters.
 public struct Matrix2: Sendable, Equatable {
     public var a, b, c, d: Double  // [[a, b], [c, d]]
@@ -80,29 +82,46 @@ public struct ConstantVelocityKalman: Sendable {
     }
 
     /// Fast path for a constant interval: the same recurrence with F and Q computed once.
+    /// The covariance recursion does not depend on the data; once it reaches a fixed point
+    /// (the next covariance equals the current one bit for bit) every later gain is the same,
+    /// so the loop continues with the mean update alone — identical numbers, less work.
     ///
     /// - Complexity: O(n), no allocation per step.
     public func filterPositions(_ z: [Double], interval dt: Double, initial: Gaussian2) -> [Double] {
         let q = processCovariance(dt)
         var x0 = initial.mean.0, x1 = initial.mean.1
         var p = initial.covariance
-        var out = [Double](repeating: 0, count: z.count)
         let r = measurementNoise
-        for k in z.indices {
-            // predict: x = Fx; P = FPFᵀ + Q
-            x0 += dt * x1
-            let a = p.a + dt * (p.c + p.b) + dt * dt * p.d + q.a
-            let b = p.b + dt * p.d + q.b
-            let c = p.c + dt * p.d + q.c
-            let d = p.d + q.d
-            // update
-            let s = a + r
-            let k0 = a / s, k1 = c / s
-            let y = z[k] - x0
-            x0 += k0 * y; x1 += k1 * y
-            p = Matrix2((1 - k0) * a, (1 - k0) * b, c - k1 * a, d - k1 * b)
-            out[k] = x0
+        return [Double].large(count: z.count) { out in
+            z.withUnsafeBufferPointer { z in
+                var k = 0
+                var k0 = 0.0, k1 = 0.0
+                while k < z.count {
+                    // predict: x = Fx; P = FPFᵀ + Q
+                    x0 += dt * x1
+                    let a = p.a + dt * (p.c + p.b) + dt * dt * p.d + q.a
+                    let b = p.b + dt * p.d + q.b
+                    let c = p.c + dt * p.d + q.c
+                    let d = p.d + q.d
+                    // update
+                    let s = a + r
+                    k0 = a / s; k1 = c / s
+                    let y = z[k] - x0
+                    x0 += k0 * y; x1 += k1 * y
+                    let next = Matrix2((1 - k0) * a, (1 - k0) * b, c - k1 * a, d - k1 * b)
+                    out[k] = x0
+                    k += 1
+                    if next == p { break }
+                    p = next
+                }
+                while k < z.count {  // converged: constant gain
+                    x0 += dt * x1
+                    let y = z[k] - x0
+                    x0 += k0 * y; x1 += k1 * y
+                    out[k] = x0
+                    k += 1
+                }
+            }
         }
-        return out
     }
 }

@@ -19,6 +19,41 @@ public enum LinearFilter {
             for n in x.indices { y[n] = b[0] * x[n] }
             return (y, [])
         }
+        if order <= 4 {
+            // Orders 1–4 (every Butterworth up to order 4, and band-pass order 2) with the
+            // delay line in registers; the same operations in the same order as below.
+            let bb = b + [Double](repeating: 0, count: 4 - order), aa = a + [Double](repeating: 0, count: 4 - order)
+            var d = z + [Double](repeating: 0, count: 4 - order)
+            let b0 = bb[0], b1 = bb[1], b2 = bb[2], b3 = bb[3], b4 = bb.count > 4 ? bb[4] : 0
+            let a1 = aa[1], a2 = aa[2], a3 = aa[3], a4 = aa.count > 4 ? aa[4] : 0
+            var z0 = d[0], z1 = d[1], z2 = d[2], z3 = d[3]
+            x.withUnsafeBufferPointer { x in
+                y.withUnsafeMutableBufferPointer { y in
+                    switch order {
+                    case 1:
+                        for n in 0..<x.count { let xn = x[n]; let yn = b0 * xn + z0; z0 = b1 * xn - a1 * yn; y[n] = yn }
+                    case 2:
+                        for n in 0..<x.count {
+                            let xn = x[n]; let yn = b0 * xn + z0
+                            z0 = b1 * xn + z1 - a1 * yn; z1 = b2 * xn - a2 * yn; y[n] = yn
+                        }
+                    case 3:
+                        for n in 0..<x.count {
+                            let xn = x[n]; let yn = b0 * xn + z0
+                            z0 = b1 * xn + z1 - a1 * yn; z1 = b2 * xn + z2 - a2 * yn; z2 = b3 * xn - a3 * yn; y[n] = yn
+                        }
+                    default:
+                        for n in 0..<x.count {
+                            let xn = x[n]; let yn = b0 * xn + z0
+                            z0 = b1 * xn + z1 - a1 * yn; z1 = b2 * xn + z2 - a2 * yn
+                            z2 = b3 * xn + z3 - a3 * yn; z3 = b4 * xn - a4 * yn; y[n] = yn
+                        }
+                    }
+                }
+            }
+            d = [z0, z1, z2, z3]
+            return (y, Array(d.prefix(order)))
+        }
         b.withUnsafeBufferPointer { b in
             a.withUnsafeBufferPointer { a in
                 z.withUnsafeMutableBufferPointer { z in

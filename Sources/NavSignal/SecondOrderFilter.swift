@@ -15,22 +15,53 @@ public enum SecondOrderFilter {
             }
             for i in 0..<m { z[2 * i] = zi[i][0]; z[2 * i + 1] = zi[i][1] }
         }
-        let flat = s.flatMap { $0 }
         var y = x
-        flat.withUnsafeBufferPointer { c in
-            z.withUnsafeMutableBufferPointer { z in
-                y.withUnsafeMutableBufferPointer { y in
+        if m <= 2 {
+            // One or two sections (Butterworth order ≤ 4) with coefficients and state in
+            // registers, sample-major as scipy (the sections' chains overlap).
+            let r0 = s[0], r1 = m == 2 ? s[1] : [0, 0, 0, 1, 0, 0]
+            let b00 = r0[0], b01 = r0[1], b02 = r0[2], a01 = r0[4], a02 = r0[5]
+            let b10 = r1[0], b11 = r1[1], b12 = r1[2], a11 = r1[4], a12 = r1[5]
+            var z00 = z[0], z01 = z[1], z10 = m == 2 ? z[2] : 0, z11 = m == 2 ? z[3] : 0
+            y.withUnsafeMutableBufferPointer { y in
+                if m == 1 {
                     for n in 0..<y.count {
-                        var cur = y[n]
-                        for i in 0..<m {
-                            let b0 = c[6 * i], b1 = c[6 * i + 1], b2 = c[6 * i + 2]
-                            let a1 = c[6 * i + 4], a2 = c[6 * i + 5]
-                            let out = b0 * cur + z[2 * i]
-                            z[2 * i] = b1 * cur - a1 * out + z[2 * i + 1]
-                            z[2 * i + 1] = b2 * cur - a2 * out
-                            cur = out
+                        let cur = y[n]
+                        let out = b00 * cur + z00
+                        z00 = b01 * cur - a01 * out + z01
+                        z01 = b02 * cur - a02 * out
+                        y[n] = out
+                    }
+                } else {
+                    for n in 0..<y.count {
+                        let cur = y[n]
+                        let mid = b00 * cur + z00
+                        z00 = b01 * cur - a01 * mid + z01
+                        z01 = b02 * cur - a02 * mid
+                        let out = b10 * mid + z10
+                        z10 = b11 * mid - a11 * out + z11
+                        z11 = b12 * mid - a12 * out
+                        y[n] = out
+                    }
+                }
+            }
+            z[0] = z00; z[1] = z01
+            if m == 2 { z[2] = z10; z[3] = z11 }
+        } else {
+            let flat = s.flatMap { $0 }
+            flat.withUnsafeBufferPointer { c in
+                z.withUnsafeMutableBufferPointer { z in
+                    y.withUnsafeMutableBufferPointer { y in
+                        for n in 0..<y.count {
+                            var cur = y[n]
+                            for i in 0..<m {
+                                let out = c[6 * i] * cur + z[2 * i]
+                                z[2 * i] = c[6 * i + 1] * cur - c[6 * i + 4] * out + z[2 * i + 1]
+                                z[2 * i + 1] = c[6 * i + 2] * cur - c[6 * i + 5] * out
+                                cur = out
+                            }
+                            y[n] = cur
                         }
-                        y[n] = cur
                     }
                 }
             }

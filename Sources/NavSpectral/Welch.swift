@@ -46,15 +46,17 @@ public enum Welch {
         let segments = (x.count - noverlap) / step
         let bins = length / 2 + 1
         var total = [Double](repeating: 0, count: bins)
-        var segment = [Double](repeating: 0, count: length)
-        for s in 0..<segments {
-            let start = s * step
-            var mean = 0.0
-            for i in 0..<length { mean += x[start + i] }
-            mean /= Double(length)
-            for i in 0..<length { segment[i] = (x[start + i] - mean) * window[i] }
-            let p = RealFFT.powerSpectrum(segment)
-            for k in 0..<bins { total[k] += p[k] * scale }
+        let fft = RealFFTWorkspace(length: length)
+        x.withUnsafeBufferPointer { x in
+            for s in 0..<segments {
+                let start = s * step
+                var mean = 0.0
+                for i in 0..<length { mean += x[start + i] }
+                mean /= Double(length)
+                for i in 0..<length { fft.input[i] = (x[start + i] - mean) * window[i] }
+                fft.execute()
+                for k in 0..<bins { total[k] += fft.power(at: k) * scale }
+            }
         }
         var power = total.map { $0 / Double(segments) }
         let last = length % 2 == 0 ? bins - 1 : bins
@@ -70,6 +72,7 @@ public enum Welch {
         guard let k = idx.max(by: { r.power[$0] < r.power[$1] }) else { return nil }
         guard k > 0, k < r.power.count - 1 else { return r.frequencies[k] }
         let a = r.power[k - 1], b = r.power[k], c = r.power[k + 1]
+        guard a <= b, c <= b else { return r.frequencies[k] }  // a band edge, not a peak: no refinement
         let denom = a - 2 * b + c
         let delta = denom == 0 ? 0 : 0.5 * (a - c) / denom
         return r.frequencies[k] + delta * (r.frequencies[1] - r.frequencies[0])

@@ -28,7 +28,7 @@ import Testing
         expectMatches(sos.sections.flatMap { $0 }, ref(g + "/sos"), "\(name) sos")
     }
 
-    static let cases = ["seeded_low4", "seeded_high3", "seeded_band2", "broad_low4"]
+    static let cases = ["seeded_low4", "seeded_high3", "seeded_band2", "seeded_low8", "broad_low4"]
 
     @Test(arguments: cases)
     func filteringEqualsScipy(_ name: String) throws {

@@ -1,0 +1,29 @@
+import NavCore
+
+/// Writes a `LoadedTrace` back as trace format v1 (atomically): every attribute and
+/// dataset it holds, with its units. Used to derive a file from another (a filtered
+/// stream, an import) without losing what navbench does not model.
+public func writeTrace(_ trace: LoadedTrace, to path: String) throws(TraceError) {
+    let w = try HDF5Writer(path: path)
+    for name in trace.attributes.keys.sorted() {
+        switch trace.attributes[name]! {
+        case let .string(s): try w.setAttribute(name, string: s)
+        case let .integer(i): try w.setAttribute(name, integer: i)
+        case let .float(f): try w.setAttribute(name, double: f)
+        case .other: continue
+        }
+    }
+    for stream in trace.streams {
+        guard let spec = TraceSchema.stream(named: stream.name) else { continue }
+        for ds in spec.datasets {
+            guard let raw = stream.data[ds.name] else { continue }
+            let path = "/\(stream.name)/\(ds.name)"
+            switch raw {
+            case let .float(shape, v): try w.write(path, doubles: v, shape: shape, units: stream.units[ds.name] ?? ds.units ?? "1")
+            case let .integer(shape, v): try w.write(path, int32s: v, shape: shape, units: stream.units[ds.name] ?? ds.units ?? "1")
+            case let .string(v): try w.write(path, strings: v)
+            }
+        }
+    }
+    try w.commit()
+}

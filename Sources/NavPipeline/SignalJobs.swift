@@ -1,0 +1,103 @@
+import Foundation
+import NavCore
+import NavIO
+import NavSignal
+import NavSpectral
+
+/// A named series read from a file: one column of a CSV, or one column of a trace dataset.
+public struct NamedSeries: Sendable {
+    public var name: String
+    public var timestamps: [Double]
+    public var values: [Double]
+    public var units: String?
+}
+
+/// Why a signal job could not run: one line naming the input.
+public struct JobError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
+
+/// The columns of a trace dataset, e.g. `imu/accelerometer` → x, y, z; `compass/heading` → heading.
+///
+/// - Throws: when the file is invalid or the stream/dataset is absent or not numeric.
+public func traceSeries(_ path: String, dataset: String) throws -> [NamedSeries] {
+    let report = validateTrace(at: path)
+    if let e = report.errors.first { throw e.error }
+    let parts = dataset.split(separator: "/", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let stream = report.trace?.stream(parts[0]), let raw = stream.data[parts[1]] else {
+        let available = report.trace?.streams.flatMap { s in s.data.keys.sorted().filter { $0 != "timestamps" }.map { "\(s.name)/\($0)" } } ?? []
+        throw TraceError(.missing, file: path, object: "/" + dataset, "no such dataset; numeric datasets here: \(available.joined(separator: ", "))")
+    }
+    guard case let .float(shape, values) = raw else {
+        throw TraceError(.wrongType, file: path, object: "/" + dataset, "expected a float dataset to filter")
+    }
+    let cols = shape.count == 2 ? shape[1] : 1
+    let names = cols == 1 ? [parts[1]] : cols == 3 ? ["x", "y", "z"] : (0..<cols).map { "c\($0)" }
+    return (0..<cols).map { c in
+        NamedSeries(name: names[c], timestamps: stream.timestamps,
+                    values: stride(from: c, to: values.count, by: cols).map { values[$0] }, units: stream.units[parts[1]])
+    }
+}
+
+/// A CSV column with its time axis: the `timeColumn` if given (seconds), else k / rate.
+public func csvSeries(_ table: CSVTable, column: String, timeColumn: String?, rate: Double?) throws -> NamedSeries {
+    let values = try table.numbers(column)
+    let t: [Double]
+    if let timeColumn {
+        t = try table.numbers(timeColumn)
+        do { try validateTimestamps(t) } catch {
+            throw TraceError(.badTimestamps, file: table.file, object: "column '\(timeColumn)'", error.description)
+        }
+    } else if let rate {
+        t = values.indices.map { Double($0) / rate }
+    } else {
+        throw JobError("\(table.file): give --rate HZ or --time-column NAME to define the sample times")
+    }
+    return NamedSeries(name: column, timestamps: t, values: values, units: nil)
+}
+
+/// The sample rate to use: the given one, or 1 / median interval of the timestamps.
+public func sampleRate(of s: NamedSeries, given: Double?) throws -> Double {
+    if let given { return given }
+    let summary = SamplingSummary(timestamps: s.timestamps)
+    guard summary.medianInterval > 0 else { throw JobError("\(s.name): cannot infer a sample rate from its timestamps; give --rate HZ") }
+    return 1 / summary.medianInterval
+}
+
+/// Filters one CSV column with `spec`; returns the table as CSV text with the result added
+/// as `outputColumn` (same rows, same order).
+public func filterCSV(_ table: CSVTable, spec: FilterSpec, column: String, outputColumn: String,
+                      timeColumn: String?, rate: Double?) throws -> String {
+    let s = try csvSeries(table, column: column, timeColumn: timeColumn, rate: rate)
+    let fs = try sampleRate(of: s, given: rate)
+    let y = try spec.apply(s.values, timestamps: s.timestamps, sampleRate: fs)
+    return table.adding(column: outputColumn, values: y)
+}
+
+/// Filters every column of one dataset of a trace file and writes a copy of the file with
+/// the dataset replaced and `processing` stamped. Headings (`units` deg named heading) are
+/// filtered on (sin, cos) unless the spec is already circular.
+public func filterTrace(input: String, output: String, spec: FilterSpec, dataset: String, rate: Double?, command: String) throws {
+    let report = validateTrace(at: input)
+    if let e = report.errors.first { throw e.error }
+    var trace = report.trace!
+    let series = try traceSeries(input, dataset: dataset)
+    var effective = spec
+    let circular: Set<FilterSpec.Kind> = [.circmean, .kalmanHeading]
+    if series.first?.units == "deg", dataset.hasSuffix("heading"), !circular.contains(spec.kind), !spec.flags.contains("angle") {
+        effective = try FilterSpec(parsing: spec.text + (spec.text.contains(":") ? ",angle" : ":angle"))
+    }
+    let fs = try sampleRate(of: series[0], given: rate)
+    let filtered = try series.map { try effective.apply($0.values, timestamps: $0.timestamps, sampleRate: fs) }
+    let parts = dataset.split(separator: "/", maxSplits: 1).map(String.init)
+    let si = trace.streams.firstIndex { $0.name == parts[0] }!
+    guard case let .float(shape, _) = trace.streams[si].data[parts[1]]! else { return }
+    let cols = filtered.count
+    var interleaved = [Double](repeating: 0, count: filtered[0].count * cols)
+    for c in 0..<cols { for (i, v) in filtered[c].enumerated() { interleaved[i * cols + c] = v } }
+    trace.streams[si].data[parts[1]] = .float(shape: shape, values: interleaved)
+    let previous = trace.attributes["processing"]?.stringValue.map { $0 + "\n" } ?? ""
+    trace.attributes["processing"] = .string(previous + command)
+    try writeTrace(trace, to: output)
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import NavIO
+import NavPipeline
+import NavSignal
+import NavSpectral
+
+/// Where a series comes from: a CSV column or a trace dataset.
+struct SeriesSource: ParsableArguments {
+    @Argument(help: "Input file: a CSV with a header row, or a trace file (.h5).") var input: String
+    @Option(help: "CSV column to process.") var column: String?
+    @Option(help: "Trace dataset to process, e.g. imu/accelerometer or compass/heading.") var stream: String?
+    @Option(help: "Sample rate in Hz (default: from the timestamps).") var rate: Double?
+    @Option(help: "CSV column with sample times in seconds (default: k / rate).") var timeColumn: String?
+
+    func validate() throws {
+        if (column == nil) == (stream == nil) { throw ValidationError("give exactly one of --column (CSV) or --stream (trace file)") }
+        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number of Hz, got \(rate)") }
+    }
+
+    var isTrace: Bool { stream != nil }
+
+    func load() throws -> [NamedSeries] {
+        if let stream { return try traceSeries(input, dataset: stream) }
+        return [try csvSeries(try CSVTable.read(input), column: column!, timeColumn: timeColumn, rate: rate)]
+    }
+}
+
+struct Filter: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Filter a CSV column or a trace stream with a filter spec.",
+        discussion: """
+            Specs: mean[:window=N[,centred]], circmean[:window=N], ema:tau=S | ema:cutoff=HZ,
+            butter:order=N,cutoff=HZ[,type=low|high][,zero-phase][,ba], butter:order=N,low=HZ,high=HZ,type=band,
+            kalman:q=Q,r=R, kalman-cv:q=Q,r=R, kalman-heading:q=Q,r=R; add ',angle' to filter degrees on (sin, cos).
+            CSV in → CSV out with the same rows plus the filtered column; trace in → trace out with the stream replaced.
+            """)
+
+    @Option(help: "Filter spec, e.g. butter:order=4,cutoff=5,zero-phase.") var spec: String
+    @Option(help: "Output file (.csv for CSV input, .h5 for trace input).") var out: String
+    @Option(name: .customLong("as"), help: "Name of the added CSV column (default: COLUMN_filtered).") var outputColumn: String?
+    @Flag(help: "The CSV column holds angles in degrees: filter on (sin, cos).") var angle = false
+    @OptionGroup var source: SeriesSource
+
+    func validate() throws {
+        do { _ = try FilterSpec(parsing: spec) } catch { throw ValidationError(error.description) }
+        if source.isTrace && out.hasSuffix(".csv") { throw ValidationError("--out \(out): trace input writes a trace file (.h5)") }
+    }
+
+    func run() throws {
+        var filter = try FilterSpec(parsing: spec)
+        if angle && !filter.flags.contains("angle") { filter = try FilterSpec(parsing: spec + (spec.contains(":") ? ",angle" : ":angle")) }
+        let command = "navbench filter --spec \(spec) --stream \(source.stream ?? "") \((source.input as NSString).lastPathComponent)"
+        if let stream = source.stream {
+            try filterTrace(input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command)
+        } else {
+            let table = try CSVTable.read(source.input)
+            let text = try filterCSV(table, spec: filter, column: source.column!, outputColumn: outputColumn ?? source.column! + "_filtered",
+                                     timeColumn: source.timeColumn, rate: source.rate)
+            try writeTextAtomically(text, to: out)
+        }
+        print(out)
+    }
+}
+
+struct PSD: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "psd",
+        abstract: "Welch power spectral density (as scipy.signal.welch) and the dominant frequency.")
+
+    @OptionGroup var source: SeriesSource
+    @Option(help: "Segment length (nperseg).") var nperseg = 256
+    @Option(help: "density (units²/Hz) or spectrum (units²).") var scaling: String = "density"
+    @Option(help: "Write frequency,power rows (one power column per series) to this CSV.") var out: String?
+    @Option(help: "Band searched for the dominant frequency, Hz (low,high).") var band: String = "0.5,5"
+
+    func validate() throws {
+        guard Welch.Scaling(rawValue: scaling) != nil else { throw ValidationError("--scaling \(scaling): expected density or spectrum") }
+        guard nperseg >= 2 else { throw ValidationError("--nperseg must be at least 2, got \(nperseg)") }
+        let b = band.split(separator: ",").compactMap { Double($0) }
+        guard b.count == 2, b[0] < b[1] else { throw ValidationError("--band \(band): expected LOW,HIGH in Hz with LOW < HIGH") }
+    }
+
+    func run() throws {
+        let series = try source.load()
+        let fs = try sampleRate(of: series[0], given: source.rate)
+        let b = band.split(separator: ",").compactMap { Double($0) }
+        var results: [Welch.Result] = []
+        for s in series {
+            let r = try Welch.psd(s.values, sampleRate: fs, segmentLength: nperseg, scaling: Welch.Scaling(rawValue: scaling)!)
+            results.append(r)
+            let dom = Welch.dominantFrequency(r, low: b[0], high: b[1]).map { String(format: "%.4f Hz", $0) } ?? "none in band"
+            print("\(s.name): \(r.segments) segments of \(min(nperseg, s.values.count)) at \(String(format: "%.6g", fs)) Hz; dominant frequency in \(b[0])–\(b[1]) Hz: \(dom)")
+        }
+        if let out {
+            var csv = "frequency_hz," + series.map { "\($0.name)_\(scaling)" }.joined(separator: ",") + "\n"
+            for k in results[0].frequencies.indices {
+                csv += formatNumber(results[0].frequencies[k]) + "," + results.map { formatNumber($0.power[k]) }.joined(separator: ",") + "\n"
+            }
+            try writeTextAtomically(csv, to: out)
+            print(out)
+        }
+    }
+}
+
+struct ADev: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "adev",
+        abstract: "Overlapping Allan deviation of rate data at octave taus (as allantools.oadev).")
+
+    @OptionGroup var source: SeriesSource
+    @Option(help: "Write tau,adev rows (one column per series) to this CSV.") var out: String?
+
+    func run() throws {
+        let series = try source.load()
+        let fs = try sampleRate(of: series[0], given: source.rate)
+        let all = try series.map { try AllanDeviation.overlapping(rates: $0.values, sampleRate: fs) }
+        func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
+        print(pad("tau (s)", 12) + series.map { pad($0.name, 16) }.joined())
+        for i in all[0].indices {
+            print(String(format: "%12.6g", all[0][i].tau) + all.map { String(format: "%16.6e", $0[i].deviation) }.joined())
+        }
+        if let out {
+            var csv = "tau_s," + series.map { "\($0.name)_adev" }.joined(separator: ",") + "\n"
+            for i in all[0].indices { csv += formatNumber(all[0][i].tau) + "," + all.map { formatNumber($0[i].deviation) }.joined(separator: ",") + "\n" }
+            try writeTextAtomically(csv, to: out)
+            print(out)
+        }
+    }
+}
