@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 SEED ?= 20261122
 
-.PHONY: demo test deps deps-python build release datasets fixtures bench-h5 clean
+.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal bench-h5 bench-signal clean
 
 deps:
 	@scripts/install-deps.sh
@@ -35,6 +35,15 @@ datasets: build
 ## fixtures: regenerate the h5py-written test fixtures (committed).
 fixtures: deps-python
 	$(PYTHON) scripts/make_fixtures.py
+
+## fixtures-signal: regenerate the scipy/filterpy/allantools references (committed).
+fixtures-signal: deps-python
+	$(PYTHON) -m pip install -q --disable-pip-version-check scipy==1.17.1 filterpy==2.0.0 allantools==2024.6
+	$(PYTHON) scripts/make_signal_fixtures.py
+
+## bench-signal: filters, Kalman, FFT, Welch, Allan deviation vs the Python peers, same run.
+bench-signal: release deps-python
+	scripts/bench-signal.sh
 
 ## bench-h5: navbench vs h5py reading the peer-bench IMU workload, same run.
 bench-h5: release deps-python

@@ -158,5 +158,6 @@ public struct FilterSpec: Sendable, Equatable, CustomStringConvertible {
 public struct FilterSpecError: Error, Equatable, Sendable, CustomStringConvertible {
     public var spec: String
     public var problem: String
+    public init(spec: String, problem: String) { self.spec = spec; self.problem = problem }
     public var description: String { "filter '\(spec)': \(problem)" }
 }

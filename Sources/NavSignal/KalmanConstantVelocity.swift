@@ -45,6 +45,18 @@ public struct ConstantVelocityKalman: Sendable {
 
     public func transition(_ dt: Double) -> Matrix2 { Matrix2(1, dt, 0, 1) }
 
+    /// Stateful form: the belief after the measurements given so far.
+    public struct Tracker: Sendable {
+        public let model: ConstantVelocityKalman
+        public private(set) var state: Gaussian2
+        public init(model: ConstantVelocityKalman, prior: Gaussian2) { self.model = model; state = prior }
+        /// Predicts over `dt`, updates with `z`, returns the position estimate.
+        public mutating func step(_ z: Double, dt: Double) -> Double {
+            state = model.updated(model.predicted(state, dt: dt), measurement: z)
+            return state.mean.0
+        }
+    }
+
     public func processCovariance(_ dt: Double) -> Matrix2 {
         let dt2 = dt * dt
         return Matrix2(dt2 * dt2 / 4 * processNoise, dt2 * dt / 2 * processNoise, dt2 * dt / 2 * processNoise, dt2 * processNoise)

@@ -7,6 +7,15 @@ import Foundation
 /// Predict: P⁻ = P + q.  Update: ν = wrap(z − x), K = P⁻/(P⁻ + r), x = wrap₃₆₀(x + Kν), P = (1 − K)P⁻.
 public struct HeadingKalman: Sendable {
     public let walk: RandomWalkKalman
+    /// The stateful form's current belief (nil before the first measurement).
+    public private(set) var state: ScalarGaussian?
+
+    /// Stateful form: consumes one heading, returns the filtered heading.
+    public mutating func step(_ z: Double) -> Double {
+        if let s = state { state = updated(walk.predicted(s), measurement: z) }
+        else { state = ScalarGaussian(mean: wrapDegrees360(z), variance: walk.measurementNoise) }
+        return state!.mean
+    }
 
     public init(processNoise: Double, measurementNoise: Double) throws(SignalError) {
         walk = try RandomWalkKalman(processNoise: processNoise, measurementNoise: measurementNoise)

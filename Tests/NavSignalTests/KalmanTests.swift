@@ -21,6 +21,9 @@ import Testing
         let initial = Gaussian2(mean: (z[0], 0), covariance: Matrix2(kf.measurementNoise, 0, 0, 1))
         let out = try kf.filter(z, timestamps: t, initial: initial, firstInterval: 0.1)
         expectMatches(out.flatMap { [$0.mean.0, $0.mean.1] }, ref("/kalman/cv_mean"), "cv mean")
+        var tracker = ConstantVelocityKalman.Tracker(model: kf, prior: initial)
+        let stateful = t.indices.map { tracker.step(z[$0], dt: $0 == 0 ? 0.1 : t[$0] - t[$0 - 1]) }
+        #expect(stateful == out.map { $0.mean.0 })  // stateful and pure forms agree exactly
         // Covariances: filterpy updates in Joseph form; equal in exact arithmetic.
         expectMatches(out.flatMap { [$0.covariance.a, $0.covariance.b, $0.covariance.c, $0.covariance.d] }, ref("/kalman/cv_cov"), "cv covariance", tolerance: 1e-8)
     }
@@ -50,6 +53,8 @@ import Testing
         let kf = try HeadingKalman(processNoise: refAttr("heading_q", "/kalman"), measurementNoise: refAttr("heading_r", "/kalman"))
         for (input, expected) in [("/kalman/heading_z", "/kalman/heading"), ("/inputs/coremotion_heading", "/kalman/heading_coremotion")] {
             let ours = kf.filter(ref(input)), theirs = ref(expected)
+            var stateful = kf
+            #expect(ref(input).map { stateful.step($0) } == ours)
             let worst = zip(ours, theirs).map { abs(wrapDegrees180($0 - $1)) }.max()!
             #expect(worst <= 360 * relativeTolerance, "\(input): \(worst)°")
         }
