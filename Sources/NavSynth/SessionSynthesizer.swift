@@ -149,11 +149,16 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     for i in 1..<n { pitch[i] = pitch[i - 1] + (target[i] - pitch[i - 1]) * (1 - Double.exp(-dt / 0.5)) }
     var orientation: [Quaternion] = []
     orientation.reserveCapacity(n)
+    let portraitRoll = Quaternion(axis: Vector3(0, 0, 1), angle: -.pi / 2)
     var sway = 0.0
     for i in 0..<n {
         if walking[i] { sway += .pi * cadence * dt }
         let swayYaw = walking[i] ? 0.03 * Double.sin(sway) : 0
+        // ARKit's camera frame is fixed to the device's landscape orientation: with the phone
+        // held in portrait its +x axis runs along the long axis toward the bottom edge, −z out
+        // of the back camera. Hence the final −90° roll about the viewing axis.
         let q = Quaternion(yaw: Angle.wrapToPi(yaw[i] + swayYaw)) * Quaternion(axis: Vector3(1, 0, 0), angle: pitch[i])
+            * portraitRoll
         orientation.append(q.normalized)
     }
     let truth = zip(orientation, position).map { Pose(rotation: $0, translation: $1) }
