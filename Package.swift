@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
         .target(name: "NavSynth", dependencies: ["NavCore"]),
+        .target(name: "NavGuidance", dependencies: ["NavCore"]),
         .target(
             name: "NavSignal",
             dependencies: ["NavCore", .product(name: "Numerics", package: "swift-numerics")]
@@ -56,7 +57,7 @@ let package = Package(
         .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth"]),
         .target(
             name: "NavPipeline",
-            dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral", "NavSynth", "NavReport"]
+            dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral", "NavSynth", "NavReport", "NavGuidance"]
         ),
         .executableTarget(
             name: "navbench",
@@ -80,6 +81,7 @@ let package = Package(
             dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral", "NavPipeline"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
     ]
 )

@@ -1,0 +1,27 @@
+import Foundation
+import NavCore
+
+/// Clew's geometry of guidance: the phone's heading and the angle to a target.
+public enum PhoneHeading {
+    /// Yaw of the phone (radians) as Clew computes it from an ARKit camera pose: the camera's
+    /// z-axis (column 2) projected on the floor, or its x-axis (column 0, the long axis) when
+    /// that one is more horizontal — when the phone is flatter than 45°:
+    /// ψ = atan2(v.x, v.z). Both axes point back toward the user, so ψ is the direction
+    /// *from* the phone's front *to* the user.
+    public static func yaw(_ pose: Pose) -> Double {
+        let m = pose.rotation.rotationMatrix
+        let z = Vector3(m[0][2], m[1][2], m[2][2]), x = Vector3(m[0][0], m[1][0], m[2][0])
+        let v = abs(z.y) < abs(x.y) ? z : x
+        return atan2(v.x, v.z)
+    }
+
+    /// Clew's `getAngleDiff`: both angles normalised to (−π, π] through atan2(sin, cos), then
+    /// the difference taken the short way round.
+    public static func angleDifference(_ a1: Double, _ a2: Double) -> Double {
+        let a = atan2(sin(a1), cos(a1)), b = atan2(sin(a2), cos(a2))
+        let d1 = a - b
+        var d2 = 2 * Double.pi - abs(d1)
+        if d1 > 0 { d2 = -d2 }
+        return abs(d1) < abs(d2) ? d1 : d2
+    }
+}
