@@ -46,7 +46,7 @@ public enum ClockFace {
     }
 
     /// Distance units of the spoken distance.
-    public enum Units: String, Sendable, Codable { case feet, metres }
+    public enum Units: String, Sendable, Hashable, Codable { case feet, metres }
 
     /// " and walk N feet" (whole feet, feet = metres·100/2.54/12 rounded to tenths then truncated)
     /// or " and walk 7.5 meters" (one decimal below 10 m, whole metres from 10 m), as Clew says it.

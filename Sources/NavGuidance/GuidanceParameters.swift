@@ -1,7 +1,7 @@
 /// Every constant of the Clew guidance model, with Clew's value as the default.
-public struct GuidanceParameters: Sendable, Equatable, Codable {
+public struct GuidanceParameters: Sendable, Hashable, Codable {
     /// How the arrival box is tested.
-    public enum ArrivalTest: String, Sendable, Codable, CaseIterable {
+    public enum ArrivalTest: String, Sendable, Hashable, Codable, CaseIterable {
         /// Clew's `xDiff <= depth && yDiff <= height && zDiff <= width` without absolute
         /// values: the box is open on one side along each axis.
         case faithful

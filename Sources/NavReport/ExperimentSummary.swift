@@ -1,0 +1,115 @@
+import Foundation
+import NavCore
+
+/// What a report is stamped with so it can be traced to its inputs.
+public struct ReportStamp: Sendable, Codable, Equatable {
+    public var experiment: String
+    public var navbenchVersion: String
+    public var specSHA256: String
+    /// (file, sha256) of every input, sorted by file.
+    public var inputs: [[String]]
+    public var command: String
+    public init(experiment: String, navbenchVersion: String, specSHA256: String, inputs: [[String]], command: String) {
+        self.experiment = experiment; self.navbenchVersion = navbenchVersion; self.specSHA256 = specSHA256
+        self.inputs = inputs; self.command = command
+    }
+}
+
+/// Mean of the finite values, NaN when none.
+func finiteMean(_ v: [Double]) -> Double {
+    let f = v.filter(\.isFinite)
+    return f.isEmpty ? .nan : f.reduce(0, +) / Double(f.count)
+}
+
+/// Mean of each (group, configuration, metric) over sessions, in first-appearance order.
+public struct AggregatedTable: Sendable {
+    public var configurations: [String]
+    public var metrics: [String]
+    public var units: [String: String]
+    /// value[configuration][metric]
+    public var value: [String: [String: Double]]
+    public var runs: [String: Int]
+
+    public init(_ rows: [MetricRow]) {
+        var configs: [String] = [], metrics: [String] = []
+        var units: [String: String] = [:]
+        var values: [String: [String: [Double]]] = [:]
+        var sessions: [String: Set<String>] = [:]
+        for r in rows {
+            if values[r.configuration] == nil { configs.append(r.configuration); values[r.configuration] = [:] }
+            if units[r.metric] == nil { metrics.append(r.metric); units[r.metric] = r.unit }
+            values[r.configuration]![r.metric, default: []].append(r.value)
+            sessions[r.configuration, default: []].insert(r.route + "/" + r.session)
+        }
+        configurations = configs
+        self.metrics = metrics
+        self.units = units
+        value = values.mapValues { $0.mapValues(finiteMean) }
+        runs = sessions.mapValues(\.count)
+    }
+
+    /// The configuration with the best value of `metric`, if the metric has a polarity and
+    /// there is a unique best.
+    public func best(_ metric: String) -> String? {
+        let polarity = MetricPolarity.of(metric)
+        guard polarity != .neutral else { return nil }
+        let scored = configurations.compactMap { c -> (String, Double)? in
+            guard let v = value[c]?[metric], v.isFinite else { return nil }
+            return (c, v)
+        }
+        guard scored.count > 1 else { return nil }
+        let target = polarity == .lowerIsBetter ? scored.map(\.1).min()! : scored.map(\.1).max()!
+        let winners = scored.filter { $0.1 == target }
+        return winners.count == 1 ? winners[0].0 : nil
+    }
+}
+
+/// Renders the experiment's `summary.md`: per route a table comparing configurations on the
+/// key metrics (means over the route's sessions, the best in bold), an overall table, failed
+/// inputs, and the stamp. Deterministic: no clock, no machine facts.
+public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, keyMetrics: [String],
+                                      failures: [String], plots: [String: [String]] = [:]) -> String {
+    var md = "# Experiment \(stamp.experiment)\n\n"
+    md += "navbench \(stamp.navbenchVersion) · spec sha256 `\(stamp.specSHA256.prefix(16))` · regenerate with `\(stamp.command)`\n\n"
+    let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
+    let configs = AggregatedTable(table.rows).configurations
+    md += "\(routes.count) routes, \(configs.count) configurations, \(Set(table.rows.map { $0.route + "/" + $0.session }).count) navigation runs"
+    md += failures.isEmpty ? ".\n\n" : "; \(failures.count) failed (listed below).\n\n"
+    md += "Configurations:\n\n" + configurationLegend(table) + "\n"
+    func render(_ rows: [MetricRow]) -> String {
+        let agg = AggregatedTable(rows)
+        let metrics = keyMetrics.filter { agg.units[$0] != nil }
+        var s = "| configuration | runs | " + metrics.map { "\($0) (\(agg.units[$0]!))" }.joined(separator: " | ") + " |\n"
+        s += "|---|---:|" + String(repeating: "---:|", count: metrics.count) + "\n"
+        let best = Dictionary(uniqueKeysWithValues: metrics.map { ($0, agg.best($0)) })
+        for c in agg.configurations {
+            s += "| \(c) | \(agg.runs[c] ?? 0) | "
+            s += metrics.map { m -> String in
+                let v = agg.value[c]?[m] ?? .nan
+                let text = v.isFinite ? String(format: "%.3f", v) : "–"
+                return best[m] == c ? "**\(text)**" : text
+            }.joined(separator: " | ") + " |\n"
+        }
+        return s
+    }
+    md += "## Overall\n\nMeans over all routes and sessions; the best configuration per metric in bold "
+        + "(lower is better for errors, drift, corrections and false or missed arrivals; higher for agreement, precision, recall and completion).\n\n"
+    md += render(table.rows) + "\n"
+    for route in routes {
+        md += "## Route \(route)\n\n" + render(table.rows.filter { $0.route == route }) + "\n"
+        for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }
+    }
+    md += "## Failed inputs\n\n" + (failures.isEmpty ? "None.\n" : failures.map { "- `\($0)`\n" }.joined())
+    md += "\n## Inputs\n\n| file | sha256 |\n|---|---|\n" + stamp.inputs.map { "| \($0[0]) | `\($0[1])` |\n" }.joined()
+    return md
+}
+
+/// One line per configuration label with its parameter values.
+func configurationLegend(_ table: MetricsTable) -> String {
+    var seen: [String] = [], lines = ""
+    for r in table.rows where !seen.contains(r.configuration) {
+        seen.append(r.configuration)
+        lines += "- `\(r.configuration)`: " + zip(table.parameterColumns, r.parameters).map { "\($0)=\($1)" }.joined(separator: ", ") + "\n"
+    }
+    return lines
+}

@@ -1,0 +1,82 @@
+import Foundation
+import NavIO
+
+/// One number of one run in one configuration: a row of `metrics.csv` (tidy long form).
+public struct MetricRow: Sendable, Equatable, Codable {
+    public var route: String
+    public var session: String
+    public var configuration: String
+    /// Values of the table's parameter columns, in the table's column order.
+    public var parameters: [String]
+    public var metric: String
+    public var value: Double
+    public var unit: String
+
+    public init(route: String, session: String, configuration: String, parameters: [String], metric: String, value: Double, unit: String) {
+        self.route = route; self.session = session; self.configuration = configuration
+        self.parameters = parameters; self.metric = metric; self.value = value; self.unit = unit
+    }
+
+    public var key: String { "\(route)\u{1}\(session)\u{1}\(configuration)\u{1}\(metric)" }
+}
+
+/// A tidy table of metric rows: `route, session, configuration, <parameters…>, metric, value, unit`.
+public struct MetricsTable: Sendable, Equatable {
+    public var parameterColumns: [String]
+    public var rows: [MetricRow]
+
+    public init(parameterColumns: [String], rows: [MetricRow]) { self.parameterColumns = parameterColumns; self.rows = rows }
+
+    public static let fixedLeading = ["route", "session", "configuration"]
+    public static let fixedTrailing = ["metric", "value", "unit"]
+
+    /// CSV text; numbers with the fewest digits that read back exactly, NaN as `nan`.
+    public var csv: String {
+        var out = (Self.fixedLeading + parameterColumns + Self.fixedTrailing).joined(separator: ",") + "\n"
+        for r in rows {
+            out += ([r.route, r.session, r.configuration] + r.parameters + [r.metric, formatNumber(r.value), r.unit])
+                .map(csvEscape).joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    /// Reads `metrics.csv` written by `csv`.
+    ///
+    /// - Throws: one line naming the file, line and column.
+    public static func read(_ path: String) throws(TraceError) -> MetricsTable {
+        let t = try CSVTable.read(path)
+        guard t.header.count >= 6, Array(t.header.prefix(3)) == fixedLeading, Array(t.header.suffix(3)) == fixedTrailing else {
+            throw TraceError(.wrongShape, file: path, object: "line 1", "expected columns route, session, configuration, …, metric, value, unit")
+        }
+        let params = Array(t.header[3..<(t.header.count - 3)])
+        var rows: [MetricRow] = []
+        for (i, f) in t.rows.enumerated() {
+            let raw = f[f.count - 2]
+            guard let v = raw == "nan" ? Double.nan : Double(raw) else {
+                throw TraceError(.badValue, file: path, object: "line \(i + 2), column 'value'", "expected a number or nan, found '\(raw)'")
+            }
+            rows.append(MetricRow(route: f[0], session: f[1], configuration: f[2], parameters: Array(f[3..<(f.count - 3)]),
+                                  metric: f[f.count - 3], value: v, unit: f[f.count - 1]))
+        }
+        return MetricsTable(parameterColumns: params, rows: rows)
+    }
+}
+
+func csvEscape(_ s: String) -> String {
+    s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+}
+
+/// Whether a larger value of a metric is better, worse, or neither.
+public enum MetricPolarity: String, Sendable {
+    case lowerIsBetter = "lower is better", higherIsBetter = "higher is better", neutral
+
+    /// Errors, drift and counts of bad events are lower-is-better; agreement, precision, recall
+    /// and completion are higher-is-better; descriptive counts are neutral.
+    public static func of(_ metric: String) -> MetricPolarity {
+        let higher = ["agreement", "precision", "recall", "completed"]
+        let neutral = ["instructions", "pulses", "keypoints", "route_length"]
+        if neutral.contains(metric) { return .neutral }
+        if higher.contains(where: { metric.contains($0) }) { return .higherIsBetter }
+        return .lowerIsBetter
+    }
+}

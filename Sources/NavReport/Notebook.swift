@@ -1,0 +1,85 @@
+import Foundation
+
+/// A Jupyter notebook (nbformat 4.5) that loads an experiment's `metrics.csv` with pandas and
+/// regenerates its tables and plots. Deterministic JSON (sorted keys, no outputs).
+public func experimentNotebook(experiment: String, metricsPath: String, keyMetrics: [String]) -> String {
+    struct Cell: Encodable {
+        var cell_type: String
+        var id: String
+        var metadata: [String: String] = [:]
+        var source: [String]
+        var outputs: [String]? = nil
+        var execution_count: Int?? = nil
+        enum CodingKeys: String, CodingKey { case cell_type, id, metadata, source, outputs, execution_count }
+        func encode(to e: Encoder) throws {
+            var c = e.container(keyedBy: CodingKeys.self)
+            try c.encode(cell_type, forKey: .cell_type)
+            try c.encode(id, forKey: .id)
+            try c.encode(metadata, forKey: .metadata)
+            try c.encode(source, forKey: .source)
+            if cell_type == "code" {
+                try c.encode([String](), forKey: .outputs)
+                try c.encodeNil(forKey: .execution_count)
+            }
+        }
+    }
+    struct Notebook: Encodable {
+        var cells: [Cell]
+        var metadata: [String: [String: String]]
+        var nbformat = 4
+        var nbformat_minor = 5
+    }
+    func lines(_ s: String) -> [String] {
+        let parts = s.components(separatedBy: "\n")
+        return parts.enumerated().map { $0.offset < parts.count - 1 ? $0.element + "\n" : $0.element }
+    }
+    let keys = keyMetrics.map { "\"\($0)\"" }.joined(separator: ", ")
+    let cells = [
+        Cell(cell_type: "markdown", id: "title", source: lines("""
+            # navbench experiment `\(experiment)`
+
+            Regenerates the tables and plots of `summary.md` from `\(metricsPath)` (tidy long form: one row per
+            route, session, configuration and metric). Written by `navbench export-notebook`.
+            """)),
+        Cell(cell_type: "code", id: "load", source: lines("""
+            import pandas as pd
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+
+            metrics = pd.read_csv("\(metricsPath)", keep_default_na=False, na_values=["nan"])
+            key_metrics = [\(keys)]
+            metrics.head()
+            """)),
+        Cell(cell_type: "code", id: "overall", source: lines("""
+            overall = (metrics[metrics.metric.isin(key_metrics)]
+                       .pivot_table(index="configuration", columns="metric", values="value", aggfunc="mean", sort=False))
+            overall
+            """)),
+        Cell(cell_type: "code", id: "per-route", source: lines("""
+            per_route = {route: (g[g.metric.isin(key_metrics)]
+                                 .pivot_table(index="configuration", columns="metric", values="value", aggfunc="mean", sort=False))
+                         for route, g in metrics.groupby("route", sort=True)}
+            for route, table in per_route.items():
+                print(route)
+                print(table.round(3).to_string())
+            """)),
+        Cell(cell_type: "code", id: "plots", source: lines("""
+            fig, axes = plt.subplots(1, len(key_metrics), figsize=(4 * len(key_metrics), 3.5))
+            for ax, m in zip(axes if len(key_metrics) > 1 else [axes], key_metrics):
+                if m in overall:
+                    overall[m].plot.bar(ax=ax, title=m)
+            fig.tight_layout()
+            if "rdp_tolerance" in metrics:
+                by_tol = metrics[metrics.metric.isin(key_metrics)].groupby(["rdp_tolerance", "metric"]).value.mean().unstack()
+                by_tol.plot(marker="o", subplots=True, figsize=(6, 2.2 * len(by_tol.columns)), title="metric vs RDP tolerance")
+            """)),
+    ]
+    let nb = Notebook(cells: cells, metadata: [
+        "kernelspec": ["display_name": "Python 3", "language": "python", "name": "python3"],
+        "language_info": ["name": "python"],
+    ])
+    let enc = JSONEncoder()
+    enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    return String(decoding: (try? enc.encode(nb)) ?? Data(), as: UTF8.self) + "\n"
+}
