@@ -4,8 +4,10 @@ import PackageDescription
 // Layers, one way only:
 //   NavCore (value types, no I/O)
 //     ← NavSynth (deterministic session generator, pure)
-//       ← NavIO (HDF5 through CHDF5, trace format v1, validate/inspect)
-//         ← NavReport (reports over files)
+//     ← NavGeometry (RDP, alignment, registration, association; pure)
+//       ← NavMetrics (APE, RPE, drift, positioning scores; pure)
+//       ← NavIO (HDF5 through CHDF5, trace format v1, validate/inspect, trajectory text formats)
+//         ← NavReport (reports over files, trajectory evaluation pipeline)
 //           ← navbench (thin CLI)
 let package = Package(
     name: "navbench",
@@ -13,6 +15,8 @@ let package = Package(
         .executable(name: "navbench", targets: ["navbench"]),
         .library(name: "NavCore", targets: ["NavCore"]),
         .library(name: "NavIO", targets: ["NavIO"]),
+        .library(name: "NavGeometry", targets: ["NavGeometry"]),
+        .library(name: "NavMetrics", targets: ["NavMetrics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,17 +35,25 @@ let package = Package(
         ),
         .target(name: "NavSynth", dependencies: ["NavCore"]),
         .target(
+            name: "NavGeometry",
+            dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .target(
+            name: "NavMetrics",
+            dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .target(
             name: "NavIO",
             dependencies: [
                 "NavCore", "CHDF5",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth"]),
+        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavMetrics"]),
         .executableTarget(
             name: "navbench",
             dependencies: [
-                "NavCore", "NavIO", "NavSynth", "NavReport",
+                "NavCore", "NavIO", "NavSynth", "NavReport", "NavGeometry", "NavMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +67,17 @@ let package = Package(
             dependencies: ["NavCore", "NavIO", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(
+            name: "NavGeometryTests",
+            dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "NavMetricsTests",
+            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
     ]
 )
