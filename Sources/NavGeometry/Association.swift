@@ -28,6 +28,13 @@ public struct AssociatedTrajectories: Sendable {
     /// Stamps of the estimated poses of the pairs.
     public var estimateTimestamps: [Double]
     public var count: Int { reference.count }
+
+    public init(referenceIndices: [Int], estimateIndices: [Int], reference: [Pose], estimate: [Pose],
+                referenceTimestamps: [Double], estimateTimestamps: [Double]) {
+        self.referenceIndices = referenceIndices; self.estimateIndices = estimateIndices
+        self.reference = reference; self.estimate = estimate
+        self.referenceTimestamps = referenceTimestamps; self.estimateTimestamps = estimateTimestamps
+    }
 }
 
 /// No pose pair within the allowed time difference.

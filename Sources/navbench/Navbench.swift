@@ -11,7 +11,7 @@ struct Navbench: ParsableCommand {
         commandName: "navbench",
         abstract: "Replay and measure indoor navigation aids on recorded sessions.",
         version: NavbenchVersion.current,
-        subcommands: [Inspect.self, Validate.self, Synth.self, Survey.self, Bench.self])
+        subcommands: [Inspect.self, Validate.self, Synth.self, Survey.self, Bench.self, APECommand.self, RPECommand.self, SimplifyCommand.self])
 }
 
 /// Prints to standard error.
