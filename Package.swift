@@ -3,23 +3,28 @@ import PackageDescription
 
 // Layers, one way only:
 //   NavCore (value types, no I/O)
-//     ← NavSignal, NavSynth (pure algorithms)   NavSpectral (FFT through CFFTW)
-//       ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect)
-//         ← NavReport (reports over files)
-//           ← NavPipeline (jobs over files: filter a stream, spectra, …)
-//             ← navbench (thin CLI)
+//     ← NavSignal, NavSynth, NavGeometry, NavGuidance (pure algorithms)   NavSpectral (FFT through CFFTW)
+//       ← NavMetrics (APE, RPE, drift, positioning scores; pure)
+//         ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
+//           ← NavReport (reports over files, trajectory evaluation pipeline)
+//             ← NavPipeline (jobs over files: filters, guidance replay, experiments)
+//               ← navbench (thin CLI)
 let package = Package(
     name: "navbench",
     products: [
         .executable(name: "navbench", targets: ["navbench"]),
         .library(name: "NavCore", targets: ["NavCore"]),
         .library(name: "NavIO", targets: ["NavIO"]),
+        .library(name: "NavGeometry", targets: ["NavGeometry"]),
+        .library(name: "NavMetrics", targets: ["NavMetrics"]),
+        .library(name: "NavPipeline", targets: ["NavPipeline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -27,25 +32,33 @@ let package = Package(
             pkgConfig: "hdf5-serial",
             providers: [.apt(["libhdf5-dev"])]
         ),
-        .target(
-            name: "NavCore",
-            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
-        ),
-        .target(name: "NavSynth", dependencies: ["NavCore"]),
-        .target(name: "NavGuidance", dependencies: ["NavCore"]),
-        .target(
-            name: "NavSignal",
-            dependencies: ["NavCore", .product(name: "Numerics", package: "swift-numerics")]
-        ),
         .systemLibrary(
             name: "CFFTW",
             pkgConfig: "fftw3",
             providers: [.apt(["libfftw3-dev"])]
         ),
         .target(
+            name: "NavCore",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .target(name: "NavSynth", dependencies: ["NavCore"]),
+        .target(
+            name: "NavSignal",
+            dependencies: ["NavCore", .product(name: "Numerics", package: "swift-numerics")]
+        ),
+        .target(
             name: "NavSpectral",
             dependencies: ["NavCore", "NavSignal", "CFFTW", .product(name: "Numerics", package: "swift-numerics")]
         ),
+        .target(
+            name: "NavGeometry",
+            dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .target(
+            name: "NavMetrics",
+            dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .target(name: "NavGuidance", dependencies: ["NavCore"]),
         .target(
             name: "NavIO",
             dependencies: [
@@ -54,15 +67,19 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
-        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth"]),
+        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavMetrics"]),
         .target(
             name: "NavPipeline",
-            dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral", "NavSynth", "NavReport", "NavGuidance"]
+            dependencies: [
+                "NavCore", "NavIO", "NavSignal", "NavSpectral", "NavSynth", "NavReport", "NavGuidance",
+                "NavGeometry", "NavMetrics", .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .executableTarget(
             name: "navbench",
             dependencies: [
                 "NavCore", "NavIO", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
+                "NavGeometry", "NavMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -81,7 +98,18 @@ let package = Package(
             dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral", "NavPipeline"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(
+            name: "NavGeometryTests",
+            dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "NavMetricsTests",
+            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
+        .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport"]),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
     ]
 )

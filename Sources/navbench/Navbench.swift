@@ -11,7 +11,8 @@ struct Navbench: ParsableCommand {
         commandName: "navbench",
         abstract: "Replay and measure indoor navigation aids on recorded sessions.",
         version: NavbenchVersion.current,
-        subcommands: [Inspect.self, Validate.self, Synth.self, Survey.self, Filter.self, PSD.self, ADev.self, Bench.self])
+        subcommands: [Inspect.self, Validate.self, Synth.self, Survey.self, Filter.self, PSD.self, ADev.self,
+                      APECommand.self, RPECommand.self, SimplifyCommand.self, Bench.self])
 }
 
 /// Prints to standard error.

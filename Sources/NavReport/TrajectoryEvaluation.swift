@@ -1,0 +1,301 @@
+import Foundation
+import NavCore
+import NavGeometry
+import NavIO
+import NavMetrics
+
+/// A trajectory file and how to read it.
+public struct TrajectorySource: Sendable, Equatable {
+    public var path: String
+    /// nil: detect from extension / content.
+    public var format: TrajectoryFormat?
+    /// HDF5 stream (`groundtruth` or `vio`); nil: the default for the role (see `evaluateAPE`).
+    public var stream: String?
+    /// KITTI times file.
+    public var timesPath: String?
+
+    public init(path: String, format: TrajectoryFormat? = nil, stream: String? = nil, timesPath: String? = nil) {
+        self.path = path; self.format = format; self.stream = stream; self.timesPath = timesPath
+    }
+}
+
+/// Association and alignment shared by APE and RPE.
+public struct EvaluationSettings: Sendable, Equatable {
+    public var alignment: AlignmentMethod = .none
+    public var association: AssociationMethod = .nearest
+    /// Seconds (evo's `--t_max_diff`, default 0.01).
+    public var maxDifference = 0.01
+    /// Seconds added to the estimate's stamps (evo's `--t_offset`).
+    public var offset = 0.0
+    public init(alignment: AlignmentMethod = .none, association: AssociationMethod = .nearest,
+                maxDifference: Double = 0.01, offset: Double = 0) {
+        self.alignment = alignment; self.association = association; self.maxDifference = maxDifference; self.offset = offset
+    }
+}
+
+/// Any failure of a trajectory evaluation, each a one-line description naming what failed.
+public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible {
+    case input(TraceError)
+    case association(AssociationError)
+    case alignment(AlignmentError)
+    case metric(MetricError)
+    case route(RouteError)
+    case pairing(String)
+
+    public var description: String {
+        switch self {
+        case let .input(e): return e.description
+        case let .association(e): return e.description
+        case let .alignment(e): return "alignment failed: \(e.description)"
+        case let .metric(e): return e.description
+        case let .route(e): return e.description
+        case let .pairing(s): return s
+        }
+    }
+}
+
+/// Associated, aligned pose pairs: the input of APE and RPE.
+public struct PreparedPair: Sendable {
+    public var reference: TrajectoryFile
+    public var estimate: TrajectoryFile
+    public var associated: AssociatedTrajectories
+    /// The estimate after alignment (same order as `associated.estimate`).
+    public var alignedEstimate: [Pose]
+    public var alignment: Similarity3
+}
+
+/// Reads both files, pairs their poses and aligns the estimate: the first half of `navbench
+/// ape` and `navbench rpe`. An HDF5 reference defaults to its `/groundtruth` stream and an
+/// HDF5 estimate to its `/vio` stream. KITTI files without times are paired by index and
+/// must have equal pose counts.
+///
+/// - Throws: `EvaluationError`.
+/// - Complexity: O(n + m) plus the association's cost.
+public func prepareTrajectoryPair(reference: TrajectorySource, estimate: TrajectorySource,
+                                  settings: EvaluationSettings) throws(EvaluationError) -> PreparedPair {
+    let ref: TrajectoryFile, est: TrajectoryFile
+    do {
+        ref = try readTrajectory(at: reference.path, format: reference.format, stream: reference.stream ?? defaultStream(reference, "groundtruth"),
+                                 timesPath: reference.timesPath)
+        est = try readTrajectory(at: estimate.path, format: estimate.format, stream: estimate.stream ?? defaultStream(estimate, "vio"),
+                                 timesPath: estimate.timesPath)
+    } catch { throw .input(error) }
+    let associated: AssociatedTrajectories
+    if ref.hasTimestamps && est.hasTimestamps {
+        do {
+            associated = try associate(reference: ref.trajectory, estimate: est.trajectory, method: settings.association,
+                                       maxDifference: settings.maxDifference, offset: settings.offset,
+                                       referenceName: reference.path, estimateName: estimate.path)
+        } catch { throw .association(error) }
+    } else {
+        guard ref.trajectory.count == est.trajectory.count else {
+            throw .pairing("\(reference.path) has \(ref.trajectory.count) poses and \(estimate.path) \(est.trajectory.count): "
+                + "without timestamps (KITTI without --times) poses are paired by index, so the counts must be equal")
+        }
+        let idx = Array(0..<ref.trajectory.count)
+        associated = AssociatedTrajectories(referenceIndices: idx, estimateIndices: idx, reference: ref.trajectory.poses.values,
+                                            estimate: est.trajectory.poses.values, referenceTimestamps: ref.trajectory.timestamps,
+                                            estimateTimestamps: est.trajectory.timestamps)
+    }
+    let transform: Similarity3
+    do { transform = try alignmentTransform(reference: associated.reference, estimate: associated.estimate, method: settings.alignment) } catch {
+        throw .alignment(error)
+    }
+    let aligned = settings.alignment == .none ? associated.estimate : transform.apply(to: associated.estimate)
+    return PreparedPair(reference: ref, estimate: est, associated: associated, alignedEstimate: aligned, alignment: transform)
+}
+
+private func defaultStream(_ s: TrajectorySource, _ role: String) -> String? {
+    let ext = (s.path as NSString).pathExtension.lowercased()
+    return (s.format == .h5 || ((s.format == nil) && (ext == "h5" || ext == "hdf5"))) ? role : nil
+}
+
+/// Result of `evaluateAPE`. JSON: statistics under evo's names at the top level
+/// (`rmse`, `mean`, `median`, `std`, `min`, `max`, `sse`) plus `pairs`, `relation`, `unit`,
+/// `align` and the alignment transform.
+public struct APEReport: Sendable, Encodable {
+    public var referencePath: String
+    public var estimatePath: String
+    public var relation: PoseRelation
+    public var settings: EvaluationSettings
+    public var statistics: ErrorStatistics
+    public var alignment: Similarity3
+    public var errors: [Double]
+    /// Associated pair indices (reference, estimate).
+    public var referenceIndices: [Int]
+    public var estimateIndices: [Int]
+
+    public var pairs: Int { errors.count }
+
+    enum Keys: String, CodingKey {
+        case metric, reference, estimate, relation, unit, align, association, maxDiff = "max_diff", pairs
+        case rmse, mean, median, std, min, max, sse, alignment
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode("ape", forKey: .metric)
+        try c.encode(referencePath, forKey: .reference)
+        try c.encode(estimatePath, forKey: .estimate)
+        try c.encode(relation.rawValue, forKey: .relation)
+        try c.encode(relation.unit, forKey: .unit)
+        try c.encode(settings.alignment.rawValue, forKey: .align)
+        try c.encode(settings.association.rawValue, forKey: .association)
+        try c.encode(settings.maxDifference, forKey: .maxDiff)
+        try c.encode(pairs, forKey: .pairs)
+        try encodeStatistics(statistics, into: &c)
+        try c.encode(AlignmentJSON(alignment), forKey: .alignment)
+    }
+
+    /// evo-style text block.
+    public var text: String {
+        statisticsText(title: "APE w.r.t. \(relation.title) (\(relation.unit))\n\(settings.alignment.title)", statistics, pairs: pairs)
+    }
+}
+
+struct AlignmentJSON: Encodable {
+    var rotation: [[Double]], translation: [Double], scale: Double
+    init(_ s: Similarity3) {
+        rotation = s.rotation.rows; translation = [s.translation.x, s.translation.y, s.translation.z]; scale = s.scale
+    }
+}
+
+private func encodeStatistics<K: CodingKey>(_ s: ErrorStatistics, into c: inout KeyedEncodingContainer<K>) throws {
+    for (name, v) in [("rmse", s.rmse), ("mean", s.mean), ("median", s.median), ("std", s.std), ("min", s.min), ("max", s.max), ("sse", s.sse)] {
+        try c.encode(v, forKey: K(stringValue: name)!)
+    }
+}
+
+private func statisticsText(title: String, _ s: ErrorStatistics, pairs: Int) -> String {
+    var out = title + "\n\n"
+    for (name, v) in [("max", s.max), ("mean", s.mean), ("median", s.median), ("min", s.min), ("rmse", s.rmse), ("sse", s.sse), ("std", s.std)] {
+        out += String(repeating: " ", count: max(0, 10 - name.count)) + name + "\t" + String(format: "%.6f", v) + "\n"
+    }
+    out += "     pairs\t\(pairs)\n"
+    return out
+}
+
+/// `navbench ape`: read, associate, align, absolute pose error, statistics.
+///
+/// - Throws: `EvaluationError`.
+/// - Complexity: O(n log n) (the median sorts).
+public func evaluateAPE(reference: TrajectorySource, estimate: TrajectorySource, relation: PoseRelation = .translationPart,
+                        settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> APEReport {
+    let p = try prepareTrajectoryPair(reference: reference, estimate: estimate, settings: settings)
+    return try apeReport(p, relation: relation, settings: settings)
+}
+
+/// APE on an already prepared pair (lets a caller time or reuse the stages).
+public func apeReport(_ p: PreparedPair, relation: PoseRelation, settings: EvaluationSettings) throws(EvaluationError) -> APEReport {
+    let errors: [Double], stats: ErrorStatistics
+    do {
+        errors = try absolutePoseErrors(reference: p.associated.reference, estimate: p.alignedEstimate, relation: relation)
+        stats = try ErrorStatistics(errors)
+    } catch { throw .metric(error) }
+    return APEReport(referencePath: p.reference.path, estimatePath: p.estimate.path, relation: relation, settings: settings,
+                     statistics: stats, alignment: p.alignment, errors: errors,
+                     referenceIndices: p.associated.referenceIndices, estimateIndices: p.associated.estimateIndices)
+}
+
+/// Result of `evaluateRPE`; JSON as `APEReport` plus `delta`, `delta_unit`, `all_pairs`, `pairing`.
+public struct RPEReport: Sendable, Encodable {
+    public var referencePath: String
+    public var estimatePath: String
+    public var relation: PoseRelation
+    public var options: RPEOptions
+    public var settings: EvaluationSettings
+    public var statistics: ErrorStatistics
+    public var alignment: Similarity3
+    public var errors: [Double]
+    /// The pairs (i, j) in associated-pose indices (evo's `delta_ids` are the j).
+    public var pairList: [IndexPair]
+
+    public var pairs: Int { errors.count }
+
+    enum Keys: String, CodingKey {
+        case metric, reference, estimate, relation, unit, align, association, maxDiff = "max_diff", pairs
+        case delta, deltaUnit = "delta_unit", allPairs = "all_pairs", pairing, alignment
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode("rpe", forKey: .metric)
+        try c.encode(referencePath, forKey: .reference)
+        try c.encode(estimatePath, forKey: .estimate)
+        try c.encode(relation.rawValue, forKey: .relation)
+        try c.encode(relation.unit, forKey: .unit)
+        try c.encode(settings.alignment.rawValue, forKey: .align)
+        try c.encode(settings.association.rawValue, forKey: .association)
+        try c.encode(settings.maxDifference, forKey: .maxDiff)
+        try c.encode(pairs, forKey: .pairs)
+        try c.encode(options.delta, forKey: .delta)
+        try c.encode(options.unit.rawValue, forKey: .deltaUnit)
+        try c.encode(options.allPairs, forKey: .allPairs)
+        try c.encode(options.pairing.rawValue, forKey: .pairing)
+        var s = encoder.container(keyedBy: AnyKey.self)
+        for (name, v) in [("rmse", statistics.rmse), ("mean", statistics.mean), ("median", statistics.median), ("std", statistics.std),
+                          ("min", statistics.min), ("max", statistics.max), ("sse", statistics.sse)] {
+            try s.encode(v, forKey: AnyKey(stringValue: name)!)
+        }
+        try c.encode(AlignmentJSON(alignment), forKey: .alignment)
+    }
+
+    public var text: String {
+        let unit = options.unit.name
+        let title = "RPE w.r.t. \(relation.title) (\(relation.unit))\nfor delta = \(formatDelta(options)) (\(unit)) using "
+            + (options.allPairs ? "all pairs" : "consecutive pairs") + (options.pairing == .evo ? "" : " (pairs: \(options.pairing.rawValue))")
+            + "\n\(settings.alignment.title)"
+        return statisticsText(title: title, statistics, pairs: pairs)
+    }
+}
+
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+private func formatDelta(_ o: RPEOptions) -> String {
+    o.unit == .frames ? String(Int(o.delta)) : String(o.delta)
+}
+
+/// `navbench rpe`: read, associate, align, choose pairs, relative pose error, statistics.
+///
+/// - Throws: `EvaluationError`.
+/// - Complexity: O(n log n).
+public func evaluateRPE(reference: TrajectorySource, estimate: TrajectorySource, relation: PoseRelation = .translationPart,
+                        options: RPEOptions = RPEOptions(), settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> RPEReport {
+    let p = try prepareTrajectoryPair(reference: reference, estimate: estimate, settings: settings)
+    return try rpeReport(p, relation: relation, options: options, settings: settings)
+}
+
+/// RPE on an already prepared pair.
+public func rpeReport(_ p: PreparedPair, relation: PoseRelation, options: RPEOptions,
+                      settings: EvaluationSettings) throws(EvaluationError) -> RPEReport {
+    do {
+        let ref = p.associated.reference, est = p.alignedEstimate
+        let pairs = try rpePairs(referencePositions: ref.map(\.translation), estimatePositions: est.map(\.translation),
+                                 referenceTimestamps: p.associated.referenceTimestamps,
+                                 estimateTimestamps: p.associated.estimateTimestamps, options: options)
+        let r = try relativePoseErrors(reference: ref, estimate: est, pairs: pairs, relation: relation)
+        let stats = try ErrorStatistics(r.errors)
+        return RPEReport(referencePath: p.reference.path, estimatePath: p.estimate.path, relation: relation, options: options,
+                         settings: settings, statistics: stats, alignment: p.alignment, errors: r.errors, pairList: r.pairs)
+    } catch { throw .metric(error) }
+}
+
+/// `navbench simplify`: RDP keypoints of a trajectory file's positions, one result per tolerance.
+///
+/// - Throws: `EvaluationError` (`.input` for the file, `.route` for a bad tolerance).
+/// - Complexity: k × RDP.
+public func simplifyTrajectory(_ source: TrajectorySource, tolerances: [Double], distance: RDPDistance = .line,
+                               plane: RoutePlane = .xyz) throws(EvaluationError) -> [RouteSimplification] {
+    let file: TrajectoryFile
+    do { file = try readTrajectory(at: source.path, format: source.format, stream: source.stream, timesPath: source.timesPath) } catch {
+        throw .input(error)
+    }
+    do { return try toleranceSweep(file.trajectory.positions, tolerances: tolerances, distance: distance, plane: plane) } catch {
+        throw .route(error)
+    }
+}
