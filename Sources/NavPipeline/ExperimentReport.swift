@@ -1,0 +1,95 @@
+import Foundation
+import NavCore
+import NavGuidance
+import NavIO
+import NavReport
+
+/// Files written for an experiment.
+public struct ExperimentOutputs: Sendable {
+    public var folder: String
+    public var summary: String { (folder as NSString).appendingPathComponent("summary.md") }
+    public var metrics: String { (folder as NSString).appendingPathComponent("metrics.csv") }
+    public init(folder: String) { self.folder = folder }
+}
+
+/// The tidy table of the results, in job order (route, session, configuration), metrics in
+/// their computed order.
+public func metricsTable(_ plan: ExperimentPlan, _ results: [Int: JobResult]) -> MetricsTable {
+    var rows: [MetricRow] = []
+    for job in plan.jobs {
+        guard let r = results[job.index] else { continue }
+        for m in r.metrics {
+            rows.append(MetricRow(route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters,
+                                  metric: m.name, value: m.value, unit: m.unit))
+        }
+    }
+    return MetricsTable(parameterColumns: Configuration.columns, rows: rows)
+}
+
+/// Writes `summary.md`, `metrics.csv`, `routes/<route>.csv`, `plots/*.svg` and `manifest.json`
+/// into the output folder, each atomically. Everything but the manifest's timings and git
+/// commit is a function of the inputs and the spec, so a rerun gives identical files.
+public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResult], failures: [String], command: String,
+                                  facts: [String: String]) throws -> ExperimentOutputs {
+    let out = ExperimentOutputs(folder: plan.spec.output)
+    let table = metricsTable(plan, results)
+    func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
+    try writeTextAtomically(table.csv, to: out.metrics)
+    let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
+    var plots: [String: [String]] = [:]
+    let ordered = plan.jobs.compactMap { results[$0.index] }
+    let firstConfig = plan.jobs.first?.configuration.label
+    for route in routes {
+        try writeTextAtomically(MetricsTable(parameterColumns: table.parameterColumns, rows: table.rows.filter { $0.route == route }).csv,
+                                to: path("routes/\(route).csv"))
+        let mine = ordered.filter { $0.route == route }
+        // Walked paths over the route (first configuration).
+        var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
+        for r in mine where r.configuration == firstConfig {
+            series.append(SVGPlot.Series(label: "\(r.session) true", points: r.truePath.map { (x: $0[0], y: $0[1]) }))
+            series.append(SVGPlot.Series(label: "\(r.session) estimated", points: r.estimatedPath.map { (x: $0[0], y: $0[1]) }, dashed: true))
+        }
+        let paths = SVGPlot(title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
+                            series: series, equalAspect: true)
+        try writeTextAtomically(paths.svg, to: path("plots/\(route)-paths.svg"))
+        // Position-error CDF per configuration.
+        var labels: [String] = []
+        for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
+        let cdf = SVGPlot(title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction",
+                          series: labels.map { c in SVGPlot.Series(label: c, points: cdfPoints(mine.filter { $0.configuration == c }.flatMap(\.positionErrors))) })
+        try writeTextAtomically(cdf.svg, to: path("plots/\(route)-error-cdf.svg"))
+        plots[route] = ["plots/\(route)-paths.svg", "plots/\(route)-error-cdf.svg"]
+    }
+    // Metric vs RDP tolerance, when the sweep has several.
+    if plan.spec.sweep.rdpTolerance.count > 1 {
+        for metric in ["clock_agreement_within_1h", "end_of_route_error"] {
+            let series = routes.map { route in
+                SVGPlot.Series(label: route, points: plan.spec.sweep.rdpTolerance.map { tol in
+                    let v = table.rows.filter { $0.route == route && $0.metric == metric && $0.parameters[0] == formatNumber(tol) }.map(\.value).filter(\.isFinite)
+                    return (x: tol, y: v.isEmpty ? .nan : v.reduce(0, +) / Double(v.count))
+                })
+            }
+            let plot = SVGPlot(title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: metric, series: series)
+            try writeTextAtomically(plot.svg, to: path("plots/\(metric)-vs-tolerance.svg"))
+        }
+    }
+    let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
+    let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
+                            inputs: inputs, command: command)
+    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures, plots: plots)
+    if plan.spec.sweep.rdpTolerance.count > 1 {
+        md += "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
+    }
+    try writeTextAtomically(md, to: out.summary)
+    struct Manifest: Encodable {
+        var experiment: String, navbench_version: String, spec_sha256: String, command: String
+        var inputs: [[String]], seeds: [UInt64], jobs: Int, failures: [String], facts: [String: String]
+    }
+    let enc = JSONEncoder()
+    enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    let manifest = Manifest(experiment: plan.spec.name, navbench_version: NavbenchVersion.current, spec_sha256: plan.specSHA256,
+                            command: command, inputs: inputs, seeds: plan.spec.sweep.seeds, jobs: plan.jobs.count,
+                            failures: plan.failures + failures, facts: facts)
+    try writeTextAtomically(String(decoding: try enc.encode(manifest), as: UTF8.self) + "\n", to: path("manifest.json"))
+    return out
+}

@@ -1,0 +1,178 @@
+import ArgumentParser
+import Foundation
+import NavCore
+import NavIO
+import NavPipeline
+import NavReport
+
+/// "K/N" → (K, N).
+func parseShard(_ s: String) throws -> (Int, Int) {
+    let p = s.split(separator: "/").compactMap { Int($0) }
+    guard p.count == 2, p[1] >= 1, p[0] >= 1, p[0] <= p[1] else { throw ValidationError("--shard \(s): expected K/N with 1 ≤ K ≤ N") }
+    return (p[0], p[1])
+}
+
+/// A progress bar with ETA on a terminal's standard error; nothing when quiet, in CI or piped.
+func progressBar(quiet: Bool) -> ProgressHandler? {
+    guard !quiet, isatty(2) != 0, ProcessInfo.processInfo.environment["CI"] == nil else { return nil }
+    let start = Date()
+    return { done, total in
+        let width = 30, filled = total == 0 ? width : width * done / total
+        let elapsed = Date().timeIntervalSince(start)
+        let eta = done == 0 ? 0 : elapsed / Double(done) * Double(total - done)
+        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) ETA \(Int(eta.rounded())) s "
+        FileHandle.standardError.write(Data((done == total ? line + "\n" : line).utf8))
+    }
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run an experiment spec: every (route, navigation session, configuration), in parallel, resumable; write the report.",
+        discussion: "Schema: docs/experiments.md. Results are cached in OUTPUT/.cache by input checksums and configuration, so a rerun skips finished jobs.")
+
+    @Argument(help: "Experiment spec (YAML).") var spec: String
+    @Option(help: "Output folder (default: the spec's output, or Reports/NAME).") var out: String?
+    @Option(help: "Parallel jobs (default: all cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Run only shard K of N (deterministic slice); combine shards with navbench merge.") var shard: String?
+    @Flag(help: "No progress bar.") var quiet = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if let shard { _ = try parseShard(shard) }
+    }
+
+    func run() throws {
+        var s = try ExperimentSpec.load(spec)
+        if let out { s.output = out }
+        let started = Date()
+        let plan = planExperiment(s)
+        let cache = (s.output as NSString).appendingPathComponent(".cache")
+        let (k, n) = try shard.map(parseShard) ?? (1, 1)
+        let (results, failures, computed) = executeJobs(plan, cacheFolder: cache, workers: jobs, shard: k, shards: n, progress: progressBar(quiet: quiet))
+        for f in plan.failures + failures { printError("navbench: failed: \(f)") }
+        if n > 1 {
+            print("shard \(k)/\(n): \(results.count) jobs (\(computed) computed, \(results.count - computed) cached); combine with: navbench merge \(spec) --out \(s.output)")
+            if !failures.isEmpty { throw ExitCode(1) }
+            return
+        }
+        let command = "navbench run \(spec)" + (out.map { " --out \($0)" } ?? "")
+        let outputs = try writeExperimentReport(plan, results: results, failures: failures, command: command,
+                                                facts: runFacts(started: started, jobs: jobs, computed: computed, total: plan.jobs.count))
+        print("\(plan.jobs.count) jobs (\(computed) computed, \(plan.jobs.count - computed - failures.count) cached), \(plan.failures.count + failures.count) failures; report: \(outputs.summary)")
+        if !(plan.failures + failures).isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// Machine facts for the manifest (never in summary.md or metrics.csv).
+func runFacts(started: Date, jobs: Int, computed: Int, total: Int) -> [String: String] {
+    var facts = ["wall_seconds": String(format: "%.3f", Date().timeIntervalSince(started)), "workers": String(jobs),
+                 "jobs_computed": String(computed), "jobs_total": String(total)]
+    let git = Process()
+    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    git.arguments = ["git", "rev-parse", "HEAD"]
+    let pipe = Pipe()
+    git.standardOutput = pipe
+    git.standardError = FileHandle.nullDevice
+    if (try? git.run()) != nil {
+        git.waitUntilExit()
+        let sha = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if git.terminationStatus == 0 { facts["git_commit"] = sha }
+    }
+    return facts
+}
+
+struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Combine the shards of a sharded run into the report an unsharded run writes.")
+
+    @Argument(help: "Experiment spec (YAML).") var spec: String
+    @Option(help: "Output folder the shards wrote to (default: the spec's output).") var out: String?
+
+    func run() throws {
+        var s = try ExperimentSpec.load(spec)
+        if let out { s.output = out }
+        let started = Date()
+        let plan = planExperiment(s)
+        let (results, missing) = cachedResults(plan, cacheFolder: (s.output as NSString).appendingPathComponent(".cache"))
+        let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
+        let command = "navbench run \(spec)" + (out.map { " --out \($0)" } ?? "")
+        let outputs = try writeExperimentReport(plan, results: results, failures: failures, command: command,
+                                                facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count))
+        print("merged \(results.count) of \(plan.jobs.count) jobs; report: \(outputs.summary)")
+        for f in plan.failures + failures { printError("navbench: failed: \(f)") }
+        if !(plan.failures + failures).isEmpty { throw ExitCode(1) }
+    }
+}
+
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare two runs' metrics; exit 1 when a metric got worse beyond its tolerance.",
+        discussion: """
+            BASELINE and CURRENT are run folders or metrics.csv files. Lower is better for errors, drift, corrections and
+            false or missed arrivals; higher for agreement, precision, recall and completion; counts like instructions never regress.
+            A row missing from CURRENT is a regression. Exit status: 0 no regression, 1 regression, 2 an input cannot be read.
+            """)
+
+    @Argument(help: "Baseline run folder or metrics.csv.") var baseline: String
+    @Argument(help: "Current run folder or metrics.csv.") var current: String
+    @Option(help: "Tolerance METRIC=ABS,REL (repeatable); default 1e-9 + 1e-6·|baseline|.") var tolerance: [String] = []
+    @Option(help: "Experiment spec whose compare: section gives tolerances.") var spec: String?
+    @Option(help: "Also write the Markdown table here.") var out: String?
+
+    func metricsPath(_ p: String) -> String {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: p, isDirectory: &isDir) && isDir.boolValue ? (p as NSString).appendingPathComponent("metrics.csv") : p
+    }
+
+    func run() throws {
+        var tolerances: [String: CompareTolerance] = [:]
+        if let spec { tolerances = try ExperimentSpec.load(spec).tolerances }
+        for t in tolerance {
+            let parts = t.split(separator: "=", maxSplits: 1)
+            let nums = parts.count == 2 ? parts[1].split(separator: ",").compactMap { Double($0) } : []
+            guard parts.count == 2, nums.count == 2 else { throw ValidationError("--tolerance \(t): expected METRIC=ABS,REL") }
+            tolerances[String(parts[0])] = CompareTolerance(absolute: nums[0], relative: nums[1])
+        }
+        let b: MetricsTable, c: MetricsTable
+        do { b = try MetricsTable.read(metricsPath(baseline)); c = try MetricsTable.read(metricsPath(current)) } catch {
+            printError("navbench: error: \(error)")
+            throw ExitCode(2)
+        }
+        let result = compareMetrics(baseline: b, current: c, tolerances: tolerances)
+        let md = comparisonMarkdown(result, baselineName: baseline, currentName: current)
+        print(md, terminator: "")
+        if let out { try writeTextAtomically(md, to: out) }
+        if !result.regressions.isEmpty { throw ExitCode(1) }
+    }
+}
+
+struct ExportNotebook: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export-notebook",
+        abstract: "Write a Jupyter notebook that loads a run's metrics.csv with pandas and regenerates its tables and plots.")
+
+    @Argument(help: "Experiment spec (YAML).") var spec: String
+    @Option(help: "Notebook path (default Notebooks-export/NAME.ipynb).") var out: String?
+    @Option(help: "Path of metrics.csv as the notebook will see it (default: relative to the notebook).") var metrics: String?
+
+    func run() throws {
+        let s = try ExperimentSpec.load(spec)
+        let path = out ?? "Notebooks-export/\(s.name).ipynb"
+        let folder = (path as NSString).deletingLastPathComponent
+        let metricsFile = metrics ?? relativePath(from: folder.isEmpty ? "." : folder, to: (s.output as NSString).appendingPathComponent("metrics.csv"))
+        try writeTextAtomically(experimentNotebook(experiment: s.name, metricsPath: metricsFile, keyMetrics: s.keyMetrics), to: path)
+        print(path)
+    }
+}
+
+/// `to` relative to the folder `from` (both relative to the current directory or absolute).
+func relativePath(from: String, to: String) -> String {
+    let cwd = FileManager.default.currentDirectoryPath
+    func parts(_ p: String) -> [String] {
+        URL(fileURLWithPath: p, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.pathComponents
+    }
+    let a = parts(from), b = parts(to)
+    var i = 0
+    while i < min(a.count, b.count) && a[i] == b[i] { i += 1 }
+    return (Array(repeating: "..", count: a.count - i) + b[i...]).joined(separator: "/")
+}
