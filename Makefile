@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 SEED ?= 20261122
 
-.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal bench-h5 bench-signal clean
+.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal bench-h5 bench-signal baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -17,16 +17,39 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## demo: build, then validate and survey the bundled Datasets/ into Reports/datasets/.
+## demo: build, validate the bundled Datasets/, run the default experiment into Reports/default/.
 demo: release
-	$(SWIFT) run -c release --skip-build navbench validate --quiet Datasets/*.h5
-	$(SWIFT) run -c release --skip-build navbench survey Datasets --out Reports/datasets
+	.build/release/navbench validate --quiet Datasets/*.h5
+	.build/release/navbench survey Datasets --out Reports/datasets
+	.build/release/navbench run Experiments/default.yaml
+	.build/release/navbench export-notebook Experiments/default.yaml
+	@echo "report: Reports/default/summary.md (dataset survey: Reports/datasets/summary.md)"
 
-## test: the whole suite: swift test (incl. the Datasets manifest and regeneration) and the h5py interop check.
+## test: the whole suite: swift test (incl. the Datasets manifest and regeneration), the regression
+## gate on the default experiment, the h5py interop check and the notebook check.
 test: deps-python
 	$(SWIFT) build
 	$(SWIFT) test
+	$(MAKE) --no-print-directory gate
+	$(MAKE) --no-print-directory notebook-check
+	scripts/check_slurm_shards.sh
 	$(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
+
+## gate: run the default experiment and fail if a metric got worse than Reports/baseline.
+gate: build
+	rm -rf .build/gate
+	.build/debug/navbench run Experiments/default.yaml --out .build/gate --quiet
+	.build/debug/navbench compare Reports/baseline .build/gate --spec Experiments/default.yaml --out .build/gate/compare.md > /dev/null
+	@echo "gate: no metric of the default experiment regressed against Reports/baseline"
+
+## baseline: accept the current default experiment as the regression baseline (commit Reports/baseline).
+baseline: build
+	.build/debug/navbench run Experiments/default.yaml --out Reports/baseline --quiet
+	rm -rf Reports/baseline/.cache
+
+## notebook-check: export the notebook and execute it with jupyter (installs nbformat, nbconvert, pandas, matplotlib).
+notebook-check: build
+	scripts/check_notebook.sh
 
 ## datasets: regenerate Datasets/ bit for bit (the command the manifest names).
 datasets: build

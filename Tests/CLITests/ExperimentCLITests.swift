@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct ExperimentCLITests {
+    @Test func compareExitCodes() throws {
+        let dir = NSTemporaryDirectory() + "nb-cmp-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let baseline = try String(contentsOfFile: repoRoot + "/Reports/baseline/metrics.csv", encoding: .utf8)
+        let same = try navbench(["compare", "Reports/baseline", "Reports/baseline/metrics.csv"], cwd: repoRoot)
+        #expect(same.status == 0)
+        #expect(same.out.contains("0 regressed, 0 changed otherwise."))
+        // Worsen one drift value: the gate must fail with status 1 and name it.
+        var lines = baseline.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let i = lines.firstIndex { $0.contains(",end_point_drift,") }!
+        var fields = lines[i].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[fields.count - 2] = String(Double(fields[fields.count - 2])! + 0.01)
+        lines[i] = fields.joined(separator: ",")
+        try lines.joined(separator: "\n").write(toFile: dir + "/metrics.csv", atomically: true, encoding: .utf8)
+        let worse = try navbench(["compare", "Reports/baseline", dir + "/metrics.csv"], cwd: repoRoot)
+        #expect(worse.status == 1)
+        #expect(worse.out.contains("1 regressed"))
+        #expect(worse.out.contains("| **worse** | \(fields[0]) | \(fields[1]) |"))
+        let unreadable = try navbench(["compare", "Reports/baseline", dir + "/nothing.csv"], cwd: repoRoot)
+        #expect(unreadable.status == 2)
+        #expect(unreadable.err == "navbench: error: \(dir)/nothing.csv: no such file\n")
+    }
+
+    @Test func badSpecIsOneLine() throws {
+        let path = NSTemporaryDirectory() + "nb-spec-\(UUID().uuidString).yaml"
+        try "name: x\ninputs: Datasets/*.h5\nsweep:\n  haptics: [strict]\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try navbench(["run", path], cwd: repoRoot)
+        #expect(r.status == 1)
+        #expect(r.err == "Error: \(path): sweep.haptics: unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds\n")
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs a sharded experiment on a real single-node Slurm started on localhost (no systemd, no
+# cgroups; see ../shared/slurm-localhost.md), through scripts/slurm-sweep.sbatch, and checks that
+# the merged report equals an unsharded run. Installs slurmctld/slurmd if missing.
+# Prints 'N passed, M failed'.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v slurmctld >/dev/null || ! command -v sbatch >/dev/null; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client >/dev/null
+fi
+BIN=$(pwd)/.build/debug/navbench
+BASE=$(mktemp -d)
+mkdir -p "$BASE"/{state,spool,pids,log}
+cat > "$BASE/slurm.conf" <<CONF
+ClusterName=localtest
+SlurmctldHost=localhost
+SlurmctldPort=6817
+SlurmdPort=6818
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/none
+CredType=cred/none
+StateSaveLocation=$BASE/state
+SlurmdSpoolDir=$BASE/spool
+SlurmctldPidFile=$BASE/pids/slurmctld.pid
+SlurmdPidFile=$BASE/pids/slurmd.pid
+SlurmctldLogFile=$BASE/log/slurmctld.log
+SlurmdLogFile=$BASE/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+MailProg=/bin/true
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+ReturnToService=2
+NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF=$BASE/slurm.conf
+slurmctld -D -c -f "$SLURM_CONF" > "$BASE/log/ctld.out" 2>&1 & CTLD=$!
+slurmd -D -N localhost -f "$SLURM_CONF" > "$BASE/log/d.out" 2>&1 & SLURMD=$!
+stop() {
+  for pid in $SLURMD $CTLD; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in $SLURMD $CTLD; do for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; kill -KILL "$pid" 2>/dev/null || true; done
+  rm -rf "$BASE"
+}
+trap stop EXIT
+for _ in $(seq 100); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; sleep 0.2; done
+OUT=$BASE/sharded
+SPEC=$BASE/spec.yaml
+sed "s#^output:.*#output: $OUT#" Experiments/default.yaml > "$SPEC"
+submitted=$(SPEC=$SPEC SHARDS=3 NAVBENCH=$BIN CPUS=1 scripts/slurm-sweep.sbatch)
+for _ in $(seq 600); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+pass=0; fail=0
+if [ -f "$OUT/metrics.csv" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: no merged report ($submitted)"; cat "$BASE"/log/*.log | tail -20; fi
+"$BIN" run "$SPEC" --out "$BASE/whole" --quiet > /dev/null
+if cmp -s "$OUT/metrics.csv" "$BASE/whole/metrics.csv"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: merged metrics.csv differs from the unsharded run"; fi
+# The stamp line names the command (the unsharded run adds --out); everything else must match.
+if cmp -s <(grep -v "regenerate with" "$OUT/summary.md") <(grep -v "regenerate with" "$BASE/whole/summary.md"); then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: merged summary.md differs"; fi
+echo "slurm shards: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
