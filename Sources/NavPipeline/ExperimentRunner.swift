@@ -67,6 +67,14 @@ public func planExperiment(_ spec: ExperimentSpec) -> ExperimentPlan {
             checksums[f] = try sha256Hex(ofFile: f)
         } catch { failures.append(String(describing: error)) }
     }
+    return planJobs(spec, sessions: sessions, checksums: checksums, failures: failures)
+}
+
+/// Pairs loaded sessions by route and lists the jobs (also for sessions made in memory, as
+/// the sweep benchmark does; `checksums` then identify them in the cache).
+public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checksums: [String: String], failures: [String]) -> ExperimentPlan {
+    var failures = failures
+    let files = sessions.keys.sorted()
     var recordings: [String: String] = [:], navigations: [String: [String]] = [:]
     for f in files where sessions[f] != nil {
         let m = sessions[f]!.metadata

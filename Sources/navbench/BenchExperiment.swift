@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import NavCore
+import NavIO
+import NavPipeline
+import NavSynth
+
+struct BenchExperiment: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "experiment",
+        abstract: "Time a synthetic sweep: ROUTES random routes (one recording, one navigation each) × CONFIGS configurations.")
+
+    @Option(help: "Number of routes.") var routes = 100
+    @Option(help: "Configurations: 5 RDP tolerances × 2 registrations × CONFIGS/10 seeds (multiple of 10).") var configs = 50
+    @Option(help: "Parallel jobs.") var jobs = 1
+    @Option(help: "Seed of the routes and sessions.") var seed: UInt64 = 2026
+
+    func validate() throws {
+        guard routes >= 1, configs >= 10, configs % 10 == 0, jobs >= 1 else { throw ValidationError("need routes ≥ 1, configs a multiple of 10, jobs ≥ 1") }
+    }
+
+    func run() throws {
+        var rng = SeededRandom(seed: seed, label: "bench routes")
+        let randomRoutes = (0..<routes).map { r -> SynthRoute in
+            var p = Vector3(Double(r) * 50, 0, 0), heading = rng.uniform(-.pi, .pi)
+            var points = [p]
+            for _ in 0..<Int(rng.uniform(2, 5)) {
+                let length = rng.uniform(8, 20)
+                p += Vector3(-sin(heading) * length, 0, -cos(heading) * length)
+                points.append(p)
+                heading += rng.bernoulli(0.5) ? .pi / 2 : -.pi / 2
+            }
+            return SynthRoute(id: String(format: "B%03d", r), waypoints: points)
+        }
+        var params = SynthParameters()
+        params.navigationSessionsPerRoute = 1
+        var t = Date()
+        let sessions = synthesizeVenue(seed: seed, parameters: params, routes: randomRoutes)
+        let generation = Date().timeIntervalSince(t)
+        var byName: [String: Session] = [:], sums: [String: String] = [:]
+        for s in sessions { byName[s.fileName] = s.session; sums[s.fileName] = sha256Hex(of: Data(s.fileName.utf8)) }
+        let seeds = (1...(configs / 10)).map(String.init).joined(separator: ", ")
+        let spec = try ExperimentSpec.parse("""
+            name: bench
+            inputs: none
+            output: \(NSTemporaryDirectory())navbench-bench-\(UUID().uuidString)
+            sweep:
+              rdp_tolerance: [0.2, 0.3, 0.5, 0.8, 1.2]
+              registration: [gravity-aligned, full]
+              anchor_sightings: [1]
+              seeds: [\(seeds)]
+            """, file: "bench")
+        let plan = planJobs(spec, sessions: byName, checksums: sums, failures: [])
+        t = Date()
+        let (results, failures, _) = executeJobs(plan, cacheFolder: spec.output + "/.cache", workers: jobs)
+        let run = Date().timeIntervalSince(t)
+        t = Date()
+        _ = try writeExperimentReport(plan, results: results, failures: failures, command: "bench", facts: [:])
+        let report = Date().timeIntervalSince(t)
+        try? FileManager.default.removeItem(atPath: spec.output)
+        print("{\"routes\": \(routes), \"configs\": \(configs), \"jobs\": \(plan.jobs.count), \"workers\": \(jobs), "
+              + "\"failures\": \(failures.count), \"generate_s\": \(String(format: "%.2f", generation)), "
+              + "\"run_s\": \(String(format: "%.2f", run)), \"report_s\": \(String(format: "%.2f", report))}")
+    }
+}
