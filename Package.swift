@@ -59,6 +59,7 @@ let package = Package(
             dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .target(name: "NavGuidance", dependencies: ["NavCore"]),
+        .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
         .target(
             name: "NavIO",
             dependencies: [
@@ -71,7 +72,7 @@ let package = Package(
         .target(
             name: "NavPipeline",
             dependencies: [
-                "NavCore", "NavIO", "NavSignal", "NavSpectral", "NavSynth", "NavReport", "NavGuidance",
+                "NavCore", "NavIO", "NavSignal", "NavSpectral", "NavSynth", "NavReport", "NavGuidance", "NavAids",
                 "NavGeometry", "NavMetrics", .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -79,7 +80,7 @@ let package = Package(
             name: "navbench",
             dependencies: [
                 "NavCore", "NavIO", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
-                "NavGeometry", "NavMetrics",
+                "NavGeometry", "NavMetrics", "NavAids",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -109,6 +110,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
+        .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth", "NavIO"]),
         .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport"]),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
     ]

@@ -1,0 +1,51 @@
+import Foundation
+import NavAids
+import NavCore
+import NavGuidance
+import NavSignal
+
+/// Tilt of the phone, degrees: elevation of its back axis (−z of the ARKit camera or of the
+/// CoreMotion device frame), from the `imu/attitude` quaternions in the trace's +y-up frame.
+public func tiltSeries(_ imu: IMUStream) -> (times: [Double], tilts: [Double])? {
+    guard let attitude = imu.attitude else { return nil }
+    let tilts = attitude.map { q -> Double in
+        let f = q.act(on: Vector3(0, 0, -1))
+        return asin(max(-1, min(1, f.y))) * 180 / .pi
+    }
+    return (imu.timestamps, tilts)
+}
+
+/// The true offset between the phone's heading and the walker's during [from, to], degrees:
+/// circular mean of wrap(phone heading − direction of travel) from ground truth (nil without
+/// ground truth or movement).
+public func trueHeadingOffset(_ s: Session, from: Double, to: Double) -> Double? {
+    guard let gt = s.groundTruth else { return nil }
+    var diffs: [Double] = []
+    for i in gt.timestamps.indices.dropFirst() where gt.timestamps[i] >= from && gt.timestamps[i] <= to {
+        let v = gt.poses[i].translation - gt.poses[i - 1].translation
+        guard hypot(v.x, v.z) / max(1e-9, gt.timestamps[i] - gt.timestamps[i - 1]) > 0.3 else { continue }
+        let travel = atan2(v.x, -v.z) * 180 / .pi
+        let f = gt.poses[i].rotation.act(on: Vector3(0, 0, -1))
+        diffs.append(wrapDegrees180(atan2(f.x, -f.z) * 180 / .pi - travel))
+    }
+    return diffs.isEmpty ? nil : CircularStatistics.mean(diffs)
+}
+
+/// The heading-calibration experiment on one session.
+public func runCalibration(_ s: Session, parameters p: CalibrationParameters) throws -> (CalibrationResult, [AidMetric]) {
+    guard let compass = s.compass else { throw GuidanceJobError("\(s.metadata.sessionID): no compass stream to calibrate") }
+    let tilt = s.imu.flatMap(tiltSeries) ?? ([], [])
+    let r = try calibrateHeading(compassTimes: compass.timestamps, headings: compass.heading, tiltTimes: tilt.times, tilts: tilt.tilts, parameters: p)
+    let truth = r.collectStart.flatMap { a in r.collectEnd.flatMap { b in trueHeadingOffset(s, from: a, to: b) } }
+    return (r, calibrationMetrics(r, trueOffset: truth))
+}
+
+/// The beacon-proximity experiment on one session (needs `ble` with beacon positions and ground truth).
+public func runProximity(_ s: Session, parameters p: ProximityParameters, model: PathLossModel? = nil) throws -> (ProximityResult, [AidMetric]) {
+    guard let ble = s.ble else { throw GuidanceJobError("\(s.metadata.sessionID): no ble stream") }
+    guard let gt = s.groundTruth else { throw GuidanceJobError("\(s.metadata.sessionID): no groundtruth stream to score proximity against") }
+    guard ble.beacons.contains(where: { $0.position != nil }) else { throw GuidanceJobError("\(s.metadata.sessionID): no beacon has a known position") }
+    let truth = PoseSampler(timestamps: gt.timestamps, poses: gt.poses)
+    let r = try runProximity(ble, truePosition: { truth.pose(at: $0)?.translation }, model: model, parameters: p)
+    return (r, proximityMetrics(r, parameters: p))
+}
