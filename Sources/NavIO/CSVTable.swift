@@ -73,17 +73,14 @@ public struct CSVTable: Sendable {
     }
 }
 
-/// Shortest text that reads back as the same double (17 significant digits at most).
+/// Shortest text that reads back as the same double (Swift's round-trip `description`),
+/// integers without a decimal point, NaN as `nan`.
 public func formatNumber(_ x: Double) -> String {
     if x.isNaN { return "nan" }
     if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
-    for digits in 15...17 {
-        let s = String(format: "%.\(digits)g", x)
-        if Double(s) == x { return s }
-    }
-    return String(format: "%.17g", x)
+    return x.description
 }
 
 func csvField(_ s: String) -> String {
-    s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }

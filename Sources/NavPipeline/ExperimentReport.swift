@@ -39,10 +39,12 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
     var plots: [String: [String]] = [:]
     let ordered = plan.jobs.compactMap { results[$0.index] }
     let firstConfig = plan.jobs.first?.configuration.label
+    let rowsByRoute = Dictionary(grouping: table.rows, by: \.route)
+    let resultsByRoute = Dictionary(grouping: ordered, by: \.route)
     for route in routes {
-        try writeTextAtomically(MetricsTable(parameterColumns: table.parameterColumns, rows: table.rows.filter { $0.route == route }).csv,
+        try writeTextAtomically(MetricsTable(parameterColumns: table.parameterColumns, rows: rowsByRoute[route] ?? []).csv,
                                 to: path("routes/\(route).csv"))
-        let mine = ordered.filter { $0.route == route }
+        let mine = resultsByRoute[route] ?? []
         // Walked paths over the route (first configuration).
         var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
         for r in mine where r.configuration == firstConfig {
@@ -62,11 +64,18 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
     }
     // Metric vs RDP tolerance, when the sweep has several.
     if plan.spec.sweep.rdpTolerance.count > 1 {
+        // One pass: sums by (metric, route, tolerance).
+        var sums: [String: (Double, Int)] = [:]
+        for r in table.rows where r.value.isFinite {
+            let k = "\(r.metric)\u{1}\(r.route)\u{1}\(r.parameters[0])"
+            let (s, n) = sums[k] ?? (0, 0)
+            sums[k] = (s + r.value, n + 1)
+        }
         for metric in ["clock_agreement_within_1h", "end_of_route_error"] {
             let series = routes.map { route in
                 SVGPlot.Series(label: route, points: plan.spec.sweep.rdpTolerance.map { tol in
-                    let v = table.rows.filter { $0.route == route && $0.metric == metric && $0.parameters[0] == formatNumber(tol) }.map(\.value).filter(\.isFinite)
-                    return (x: tol, y: v.isEmpty ? .nan : v.reduce(0, +) / Double(v.count))
+                    let (s, n) = sums["\(metric)\u{1}\(route)\u{1}\(formatNumber(tol))"] ?? (0, 0)
+                    return (x: tol, y: n == 0 ? .nan : s / Double(n))
                 })
             }
             let plot = SVGPlot(title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: metric, series: series)

@@ -95,8 +95,9 @@ public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, k
     md += "## Overall\n\nMeans over all routes and sessions; the best configuration per metric in bold "
         + "(lower is better for errors, drift, corrections and false or missed arrivals; higher for agreement, precision, recall and completion).\n\n"
     md += render(table.rows) + "\n"
+    let byRoute = Dictionary(grouping: table.rows, by: \.route)
     for route in routes {
-        md += "## Route \(route)\n\n" + render(table.rows.filter { $0.route == route }) + "\n"
+        md += "## Route \(route)\n\n" + render(byRoute[route] ?? []) + "\n"
         for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }
     }
     md += "## Failed inputs\n\n" + (failures.isEmpty ? "None.\n" : failures.map { "- `\($0)`\n" }.joined())
@@ -106,9 +107,9 @@ public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, k
 
 /// One line per configuration label with its parameter values.
 func configurationLegend(_ table: MetricsTable) -> String {
-    var seen: [String] = [], lines = ""
+    var seen = Set<String>(), lines = ""
     for r in table.rows where !seen.contains(r.configuration) {
-        seen.append(r.configuration)
+        seen.insert(r.configuration)
         lines += "- `\(r.configuration)`: " + zip(table.parameterColumns, r.parameters).map { "\($0)=\($1)" }.joined(separator: ", ") + "\n"
     }
     return lines

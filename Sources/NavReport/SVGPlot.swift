@@ -34,7 +34,7 @@ public struct SVGPlot: Sendable {
         let pw = width - left - right, ph = height - top - bottom
         var sx = pw / (x1 - x0), sy = ph / (y1 - y0)
         if equalAspect { let s = min(sx, sy); sx = s; sy = s }
-        func f(_ v: Double) -> String { String(format: "%.2f", v) }
+        func f(_ v: Double) -> String { fixed2(v) }
         func px(_ x: Double) -> Double { left + (x - x0) * sx }
         func py(_ y: Double) -> Double { top + ph - (y - y0) * sy }
         var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
@@ -65,8 +65,23 @@ public struct SVGPlot: Sendable {
     }
 }
 
-/// Empirical CDF points of `values` (sorted value, fraction ≤ it).
-public func cdfPoints(_ values: [Double]) -> [(x: Double, y: Double)] {
+/// Empirical CDF points of `values` (sorted value, fraction ≤ it), at most `maxPoints` of them
+/// (evenly spaced in rank, always including the largest value).
+public func cdfPoints(_ values: [Double], maxPoints: Int = 200) -> [(x: Double, y: Double)] {
     let s = values.filter(\.isFinite).sorted()
-    return s.enumerated().map { (x: $0.element, y: Double($0.offset + 1) / Double(s.count)) }
+    guard !s.isEmpty else { return [] }
+    let step = max(1, s.count / maxPoints)
+    var ranks = Array(stride(from: step - 1, to: s.count, by: step))
+    if ranks.last != s.count - 1 { ranks.append(s.count - 1) }
+    return ranks.map { (x: s[$0], y: Double($0 + 1) / Double(s.count)) }
+}
+
+/// v with two decimals ("-12.30"), without Foundation's formatter (plots have many points).
+func fixed2(_ v: Double) -> String {
+    guard v.isFinite else { return "0.00" }
+    let hundredths = Int64((v * 100).rounded())
+    let sign = hundredths < 0 ? "-" : ""
+    let a = abs(hundredths)
+    let frac = a % 100
+    return "\(sign)\(a / 100).\(frac < 10 ? "0" : "")\(frac)"
 }
