@@ -46,14 +46,16 @@ for name, pid, nid in rows:
         print(f"{name:<42} {p:10.4f} {n:11.4f} {p / n:8.1f}x")
 
 def maxdiff(a, b):
-    return max(abs(a[k] - b[k]) for k in b)
+    """Largest |navbench - evo| over the statistics, with the key and the relative size."""
+    k = max(b, key=lambda k: abs(a[k] - b[k]))
+    return f"{abs(a[k] - b[k]):.3g} ({k}; relative {abs(a[k] - b[k]) / max(1.0, abs(b[k])):.2g})"
 
 def parity(ref, label):
     ape, c = ref["ape"], nav["navbench_ape_end_to_end"]["check"]
     print(f"\nparity with {label}:")
     print(f"  association pairs: evo {ref['association']['matched_pairs']}, navbench {c['pairs']}")
-    print(f"  APE translation stats max |diff|: {maxdiff(c['translation_m'], ape['translation_m']):.3g} m")
-    print(f"  APE rotation stats max |diff|:    {maxdiff(c['rotation_angle_deg'], ape['rotation_angle_deg']):.3g} deg")
+    print(f"  APE translation stats max |diff|: {maxdiff(c['translation_m'], ape['translation_m'])} m")
+    print(f"  APE rotation stats max |diff|:    {maxdiff(c['rotation_angle_deg'], ape['rotation_angle_deg'])} deg")
     rot = max(abs(a - b) for ra, rb in zip(c['alignment']['rotation'], ape['alignment']['rotation']) for a, b in zip(ra, rb))
     tr = max(abs(a - b) for a, b in zip(c['alignment']['translation'], ape['alignment']['translation']))
     print(f"  Umeyama R max |diff| {rot:.3g}, t max |diff| {tr:.3g} m")
@@ -62,8 +64,8 @@ def parity(ref, label):
         r, o = ref[key], nav[nid]["check"]
         same = o["pair_end_ids_sha256_int64"] == r["pair_end_ids_sha256_int64"]
         print(f"  {key}: pairs evo {r['num_pairs']} navbench {o['pairs']}, pair ids identical: {same}, "
-              f"translation max |diff| {maxdiff(o['translation_m'], r['translation_m']):.3g} m, "
-              f"rotation max |diff| {maxdiff(o['rotation_angle_deg'], r['rotation_angle_deg']):.3g} deg")
+              f"translation max |diff| {maxdiff(o['translation_m'], r['translation_m'])} m, "
+              f"rotation max |diff| {maxdiff(o['rotation_angle_deg'], r['rotation_angle_deg'])} deg")
 
 parity(json.load(open(f"{d}/evo_ref.json")), "this run's evo oracle")
 parity(json.load(open(committed)), "committed evo_reference.json")
