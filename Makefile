@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 SEED ?= 20261122
 
-.PHONY: demo test deps deps-python build release datasets fixtures bench-h5 clean
+.PHONY: demo test deps deps-python build release datasets fixtures fixtures-evo bench-h5 bench-trajectory clean
 
 deps:
 	@scripts/install-deps.sh
@@ -35,6 +35,18 @@ datasets: build
 ## fixtures: regenerate the h5py-written test fixtures (committed).
 fixtures: deps-python
 	$(PYTHON) scripts/make_fixtures.py
+
+## fixtures-evo: regenerate the evo / rdp / simplification golden fixtures of NavMetricsTests and
+## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).
+EVO_PIP = evo==1.38.1 rdp==0.8 simplification==2.0.0 numpy scipy h5py
+fixtures-evo:
+	@$(PYTHON) -c "import evo, rdp, simplification, numpy, scipy, h5py" 2>/dev/null \
+		|| $(PYTHON) -m pip install -q --disable-pip-version-check $(EVO_PIP)
+	$(PYTHON) scripts/make_evo_fixtures.py
+
+## bench-trajectory: navbench vs evo (APE, RPE) and rdp/simplification (RDP), same run, with parity checks.
+bench-trajectory: release
+	scripts/bench-trajectory.sh
 
 ## bench-h5: navbench vs h5py reading the peer-bench IMU workload, same run.
 bench-h5: release deps-python
