@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 SEED ?= 20261122
 
-.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal bench-h5 bench-signal baseline gate notebook-check clean
+.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -67,6 +67,18 @@ fixtures-signal: deps-python
 ## bench-signal: filters, Kalman, FFT, Welch, Allan deviation vs the Python peers, same run.
 bench-signal: release deps-python
 	scripts/bench-signal.sh
+
+## fixtures-evo: regenerate the evo / rdp / simplification golden fixtures of NavMetricsTests and
+## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).
+EVO_PIP = evo==1.38.1 rdp==0.8 simplification==2.0.0 numpy scipy h5py
+fixtures-evo:
+	@$(PYTHON) -c "import evo, rdp, simplification, numpy, scipy, h5py" 2>/dev/null \
+		|| $(PYTHON) -m pip install -q --disable-pip-version-check $(EVO_PIP)
+	$(PYTHON) scripts/make_evo_fixtures.py
+
+## bench-trajectory: navbench vs evo (APE, RPE) and rdp/simplification (RDP), same run, with parity checks.
+bench-trajectory: release
+	scripts/bench-trajectory.sh
 
 ## bench-h5: navbench vs h5py reading the peer-bench IMU workload, same run.
 bench-h5: release deps-python

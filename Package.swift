@@ -109,6 +109,7 @@ let package = Package(
             dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth", "NavIO"]),
         .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport"]),

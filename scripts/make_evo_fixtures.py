@@ -45,6 +45,8 @@ SEED = 20261122
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 METRICS_FIX = os.path.join(ROOT, "Tests", "NavMetricsTests", "Fixtures")
 GEOMETRY_FIX = os.path.join(ROOT, "Tests", "NavGeometryTests", "Fixtures")
+# The real recordings (copied into the fixtures on the first run; later runs work from the
+# committed copies when this folder is absent).
 REAL = os.environ.get("NAVBENCH_REAL_DATA", os.path.join(ROOT, "..", "shared", "real-data"))
 
 RELATIONS_APE = ["translation_part", "rotation_angle_deg", "rotation_angle_rad", "rotation_part",
@@ -340,12 +342,14 @@ def arkit_crumbs():
     src = os.path.join(REAL, "arkit-data-logger")
     dst = os.path.join(GEOMETRY_FIX, "arkit-data-logger")
     os.makedirs(dst, exist_ok=True)
-    for f in ("LICENSE", "README.md"):
-        shutil.copyfile(os.path.join(src, f), os.path.join(dst, f))
+    if os.path.isdir(src):  # else: regenerate from the copies already committed
+        for f in ("LICENSE", "README.md"):
+            shutil.copyfile(os.path.join(src, f), os.path.join(dst, f))
     out = {"tolerance": 0.3, "crumb_interval_s": 0.3, "walks": []}
     for fname in ("ARKit_camera_pose.txt", "ARKit_camera_pose_LARR_letters.txt"):
-        shutil.copyfile(os.path.join(src, "Visualization", fname), os.path.join(dst, fname))
-        rows = np.loadtxt(os.path.join(src, "Visualization", fname), comments="#")
+        if os.path.isdir(src):
+            shutil.copyfile(os.path.join(src, "Visualization", fname), os.path.join(dst, fname))
+        rows = np.loadtxt(os.path.join(dst, fname), comments="#")
         t = (rows[:, 0] - rows[0, 0]) / 1e9
         xyz = rows[:, [4, 8, 12]]
         ticks = np.arange(0.0, t[-1] + 1e-9, 0.3)
@@ -370,8 +374,9 @@ def main():
     os.makedirs(GEOMETRY_FIX, exist_ok=True)
     tum_dst = os.path.join(METRICS_FIX, "tum-fr1-xyz")
     os.makedirs(tum_dst, exist_ok=True)
-    for f in ("freiburg1_xyz-groundtruth.txt", "freiburg1_xyz-rgbdslam.txt", "LICENSE.md"):
-        shutil.copyfile(os.path.join(REAL, "tum-fr1-xyz", f), os.path.join(tum_dst, f))
+    if os.path.isdir(os.path.join(REAL, "tum-fr1-xyz")):  # else: use the committed copies
+        for f in ("freiburg1_xyz-groundtruth.txt", "freiburg1_xyz-rgbdslam.txt", "LICENSE.md"):
+            shutil.copyfile(os.path.join(REAL, "tum-fr1-xyz", f), os.path.join(tum_dst, f))
     datasets = [("tum-fr1-xyz", "tum-fr1-xyz/freiburg1_xyz-groundtruth.txt",
                  "tum-fr1-xyz/freiburg1_xyz-rgbdslam.txt", (10, 0.2))] + synthetic_sets()
     evo_out = {"generator": {"script": "scripts/make_evo_fixtures.py", "seed": SEED, "versions": versions},

@@ -75,61 +75,61 @@ public struct AssociationError: Error, Equatable, Sendable, CustomStringConverti
 public func associate(reference: Trajectory, estimate: Trajectory, method: AssociationMethod = .nearest,
                       maxDifference: Double = 0.01, offset: Double = 0,
                       referenceName: String = "reference", estimateName: String = "estimate") throws(AssociationError) -> AssociatedTrajectories {
-    let tr = reference.timestamps, te = estimate.timestamps
+    let referenceStamps = reference.timestamps, estimateStamps = estimate.timestamps
     let noMatch = AssociationError(
         referenceName: referenceName, estimateName: estimateName, maxDifference: maxDifference, offset: offset,
-        referenceSpan: tr.isEmpty ? nil : tr[0]...tr[tr.count - 1], estimateSpan: te.isEmpty ? nil : te[0]...te[te.count - 1])
+        referenceSpan: referenceStamps.isEmpty ? nil : referenceStamps[0]...referenceStamps[referenceStamps.count - 1], estimateSpan: estimateStamps.isEmpty ? nil : estimateStamps[0]...estimateStamps[estimateStamps.count - 1])
     var refIdx: [Int] = [], estIdx: [Int] = []
     switch method {
     case .nearest, .interpolation:
         // evo: second_longer = est has more poses than ref.
-        let estimateLonger = te.count > tr.count
+        let estimateLonger = estimateStamps.count > referenceStamps.count
         if estimateLonger {
-            let (s, l) = nearestMatches(short: tr, long: te, maxDifference: maxDifference, offset: offset)
+            let (s, l) = nearestMatches(short: referenceStamps, long: estimateStamps, maxDifference: maxDifference, offset: offset)
             refIdx = s; estIdx = l
         } else {
-            let (s, l) = nearestMatches(short: te, long: tr, maxDifference: maxDifference, offset: -offset)
+            let (s, l) = nearestMatches(short: estimateStamps, long: referenceStamps, maxDifference: maxDifference, offset: -offset)
             estIdx = s; refIdx = l
         }
         guard !refIdx.isEmpty else { throw noMatch }
-        let rp = reference.poses.values, ep = estimate.poses.values
+        let referencePoses = reference.poses.values, estimatePoses = estimate.poses.values
         if method == .interpolation {
             // Resample the longer trajectory at the matched stamps of the shorter, in the
             // longer one's own time frame.
             if estimateLonger {
-                let times = refIdx.map { tr[$0] - offset }
-                let refPoses = refIdx.map { rp[$0] }
-                let est = estimate.count >= 2 ? interpolate(estimate, at: times) : estIdx.map { ep[$0] }
+                let times = refIdx.map { referenceStamps[$0] - offset }
+                let refPoses = refIdx.map { referencePoses[$0] }
+                let est = estimate.count >= 2 ? interpolate(estimate, at: times) : estIdx.map { estimatePoses[$0] }
                 return AssociatedTrajectories(referenceIndices: refIdx, estimateIndices: estIdx, reference: refPoses, estimate: est,
-                                              referenceTimestamps: refIdx.map { tr[$0] }, estimateTimestamps: times)
+                                              referenceTimestamps: refIdx.map { referenceStamps[$0] }, estimateTimestamps: times)
             } else {
-                let times = estIdx.map { te[$0] + offset }
-                let estPoses = estIdx.map { ep[$0] }
-                let ref = reference.count >= 2 ? interpolate(reference, at: times) : refIdx.map { rp[$0] }
+                let times = estIdx.map { estimateStamps[$0] + offset }
+                let estPoses = estIdx.map { estimatePoses[$0] }
+                let ref = reference.count >= 2 ? interpolate(reference, at: times) : refIdx.map { referencePoses[$0] }
                 return AssociatedTrajectories(referenceIndices: refIdx, estimateIndices: estIdx, reference: ref, estimate: estPoses,
-                                              referenceTimestamps: times, estimateTimestamps: estIdx.map { te[$0] })
+                                              referenceTimestamps: times, estimateTimestamps: estIdx.map { estimateStamps[$0] })
             }
         }
     case .oneToOne:
-        (refIdx, estIdx) = oneToOneMatches(reference: tr, estimate: te, maxDifference: maxDifference, offset: offset)
+        (refIdx, estIdx) = oneToOneMatches(reference: referenceStamps, estimate: estimateStamps, maxDifference: maxDifference, offset: offset)
         guard !refIdx.isEmpty else { throw noMatch }
     }
-    let rp = reference.poses.values, ep = estimate.poses.values
+    let referencePoses = reference.poses.values, estimatePoses = estimate.poses.values
     return AssociatedTrajectories(
         referenceIndices: refIdx, estimateIndices: estIdx,
-        reference: refIdx.map { rp[$0] }, estimate: estIdx.map { ep[$0] },
-        referenceTimestamps: refIdx.map { tr[$0] }, estimateTimestamps: estIdx.map { te[$0] })
+        reference: refIdx.map { referencePoses[$0] }, estimate: estIdx.map { estimatePoses[$0] },
+        referenceTimestamps: refIdx.map { referenceStamps[$0] }, estimateTimestamps: estIdx.map { estimateStamps[$0] })
 }
 
 /// evo's `matching_time_indices` for sorted stamps, as a merge walk (`long` sorted
 /// ascending; `offset` added to every stamp of `long`).
-func nearestMatches(short: [Double], long longRaw: [Double], maxDifference md: Double, offset: Double) -> ([Int], [Int]) {
+func nearestMatches(short: [Double], long longRaw: [Double], maxDifference: Double, offset: Double) -> ([Int], [Int]) {
     let n = longRaw.count
     guard n > 0 else { return ([], []) }
     let long = offset == 0 ? longRaw : longRaw.map { $0 + offset }
     var a: [Int] = [], b: [Int] = []
     a.reserveCapacity(short.count); b.reserveCapacity(short.count)
-    let lower = long[0] - md, upper = long[n - 1] + md
+    let lower = long[0] - maxDifference, upper = long[n - 1] + maxDifference
     var k = 0  // first index with long[k] > s (searchsorted side="right"), monotone in s
     long.withUnsafeBufferPointer { l in
         for (i, s) in short.enumerated() {
@@ -139,9 +139,9 @@ func nearestMatches(short: [Double], long longRaw: [Double], maxDifference md: D
             let diffUB = l[idx] - s
             let diffLB = idx > 0 ? s - l[idx - 1] : Double.infinity
             let best: Int
-            if diffUB <= md && diffUB < diffLB {
+            if diffUB <= maxDifference && diffUB < diffLB {
                 best = idx
-            } else if diffLB <= md && diffLB <= diffUB {
+            } else if diffLB <= maxDifference && diffLB <= diffUB {
                 best = idx - 1
             } else {
                 continue
@@ -153,22 +153,22 @@ func nearestMatches(short: [Double], long longRaw: [Double], maxDifference md: D
 }
 
 /// TUM `associate.py`: greedy one-to-one on candidates sorted by (|Δt|, t_ref, t_est).
-func oneToOneMatches(reference tr: [Double], estimate te: [Double], maxDifference md: Double, offset: Double) -> ([Int], [Int]) {
+func oneToOneMatches(reference referenceStamps: [Double], estimate estimateStamps: [Double], maxDifference: Double, offset: Double) -> ([Int], [Int]) {
     struct Candidate { var diff: Double; var r: Int; var e: Int }
     var candidates: [Candidate] = []
     var lo = 0
-    for (i, a) in tr.enumerated() {
-        // Candidates: |a − (b + offset)| < md. Stamps are sorted, so a sliding window.
-        while lo < te.count && !(a - (te[lo] + offset) < md) { lo += 1 }
+    for (i, a) in referenceStamps.enumerated() {
+        // Candidates: |a − (b + offset)| < maxDifference. Stamps are sorted, so a sliding window.
+        while lo < estimateStamps.count && !(a - (estimateStamps[lo] + offset) < maxDifference) { lo += 1 }
         var j = lo
-        while j < te.count {
-            let d = abs(a - (te[j] + offset))
-            if d < md { candidates.append(Candidate(diff: d, r: i, e: j)) } else if te[j] + offset > a { break }
+        while j < estimateStamps.count {
+            let d = abs(a - (estimateStamps[j] + offset))
+            if d < maxDifference { candidates.append(Candidate(diff: d, r: i, e: j)) } else if estimateStamps[j] + offset > a { break }
             j += 1
         }
     }
     candidates.sort { ($0.diff, $0.r, $0.e) < ($1.diff, $1.r, $1.e) }
-    var usedR = [Bool](repeating: false, count: tr.count), usedE = [Bool](repeating: false, count: te.count)
+    var usedR = [Bool](repeating: false, count: referenceStamps.count), usedE = [Bool](repeating: false, count: estimateStamps.count)
     var pairs: [(Int, Int)] = []
     for c in candidates where !usedR[c.r] && !usedE[c.e] {
         usedR[c.r] = true; usedE[c.e] = true

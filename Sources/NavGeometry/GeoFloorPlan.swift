@@ -16,6 +16,8 @@ public enum WebMercator {
     public static let earthRadius = 6_378_137.0
 
     /// x = (λ + 180)/360 · W, y = (1/2 − ln tan(π/4 + φ/2) / (2π)) · W.
+    ///
+    /// - Complexity: O(1).
     public static func mapPoint(_ c: GeoCoordinate) -> SIMD2<Double> {
         let phi = c.latitude * .pi / 180
         let x = (c.longitude + 180) / 360 * worldSize
@@ -24,6 +26,8 @@ public enum WebMercator {
     }
 
     /// Inverse of `mapPoint`: λ = x/W·360 − 180, φ = atan(sinh(π·(1 − 2y/W))).
+    ///
+    /// - Complexity: O(1).
     public static func coordinate(_ p: SIMD2<Double>) -> GeoCoordinate {
         let lon = p.x / worldSize * 360 - 180
         let lat = Double.atan(Double.sinh(.pi * (1 - 2 * p.y / worldSize))) * 180 / .pi
@@ -31,6 +35,8 @@ public enum WebMercator {
     }
 
     /// Metres per map point at a latitude (MKMetersPerMapPointAtLatitude): 2πR·cos φ / W.
+    ///
+    /// - Complexity: O(1).
     public static func metresPerMapPoint(atLatitude latitude: Double) -> Double {
         2 * .pi * earthRadius * Double.cos(latitude * .pi / 180) / worldSize
     }
@@ -125,6 +131,8 @@ public struct FloorPlanGeoreference: Sendable, Equatable {
 
     /// Ground distance between two coordinates near the anchors, metres (map-point
     /// distance × metres per map point at the reference latitude).
+    ///
+    /// - Complexity: O(1).
     public func distance(_ a: GeoCoordinate, _ b: GeoCoordinate) -> Double {
         let d = WebMercator.mapPoint(a) - WebMercator.mapPoint(b)
         return (d * d).sum().squareRoot() * metresPerMapPoint

@@ -5,6 +5,8 @@ import NavCore
 /// Used for rotations (SO(3)), covariances and the small linear algebra of the
 /// alignment algorithms. All operations are exact IEEE arithmetic in the order written;
 /// nothing here allocates.
+///
+/// - Complexity: every operation is O(1).
 public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
     public var row0: Vector3, row1: Vector3, row2: Vector3
 

@@ -88,7 +88,7 @@ private func keptIndices(_ keep: [Bool]) -> [Int] {
 }
 
 /// RDP on interleaved 2-D points.
-func rdpKernel2(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance eps: Double, distance: RDPDistance) -> [Int] {
+func rdpKernel2(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance: Double, distance: RDPDistance) -> [Int] {
     if n <= 2 { return Array(0..<n) }
     var keep = [Bool](repeating: false, count: n)
     keep[0] = true; keep[n - 1] = true
@@ -100,22 +100,22 @@ func rdpKernel2(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance eps: D
             if e - s < 2 { continue }
             let sx = p[2 * s], sy = p[2 * s + 1], ex = p[2 * e], ey = p[2 * e + 1]
             let dx = ex - sx, dy = ey - sy
-            var best = -1, bestKey = -1.0
-            let dmax: Double
+            var farthest = -1, farthestKey = -1.0
+            let farthestDistance: Double
             if dx == 0 && dy == 0 {
                 for i in (s + 1)..<e {
                     let ux = p[2 * i] - sx, uy = p[2 * i + 1] - sy
                     let key = ux * ux + uy * uy
-                    if key > bestKey { bestKey = key; best = i }
+                    if key > farthestKey { farthestKey = key; farthest = i }
                 }
-                dmax = bestKey.squareRoot()
+                farthestDistance = farthestKey.squareRoot()
             } else if distance == .line {
                 // |cross(e − s, s − p)| is the numerator of the line distance.
                 for i in (s + 1)..<e {
                     let key = abs(dx * (sy - p[2 * i + 1]) - dy * (sx - p[2 * i]))
-                    if key > bestKey { bestKey = key; best = i }
+                    if key > farthestKey { farthestKey = key; farthest = i }
                 }
-                dmax = bestKey / (dx * dx + dy * dy).squareRoot()
+                farthestDistance = farthestKey / (dx * dx + dy * dy).squareRoot()
             } else {
                 let len2 = dx * dx + dy * dy
                 for i in (s + 1)..<e {
@@ -131,14 +131,14 @@ func rdpKernel2(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance eps: D
                         let c = ux * dy - uy * dx
                         key = c * c / len2
                     }
-                    if key > bestKey { bestKey = key; best = i }
+                    if key > farthestKey { farthestKey = key; farthest = i }
                 }
-                dmax = bestKey.squareRoot()
+                farthestDistance = farthestKey.squareRoot()
             }
-            if dmax > eps {
-                keep[best] = true
-                stack.append(best); stack.append(e)
-                stack.append(s); stack.append(best)
+            if farthestDistance > tolerance {
+                keep[farthest] = true
+                stack.append(farthest); stack.append(e)
+                stack.append(s); stack.append(farthest)
             }
         }
     }
@@ -146,7 +146,7 @@ func rdpKernel2(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance eps: D
 }
 
 /// RDP on interleaved 3-D points.
-func rdpKernel3(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance eps: Double, distance: RDPDistance) -> [Int] {
+func rdpKernel3(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance: Double, distance: RDPDistance) -> [Int] {
     if n <= 2 { return Array(0..<n) }
     @inline(__always) func point(_ i: Int) -> Vector3 { Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]) }
     var keep = [Bool](repeating: false, count: n)
@@ -160,22 +160,22 @@ func rdpKernel3(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance eps: D
             let a = point(s), b = point(e)
             let d = b - a
             let len2 = d.dot(d)
-            var best = -1, bestKey = -1.0
-            let dmax: Double
+            var farthest = -1, farthestKey = -1.0
+            let farthestDistance: Double
             if len2 == 0 {
                 for i in (s + 1)..<e {
                     let u = point(i) - a
                     let key = u.dot(u)
-                    if key > bestKey { bestKey = key; best = i }
+                    if key > farthestKey { farthestKey = key; farthest = i }
                 }
-                dmax = bestKey.squareRoot()
+                farthestDistance = farthestKey.squareRoot()
             } else if distance == .line {
                 for i in (s + 1)..<e {
                     let c = d.cross(a - point(i))
                     let key = c.dot(c)
-                    if key > bestKey { bestKey = key; best = i }
+                    if key > farthestKey { farthestKey = key; farthest = i }
                 }
-                dmax = bestKey.squareRoot() / len2.squareRoot()
+                farthestDistance = farthestKey.squareRoot() / len2.squareRoot()
             } else {
                 for i in (s + 1)..<e {
                     let q = point(i)
@@ -191,14 +191,14 @@ func rdpKernel3(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance eps: D
                         let c = u.cross(d)
                         key = c.dot(c) / len2
                     }
-                    if key > bestKey { bestKey = key; best = i }
+                    if key > farthestKey { farthestKey = key; farthest = i }
                 }
-                dmax = bestKey.squareRoot()
+                farthestDistance = farthestKey.squareRoot()
             }
-            if dmax > eps {
-                keep[best] = true
-                stack.append(best); stack.append(e)
-                stack.append(s); stack.append(best)
+            if farthestDistance > tolerance {
+                keep[farthest] = true
+                stack.append(farthest); stack.append(e)
+                stack.append(s); stack.append(farthest)
             }
         }
     }

@@ -21,9 +21,13 @@ public struct Similarity3: Hashable, Sendable {
     }
 
     /// s·R·p + t.
+    ///
+    /// - Complexity: O(1).
     @inlinable public func act(on p: Vector3) -> Vector3 { rotation * (scale * p) + translation }
 
     /// (R·R_i, R·(s·t_i) + t): the pose expressed in the target frame.
+    ///
+    /// - Complexity: O(1).
     public func apply(to pose: Pose) -> Pose {
         Pose(rotation: (rotationQuaternion * pose.rotation), translation: act(on: pose.translation))
     }

@@ -4,6 +4,8 @@ import RealModule
 /// Rotation by `yaw` radians about +y (ARKit up): R_y(θ) = [[cos θ, 0, sin θ], [0, 1, 0], [−sin θ, 0, cos θ]].
 ///
 /// The same rotation as `Quaternion(yaw:)`.
+///
+/// - Complexity: O(1).
 @inlinable public func yawRotation(_ yaw: Double) -> Matrix3 {
     let c = Double.cos(yaw), s = Double.sin(yaw)
     return Matrix3(c, 0, s, 0, 1, 0, -s, 0, c)
@@ -11,6 +13,8 @@ import RealModule
 
 /// The yaw θ of a rotation about +y, R = R_y(θ): `Quaternion.yaw`, the heading of the
 /// rotated −z axis, atan2(R₀₂, R₂₂) for a pure yaw. Result in (−π, π].
+///
+/// - Complexity: O(1).
 @inlinable public func yawAngle(of q: Quaternion) -> Double { Angle.wrapToPi(q.yaw) }
 
 /// 4-DoF alignment with known gravity: the yaw about +y and the translation that take

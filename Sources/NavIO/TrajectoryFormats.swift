@@ -241,6 +241,8 @@ private func timestampTraceError(_ e: TimestampError, path: String, lines: [Int3
 
 /// Writes TUM text (`# timestamp tx ty tz qx qy qz qw` header), values in Swift's shortest
 /// round-trip form, so reading back gives the same doubles.
+///
+/// - Complexity: O(n).
 public func writeTUM(_ t: Trajectory, to path: String) throws(TraceError) {
     var s = "# timestamp tx ty tz qx qy qz qw\n"
     s.reserveCapacity(t.count * 120)
@@ -252,6 +254,8 @@ public func writeTUM(_ t: Trajectory, to path: String) throws(TraceError) {
 }
 
 /// Writes KITTI text (12 numbers per line) and, when `timesPath` is given, the timestamps one per line.
+///
+/// - Complexity: O(n).
 public func writeKITTI(_ t: Trajectory, to path: String, timesPath: String? = nil) throws(TraceError) {
     var s = ""
     s.reserveCapacity(t.count * 200)
@@ -264,6 +268,8 @@ public func writeKITTI(_ t: Trajectory, to path: String, timesPath: String? = ni
 }
 
 /// Writes EuRoC ground-truth CSV (timestamps in integer nanoseconds, quaternion w first).
+///
+/// - Complexity: O(n).
 public func writeEuRoC(_ t: Trajectory, to path: String) throws(TraceError) {
     var s = "#timestamp [ns],p_RS_R_x [m],p_RS_R_y [m],p_RS_R_z [m],q_RS_w [],q_RS_x [],q_RS_y [],q_RS_z []\n"
     for (time, p) in zip(t.timestamps, t.poses.values) {

@@ -115,6 +115,8 @@ public func quantile(sorted x: [Double], _ q: Double, method: QuantileMethod) ->
 }
 
 /// p-th percentile (0…100) with a named method.
+///
+/// - Complexity: O(n log n) (sorts a copy).
 public func percentile(_ values: [Double], _ p: Double, method: QuantileMethod = .linear) -> Double {
     quantile(values, p / 100, method: method)
 }

@@ -40,6 +40,8 @@ public func registrationAccuracy(estimated: Pose, truth: Pose, routePoints: [Vec
 
 /// Chord length 2·d·sin(|δ|/2): how far a point at distance d from the rotation axis moves
 /// under a rotation by δ radians (yaw error at the anchor → position error on the route).
+///
+/// - Complexity: O(1).
 @inlinable public func yawInducedDisplacement(distance d: Double, yawError delta: Double) -> Double {
     2 * d * Double.sin(abs(delta) / 2)
 }

@@ -129,6 +129,8 @@ public func rpePairs(referencePositions: [Vector3], estimatePositions: [Vector3]
 }
 
 /// Cumulative path length D_0 = 0, D_k = D_{k−1} + ‖p_k − p_{k−1}‖ (numpy's cumsum of norms).
+///
+/// - Complexity: O(n).
 public func cumulativePath(_ p: [Vector3]) -> [Double] {
     var d = [Double](repeating: 0, count: p.count)
     var acc = 0.0

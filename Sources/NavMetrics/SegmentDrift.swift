@@ -82,6 +82,8 @@ public func segmentDrift(reference q: [Pose], estimate p: [Pose], lengths: [Doub
 /// Segment lengths as fractions of the reference path length, as rpg_trajectory_evaluation:
 /// ⌊f·L⌋ metres for f in `fractions` (default 10, 20, 30, 40, 50 %); on paths where that
 /// rounds to 0 (shorter than 10 m) the unrounded f·L is used.
+///
+/// - Complexity: O(k) for k fractions.
 public func pathFractionLengths(pathLength: Double, fractions: [Double] = [0.1, 0.2, 0.3, 0.4, 0.5]) -> [Double] {
     fractions.map { f in
         let l = (f * pathLength).rounded(.down)

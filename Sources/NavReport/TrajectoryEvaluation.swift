@@ -186,6 +186,8 @@ public func evaluateAPE(reference: TrajectorySource, estimate: TrajectorySource,
 }
 
 /// APE on an already prepared pair (lets a caller time or reuse the stages).
+///
+/// - Complexity: O(n log n).
 public func apeReport(_ p: PreparedPair, relation: PoseRelation, settings: EvaluationSettings) throws(EvaluationError) -> APEReport {
     let errors: [Double], stats: ErrorStatistics
     do {
@@ -271,6 +273,8 @@ public func evaluateRPE(reference: TrajectorySource, estimate: TrajectorySource,
 }
 
 /// RPE on an already prepared pair.
+///
+/// - Complexity: O(n log n).
 public func rpeReport(_ p: PreparedPair, relation: PoseRelation, options: RPEOptions,
                       settings: EvaluationSettings) throws(EvaluationError) -> RPEReport {
     do {
