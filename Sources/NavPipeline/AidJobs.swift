@@ -3,6 +3,7 @@ import NavAids
 import NavCore
 import NavGuidance
 import NavSignal
+import NavReport
 
 /// Tilt of the phone, degrees: elevation of its back axis (−z of the ARKit camera or of the
 /// CoreMotion device frame), from the `imu/attitude` quaternions in the trace's +y-up frame.
@@ -48,4 +49,38 @@ public func runProximity(_ s: Session, parameters p: ProximityParameters, model:
     let truth = PoseSampler(timestamps: gt.timestamps, poses: gt.poses)
     let r = try runProximity(ble, truePosition: { truth.pose(at: $0)?.translation }, model: model, parameters: p)
     return (r, proximityMetrics(r, parameters: p))
+}
+
+/// Calibration and proximity over every loaded session of an experiment (those with the
+/// streams they need), as tidy tables: the configuration is the estimator or filter.
+public func aidTables(_ plan: ExperimentPlan) -> (calibration: MetricsTable, proximity: MetricsTable, failures: [String]) {
+    var calibration: [MetricRow] = [], proximity: [MetricRow] = [], failures: [String] = []
+    for file in plan.sessions.keys.sorted() {
+        let s = plan.sessions[file]!
+        let route = s.metadata.routeID.isEmpty ? "-" : s.metadata.routeID
+        let session = s.metadata.sessionID.isEmpty ? (file as NSString).lastPathComponent : s.metadata.sessionID
+        if s.compass != nil {
+            for e in plan.spec.calibration {
+                var p = CalibrationParameters()
+                p.estimator = e
+                do {
+                    for m in try runCalibration(s, parameters: p).1 {
+                        calibration.append(MetricRow(route: route, session: session, configuration: e, parameters: [e], metric: m.name, value: m.value, unit: m.unit))
+                    }
+                } catch { failures.append("\(file) [calibration \(e)]: \(error)") }
+            }
+        }
+        if let ble = s.ble, s.groundTruth != nil, ble.beacons.contains(where: { $0.position != nil }) {
+            for f in plan.spec.proximity {
+                var p = ProximityParameters()
+                p.filter = f
+                do {
+                    for m in try runProximity(s, parameters: p).1 where !m.name.hasPrefix("confusion_") || m.value > 0 {
+                        proximity.append(MetricRow(route: route, session: session, configuration: f, parameters: [f], metric: m.name, value: m.value, unit: m.unit))
+                    }
+                } catch { failures.append("\(file) [proximity \(f)]: \(error)") }
+            }
+        }
+    }
+    return (MetricsTable(parameterColumns: ["estimator"], rows: calibration), MetricsTable(parameterColumns: ["filter"], rows: proximity), failures)
 }

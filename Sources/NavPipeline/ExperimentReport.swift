@@ -89,6 +89,21 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
     if plan.spec.sweep.rdpTolerance.count > 1 {
         md += "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
     }
+    let aids = aidTables(plan)
+    if !plan.spec.calibration.isEmpty {
+        try writeTextAtomically(aids.calibration.csv, to: path("calibration.csv"))
+        md += "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass; "
+            + "means over sessions, the best estimator in bold. All rows: `calibration.csv`.\n\n"
+            + configurationTableMarkdown(aids.calibration.rows, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"])
+    }
+    if !plan.spec.proximity.isEmpty {
+        try writeTextAtomically(aids.proximity.csv, to: path("proximity.csv"))
+        md += "\n## Beacon proximity\n\nRSSI filters compared on every session with positioned beacons and ground truth "
+            + "(docs/aids.md). All rows: `proximity.csv`.\n\n"
+            + configurationTableMarkdown(aids.proximity.rows, keyMetrics: ["class_accuracy", "distance_error_rmse", "false_exits_per_minute",
+                                                                          "enter_latency_mean", "exit_latency_mean"])
+    }
+    if !aids.failures.isEmpty { md += "\n" + aids.failures.map { "- `\($0)`\n" }.joined() }
     try writeTextAtomically(md, to: out.summary)
     struct Manifest: Encodable {
         var experiment: String, navbench_version: String, spec_sha256: String, command: String

@@ -16,6 +16,10 @@ public struct ExperimentSpec: Sendable, Equatable {
     public var sweep: Sweep
     /// Per-metric tolerances of `navbench compare` (absolute, relative).
     public var tolerances: [String: CompareTolerance]
+    /// Heading-calibration estimators run on every session with a compass (none when empty).
+    public var calibration: [String] = []
+    /// RSSI filters of the proximity experiment, run on every session with beacons (none when empty).
+    public var proximity: [String] = []
     /// The spec file's text, hashed into reports.
     public var text: String
 
@@ -48,7 +52,7 @@ public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 extension ExperimentSpec {
-    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare"]
+    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity"]
     static let sweepKeys = ["rdp_tolerance", "rdp_distance", "registration", "anchor_sightings", "position_filter",
                             "wording", "arrival", "haptic", "seeds"]
 
@@ -124,6 +128,14 @@ extension ExperimentSpec {
             if let l = try strings("arrival", { GuidanceParameters.ArrivalTest(rawValue: $0) }, "faithful, symmetric") { spec.sweep.arrival = l }
             if let l = try strings("haptic", { ["strict", "relaxed"].contains($0) ? $0 : nil }, "strict, relaxed") { spec.sweep.haptic = l }
             if let l = try strings("seeds", { UInt64($0) }, "non-negative integers") { spec.sweep.seeds = l }
+        }
+        for (key, assign) in [("calibration", { (l: [String]) in spec.calibration = l }), ("proximity", { (l: [String]) in spec.proximity = l })] {
+            guard let v = top[key] else { continue }
+            guard let l = v as? [String], !l.isEmpty else { throw fail(key, "expected a list of filter specs") }
+            for f in l where f != "none" {
+                do { _ = try FilterSpec(parsing: f) } catch { throw fail(key, "'\(f)': \(error.problem)") }
+            }
+            assign(l)
         }
         if let c = top["compare"] {
             guard let m = c as? [String: Any] else { throw fail("compare", "expected a mapping metric: {absolute: …, relative: …}") }

@@ -76,22 +76,7 @@ public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, k
     md += "\(routes.count) routes, \(configs.count) configurations, \(Set(table.rows.map { $0.route + "/" + $0.session }).count) navigation runs"
     md += failures.isEmpty ? ".\n\n" : "; \(failures.count) failed (listed below).\n\n"
     md += "Configurations:\n\n" + configurationLegend(table) + "\n"
-    func render(_ rows: [MetricRow]) -> String {
-        let agg = AggregatedTable(rows)
-        let metrics = keyMetrics.filter { agg.units[$0] != nil }
-        var s = "| configuration | runs | " + metrics.map { "\($0) (\(agg.units[$0]!))" }.joined(separator: " | ") + " |\n"
-        s += "|---|---:|" + String(repeating: "---:|", count: metrics.count) + "\n"
-        let best = Dictionary(uniqueKeysWithValues: metrics.map { ($0, agg.best($0)) })
-        for c in agg.configurations {
-            s += "| \(c) | \(agg.runs[c] ?? 0) | "
-            s += metrics.map { m -> String in
-                let v = agg.value[c]?[m] ?? .nan
-                let text = v.isFinite ? String(format: "%.3f", v) : "–"
-                return best[m] == c ? "**\(text)**" : text
-            }.joined(separator: " | ") + " |\n"
-        }
-        return s
-    }
+    let render = { (rows: [MetricRow]) in configurationTableMarkdown(rows, keyMetrics: keyMetrics) }
     md += "## Overall\n\nMeans over all routes and sessions; the best configuration per metric in bold "
         + "(lower is better for errors, drift, corrections and false or missed arrivals; higher for agreement, precision, recall and completion).\n\n"
     md += render(table.rows) + "\n"
@@ -113,4 +98,22 @@ func configurationLegend(_ table: MetricsTable) -> String {
         lines += "- `\(r.configuration)`: " + zip(table.parameterColumns, r.parameters).map { "\($0)=\($1)" }.joined(separator: ", ") + "\n"
     }
     return lines
+}
+
+/// A table of configurations (rows) × metrics (columns): means over runs, the best in bold.
+public func configurationTableMarkdown(_ rows: [MetricRow], keyMetrics: [String]) -> String {
+    let agg = AggregatedTable(rows)
+    let metrics = keyMetrics.filter { agg.units[$0] != nil }
+    var s = "| configuration | runs | " + metrics.map { "\($0) (\(agg.units[$0]!))" }.joined(separator: " | ") + " |\n"
+    s += "|---|---:|" + String(repeating: "---:|", count: metrics.count) + "\n"
+    let best = Dictionary(uniqueKeysWithValues: metrics.map { ($0, agg.best($0)) })
+    for c in agg.configurations {
+        s += "| \(c) | \(agg.runs[c] ?? 0) | "
+        s += metrics.map { m -> String in
+            let v = agg.value[c]?[m] ?? .nan
+            let text = v.isFinite ? String(format: "%.3f", v) : "–"
+            return best[m] == c ? "**\(text)**" : text
+        }.joined(separator: " | ") + " |\n"
+    }
+    return s
 }

@@ -73,7 +73,7 @@ public enum MetricPolarity: String, Sendable {
     /// Errors, drift and counts of bad events are lower-is-better; agreement, precision, recall
     /// and completion are higher-is-better; descriptive counts are neutral.
     public static func of(_ metric: String) -> MetricPolarity {
-        let higher = ["agreement", "precision", "recall", "completed"]
+        let higher = ["agreement", "precision", "recall", "completed", "accuracy"]
         let neutral = ["instructions", "pulses", "keypoints", "route_length"]
         if neutral.contains(metric) { return .neutral }
         if higher.contains(where: { metric.contains($0) }) { return .higherIsBetter }
