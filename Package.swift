@@ -58,7 +58,7 @@ let package = Package(
             name: "NavMetrics",
             dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")]
         ),
-        .target(name: "NavGuidance", dependencies: ["NavCore"]),
+        .target(name: "NavGuidance", dependencies: ["NavCore", "NavMetrics"]),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
         .target(
             name: "NavIO",

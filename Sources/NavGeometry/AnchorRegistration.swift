@@ -148,13 +148,12 @@ public func consensusRegistration(_ sightings: [AnchorSighting], mode: Registrat
                                  inliers: inliers, rejected: rejected)
 }
 
-/// Circular mean atan2(Σ sin θ, Σ cos θ), in (−π, π]; 0 for an empty list.
+/// Circular mean atan2(Σ sin θ, Σ cos θ), in (−π, π]; 0 for an empty list
+/// (`CircularStatistics.mean` in radians, wrapped).
 ///
 /// - Complexity: O(n).
 public func circularMean(_ angles: [Double]) -> Double {
-    var s = 0.0, c = 0.0
-    for a in angles { s += Double.sin(a); c += Double.cos(a) }
-    return Angle.wrapToPi(Double.atan2(y: s, x: c))
+    angles.isEmpty ? 0 : Angle.wrapToPi(CircularStatistics.mean(angles, unit: .radians))
 }
 
 /// Median of each coordinate separately (numpy's median: mean of the middle two for even counts).

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavMetrics
 
 /// One number of a run, with its unit (see docs/metrics.md for definitions).
 public struct RunMetric: Sendable, Equatable, Codable {
@@ -47,7 +48,7 @@ public func guidanceAccuracy(estimated: GuidanceTimeline, trueRoute: GuidanceRou
         RunMetric("sector_agreement", fraction(sectorSame), "fraction"),
         RunMetric("wording_agreement", fraction(textSame), "fraction"),
         RunMetric("bearing_error_mean_abs", meanAbs(bearingErrors), "deg"),
-        RunMetric("bearing_error_p95_abs", percentile(bearingErrors.map(abs), 95), "deg"),
+        RunMetric("bearing_error_p95_abs", bearingErrors.isEmpty ? .nan : percentile(bearingErrors.map(abs), 95, method: .linear), "deg"),
         RunMetric("distance_error_mean_abs", meanAbs(distanceErrors), "m"),
     ]
     // Haptic on-track state against the true heading error, tick by tick.
@@ -100,12 +101,3 @@ public func guidanceAccuracy(estimated: GuidanceTimeline, trueRoute: GuidanceRou
 
 func meanAbs(_ x: [Double]) -> Double { x.isEmpty ? .nan : x.reduce(0) { $0 + abs($1) } / Double(x.count) }
 func rootMeanSquare(_ x: [Double]) -> Double { x.isEmpty ? .nan : (x.reduce(0) { $0 + $1 * $1 } / Double(x.count)).squareRoot() }
-
-/// Percentile with linear interpolation between order statistics (numpy's default, type 7).
-func percentile(_ x: [Double], _ q: Double) -> Double {
-    guard !x.isEmpty else { return .nan }
-    let s = x.sorted()
-    let h = (Double(s.count) - 1) * q / 100
-    let lo = Int(h.rounded(.down)), hi = min(s.count - 1, lo + 1)
-    return s[lo] + (h - Double(lo)) * (s[hi] - s[lo])
-}

@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 
 /// A filter named by a spec string, used identically by the CLI and experiment specs:
 ///

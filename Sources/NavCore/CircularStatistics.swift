@@ -7,8 +7,8 @@ import Foundation
 public enum CircularStatistics {
     public enum Unit: String, Sendable { case degrees, radians }
 
-    static func toRadians(_ v: Double, _ u: Unit) -> Double { u == .degrees ? v * .pi / 180 : v }
-    static func fromRadians(_ v: Double, _ u: Unit) -> Double { u == .degrees ? v * 180 / .pi : v }
+    public static func toRadians(_ v: Double, _ u: Unit) -> Double { u == .degrees ? v * .pi / 180 : v }
+    public static func fromRadians(_ v: Double, _ u: Unit) -> Double { u == .degrees ? v * 180 / .pi : v }
 
     /// Circular mean in [0, 360) degrees or [0, 2π) radians; NaN for an empty input.
     ///
@@ -50,17 +50,4 @@ public enum CircularStatistics {
         }
     }
 
-    /// Causal moving circular mean over the last `window` angles.
-    ///
-    /// - Complexity: O(n).
-    public static func movingMean(_ angles: [Double], window: Int, unit: Unit = .degrees) throws(SignalError) -> [Double] {
-        let r = angles.map { toRadians($0, unit) }
-        let s = try MovingAverage.causal(r.map(sin), window: window)
-        let c = try MovingAverage.causal(r.map(cos), window: window)
-        return zip(s, c).map { s, c in
-            var m = atan2(s, c)
-            if m < 0 { m += 2 * .pi }
-            return fromRadians(m, unit)
-        }
-    }
 }
