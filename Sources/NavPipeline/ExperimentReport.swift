@@ -103,7 +103,29 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
             + configurationTableMarkdown(aids.proximity.rows, keyMetrics: ["class_accuracy", "distance_error_rmse", "false_exits_per_minute",
                                                                           "enter_latency_mean", "exit_latency_mean"])
     }
-    if !aids.failures.isEmpty { md += "\n" + aids.failures.map { "- `\($0)`\n" }.joined() }
+    var extraFailures = aids.failures
+    if !plan.spec.gyroFilters.isEmpty {
+        let g = gyroFilterTable(plan)
+        extraFailures += g.failures
+        try writeTextAtomically(g.table.csv, to: path("gyro-filters.csv"))
+        md += "\n## Filters against optical ground truth\n\nGyroscope axes filtered, compared with the angular rate of the "
+            + "motion-capture orientation (finite differences, interpolated at the IMU stamps); means over sessions. All rows: `gyro-filters.csv`.\n\n"
+            + configurationTableMarkdown(g.table.rows, keyMetrics: ["gyro_error_rms", "gyro_error_max"])
+    }
+    if !plan.spec.ape.isEmpty {
+        let a = apeTable(plan.spec)
+        extraFailures += a.failures
+        try writeTextAtomically(a.table.csv, to: path("ape.csv"))
+        md += "\n## Trajectory evaluation (APE)\n\nTranslation APE with evo's conventions (association within 0.01 s). All rows: `ape.csv`.\n\n"
+            + "| estimate | reference | alignment | pairs | rmse (m) | mean (m) | median (m) | max (m) |\n|---|---|---|---:|---:|---:|---:|---:|\n"
+        let byKey = Dictionary(grouping: a.table.rows) { "\($0.session)|\($0.parameters[0])|\($0.configuration)" }
+        for k in byKey.keys.sorted() {
+            let r = byKey[k]!
+            func v(_ m: String) -> String { r.first { $0.metric == m }.map { m == "pairs" ? String(Int($0.value)) : String(format: "%.6f", $0.value) } ?? "–" }
+            md += "| \(r[0].session) | \(r[0].parameters[0]) | \(r[0].configuration) | \(v("pairs")) | \(v("ape_rmse")) | \(v("ape_mean")) | \(v("ape_median")) | \(v("ape_max")) |\n"
+        }
+    }
+    if !extraFailures.isEmpty { md += "\n" + extraFailures.map { "- `\($0)`\n" }.joined() }
     try writeTextAtomically(md, to: out.summary)
     struct Manifest: Encodable {
         var experiment: String, navbench_version: String, spec_sha256: String, command: String

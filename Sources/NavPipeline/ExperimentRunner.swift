@@ -78,7 +78,7 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
     var recordings: [String: String] = [:], navigations: [String: [String]] = [:]
     for f in files where sessions[f] != nil {
         let m = sessions[f]!.metadata
-        guard !m.routeID.isEmpty else { failures.append("\(f): no route_id; cannot pair it with a route"); continue }
+        guard !m.routeID.isEmpty else { continue }  // not part of a route: used by calibration, proximity, filters only
         if m.kind == .recording {
             if let other = recordings[m.routeID] { failures.append("\(f): route \(m.routeID) already has the recording \(other); ignored") } else { recordings[m.routeID] = f }
         } else if m.kind == .navigation {

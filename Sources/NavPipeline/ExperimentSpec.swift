@@ -20,6 +20,10 @@ public struct ExperimentSpec: Sendable, Equatable {
     public var calibration: [String] = []
     /// RSSI filters of the proximity experiment, run on every session with beacons (none when empty).
     public var proximity: [String] = []
+    /// Gyroscope filters scored against the angular rate of the optical ground truth.
+    public var gyroFilters: [String] = []
+    /// Trajectory pairs evaluated with APE (evo's conventions): reference, estimate, alignment.
+    public var ape: [[String]] = []
     /// The spec file's text, hashed into reports.
     public var text: String
 
@@ -52,7 +56,7 @@ public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 extension ExperimentSpec {
-    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity"]
+    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape"]
     static let sweepKeys = ["rdp_tolerance", "rdp_distance", "registration", "anchor_sightings", "position_filter",
                             "wording", "arrival", "haptic", "seeds"]
 
@@ -129,13 +133,25 @@ extension ExperimentSpec {
             if let l = try strings("haptic", { ["strict", "relaxed"].contains($0) ? $0 : nil }, "strict, relaxed") { spec.sweep.haptic = l }
             if let l = try strings("seeds", { UInt64($0) }, "non-negative integers") { spec.sweep.seeds = l }
         }
-        for (key, assign) in [("calibration", { (l: [String]) in spec.calibration = l }), ("proximity", { (l: [String]) in spec.proximity = l })] {
+        for (key, assign) in [("calibration", { (l: [String]) in spec.calibration = l }), ("proximity", { (l: [String]) in spec.proximity = l }),
+                              ("gyro_filters", { (l: [String]) in spec.gyroFilters = l })] {
             guard let v = top[key] else { continue }
             guard let l = v as? [String], !l.isEmpty else { throw fail(key, "expected a list of filter specs") }
             for f in l where f != "none" {
                 do { _ = try FilterSpec(parsing: f) } catch { throw fail(key, "'\(f)': \(error.problem)") }
             }
             assign(l)
+        }
+        if let a = top["ape"] {
+            guard let l = a as? [[String: Any]], !l.isEmpty else { throw fail("ape", "expected a list of {reference: FILE, estimate: FILE, align: se3|sim3|yaw|origin|none}") }
+            for (i, e) in l.enumerated() {
+                guard let r = e["reference"] as? String, let est = e["estimate"] as? String else {
+                    throw fail("ape[\(i)]", "expected reference and estimate file paths")
+                }
+                let align = (e["align"] as? String) ?? "se3"
+                guard AlignmentMethod(rawValue: align) != nil else { throw fail("ape[\(i)].align", "'\(align)' is not one of se3, sim3, yaw, origin, none") }
+                spec.ape.append([r, est, align])
+            }
         }
         if let c = top["compare"] {
             guard let m = c as? [String: Any] else { throw fail("compare", "expected a mapping metric: {absolute: …, relative: …}") }

@@ -1,0 +1,78 @@
+import Foundation
+import NavCore
+import NavGeometry
+import NavGuidance
+import NavIO
+import NavMetrics
+import NavReport
+import NavSignal
+
+/// APE (translation, metres; evo's conventions) of every trajectory pair the spec names.
+public func apeTable(_ spec: ExperimentSpec) -> (table: MetricsTable, failures: [String]) {
+    var rows: [MetricRow] = [], failures: [String] = []
+    for pair in spec.ape {
+        var settings = EvaluationSettings()
+        settings.alignment = AlignmentMethod(rawValue: pair[2])!
+        do {
+            let r = try evaluateAPE(reference: TrajectorySource(path: pair[0]), estimate: TrajectorySource(path: pair[1]), settings: settings)
+            let s = r.statistics
+            let name = (pair[1] as NSString).lastPathComponent
+            for (m, v) in [("rmse", s.rmse), ("mean", s.mean), ("median", s.median), ("std", s.std), ("max", s.max)] {
+                rows.append(MetricRow(route: "-", session: name, configuration: "align=\(pair[2])", parameters: [pair[0]], metric: "ape_\(m)", value: v, unit: "m"))
+            }
+            rows.append(MetricRow(route: "-", session: name, configuration: "align=\(pair[2])", parameters: [pair[0]], metric: "pairs", value: Double(r.pairs), unit: "count"))
+        } catch { failures.append("ape \(pair[1]) vs \(pair[0]): \(error)") }
+    }
+    return (MetricsTable(parameterColumns: ["reference"], rows: rows), failures)
+}
+
+/// Body angular rate from consecutive ground-truth orientations: ω = 2·vec(q_k⁻¹ q_{k+1}) / Δt
+/// (small-angle), assigned to the midpoint time.
+func angularRate(_ gt: GroundTruthStream) -> (times: [Double], rates: [Vector3]) {
+    var t: [Double] = [], w: [Vector3] = []
+    for k in gt.timestamps.indices.dropFirst() {
+        var d = gt.poses[k - 1].rotation.conjugate * gt.poses[k].rotation
+        if d.w < 0 { d = Quaternion(x: -d.x, y: -d.y, z: -d.z, w: -d.w) }
+        let dt = gt.timestamps[k] - gt.timestamps[k - 1]
+        t.append((gt.timestamps[k] + gt.timestamps[k - 1]) / 2)
+        w.append(2 * Vector3(d.x, d.y, d.z) / dt)
+    }
+    return (t, w)
+}
+
+/// Each gyroscope filter scored against the optical angular rate: RMS and max of
+/// ‖filtered ω − true ω‖ (rad/s), true ω linearly interpolated at the IMU stamps, on every
+/// session whose ground truth and IMU share the body frame (BROAD: the IMU is on the tracked body).
+public func gyroFilterTable(_ plan: ExperimentPlan) -> (table: MetricsTable, failures: [String]) {
+    var rows: [MetricRow] = [], failures: [String] = []
+    for file in plan.sessions.keys.sorted() {
+        let s = plan.sessions[file]!
+        guard let imu = s.imu, let gt = s.groundTruth, gt.poses.count > 2, !imu.gyroscope.isEmpty else { continue }
+        let (tt, w) = angularRate(gt)
+        var truth: [Vector3?] = []
+        var j = 0
+        for t in imu.timestamps {
+            while j + 1 < tt.count && tt[j + 1] < t { j += 1 }
+            guard j + 1 < tt.count, tt[j] <= t else { truth.append(nil); continue }
+            let f = (t - tt[j]) / (tt[j + 1] - tt[j])
+            truth.append(w[j] + f * (w[j + 1] - w[j]))
+        }
+        let fs = 1 / SamplingSummary(timestamps: imu.timestamps).medianInterval
+        let session = s.metadata.sessionID.isEmpty ? (file as NSString).lastPathComponent : s.metadata.sessionID
+        for spec in plan.spec.gyroFilters {
+            do {
+                var axes: [[Double]] = (0..<3).map { a in imu.gyroscope.map { a == 0 ? $0.x : a == 1 ? $0.y : $0.z } }
+                if spec != "none" {
+                    let f = try FilterSpec(parsing: spec)
+                    axes = try axes.map { try f.apply($0, timestamps: imu.timestamps, sampleRate: fs) }
+                }
+                var errors: [Double] = []
+                for i in imu.timestamps.indices { if let w = truth[i] { errors.append((Vector3(axes[0][i], axes[1][i], axes[2][i]) - w).norm) } }
+                let rms = errors.isEmpty ? .nan : (errors.reduce(0) { $0 + $1 * $1 } / Double(errors.count)).squareRoot()
+                rows.append(MetricRow(route: "-", session: session, configuration: spec, parameters: [spec], metric: "gyro_error_rms", value: rms, unit: "rad/s"))
+                rows.append(MetricRow(route: "-", session: session, configuration: spec, parameters: [spec], metric: "gyro_error_max", value: errors.max() ?? .nan, unit: "rad/s"))
+            } catch { failures.append("\(file) [gyro filter \(spec)]: \(error)") }
+        }
+    }
+    return (MetricsTable(parameterColumns: ["filter"], rows: rows), failures)
+}
