@@ -137,8 +137,10 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
         case .omit:
             notes.append("\(path("gps.txt")): location fixes are on the Unix clock and the motion files on the device's uptime clock; location left out (give --gps-offset SECONDS or --gps-align-start)")
         case .offset, .alignFirstFix:
-            let offset: Double
-            if case let .offset(o) = locationClock { offset = o } else { offset = secondsFromNanoseconds(gps.values[0]) - imuT[0] }
+            // t_k = origin + (ns_k − ns_0) / 10⁹: the differences are exact, so aligned fixes land exactly.
+            let base = gps.values[0]
+            let origin: Double
+            if case let .offset(o) = locationClock { origin = secondsFromNanoseconds(base) - o } else { origin = imuT[0] }
             var lt: [Double] = [], lat: [Double] = [], lon: [Double] = [], alt: [Double] = [], acc: [Double] = [], floor: [Int32] = []
             for r in 0..<gps.rows {
                 let v = Array(gps.values[(7 * r)..<(7 * r + 7)])
@@ -152,7 +154,7 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
                     if options.invalidRows == .drop { notes.append("\(path("gps.txt")): \(line): \(problem); fix dropped"); continue }
                     throw TraceError(.badValue, file: path("gps.txt"), object: line, problem)
                 }
-                let t = secondsFromNanoseconds(v[0]) - offset
+                let t = origin + secondsFromNanoseconds(v[0] - base)
                 if let last = lt.last, !(t > last) {
                     throw TraceError(.badTimestamps, file: path("gps.txt"), object: line, "field 1 (timestamp_unix_ns): expected strictly increasing times")
                 }
@@ -163,7 +165,7 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
                 session.location = LocationStream(timestamps: lt, latitude: lat, longitude: lon, altitude: alt, horizontalAccuracy: acc, floor: floor)
             }
             if case .alignFirstFix = locationClock {
-                notes.append("\(path("gps.txt")): first fix placed at the first motion sample (offset \(num(offset)) s, an approximation)")
+                notes.append("\(path("gps.txt")): first fix placed at the first motion sample (offset \(num(secondsFromNanoseconds(base) - origin)) s, an approximation)")
             }
         }
     }

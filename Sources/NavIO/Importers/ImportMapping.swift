@@ -214,7 +214,8 @@ extension ImportMapping {
         try p.onlyKeys(sm, names, path: "streams")
         for name in names {
             guard let node = sm[name] else { continue }
-            m.streams.append(try p.stream(name, node))
+            let keyLine = sm.first { $0.key.string == name }?.key.mark?.line
+            m.streams.append(try p.stream(name, node, line: keyLine))
         }
         if let src = m.source {
             for st in m.streams {
@@ -298,12 +299,13 @@ struct MappingParser {
         return .values(.dataset(d.hasPrefix("/") ? d : "/" + d, columns: nil), units: units)
     }
 
-    func stream(_ name: String, _ node: Node) throws(TraceError) -> StreamMapping {
+    func stream(_ name: String, _ node: Node, line keyLine: Int?) throws(TraceError) -> StreamMapping {
         let targets = TargetField.fields(of: name)!
         guard let m = node.mapping else { throw fail(node, "streams.\(name)", "expected a mapping of \(targets.map(\.name).joined(separator: ", "))") }
         let extra = ["time", "invalid_rows"] + (name == "ble" ? ["beacons"] : [])
         try onlyKeys(m, targets.map(\.name) + extra, path: "streams.\(name)")
-        var s = StreamMapping(name: name, time: nil, invalidRows: nil, fields: [:], beacons: [], line: node.mark?.line ?? 1)
+        let line = keyLine ?? node.mark?.line ?? 1
+        var s = StreamMapping(name: name, time: nil, invalidRows: nil, fields: [:], beacons: [], line: line)
         if let t = m["time"] { s.time = try time(t, path: "streams.\(name).time") }
         if let r = m["invalid_rows"] {
             guard let p = r.string.flatMap(InvalidRowPolicy.init(rawValue:)) else { throw fail(r, "streams.\(name).invalid_rows", "expected error or drop") }
@@ -311,7 +313,7 @@ struct MappingParser {
         }
         for t in targets {
             guard let f = m[t.name] else {
-                if t.required { throw fail(node, "streams.\(name).\(t.name)", "missing; the \(name) stream requires \(targets.filter(\.required).map(\.name).joined(separator: ", "))") }
+                if t.required { throw fail(line: line, "streams.\(name).\(t.name)", "missing; the \(name) stream requires \(targets.filter(\.required).map(\.name).joined(separator: ", "))") }
                 continue
             }
             s.fields[t.name] = try field(t, f, path: "streams.\(name).\(t.name)")

@@ -216,7 +216,7 @@ public func trimSession(_ s: Session, from: Double?, to: Double?, file: String) 
     }
     if out.imu == nil && out.compass == nil && out.ble == nil && out.vio == nil && out.anchors == nil
         && out.location == nil && out.groundTruth == nil {
-        throw TraceError(.empty, file: file, "no samples between \(from ?? 0) s and \(to.map { "\($0) s" } ?? "the end") after the session's start")
+        throw TraceError(.empty, file: file, "no samples between \(num(from ?? 0)) s and \(to.map { "\(num($0)) s" } ?? "the end") after the session's start")
     }
     return out
 }
