@@ -26,8 +26,7 @@ import NavCore
 ///   [−150, 20] dBm under `.error`), or the devices file.
 public func importBLEAnnotated(_ trackPath: String, devicesPath: String? = nil, tag: String? = nil,
                                options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
-    let devFile = devicesPath ?? ((((trackPath as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString)
-        .appendingPathComponent("cnf/tetam.dev"))
+    let devFile = devicesPath ?? defaultBLEDevicesPath(trackPath)
     let receivers = try readBLEDevices(devFile)
     let text = try readTextFile(trackPath, expected: "a position-annotated BLE track (.mbd)")
     let names = ["unix_time", "receiver_MAC", "beacon_MAC", "RSSI", "x", "y", "z", "R00", "R01", "R02", "R10", "R11", "R12", "R20", "R21", "R22"]
@@ -112,6 +111,15 @@ public func importBLEAnnotated(_ trackPath: String, devicesPath: String? = nil, 
                               frameConvention: "dataset frame (x, y floor plan, z up; metres) as x, y = up, z = −y: right-handed, +y up, x not east; "
                                   + "ble = the fixed receivers (as beacons) hearing the moving tag; quaternions x,y,z,w")
     return ImportResult(session: Session(metadata: meta, ble: ble, groundTruth: groundTruth), notes: notes)
+}
+
+/// `cnf/tetam.dev` of the dataset holding `trk/TRACK.mbd`, as a path relative like the track's.
+func defaultBLEDevicesPath(_ trackPath: String) -> String {
+    var dir = (trackPath as NSString).deletingLastPathComponent
+    if dir == "." { dir = "" }
+    if dir.isEmpty { return "../cnf/tetam.dev" }
+    let parent = (dir as NSString).deletingLastPathComponent
+    return parent.isEmpty ? "cnf/tetam.dev" : (parent as NSString).appendingPathComponent("cnf/tetam.dev")
 }
 
 /// The largest backwards step of a time column.
