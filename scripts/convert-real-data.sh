@@ -15,6 +15,11 @@ if [[ -z "${NAVBENCH:-}" ]]; then
     NAVBENCH="$(swift build --show-bin-path)/navbench"
 fi
 [[ -d "$SRC" ]] || { echo "convert-real-data: no source folder $SRC" >&2; exit 1; }
+NAVBENCH="$(cd "$(dirname "$NAVBENCH")" && pwd)/$(basename "$NAVBENCH")"
+ROOT=$(pwd)
+MAPPING="$ROOT/Datasets/real/broad/broad.mapping.yaml"
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)   # absolute: the imports run inside the source folders
 nb() { "$NAVBENCH" "$@" --quiet >/dev/null; }
 
 # TUM RGB-D fr1/xyz: motion-capture ground truth and the RGB-D SLAM estimate in one session.
@@ -22,29 +27,30 @@ mkdir -p "$OUT/tum-fr1-xyz"
 cp "$SRC/tum-fr1-xyz/LICENSE.md" "$OUT/tum-fr1-xyz/LICENSE.md"
 (cd "$SRC/tum-fr1-xyz" && nb import tum freiburg1_xyz-groundtruth.txt freiburg1_xyz-rgbdslam.txt \
     --stream groundtruth --stream vio --route-id freiburg1_xyz --venue "TUM RGB-D fr1 (motion-capture frame)" \
-    --device "Microsoft Kinect (RGB-D SLAM estimate as vio)" --out "$OLDPWD/$OUT/tum-fr1-xyz/fr1_xyz.h5")
+    --device "Microsoft Kinect (RGB-D SLAM estimate as vio)" --out "$OUT/tum-fr1-xyz/fr1_xyz.h5")
 
 # ARKit Data Logger: two walks, camera poses → vio.
 mkdir -p "$OUT/arkit-data-logger"
 cp "$SRC/arkit-data-logger/LICENSE" "$OUT/arkit-data-logger/LICENSE"
 for name in ARKit_camera_pose ARKit_camera_pose_LARR_letters; do
     (cd "$SRC/arkit-data-logger/Visualization" && nb import arkit-logger "$name.txt" --device "iPhone XS" \
-        --out "$OLDPWD/$OUT/arkit-data-logger/$name.h5")
+        --out "$OUT/arkit-data-logger/$name.h5")
 done
 
 # CoreLocation/CoreMotion Data Logger: imu, compass and location (first fix aligned to the first sample).
 mkdir -p "$OUT/coremotion-data-logger"
 cp "$SRC/coremotion-data-logger/LICENSE" "$OUT/coremotion-data-logger/LICENSE"
 (cd "$SRC/coremotion-data-logger" && nb import coremotion-logger Visualization --gps-align-start --device "iPhone XS" \
-    --out "$OLDPWD/$OUT/coremotion-data-logger/coremotion.h5")
+    --out "$OUT/coremotion-data-logger/coremotion.h5")
 
 # BROAD: three trials through the committed mapping file, 30–120 s of each (the whole trial exceeds 3 MB).
 mkdir -p "$OUT/broad"
 cp "$SRC/broad/LICENSE" "$OUT/broad/LICENSE"
+[[ "$MAPPING" -ef "$OUT/broad/broad.mapping.yaml" ]] || cp "$MAPPING" "$OUT/broad/broad.mapping.yaml"
 for trial in 02_undisturbed_slow_rotation_B 10_undisturbed_slow_translation_A 30_disturbed_stationary_magnet_C; do
-    (cd "$SRC/broad" && nb import hdf5-mapped "$trial.hdf5" --mapping "$OLDPWD/$OUT/broad/broad.mapping.yaml" \
+    (cd "$SRC/broad" && nb import hdf5-mapped "$trial.hdf5" --mapping "$MAPPING" \
         --from 30 --to 120 --venue "BROAD optical motion capture (ENU)" --device "myon aktos-t IMU" \
-        --out "$OLDPWD/$OUT/broad/$trial.h5")
+        --out "$OUT/broad/$trial.h5")
 done
 
 # Position-annotated BLE RSSI: nine tracks; straight_05 holds two corrupt readings (+42, +29 dBm) that are left out.
@@ -55,7 +61,7 @@ for track in "$SRC"/ble-position-annotated/trk/*_all_sensors.mbd; do
     extra=()
     [[ "$name" == straight_05 ]] && extra=(--drop-invalid-rows)
     (cd "$SRC/ble-position-annotated/trk" && nb import ble-annotated "$(basename "$track")" "${extra[@]}" \
-        --out "$OLDPWD/$OUT/ble-position-annotated/$name.h5")
+        --out "$OUT/ble-position-annotated/$name.h5")
 done
 
 # manifest.json: sha256 and size of every trace file, sorted by path (the layout of Datasets/manifest.json).
@@ -74,4 +80,4 @@ manifest="$OUT/manifest.json.tmp"
     printf '\n  ]\n}\n'
 } > "$manifest"
 mv "$manifest" "$OUT/manifest.json"
-echo "Datasets: $(find "$OUT" -name '*.h5' | wc -l) trace files, manifest $OUT/manifest.json"
+echo "$(find "$OUT" -name '*.h5' | wc -l) trace files; manifest: $OUT/manifest.json"
