@@ -242,6 +242,17 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         #expect(back.groundTruth?.floor == original.groundTruth?.floor)
     }
 
+    /// Unknown floors (−2147483648) survive export csv → import csv.
+    @Test func csvRoundTripKeepsUnknownFloors() throws {
+        let dir = temporaryFolder()
+        let (_, h5) = try roundTrip(try importCoreMotionLogger(importFixture("real/coremotion-data-logger"), locationClock: .alignFirstFix))
+        try writeTextAtomically(try exportStreamCSV(h5, stream: "location"), to: dir + "/l.csv")
+        try writeTextAtomically(try exportStreamMapping(h5, stream: "location"), to: dir + "/l.yaml")
+        let back = try #require(try importCSV(dir + "/l.csv", mapping: try ImportMapping.load(dir + "/l.yaml")).session.location)
+        #expect(back.floor == Array(repeating: LocationStream.noFloor, count: 8))
+        #expect(back.timestamps == (try readTrace(at: h5)).location?.timestamps)
+    }
+
     static let mappingErrors: [(mapping: String, csv: String, error: TraceError)] = [
         ("bad/mapping_unknown_unit.yaml", "csv/phone.csv",
          TraceError(.badValue, file: importFixture("bad/mapping_unknown_unit.yaml"), object: "line 8, streams.imu.gyroscope.units",

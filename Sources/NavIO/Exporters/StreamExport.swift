@@ -101,7 +101,6 @@ public func exportStreamMapping(_ tracePath: String, stream: String) throws(Trac
     y += "navbench_mapping: 1\nsource: csv\nframe: arkit\n"
     y += "time: {column: \(q(header[0])), units: \(s.units["timestamps"] ?? "s")}\n"
     y += "streams:\n  \(stream):\n"
-    if stream == "ble" || stream == "anchors" { y += "    invalid_rows: error\n" }
     for ds in spec.datasets where ds.rows == .samples && ds.name != "timestamps" {
         guard s.data[ds.name] != nil else { continue }
         let names = header.filter { $0 == "\(ds.name) [\(s.units[ds.name] ?? ds.units ?? "1")]" || $0.hasPrefix(ds.name + "_") && !$0.hasPrefix("beacon_") }

@@ -468,7 +468,7 @@ func assembleStream(_ src: SourceStream, mapping: StreamMapping, beaconsInFrame:
                         break check
                     }
                 case .integer:
-                    if row[0] != row[0].rounded() || abs(row[0]) > 2_147_483_647 {
+                    if row[0] != row[0].rounded() || row[0] < -2_147_483_648 || row[0] > 2_147_483_647 {
                         problem = (t.name, "\(t.name) is \(num(row[0])), expected a whole number")
                         break check
                     }

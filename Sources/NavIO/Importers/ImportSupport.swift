@@ -12,8 +12,9 @@ public enum InvalidRowPolicy: String, Sendable, CaseIterable {
     case error, drop
 }
 
-/// Options every importer accepts. Metadata left nil keeps the importer's default
-/// (the session id defaults to the output file's name, see `ImportOptions.resolved`).
+/// Options every importer accepts. Metadata left nil keeps the importer's default (Clew's
+/// route name and id, the BLE track's name, …; `navbench import` sets the session id to the
+/// output file's name unless `--session-id` is given).
 public struct ImportOptions: Sendable {
     public var kind: SessionKind = .recording
     public var sessionID: String?
