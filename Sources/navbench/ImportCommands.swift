@@ -26,7 +26,7 @@ struct Import: ParsableCommand {
 struct ImportOutput: ParsableArguments {
     @Option(help: "Output trace file (.h5).") var out: String
     @Option(help: "Session kind: recording or navigation.") var kind: SessionKind = .recording
-    @Option(name: .customLong("session-id"), help: "Session id (default: the output file's name).") var sessionID: String?
+    @Option(name: .customLong("session-id"), help: "Session id (default: the source's, else the output file's name).") var sessionID: String?
     @Option(name: .customLong("route-id"), help: "Route id.") var routeID: String?
     @Option(help: "Venue whose frame the ground truth uses.") var venue: String?
     @Option(help: "Phone or recorder.") var device: String?
@@ -44,14 +44,17 @@ struct ImportOutput: ParsableArguments {
     }
 
     var options: ImportOptions {
-        ImportOptions(kind: kind, sessionID: sessionID ?? ((out as NSString).lastPathComponent as NSString).deletingPathExtension,
-                      routeID: routeID, venue: venue, device: device, invalidRows: dropInvalidRows ? .drop : .error)
+        ImportOptions(kind: kind, sessionID: sessionID, routeID: routeID, venue: venue, device: device,
+                      invalidRows: dropInvalidRows ? .drop : .error)
     }
 
     /// Runs an importer; a `TraceError` is printed as one line and exits 1.
     func run(_ body: () throws(TraceError) -> ImportResult) throws {
         do {
             var result = try body()
+            if result.session.metadata.sessionID.isEmpty {  // the importer had none (Clew's route id is one)
+                result.session.metadata.sessionID = ((out as NSString).lastPathComponent as NSString).deletingPathExtension
+            }
             result.session = try trimSession(result.session, from: from, to: to, file: out)
             try writeImportedTrace(result.session, to: out, processing: provenance())
             if !quiet { for n in result.notes { printError("navbench: note: \(n)") } }
