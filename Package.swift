@@ -66,6 +66,7 @@ let package = Package(
                 "NavCore", "CHDF5",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavMetrics"]),

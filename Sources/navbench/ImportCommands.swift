@@ -1,0 +1,255 @@
+import ArgumentParser
+import Foundation
+import NavCore
+import NavIO
+
+// `navbench import FORMAT IN… --out FILE.h5` and `navbench export FORMAT FILE.h5 --stream S --out OUT`.
+// Each subcommand parses, calls one NavIO importer, then `finish` trims, writes (validated,
+// atomically) and reports. Formats and mapping files: docs/importers.md.
+
+extension SessionKind: ExpressibleByArgument {}
+extension PoseStreamName: ExpressibleByArgument {}
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Convert recordings in other formats to trace format v1 (validated, written atomically).",
+        discussion: """
+            Every format writes one session file. Errors are one line naming the file, the line or dataset \
+            and the field; nothing is written then. Formats, mapping files, units and frames: docs/importers.md.
+            """,
+        subcommands: [ImportTUM.self, ImportKITTI.self, ImportEuRoC.self, ImportCoreMotionLogger.self, ImportARKitLogger.self,
+                      ImportCSVCommand.self, ImportHDF5Mapped.self, ImportBLEAnnotated.self, ImportClewCRD.self])
+}
+
+/// Output and session options shared by every import.
+struct ImportOutput: ParsableArguments {
+    @Option(help: "Output trace file (.h5).") var out: String
+    @Option(help: "Session kind: recording or navigation.") var kind: SessionKind = .recording
+    @Option(name: .customLong("session-id"), help: "Session id (default: the source's, else the output file's name).") var sessionID: String?
+    @Option(name: .customLong("route-id"), help: "Route id.") var routeID: String?
+    @Option(help: "Venue whose frame the ground truth uses.") var venue: String?
+    @Option(help: "Phone or recorder.") var device: String?
+    @Option(help: "Keep samples from this many seconds after the session's first timestamp.") var from: Double?
+    @Option(help: "Keep samples before this many seconds after the session's first timestamp.") var to: Double?
+    @Flag(name: .customLong("drop-invalid-rows"), help: "Leave out rows that cannot go into a trace (NaN, RSSI above 20 dBm, …), each reported; default: stop with an error.")
+    var dropInvalidRows = false
+    @Flag(help: "Do not print notes (rows dropped, …) on standard error.") var quiet = false
+
+    func validate() throws {
+        for (flag, v) in [("--from", from), ("--to", to)] {
+            if let v, !(v.isFinite && v >= 0) { throw ValidationError("\(flag) must be a number of seconds ≥ 0, got \(v)") }
+        }
+        if let from, let to, !(to > from) { throw ValidationError("--to (\(to)) must be after --from (\(from))") }
+    }
+
+    var options: ImportOptions {
+        ImportOptions(kind: kind, sessionID: sessionID, routeID: routeID, venue: venue, device: device,
+                      invalidRows: dropInvalidRows ? .drop : .error)
+    }
+
+    /// Runs an importer; a `TraceError` is printed as one line and exits 1.
+    func run(_ body: () throws(TraceError) -> ImportResult) throws {
+        do {
+            var result = try body()
+            if result.session.metadata.sessionID.isEmpty {  // the importer had none (Clew's route id is one)
+                result.session.metadata.sessionID = ((out as NSString).lastPathComponent as NSString).deletingPathExtension
+            }
+            result.session = try trimSession(result.session, from: from, to: to, file: out)
+            try writeImportedTrace(result.session, to: out, processing: provenance())
+            if !quiet { for n in result.notes { printError("navbench: note: \(n)") } }
+            let streams = result.streamCounts.map { "\($0.name) \($0.samples)" }.joined(separator: ", ")
+            print("\(out): \(result.session.metadata.kind.rawValue); \(streams)")
+        } catch {
+            printError("navbench: error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// The command line from `import` on, with every path reduced to its file name, so the
+    /// stamp is the same wherever the command runs.
+    func provenance() -> String {
+        let args = CommandLine.arguments
+        guard let start = args.firstIndex(of: "import") else { return "navbench import" }
+        var out = ["navbench"]
+        var previous = ""
+        for a in args[start...] {
+            let isPath = previous == "--out" || (a.contains("/") && FileManager.default.fileExists(atPath: a))
+                || (!a.hasPrefix("-") && a.contains(".") && FileManager.default.fileExists(atPath: a))
+            out.append(isPath ? (a as NSString).lastPathComponent : a)
+            previous = a
+        }
+        return out.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+    }
+}
+
+/// Inputs and streams of the trajectory formats.
+struct TrajectoryImportArguments: ParsableArguments {
+    @Argument(help: "Trajectory files; each becomes one stream.") var inputs: [String]
+    @Option(name: .customLong("stream"), help: "Stream of each input, in order: groundtruth or vio (default: groundtruth, then vio).")
+    var streams: [PoseStreamName] = []
+
+    func validate() throws {
+        guard (1...2).contains(inputs.count) else { throw ValidationError("give one or two trajectory files (ground truth and/or an estimate), got \(inputs.count)") }
+        guard streams.count <= inputs.count else { throw ValidationError("\(streams.count) --stream options for \(inputs.count) input\(inputs.count == 1 ? "" : "s")") }
+        if Set(resolvedStreams).count != inputs.count { throw ValidationError("each input needs its own stream; --stream groundtruth and --stream vio") }
+    }
+
+    var resolvedStreams: [PoseStreamName] {
+        inputs.indices.map { i in i < streams.count ? streams[i] : (i == 0 ? .groundtruth : (streams.first == .vio ? .groundtruth : .vio)) }
+    }
+}
+
+struct ImportTUM: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "tum", abstract: "TUM RGB-D trajectories (timestamp tx ty tz qx qy qz qw) → groundtruth / vio.")
+    @OptionGroup var files: TrajectoryImportArguments
+    @OptionGroup var output: ImportOutput
+    func run() throws {
+        try output.run { () throws(TraceError) in
+            try importTrajectories(zip(files.inputs, files.resolvedStreams).map { TrajectoryInput(path: $0, stream: $1) }, format: .tum, options: output.options)
+        }
+    }
+}
+
+struct ImportKITTI: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "kitti", abstract: "KITTI poses (12 numbers per line) with a times file → groundtruth / vio.")
+    @OptionGroup var files: TrajectoryImportArguments
+    @Option(name: .customLong("times"), help: "Times file of each input, in order (one time in seconds per line).") var times: [String] = []
+    @OptionGroup var output: ImportOutput
+    func validate() throws {
+        guard times.count == files.inputs.count else { throw ValidationError("give one --times FILE per KITTI input (\(files.inputs.count)), got \(times.count): KITTI poses carry no timestamps") }
+    }
+    func run() throws {
+        try output.run { () throws(TraceError) in
+            try importTrajectories(files.inputs.indices.map { TrajectoryInput(path: files.inputs[$0], stream: files.resolvedStreams[$0], timesPath: times[$0]) },
+                                   format: .kitti, options: output.options)
+        }
+    }
+}
+
+struct ImportEuRoC: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "euroc", abstract: "EuRoC MAV ground-truth CSV (ns, position, quaternion w first) → groundtruth / vio.")
+    @OptionGroup var files: TrajectoryImportArguments
+    @OptionGroup var output: ImportOutput
+    func run() throws {
+        try output.run { () throws(TraceError) in
+            try importTrajectories(zip(files.inputs, files.resolvedStreams).map { TrajectoryInput(path: $0, stream: $1) }, format: .euroc, options: output.options)
+        }
+    }
+}
+
+struct ImportCoreMotionLogger: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coremotion-logger",
+        abstract: "A CoreLocation/CoreMotion Data Logger folder → imu (with attitude, magnetometer), compass, location.",
+        discussion: "gps.txt is stamped on the Unix clock, the motion files on the device's uptime: location is left out unless --gps-offset or --gps-align-start places it.")
+    @Argument(help: "The logger's folder (holding game_rv.txt, gyro.txt, gravity.txt, linacce.txt, …, or their Visualization/ folder).") var folder: String
+    @Option(name: .customLong("gps-offset"), help: "Seconds to subtract from gps.txt's Unix times to reach the motion clock.") var gpsOffset: Double?
+    @Flag(name: .customLong("gps-align-start"), help: "Place the first location fix at the first motion sample (approximate).") var gpsAlignStart = false
+    @OptionGroup var output: ImportOutput
+    func validate() throws {
+        if gpsOffset != nil && gpsAlignStart { throw ValidationError("give --gps-offset or --gps-align-start, not both") }
+        if let o = gpsOffset, !o.isFinite { throw ValidationError("--gps-offset must be a finite number of seconds") }
+    }
+    func run() throws {
+        let clock: LocationClock = gpsOffset.map { .offset($0) } ?? (gpsAlignStart ? .alignFirstFix : .omit)
+        try output.run { () throws(TraceError) in try importCoreMotionLogger(folder, locationClock: clock, options: output.options) }
+    }
+}
+
+struct ImportARKitLogger: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "arkit-logger", abstract: "ARKit Data Logger camera poses (ARKit_camera_pose.txt) → vio.")
+    @Argument(help: "ARKit_camera_pose.txt, or the folder holding it.") var input: String
+    @OptionGroup var output: ImportOutput
+    func run() throws {
+        try output.run { () throws(TraceError) in try importARKitLogger(input, options: output.options) }
+    }
+}
+
+struct ImportCSVCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "csv", abstract: "A CSV / delimited text file, driven by a mapping file (YAML) → any streams.")
+    @Argument(help: "The delimited text file.") var input: String
+    @Option(help: "Mapping file (YAML): columns → streams/datasets, units, time (docs/importers.md).") var mapping: String
+    @OptionGroup var output: ImportOutput
+    func run() throws {
+        try output.run { () throws(TraceError) in try importCSV(input, mapping: try ImportMapping.load(mapping), options: output.options) }
+    }
+}
+
+struct ImportHDF5Mapped: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "hdf5-mapped", abstract: "An HDF5 file of another layout, driven by a mapping file (YAML) → any streams.")
+    @Argument(help: "The HDF5 file.") var input: String
+    @Option(help: "Mapping file (YAML): datasets → streams/datasets, units, quaternion order, sample rate, frame (docs/importers.md).") var mapping: String
+    @OptionGroup var output: ImportOutput
+    func run() throws {
+        try output.run { () throws(TraceError) in try importHDF5Mapped(input, mapping: try ImportMapping.load(mapping), options: output.options) }
+    }
+}
+
+struct ImportBLEAnnotated: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ble-annotated",
+        abstract: "A track of the Position-Annotated BLE RSSI Dataset (trk/*.mbd) → ble (receivers as beacons) and groundtruth (the tag).")
+    @Argument(help: "The track file (.mbd).") var input: String
+    @Option(help: "The devices file with the receivers' positions (default: ../cnf/tetam.dev beside trk/).") var devices: String?
+    @Option(help: "MAC of the moving beacon to import when a track holds several.") var tag: String?
+    @OptionGroup var output: ImportOutput
+    func run() throws {
+        try output.run { () throws(TraceError) in try importBLEAnnotated(input, devicesPath: devices, tag: tag, options: output.options) }
+    }
+}
+
+struct ImportClewCRD: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "clew-crd", abstract: "A Clew route file (.crd) → a recording's vio crumbs and anchor points.")
+    @Argument(help: "The route file (.crd).") var input: String
+    @OptionGroup var output: ImportOutput
+    func run() throws {
+        try output.run { () throws(TraceError) in try importClewRoute(input, options: output.options) }
+    }
+}
+
+// MARK: - Export
+
+enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
+    case tum, kitti, euroc, csv
+}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a trace stream as TUM / KITTI / EuRoC (groundtruth or vio, for evo) or as CSV (any stream).",
+        discussion: """
+            CSV has a header with units in brackets (timestamps [s], position_x [m], …) and numbers that read back \
+            bit for bit; --mapping-out also writes the mapping file that imports it again with navbench import csv.
+            """)
+
+    @Argument(help: "Output format: tum, kitti, euroc or csv.") var format: ExportFormat
+    @Argument(help: "The trace file (.h5).") var input: String
+    @Option(help: "Stream: groundtruth or vio (trajectories); any stream for csv.") var stream: String
+    @Option(help: "Output file.") var out: String
+    @Option(help: "KITTI: also write the timestamps, one per line, to this file.") var times: String?
+    @Option(name: .customLong("mapping-out"), help: "CSV: also write a mapping file that imports the CSV again.") var mappingOut: String?
+
+    func validate() throws {
+        if format != .csv, PoseStreamName(rawValue: stream) == nil { throw ValidationError("--stream \(stream): \(format.rawValue) holds a trajectory; expected groundtruth or vio") }
+        if times != nil && format != .kitti { throw ValidationError("--times applies to kitti only") }
+        if mappingOut != nil && format != .csv { throw ValidationError("--mapping-out applies to csv only") }
+    }
+
+    func run() throws {
+        do {
+            switch format {
+            case .csv:
+                let text = try exportStreamCSV(input, stream: stream)
+                if let mappingOut { try writeTextAtomically(try exportStreamMapping(input, stream: stream), to: mappingOut) }
+                try writeTextAtomically(text, to: out)
+            case .tum, .kitti, .euroc:
+                try exportTrajectory(input, stream: PoseStreamName(rawValue: stream)!, format: TrajectoryFormat(rawValue: format.rawValue)!, to: out, timesPath: times)
+            }
+            print(out)
+        } catch {
+            printError("navbench: error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
