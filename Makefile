@@ -17,13 +17,14 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## demo: build, validate the bundled Datasets/, run the default experiment into Reports/default/.
+## demo: build, validate the bundled Datasets/, run the default experiment (Reports/default/) and the real-data one (Reports/real/).
 demo: release
 	.build/release/navbench validate --quiet Datasets/*.h5
 	.build/release/navbench survey Datasets --out Reports/datasets
 	.build/release/navbench run Experiments/default.yaml
+	.build/release/navbench run Experiments/real.yaml
 	.build/release/navbench export-notebook Experiments/default.yaml
-	@echo "report: Reports/default/summary.md (dataset survey: Reports/datasets/summary.md)"
+	@echo "report: Reports/default/summary.md; real recordings: Reports/real/summary.md; dataset survey: Reports/datasets/summary.md"
 
 ## test: the whole suite: swift test (incl. the Datasets manifest and regeneration), the regression
 ## gate on the default experiment, the h5py interop check and the notebook check.

@@ -43,6 +43,9 @@ public struct ProximityParameters: Sendable, Equatable, Codable {
     public var regionMetres = 3.0
     /// RSSI filter spec applied per beacon over its readings ("none" for raw).
     public var filter = "none"
+    /// Readings are grouped into scans of this many seconds (iOS ranges about once a second),
+    /// each beacon's RSSI averaged within a scan; nil: every distinct timestamp is a scan.
+    public var scanWindow: Double? = 1.0
     public init() {}
 
     public func proximity(_ d: Double?) -> ProximityClass {
@@ -93,8 +96,9 @@ public struct ProximityResult: Sendable {
 /// beacon's readings in time order.
 ///
 /// - Complexity: O(readings · log readings).
-public func runProximity(_ ble: BLEStream, truePosition: (Double) -> Vector3?, model given: PathLossModel?,
+public func runProximity(_ raw: BLEStream, truePosition: (Double) -> Vector3?, model given: PathLossModel?,
                          parameters p: ProximityParameters = ProximityParameters()) throws(FilterSpecError) -> ProximityResult {
+    let ble = p.scanWindow.map { groupIntoScans(raw, window: $0) } ?? raw
     let n = ble.rssi.count
     func trueDistance(_ i: Int) -> Double {
         guard let b = ble.beacons[Int(ble.beaconIndex[i])].position, let q = truePosition(ble.timestamps[i]) else { return .nan }
@@ -152,4 +156,26 @@ public func runProximity(_ ble: BLEStream, truePosition: (Double) -> Vector3?, m
     }
     let duration = (ble.timestamps.last ?? 0) - (ble.timestamps.first ?? 0)
     return ProximityResult(model: model, readings: readings, events: events, trueEvents: trueEvents, duration: duration)
+}
+
+/// Groups readings into scans of `window` seconds (scan k covers [t₀ + k·w, t₀ + (k+1)·w), stamped
+/// at its start) with each beacon's mean RSSI, rows sorted by (scan, beacon).
+///
+/// - Complexity: O(n log n).
+public func groupIntoScans(_ ble: BLEStream, window: Double) -> BLEStream {
+    guard let t0 = ble.timestamps.first, window > 0 else { return ble }
+    var sums: [Int: [Int32: (Double, Int)]] = [:]
+    for i in ble.rssi.indices {
+        let k = Int(((ble.timestamps[i] - t0) / window).rounded(.down))
+        let (s, c) = sums[k, default: [:]][ble.beaconIndex[i]] ?? (0, 0)
+        sums[k, default: [:]][ble.beaconIndex[i]] = (s + ble.rssi[i], c + 1)
+    }
+    var t: [Double] = [], b: [Int32] = [], r: [Double] = []
+    for k in sums.keys.sorted() {
+        for beacon in sums[k]!.keys.sorted() {
+            let (s, c) = sums[k]![beacon]!
+            t.append(t0 + Double(k) * window); b.append(beacon); r.append(s / Double(c))
+        }
+    }
+    return BLEStream(timestamps: t, beaconIndex: b, rssi: r, beacons: ble.beacons)
 }

@@ -53,8 +53,8 @@ public func runProximity(_ s: Session, parameters p: ProximityParameters, model:
 
 /// Calibration and proximity over every loaded session of an experiment (those with the
 /// streams they need), as tidy tables: the configuration is the estimator or filter.
-public func aidTables(_ plan: ExperimentPlan) -> (calibration: MetricsTable, proximity: MetricsTable, failures: [String]) {
-    var calibration: [MetricRow] = [], proximity: [MetricRow] = [], failures: [String] = []
+public func aidTables(_ plan: ExperimentPlan) -> (calibration: MetricsTable, proximity: MetricsTable, failures: [String], notes: [String]) {
+    var calibration: [MetricRow] = [], proximity: [MetricRow] = [], failures: [String] = [], notes: [String] = []
     for file in plan.sessions.keys.sorted() {
         let s = plan.sessions[file]!
         let route = s.metadata.routeID.isEmpty ? "-" : s.metadata.routeID
@@ -64,7 +64,9 @@ public func aidTables(_ plan: ExperimentPlan) -> (calibration: MetricsTable, pro
                 var p = CalibrationParameters()
                 p.estimator = e
                 do {
-                    for m in try runCalibration(s, parameters: p).1 {
+                    let (result, metrics) = try runCalibration(s, parameters: p)
+                    if let why = result.abortReason, !notes.contains("\(session): \(why)") { notes.append("\(session): \(why)") }
+                    for m in metrics {
                         calibration.append(MetricRow(route: route, session: session, configuration: e, parameters: [e], metric: m.name, value: m.value, unit: m.unit))
                     }
                 } catch { failures.append("\(file) [calibration \(e)]: \(error)") }
@@ -82,5 +84,5 @@ public func aidTables(_ plan: ExperimentPlan) -> (calibration: MetricsTable, pro
             }
         }
     }
-    return (MetricsTable(parameterColumns: ["estimator"], rows: calibration), MetricsTable(parameterColumns: ["filter"], rows: proximity), failures)
+    return (MetricsTable(parameterColumns: ["estimator"], rows: calibration), MetricsTable(parameterColumns: ["filter"], rows: proximity), failures, notes)
 }

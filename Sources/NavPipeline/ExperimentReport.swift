@@ -95,6 +95,7 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
         md += "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass; "
             + "means over sessions, the best estimator in bold. All rows: `calibration.csv`.\n\n"
             + configurationTableMarkdown(aids.calibration.rows, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"])
+            + (aids.notes.isEmpty ? "" : "\nStopped calibrations:\n\n" + aids.notes.map { "- \($0)\n" }.joined())
     }
     if !plan.spec.proximity.isEmpty {
         try writeTextAtomically(aids.proximity.csv, to: path("proximity.csv"))

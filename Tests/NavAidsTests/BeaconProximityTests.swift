@@ -51,3 +51,15 @@ import Testing
         #expect(e(smooth) < e(raw))
     }
 }
+
+@Suite struct ScanGroupingTests {
+    /// Readings at 0.1, 0.4, 0.9 (beacon 0) and 1.2 (beacons 0, 1) in 1 s scans: two scans, means per beacon.
+    @Test func meansPerBeaconPerScan() {
+        let b = [Beacon(uuid: "U", major: 1, minor: 1, position: nil), Beacon(uuid: "U", major: 1, minor: 2, position: nil)]
+        let s = BLEStream(timestamps: [0.1, 0.4, 0.9, 1.2, 1.2], beaconIndex: [0, 0, 0, 1, 0], rssi: [-60, -70, -80, -50, -65], beacons: b)
+        let g = groupIntoScans(s, window: 1)
+        #expect(g.timestamps == [0.1, 1.1, 1.1])
+        #expect(g.beaconIndex == [0, 0, 1])
+        #expect(g.rssi == [-70, -65, -50])
+    }
+}
