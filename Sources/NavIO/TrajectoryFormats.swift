@@ -146,16 +146,7 @@ func readKITTI(path: String, timesPath: String?) throws(TraceError) -> Trajector
             let line = table.lineNumbers[r]
             try checkFinite(v, from: b, count: 12, names: kittiFields, path: path, line: line)
             let m = [[v[b], v[b + 1], v[b + 2]], [v[b + 4], v[b + 5], v[b + 6]], [v[b + 8], v[b + 9], v[b + 10]]]
-            // Orthonormality: max |R·Rᵀ − I| and det R.
-            var worst = 0.0
-            for i in 0..<3 {
-                for j in 0..<3 {
-                    let dot = m[i][0] * m[j][0] + m[i][1] * m[j][1] + m[i][2] * m[j][2]
-                    worst = max(worst, abs(dot - (i == j ? 1 : 0)))
-                }
-            }
-            let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-                + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+            let (worst, det) = rotationDeviation(m)
             guard worst <= 1e-3, det > 0 else {
                 throw TraceError(.badValue, file: path, object: "line \(line)",
                                  "fields r11…r33 are not a rotation (max |R·Rᵀ − I| = \(worst), det = \(det)); expected an orthonormal matrix with det +1")

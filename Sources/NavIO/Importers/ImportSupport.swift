@@ -232,10 +232,8 @@ func unitQuaternion(_ q: Quaternion, tolerance: Double = 0.01) -> Quaternion? {
     return Quaternion(x: q.x / n, y: q.y / n, z: q.z / n, w: q.w / n)
 }
 
-/// A rotation from a row-major 3×3 matrix when it is orthonormal within `tolerance`
-/// (max |R·Rᵀ − I|) with det > 0; nil otherwise.
-func rotationFromMatrix(_ m: [[Double]], tolerance: Double) -> Quaternion? {
-    guard m.allSatisfy({ $0.allSatisfy(\.isFinite) }) else { return nil }
+/// How far a row-major 3×3 matrix is from a rotation: max |R·Rᵀ − I| and det R.
+func rotationDeviation(_ m: [[Double]]) -> (orthonormality: Double, determinant: Double) {
     var worst = 0.0
     for i in 0..<3 {
         for j in 0..<3 {
@@ -245,6 +243,14 @@ func rotationFromMatrix(_ m: [[Double]], tolerance: Double) -> Quaternion? {
     }
     let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
         + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    return (worst, det)
+}
+
+/// A rotation from a row-major 3×3 matrix when it is orthonormal within `tolerance`
+/// (max |R·Rᵀ − I|) with det > 0; nil otherwise.
+func rotationFromMatrix(_ m: [[Double]], tolerance: Double) -> Quaternion? {
+    guard m.allSatisfy({ $0.allSatisfy(\.isFinite) }) else { return nil }
+    let (worst, det) = rotationDeviation(m)
     guard worst <= tolerance, det > 0 else { return nil }
     return Quaternion(rotationMatrix: m).normalized
 }
