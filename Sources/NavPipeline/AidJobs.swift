@@ -32,12 +32,58 @@ public func trueHeadingOffset(_ s: Session, from: Double, to: Double) -> Double?
     return diffs.isEmpty ? nil : CircularStatistics.mean(diffs)
 }
 
-/// The heading-calibration experiment on one session.
+/// Azimuth of a vector, degrees clockwise from north (−z) toward east (+x), in the trace's frame.
+func azimuth(_ v: Vector3) -> Double { wrapDegrees360(atan2(v.x, -v.z) * 180 / .pi) }
+
+/// A compass emulated from the magnetometer where a session has none but has the device's
+/// true orientation (BROAD): every `step`-th IMU sample, the heading of the body axis that lies
+/// most horizontal on average (x or y), measured from the horizontal magnetic field
+/// (compass = azimuth(R·axis) − azimuth(R·m)), with the optical heading of the same axis as truth.
+/// Magnetic disturbances therefore show up as compass error, as on a phone.
+public func emulatedCompass(_ s: Session, rate: Double = 10) -> (compass: CompassStream, truth: [Double], tilt: [Double])? {
+    guard let imu = s.imu, let mag = imu.magnetometer, let gt = s.groundTruth, gt.poses.count > 1 else { return nil }
+    let truth = PoseSampler(timestamps: gt.timestamps, poses: gt.poses)
+    let fs = 1 / SamplingSummary(timestamps: imu.timestamps).medianInterval
+    let step = max(1, Int((fs / rate).rounded()))
+    let rows = Array(stride(from: 0, to: imu.timestamps.count, by: step)).filter { truth.pose(at: imu.timestamps[$0]) != nil }
+    guard !rows.isEmpty else { return nil }
+    let candidates = [Vector3(1, 0, 0), Vector3(0, 1, 0)]
+    let axis = candidates.min { a, b in
+        rows.reduce(0.0) { $0 + abs(truth.pose(at: imu.timestamps[$1])!.rotation.act(on: a).y) }
+            < rows.reduce(0.0) { $0 + abs(truth.pose(at: imu.timestamps[$1])!.rotation.act(on: b).y) }
+    }!
+    var t: [Double] = [], heading: [Double] = [], trueHeading: [Double] = [], tilt: [Double] = []
+    for i in rows {
+        let q = truth.pose(at: imu.timestamps[i])!.rotation
+        let f = q.act(on: axis), m = q.act(on: mag[i])
+        t.append(imu.timestamps[i])
+        trueHeading.append(azimuth(f))
+        heading.append(wrapDegrees360(azimuth(f) - azimuth(m)))
+        tilt.append(asin(max(-1, min(1, f.y))) * 180 / .pi)
+    }
+    return (CompassStream(timestamps: t, heading: heading), trueHeading, tilt)
+}
+
+/// The heading-calibration experiment on one session. With a compass stream the true offset is
+/// the phone's heading relative to the direction of travel (ground truth); without one, a
+/// compass is emulated from the magnetometer (`emulatedCompass`) and the truth is the optical
+/// heading of the same axis over the collection window.
 public func runCalibration(_ s: Session, parameters p: CalibrationParameters) throws -> (CalibrationResult, [AidMetric]) {
-    guard let compass = s.compass else { throw GuidanceJobError("\(s.metadata.sessionID): no compass stream to calibrate") }
-    let tilt = s.imu.flatMap(tiltSeries) ?? ([], [])
-    let r = try calibrateHeading(compassTimes: compass.timestamps, headings: compass.heading, tiltTimes: tilt.times, tilts: tilt.tilts, parameters: p)
-    let truth = r.collectStart.flatMap { a in r.collectEnd.flatMap { b in trueHeadingOffset(s, from: a, to: b) } }
+    if let compass = s.compass {
+        let tilt = s.imu.flatMap(tiltSeries) ?? ([], [])
+        let r = try calibrateHeading(compassTimes: compass.timestamps, headings: compass.heading, tiltTimes: tilt.times, tilts: tilt.tilts, parameters: p)
+        let truth = r.collectStart.flatMap { a in r.collectEnd.flatMap { b in trueHeadingOffset(s, from: a, to: b) } }
+        return (r, calibrationMetrics(r, trueOffset: truth))
+    }
+    guard let e = emulatedCompass(s) else {
+        throw GuidanceJobError("\(s.metadata.sessionID): no compass stream, and no magnetometer with ground-truth orientation to emulate one")
+    }
+    let r = try calibrateHeading(compassTimes: e.compass.timestamps, headings: e.compass.heading, tiltTimes: e.compass.timestamps, tilts: e.tilt, parameters: p)
+    var truth: Double?
+    if let a = r.collectStart, let b = r.collectEnd {
+        let window = e.compass.timestamps.indices.filter { e.compass.timestamps[$0] >= a && e.compass.timestamps[$0] <= b }
+        truth = window.isEmpty ? nil : CircularStatistics.mean(window.map { e.truth[$0] })
+    }
     return (r, calibrationMetrics(r, trueOffset: truth))
 }
 
@@ -59,7 +105,7 @@ public func aidTables(_ plan: ExperimentPlan) -> (calibration: MetricsTable, pro
         let s = plan.sessions[file]!
         let route = s.metadata.routeID.isEmpty ? "-" : s.metadata.routeID
         let session = s.metadata.sessionID.isEmpty ? (file as NSString).lastPathComponent : s.metadata.sessionID
-        if s.compass != nil {
+        if s.compass != nil || (s.imu?.magnetometer != nil && s.groundTruth != nil) {
             for e in plan.spec.calibration {
                 var p = CalibrationParameters()
                 p.estimator = e

@@ -92,7 +92,7 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
     let aids = aidTables(plan)
     if !plan.spec.calibration.isEmpty {
         try writeTextAtomically(aids.calibration.csv, to: path("calibration.csv"))
-        md += "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass; "
+        md += "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass (or a magnetometer and true orientation, emulating one); "
             + "means over sessions, the best estimator in bold. All rows: `calibration.csv`.\n\n"
             + configurationTableMarkdown(aids.calibration.rows, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"])
             + (aids.notes.isEmpty ? "" : "\nStopped calibrations:\n\n" + aids.notes.map { "- \($0)\n" }.joined())
