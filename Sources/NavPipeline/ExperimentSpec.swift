@@ -52,7 +52,8 @@ public struct Sweep: Sendable, Equatable {
 public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
     public var file: String, key: String, problem: String
     public init(file: String, key: String, problem: String) { self.file = file; self.key = key; self.problem = problem }
-    public var description: String { "\(file): \(key): \(problem)" }
+    /// `FILE: KEY: problem`, or `FILE: problem` for the file as a whole (key empty).
+    public var description: String { key.isEmpty ? "\(file): \(problem)" : "\(file): \(key): \(problem)" }
 }
 
 extension ExperimentSpec {
@@ -63,7 +64,7 @@ extension ExperimentSpec {
     /// Parses and validates a YAML spec.
     public static func load(_ path: String) throws(SpecError) -> ExperimentSpec {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw SpecError(file: path, key: "(file)", problem: "cannot read the spec")
+            throw SpecError(file: path, key: "", problem: FileManager.default.fileExists(atPath: path) ? "cannot read it as UTF-8 text, expected a YAML experiment spec" : "no such file, expected a YAML experiment spec")
         }
         return try parse(text, file: path)
     }
@@ -71,9 +72,9 @@ extension ExperimentSpec {
     public static func parse(_ text: String, file: String) throws(SpecError) -> ExperimentSpec {
         let node: Any?
         do { node = try Yams.load(yaml: text) } catch {
-            throw SpecError(file: file, key: "(yaml)", problem: "not valid YAML (\(String(describing: error).split(separator: "\n").first ?? ""))")
+            throw SpecError(file: file, key: "", problem: "not valid YAML (\(String(describing: error).split(separator: "\n").first ?? ""))")
         }
-        guard let top = node as? [String: Any] else { throw SpecError(file: file, key: "(top)", problem: "expected a mapping with keys \(topKeys.joined(separator: ", "))") }
+        guard let top = node as? [String: Any] else { throw SpecError(file: file, key: "", problem: "expected a YAML mapping with keys \(topKeys.joined(separator: ", "))") }
         for k in top.keys.sorted() where !topKeys.contains(k) {
             throw SpecError(file: file, key: k, problem: "unknown key; valid: \(topKeys.joined(separator: ", "))")
         }

@@ -127,24 +127,10 @@ public struct APEReport: Sendable, Encodable {
 
     public var pairs: Int { errors.count }
 
-    enum Keys: String, CodingKey {
-        case metric, reference, estimate, relation, unit, align, association, maxDiff = "max_diff", pairs
-        case rmse, mean, median, std, min, max, sse, alignment
-    }
-
     public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode("ape", forKey: .metric)
-        try c.encode(referencePath, forKey: .reference)
-        try c.encode(estimatePath, forKey: .estimate)
-        try c.encode(relation.rawValue, forKey: .relation)
-        try c.encode(relation.unit, forKey: .unit)
-        try c.encode(settings.alignment.rawValue, forKey: .align)
-        try c.encode(settings.association.rawValue, forKey: .association)
-        try c.encode(settings.maxDifference, forKey: .maxDiff)
-        try c.encode(pairs, forKey: .pairs)
-        try encodeStatistics(statistics, into: &c)
-        try c.encode(AlignmentJSON(alignment), forKey: .alignment)
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try encodeEvaluation(metric: "ape", reference: referencePath, estimate: estimatePath, relation: relation, settings: settings,
+                             statistics: statistics, pairs: pairs, alignment: alignment, into: &c)
     }
 
     /// evo-style text block.
@@ -160,10 +146,24 @@ struct AlignmentJSON: Encodable {
     }
 }
 
-private func encodeStatistics<K: CodingKey>(_ s: ErrorStatistics, into c: inout KeyedEncodingContainer<K>) throws {
+/// The JSON fields APE and RPE share: what was compared and how, evo's statistics under their
+/// names, the pair count and the alignment.
+private func encodeEvaluation(metric: String, reference: String, estimate: String, relation: PoseRelation, settings: EvaluationSettings,
+                              statistics s: ErrorStatistics, pairs: Int, alignment: Similarity3,
+                              into c: inout KeyedEncodingContainer<AnyKey>) throws {
+    try c.encode(metric, forKey: AnyKey("metric"))
+    try c.encode(reference, forKey: AnyKey("reference"))
+    try c.encode(estimate, forKey: AnyKey("estimate"))
+    try c.encode(relation.rawValue, forKey: AnyKey("relation"))
+    try c.encode(relation.unit, forKey: AnyKey("unit"))
+    try c.encode(settings.alignment.rawValue, forKey: AnyKey("align"))
+    try c.encode(settings.association.rawValue, forKey: AnyKey("association"))
+    try c.encode(settings.maxDifference, forKey: AnyKey("max_diff"))
+    try c.encode(pairs, forKey: AnyKey("pairs"))
     for (name, v) in [("rmse", s.rmse), ("mean", s.mean), ("median", s.median), ("std", s.std), ("min", s.min), ("max", s.max), ("sse", s.sse)] {
-        try c.encode(v, forKey: K(stringValue: name)!)
+        try c.encode(v, forKey: AnyKey(name))
     }
+    try c.encode(AlignmentJSON(alignment), forKey: AnyKey("alignment"))
 }
 
 private func statisticsText(title: String, _ s: ErrorStatistics, pairs: Int) -> String {
@@ -214,32 +214,14 @@ public struct RPEReport: Sendable, Encodable {
 
     public var pairs: Int { errors.count }
 
-    enum Keys: String, CodingKey {
-        case metric, reference, estimate, relation, unit, align, association, maxDiff = "max_diff", pairs
-        case delta, deltaUnit = "delta_unit", allPairs = "all_pairs", pairing, alignment
-    }
-
     public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode("rpe", forKey: .metric)
-        try c.encode(referencePath, forKey: .reference)
-        try c.encode(estimatePath, forKey: .estimate)
-        try c.encode(relation.rawValue, forKey: .relation)
-        try c.encode(relation.unit, forKey: .unit)
-        try c.encode(settings.alignment.rawValue, forKey: .align)
-        try c.encode(settings.association.rawValue, forKey: .association)
-        try c.encode(settings.maxDifference, forKey: .maxDiff)
-        try c.encode(pairs, forKey: .pairs)
-        try c.encode(options.delta, forKey: .delta)
-        try c.encode(options.unit.rawValue, forKey: .deltaUnit)
-        try c.encode(options.allPairs, forKey: .allPairs)
-        try c.encode(options.pairing.rawValue, forKey: .pairing)
-        var s = encoder.container(keyedBy: AnyKey.self)
-        for (name, v) in [("rmse", statistics.rmse), ("mean", statistics.mean), ("median", statistics.median), ("std", statistics.std),
-                          ("min", statistics.min), ("max", statistics.max), ("sse", statistics.sse)] {
-            try s.encode(v, forKey: AnyKey(stringValue: name)!)
-        }
-        try c.encode(AlignmentJSON(alignment), forKey: .alignment)
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try encodeEvaluation(metric: "rpe", reference: referencePath, estimate: estimatePath, relation: relation, settings: settings,
+                             statistics: statistics, pairs: pairs, alignment: alignment, into: &c)
+        try c.encode(options.delta, forKey: AnyKey("delta"))
+        try c.encode(options.unit.rawValue, forKey: AnyKey("delta_unit"))
+        try c.encode(options.allPairs, forKey: AnyKey("all_pairs"))
+        try c.encode(options.pairing.rawValue, forKey: AnyKey("pairing"))
     }
 
     public var text: String {
@@ -254,6 +236,7 @@ public struct RPEReport: Sendable, Encodable {
 struct AnyKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
+    init(_ s: String) { stringValue = s }
     init?(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
 }

@@ -35,3 +35,11 @@ import Testing
         #expect(r.err == "Error: \(path): sweep.haptics: unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds\n")
     }
 }
+
+@Suite struct SpecFileCLITests {
+    @Test func missingSpecIsOneLine() throws {
+        let r = try navbench(["run", "/nonexistent/spec.yaml"])
+        #expect(r.status == 1)
+        #expect(r.err == "Error: /nonexistent/spec.yaml: no such file, expected a YAML experiment spec\n")
+    }
+}
