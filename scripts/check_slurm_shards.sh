@@ -55,7 +55,7 @@ for _ in $(seq 100); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; slee
 OUT=$BASE/sharded
 SPEC=$BASE/spec.yaml
 sed "s#^output:.*#output: $OUT#" Experiments/default.yaml > "$SPEC"
-submitted=$(SPEC=$SPEC SHARDS=3 NAVBENCH=$BIN CPUS=1 scripts/slurm-sweep.sbatch)
+submitted=$(SPEC=$SPEC SHARDS=3 NAVBENCH=$BIN CPUS=1 LOGS=$BASE/log scripts/slurm-sweep.sbatch)
 for _ in $(seq 600); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
 pass=0; fail=0
 if [ -f "$OUT/metrics.csv" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: no merged report ($submitted)"; cat "$BASE"/log/*.log | tail -20; fi
