@@ -6,6 +6,7 @@ import PackageDescription
 //     ← NavSignal, NavSynth, NavGeometry, NavGuidance (pure algorithms)   NavSpectral (FFT through CFFTW)
 //       ← NavMetrics (APE, RPE, drift, positioning scores; pure)
 //         ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
+//           (NavRosbag: ROS 1 bag / MCAP parsing, under NavIO)
 //           ← NavReport (reports over files, trajectory evaluation pipeline)
 //             ← NavPipeline (jobs over files: filters, guidance replay, experiments)
 //               ← navbench (thin CLI)
@@ -37,6 +38,9 @@ let package = Package(
             pkgConfig: "fftw3",
             providers: [.apt(["libfftw3-dev"])]
         ),
+        .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"])]),
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(
             name: "NavCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
@@ -60,10 +64,12 @@ let package = Package(
         ),
         .target(name: "NavGuidance", dependencies: ["NavCore", "NavMetrics"]),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
+        // ROS 1 bags and MCAP: records, chunks (bz2, LZ4, Zstandard), ROS 1 and CDR messages.
+        .target(name: "NavRosbag", dependencies: ["NavCore", "CBZip2", "CLZ4", "CZstd"]),
         .target(
             name: "NavIO",
             dependencies: [
-                "NavCore", "CHDF5",
+                "NavCore", "CHDF5", "NavRosbag",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Yams", package: "Yams"),
@@ -114,6 +120,11 @@ let package = Package(
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth", "NavIO"]),
         .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal"]),
+        .testTarget(
+            name: "NavRosbagTests",
+            dependencies: ["NavCore", "NavRosbag", "NavIO"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
     ]
 )

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs what navbench needs and is missing: Debian packages (HDF5, FFTW, pkg-config)
+# Installs what navbench needs and is missing: Debian packages (HDF5, FFTW, bzip2, LZ4, Zstandard, pkg-config)
 # and, with --python, the pip packages the interop checks use. Idempotent; quiet when
 # everything is already there.
 set -euo pipefail
 need=()
-for pkg in libhdf5-dev libfftw3-dev pkg-config; do
+for pkg in libhdf5-dev libfftw3-dev libbz2-dev liblz4-dev libzstd-dev pkg-config; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
