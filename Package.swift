@@ -87,7 +87,7 @@ let package = Package(
             name: "navbench",
             dependencies: [
                 "NavCore", "NavIO", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
-                "NavGeometry", "NavMetrics", "NavAids",
+                "NavGeometry", "NavMetrics", "NavAids", "NavRosbag",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
