@@ -161,3 +161,144 @@ with open(f"{OUT}/expected.json", "w") as f:
     json.dump(expected, f, indent=1, sort_keys=True)
     f.write("\n")
 print(f"{len(errors)} segments over {expected['path_length_m']:.1f} m: t {100 * t_mean:.6f} %, r {r_mean * 180 / math.pi:.6f} deg/m")
+
+# --- TUM RGB-D evaluate_rpe.py --fixed_delta (Sturm et al. 2012; the benchmark's Python 2 tool) --
+# A port written for this fixture: the same steps, Python 2's random.sample (indices as
+# int(random() * n)) driven by the same Mersenne Twister after random.seed(0).
+import random
+
+TUM_OUT = os.path.join(os.path.dirname(OUT), "tum-rpe")
+os.makedirs(TUM_OUT, exist_ok=True)
+rng = np.random.default_rng(11)
+
+
+def quat_to_matrix(qx, qy, qz, qw, t):
+    q = np.array([qx, qy, qz, qw], dtype=np.float64)
+    nq = np.dot(q, q)
+    q *= math.sqrt(2.0 / nq)
+    q = np.outer(q, q)
+    return np.array(((1.0 - q[1, 1] - q[2, 2], q[0, 1] - q[2, 3], q[0, 2] + q[1, 3], t[0]),
+                     (q[0, 1] + q[2, 3], 1.0 - q[0, 0] - q[2, 2], q[1, 2] - q[0, 3], t[1]),
+                     (q[0, 2] - q[1, 3], q[1, 2] + q[0, 3], 1.0 - q[0, 0] - q[1, 1], t[2]),
+                     (0.0, 0.0, 0.0, 1.0)))
+
+
+def tum_walk(times, noise):
+    rows = []
+    for t in times:
+        yaw = 0.3 * t + (rng.normal(0, noise) if noise else 0)
+        p = [2 * math.cos(0.2 * t), 2 * math.sin(0.2 * t), 0.1 * t]
+        if noise:
+            p = [v + rng.normal(0, noise) for v in p]
+        rows.append([t] + p + [0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2)])
+    return rows
+
+
+t_gt = [1000.0 + k / 100.0 for k in range(2000)]                      # 100 Hz, 20 s
+t_est = [1000.0 + 0.003 + k / 30.0 + rng.uniform(-2e-3, 2e-3) for k in range(580)]  # 30 Hz
+for name, rows in (("gt.tum", tum_walk(t_gt, 0)), ("est.tum", tum_walk(t_est, 0.01))):
+    with open(f"{TUM_OUT}/{name}", "w") as f:
+        for r in rows:
+            f.write(" ".join(repr(float(v)) for v in r) + "\n")
+
+
+def read_tum(path):
+    traj = {}
+    for line in open(path):
+        v = [float(x) for x in line.split()]
+        traj[v[0]] = quat_to_matrix(v[4], v[5], v[6], v[7], v[1:4])
+    return traj
+
+
+def closest(L, t):
+    beginning, end, best = 0, len(L), 0
+    difference = abs(L[0] - t)
+    while beginning < end:
+        middle = int((end + beginning) / 2)
+        if abs(L[middle] - t) < difference:
+            difference = abs(L[middle] - t)
+            best = middle
+        if t == L[middle]:
+            return middle
+        elif L[middle] > t:
+            end = middle
+        else:
+            beginning = middle + 1
+    return best
+
+
+def py2_sample(population, k):
+    n = len(population)
+    result = [None] * k
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            j = int(random.random() * (n - i))
+            result[i] = pool[j]
+            pool[j] = pool[n - i - 1]
+    else:
+        selected = set()
+        for i in range(k):
+            j = int(random.random() * n)
+            while j in selected:
+                j = int(random.random() * n)
+            selected.add(j)
+            result[i] = population[j]
+    return result
+
+
+def angle(T):
+    return math.acos(min(1, max(-1, (np.trace(T[0:3, 0:3]) - 1) / 2)))
+
+
+def tum_rpe(traj_gt, traj_est, max_pairs, delta, unit):
+    random.seed(0)
+    sg, se = sorted(traj_gt), sorted(traj_est)
+    if unit == "s":
+        index = list(se)
+    elif unit == "f":
+        index = list(range(len(se)))
+    else:
+        motion = [np.linalg.inv(traj_est[se[i + 1]]) @ traj_est[se[i]] for i in range(len(se) - 1)]
+        index, acc = [0], 0
+        for m in motion:
+            acc += np.linalg.norm(m[0:3, 3]) if unit == "m" else angle(m) * (1 if unit == "rad" else 180 / math.pi)
+            index.append(acc)
+    pairs = []
+    for i in range(len(se)):
+        j = closest(index, index[i] + delta)
+        if j != len(se) - 1:
+            pairs.append((i, j))
+    if max_pairs != 0 and len(pairs) > max_pairs:
+        pairs = py2_sample(pairs, max_pairs)
+    gt_max = 2 * np.median([s - t for s, t in zip(sg[1:], sg[:-1])])
+    out = []
+    for i, j in pairs:
+        g0, g1 = closest(sg, se[i]), closest(sg, se[j])
+        if abs(sg[g0] - se[i]) > gt_max or abs(sg[g1] - se[j]) > gt_max:
+            continue
+        E = np.linalg.inv(np.linalg.inv(traj_est[se[j]]) @ traj_est[se[i]]) @ (np.linalg.inv(traj_gt[sg[g1]]) @ traj_gt[sg[g0]])
+        out.append((i, j, g0, g1, float(np.linalg.norm(E[0:3, 3])), angle(E)))
+    return out
+
+
+traj_gt, traj_est = read_tum(f"{TUM_OUT}/gt.tum"), read_tum(f"{TUM_OUT}/est.tum")
+cases = []
+for max_pairs, delta, unit in ((10000, 1.0, "s"), (100, 1.0, "s"), (10, 0.5, "m"), (0, 30, "f"), (400, 20.0, "deg")):
+    res = tum_rpe(traj_gt, traj_est, max_pairs, delta, unit)
+    tr = np.array([r[4] for r in res])
+    rot = np.array([r[5] for r in res]) * 180 / math.pi
+    cases.append({"max_pairs": max_pairs, "delta": delta, "unit": unit,
+                  "pairs": [[r[0], r[1], r[2], r[3]] for r in res],
+                  "translation": {k: float(v).hex() for k, v in (("rmse", np.sqrt(np.dot(tr, tr) / len(tr))), ("mean", np.mean(tr)), ("median", np.median(tr)),
+                                                                  ("std", np.std(tr)), ("min", np.min(tr)), ("max", np.max(tr)))},
+                  "rotation_deg": {k: float(v).hex() for k, v in (("rmse", np.sqrt(np.dot(rot, rot) / len(rot))), ("mean", np.mean(rot)), ("median", np.median(rot)),
+                                                                   ("std", np.std(rot)), ("min", np.min(rot)), ("max", np.max(rot)))}})
+with open(f"{TUM_OUT}/expected.json", "w") as f:
+    json.dump({"source": "TUM RGB-D evaluate_rpe.py --fixed_delta, port in scripts/make_protocol_fixtures.py (random.seed(0), Python 2 sample)",
+               "cases": cases}, f, indent=1, sort_keys=True)
+    f.write("\n")
+print("tum-rpe cases:", [(c["unit"], c["max_pairs"], len(c["pairs"])) for c in cases])
