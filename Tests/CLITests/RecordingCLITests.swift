@@ -87,3 +87,30 @@ let rosFixtures = "Tests/NavRosbagTests/Fixtures"
         #expect(noTopic.err.hasPrefix("navbench: error: \(rosFixtures)/sample-lz4.bag: /nope: no such topic"))
     }
 }
+
+@Suite(.serialized) struct ProtocolCLITests {
+    static let kitti = "Tests/NavMetricsTests/Fixtures/kitti"
+    static let tum = "Tests/NavMetricsTests/Fixtures/tum-rpe"
+
+    @Test func kittiPresetPrintsTheDevkitFigures() throws {
+        let r = try navbench(["rpe", "--protocol", "kitti", "\(Self.kitti)/gt.kitti", "\(Self.kitti)/est.kitti"], cwd: repoRoot)
+        #expect(r.status == 0)
+        #expect(r.out.hasPrefix("""
+            kitti: KITTI odometry devkit evaluate_odometry.cpp (Geiger et al., CVPR 2012)
+            translation_error           1.160759 %
+            rotation_error              0.006067 deg/m
+            segments                    804
+               100 m:   131 segments, 1.196471 %, 0.010356 deg/m
+
+            """), "\(r.out)")
+    }
+
+    @Test func presetsBelongToTheirCommand() throws {
+        let r = try navbench(["ape", "--protocol", "tum-rpe", "\(Self.tum)/gt.tum", "\(Self.tum)/est.tum"], cwd: repoRoot)
+        #expect(r.status == 1)
+        #expect(r.err == "navbench: error: --protocol tum-rpe is an rpe protocol; use navbench rpe --protocol tum-rpe\n")
+        let h = try navbench(["ape", "--protocol", "hilti", "--max-diff", "0.02", "\(Self.tum)/gt.tum", "\(Self.tum)/est.tum", "--json"], cwd: repoRoot)
+        #expect(h.status == 0)
+        #expect(h.out.contains("\"protocolName\" : \"hilti\""))
+    }
+}
