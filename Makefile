@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 SEED ?= 20261122
 
-.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo fixtures-rosbag fixtures-protocol bench-rosbag venv-rosbag bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -76,6 +76,23 @@ fixtures-evo:
 	@$(PYTHON) -c "import evo, rdp, simplification, numpy, scipy, h5py" 2>/dev/null \
 		|| $(PYTHON) -m pip install -q --disable-pip-version-check $(EVO_PIP)
 	$(PYTHON) scripts/make_evo_fixtures.py
+
+## venv-rosbag: the pinned venv (.venv) of the bag/MCAP fixture writers and the rosbags + pandas peer.
+venv-rosbag:
+	@test -x .venv/bin/python || $(PYTHON) -m venv .venv
+	@.venv/bin/python -m pip install -q --disable-pip-version-check -r scripts/requirements-rosbag.txt
+
+## fixtures-rosbag: regenerate the ROS 1 bag / MCAP fixtures of NavRosbagTests (written by rosbags and mcap; committed).
+fixtures-rosbag: venv-rosbag
+	.venv/bin/python scripts/make_rosbag_fixtures.py
+
+## fixtures-protocol: regenerate the KITTI devkit and TUM evaluate_rpe golden fixtures (committed).
+fixtures-protocol: venv-rosbag
+	.venv/bin/python scripts/make_protocol_fixtures.py
+
+## bench-rosbag: import a generated ~1 GB bag and MCAP with navbench vs rosbags + pandas, same run.
+bench-rosbag: release venv-rosbag
+	scripts/bench-rosbag.sh
 
 ## bench-trajectory: navbench vs evo (APE, RPE) and rdp/simplification (RDP), same run, with parity checks.
 bench-trajectory: release
