@@ -167,12 +167,10 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
     var mapping = mapping
     var notes: [String] = []
 
-    // Which topics exist (one pass over the summary is cheap next to decoding).
-    let summary: RecordingSummary
-    do { summary = try recording.summary() } catch { throw traceError(error) }
-    let byTopic = Dictionary(summary.topics.map { ($0.topic, $0) }, uniquingKeysWith: { a, _ in a })
     if mapping.isEmpty {
-        // Only unambiguous sensor topics are taken without being named.
+        // Only unambiguous sensor topics are taken without being named (this needs a first pass).
+        let summary: RecordingSummary
+        do { summary = try recording.summary() } catch { throw traceError(error) }
         func only(_ t: RosMessageType) -> TopicSelection? {
             let c = summary.topics.filter { $0.messageType == t && $0.count > 0 }
             return c.count == 1 ? TopicSelection(topic: c[0].topic) : nil
@@ -191,40 +189,27 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
         ("vio", mapping.vio, [.poseStamped, .odometry, .tfMessage]), ("groundtruth", mapping.groundtruth, [.poseStamped, .odometry, .tfMessage]),
         ("location", mapping.location, [.navSatFix]),
     ]
-    var wanted: [String: [String]] = [:]  // topic → roles
-    for (role, sel, types) in roles {
+    // Types each chosen topic may have (checked, with the messages, in one pass).
+    var accepted: [String: Set<RosMessageType>] = [:]
+    for (_, sel, types) in roles {
         guard let sel else { continue }
-        guard let t = byTopic[sel.topic] else {
-            let list = summary.topics.map(\.topic).joined(separator: ", ")
-            throw TraceError(.missing, file: file, object: sel.topic, "no such topic (for \(role)); the file has \(list.isEmpty ? "no topics" : list)")
-        }
-        guard let type = t.messageType, types.contains(type) else {
-            let expected = types.map(\.rawValue).sorted().joined(separator: ", ")
-            let why = t.messageType == nil ? " (a type navbench does not read)" : ""
-            throw TraceError(.wrongType, file: file, object: sel.topic, "\(t.typeName)\(why); \(role) expects \(expected)")
-        }
-        if type == .tfMessage && sel.childFrame == nil {
-            throw TraceError(.missing, file: file, object: sel.topic, "a tf2_msgs/TFMessage topic holds many frames; name the child frame as \(sel.topic):FRAME (or child_frame: in the mapping)")
-        }
-        if type != .tfMessage && sel.childFrame != nil {
-            throw TraceError(.badValue, file: file, object: sel.text, "a child frame applies only to tf2_msgs/TFMessage topics; \(sel.topic) is \(t.typeName)")
-        }
-        wanted[sel.topic, default: []].append(role)
-    }
-    let skipped = summary.topics.filter { $0.messageType == nil && $0.count > 0 }
-    if !skipped.isEmpty {
-        notes.append("\(file): skipped \(skipped.count) topic\(skipped.count == 1 ? "" : "s") of types navbench does not read: "
-            + skipped.map { "\($0.topic) (\($0.typeName), \($0.count) messages)" }.joined(separator: ", "))
+        accepted[sel.topic] = accepted[sel.topic].map { $0.intersection(types) } ?? types
     }
 
-    // Decode the chosen topics.
+    // One pass: every topic is counted, the chosen ones are decoded.
+    struct Seen { var typeName: String; var messageType: RosMessageType?; var count: Int }
+    var seen: [String: Seen] = [:]
     var imu: [(RosStamp, RosImu)] = [], mag: [(RosStamp, RosMagneticField)] = [], fixes: [(RosStamp, RosNavSatFix)] = []
     var poses: [String: [(RosStamp, RosPose)]] = [:]
     var childFramesSeen: [String: Set<String>] = [:]
     let clock = mapping.clock
     do throws(RecordingError) {
         try recording.forEachMessage { channel, time, payload throws(RecordingError) in
-            guard wanted[channel.topic] != nil, let type = channel.messageType, let encoding = channel.encoding else { return }
+            if seen[channel.topic] == nil {
+                seen[channel.topic] = Seen(typeName: channel.typeName, messageType: channel.messageType, count: 0)
+            }
+            seen[channel.topic]!.count += 1
+            guard let types = accepted[channel.topic], let type = channel.messageType, types.contains(type), let encoding = channel.encoding else { return }
             let message: RosMessage
             do throws(MessageDecodingError) { message = try decodeRosMessage(payload, type: type, encoding: encoding) } catch {
                 throw RecordingError(.corrupt, file: file, location: "\(channel.topic), message at \(RosStamp(nanoseconds: time).text)", "\(type.rawValue) \(error.problem)")
@@ -244,6 +229,30 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
             }
         }
     } catch { throw traceError(error) }
+
+    for (role, sel, types) in roles {
+        guard let sel else { continue }
+        guard let t = seen[sel.topic] else {
+            let list = seen.keys.sorted().joined(separator: ", ")
+            throw TraceError(.missing, file: file, object: sel.topic, "no such topic (for \(role)); the file has \(list.isEmpty ? "no messages" : list)")
+        }
+        guard let type = t.messageType, types.contains(type) else {
+            let expected = types.map(\.rawValue).sorted().joined(separator: ", ")
+            let why = t.messageType == nil ? " (a type navbench does not read)" : ""
+            throw TraceError(.wrongType, file: file, object: sel.topic, "\(t.typeName)\(why); \(role) expects \(expected)")
+        }
+        if type == .tfMessage && sel.childFrame == nil {
+            throw TraceError(.missing, file: file, object: sel.topic, "a tf2_msgs/TFMessage topic holds many frames; name the child frame as \(sel.topic):FRAME (or child_frame: in the mapping)")
+        }
+        if type != .tfMessage && sel.childFrame != nil {
+            throw TraceError(.badValue, file: file, object: sel.text, "a child frame applies only to tf2_msgs/TFMessage topics; \(sel.topic) is \(t.typeName)")
+        }
+    }
+    let skipped = seen.filter { $0.value.messageType == nil }.sorted { $0.key < $1.key }
+    if !skipped.isEmpty {
+        notes.append("\(file): skipped \(skipped.count) topic\(skipped.count == 1 ? "" : "s") of types navbench does not read: "
+            + skipped.map { "\($0.key) (\($0.value.typeName), \($0.value.count) messages)" }.joined(separator: ", "))
+    }
 
     var session = Session(metadata: importMetadata(options, frameConvention: SessionMetadata.arkitFrame
         + "; imported from \(recording.format == .rosbag ? "a ROS 1 bag" : "MCAP"), world frame \(mapping.frame.rawValue), body frames kept"))
