@@ -23,14 +23,17 @@ public final class HDF5Writer {
     public init(path: String) throws(TraceError) {
         _ = silenceHDF5Errors
         self.path = path
-        let dir = (path as NSString).deletingLastPathComponent
+        guard path != "-", !path.isEmpty else {
+            throw TraceError(.writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
+        }
+        let dir = parentFolder(of: path)
         if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         temporaryPath = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
         let fcpl = H5Pcreate(nb_H5P_FILE_CREATE())
         defer { H5Pclose(fcpl) }
         H5Pset_obj_track_times(fcpl, false)
         let id = H5Fcreate(temporaryPath, nb_H5F_ACC_TRUNC(), fcpl, nb_H5P_DEFAULT())
-        guard id >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the file (is the folder writable?)") }
+        guard id >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the file (\(errnoText(errno)); is the folder writable?)") }
         file = id
     }
 
@@ -41,7 +44,7 @@ public final class HDF5Writer {
 
     /// Closes the file and moves it into place.
     public func commit() throws(TraceError) {
-        guard H5Fclose(file) >= 0 else { throw TraceError(.writeFailed, file: path, "closing the file failed") }
+        guard H5Fclose(file) >= 0 else { throw TraceError(.writeFailed, file: path, "closing the file failed (disk full?)") }
         file = -1
         guard rename(temporaryPath, path) == 0 else {
             throw TraceError(.writeFailed, file: path, "cannot move the finished file into place")
@@ -173,7 +176,7 @@ public final class HDF5Writer {
     }
 
     private func createParent(of dataset: String) throws(TraceError) {
-        let parent = (dataset as NSString).deletingLastPathComponent
+        let parent = parentFolder(of: dataset)
         if parent != "/" && !parent.isEmpty { try createGroup(parent) }
     }
 }

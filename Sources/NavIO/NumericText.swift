@@ -6,6 +6,7 @@ import Darwin
 
 /// Reads a whole file into memory with POSIX read(2) (no Foundation copy).
 func readFileBytes(_ path: String) throws(TraceError) -> [UInt8] {
+    try requireRegularFile(path, expected: "a text file")
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { throw TraceError(.notFound, file: path, "cannot open for reading (no such file or no permission)") }
     defer { close(fd) }

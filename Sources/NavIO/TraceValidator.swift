@@ -103,6 +103,16 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy()) -> Val
     }
     var trace = LoadedTrace(file: path)
 
+    // HDF5 indirections: every external link is reported (an error unless --allow-external-links).
+    for link in reader.externalLinks() {
+        do {
+            try reader.checkLink(link)
+            warn(link, "external link followed (--allow-external-links)")
+        } catch {
+            report.problems.append(ValidationProblem(severity: .error, error: error))
+        }
+    }
+
     // Root attributes.
     for attr in TraceSchema.rootAttributes {
         if let v = reader.attribute(attr.name) { trace.attributes[attr.name] = v }

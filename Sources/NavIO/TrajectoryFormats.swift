@@ -43,6 +43,7 @@ public func detectTrajectoryFormat(path: String) throws(TraceError) -> Trajector
     case "tum": return .tum
     default: break
     }
+    if FileManager.default.fileExists(atPath: path) { try requireRegularFile(path, expected: "a trajectory file") }
     guard let h = FileHandle(forReadingAtPath: path) else {
         throw TraceError(.notFound, file: path, "cannot open for reading (no such file or no permission)")
     }
@@ -265,7 +266,10 @@ public func writeEuRoC(_ t: Trajectory, to path: String) throws(TraceError) {
     var s = "#timestamp [ns],p_RS_R_x [m],p_RS_R_y [m],p_RS_R_z [m],q_RS_w [],q_RS_x [],q_RS_y [],q_RS_z []\n"
     for (time, p) in zip(t.timestamps, t.poses.values) {
         let q = p.rotation, x = p.translation
-        s += "\(Int64((time * 1e9).rounded())),\(x.x),\(x.y),\(x.z),\(q.w),\(q.x),\(q.y),\(q.z)\n"
+        guard let ns = Int64(exactly: (time * 1e9).rounded()) else {
+            throw TraceError(.badTimestamps, file: path, object: "timestamp", "\(time) s is not representable as 64-bit integer nanoseconds (|t| < 9.2e9 s), expected by EuRoC")
+        }
+        s += "\(ns),\(x.x),\(x.y),\(x.z),\(q.w),\(q.x),\(q.y),\(q.z)\n"
     }
     try writeTextAtomically(s, to: path)
 }

@@ -82,7 +82,7 @@ public func rpePairs(referencePositions: [Vector3], estimatePositions: [Vector3]
     switch o.unit {
     case .frames:
         guard o.delta == o.delta.rounded() else { throw .invalidDelta("delta must be an integer for delta unit frames, got \(o.delta)") }
-        let d = Int(o.delta)
+        guard let d = Int(exactly: o.delta), d >= 1 else { throw .invalidDelta("delta must be an integer from 1 to 2^63-1 for delta unit frames, got \(o.delta)") }
         if o.allPairs {
             if n > d { for i in 0..<(n - d) { pairs.append(IndexPair(i, i + d)) } }
         } else {

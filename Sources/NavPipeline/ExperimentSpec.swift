@@ -63,6 +63,7 @@ extension ExperimentSpec {
 
     /// Parses and validates a YAML spec.
     public static func load(_ path: String) throws(SpecError) -> ExperimentSpec {
+        if let kind = nonRegularFileKind(path) { throw SpecError(file: path, key: "", problem: "is \(kind), expected a YAML experiment spec") }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw SpecError(file: path, key: "", problem: FileManager.default.fileExists(atPath: path) ? "cannot read it as UTF-8 text, expected a YAML experiment spec" : "no such file, expected a YAML experiment spec")
         }
@@ -70,6 +71,7 @@ extension ExperimentSpec {
     }
 
     public static func parse(_ text: String, file: String) throws(SpecError) -> ExperimentSpec {
+        if let problem = yamlExpansionProblem(text) { throw SpecError(file: file, key: "", problem: problem) }
         let node: Any?
         do { node = try Yams.load(yaml: text) } catch {
             throw SpecError(file: file, key: "", problem: "not valid YAML (\(String(describing: error).split(separator: "\n").first ?? ""))")
@@ -133,6 +135,7 @@ extension ExperimentSpec {
             if let l = try strings("arrival", { GuidanceParameters.ArrivalTest(rawValue: $0) }, "faithful, symmetric") { spec.sweep.arrival = l }
             if let l = try strings("haptic", { ["strict", "relaxed"].contains($0) ? $0 : nil }, "strict, relaxed") { spec.sweep.haptic = l }
             if let l = try strings("seeds", { UInt64($0) }, "non-negative integers") { spec.sweep.seeds = l }
+            try spec.sweep.checkLimits(file: file)  // SpecLimits.swift: repeated values, grid size
         }
         for (key, assign) in [("calibration", { (l: [String]) in spec.calibration = l }), ("proximity", { (l: [String]) in spec.proximity = l }),
                               ("gyro_filters", { (l: [String]) in spec.gyroFilters = l })] {

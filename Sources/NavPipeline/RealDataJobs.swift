@@ -58,7 +58,7 @@ public func gyroFilterTable(_ plan: ExperimentPlan) -> (table: MetricsTable, fai
             truth.append(w[j] + f * (w[j + 1] - w[j]))
         }
         let fs = 1 / SamplingSummary(timestamps: imu.timestamps).medianInterval
-        let session = s.metadata.sessionID.isEmpty ? (file as NSString).lastPathComponent : s.metadata.sessionID
+        let session = s.metadata.sessionID.isEmpty ? fileName(of: file) : s.metadata.sessionID
         for spec in plan.spec.gyroFilters {
             do {
                 var axes: [[Double]] = (0..<3).map { a in imu.gyroscope.map { a == 0 ? $0.x : a == 1 ? $0.y : $0.z } }

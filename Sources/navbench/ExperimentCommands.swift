@@ -35,13 +35,17 @@ struct Run: ParsableCommand {
     @Option(help: "Parallel jobs (default: all cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Run only shard K of N (deterministic slice); combine shards with navbench merge.") var shard: String?
     @Flag(help: "No progress bar.") var quiet = false
+    @Option(help: "Most sweep configurations accepted (default 10000); the grid is counted before it is built.")
+    var maxConfigurations: Int?
 
     func validate() throws {
+        if let m = maxConfigurations, m < 1 { throw ValidationError("--max-configurations must be at least 1, got \(m)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         if let shard { _ = try parseShard(shard) }
     }
 
     func run() throws {
+        if let m = maxConfigurations { SpecLimits.maxConfigurations = m }
         var s = try ExperimentSpec.load(spec)
         if let out { s.output = out }
         let started = Date()
@@ -49,7 +53,7 @@ struct Run: ParsableCommand {
         let cache = (s.output as NSString).appendingPathComponent(".cache")
         let (k, n) = try shard.map(parseShard) ?? (1, 1)
         let (results, failures, computed) = executeJobs(plan, cacheFolder: cache, workers: jobs, shard: k, shards: n, progress: progressBar(quiet: quiet))
-        for f in plan.failures + failures { printError("navbench: failed: \(f)") }
+        for f in plan.failures + failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         if n > 1 {
             print("shard \(k)/\(n): \(results.count) jobs (\(computed) computed, \(results.count - computed) cached); combine with: navbench merge \(spec) --out \(s.output)")
             if !failures.isEmpty { throw ExitCode(1) }
@@ -99,7 +103,7 @@ struct Merge: ParsableCommand {
         let outputs = try writeExperimentReport(plan, results: results, failures: failures, command: command,
                                                 facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count))
         print("merged \(results.count) of \(plan.jobs.count) jobs; report: \(outputs.summary)")
-        for f in plan.failures + failures { printError("navbench: failed: \(f)") }
+        for f in plan.failures + failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         if !(plan.failures + failures).isEmpty { throw ExitCode(1) }
     }
 }
@@ -138,6 +142,7 @@ struct Compare: ParsableCommand {
             printError("navbench: error: \(error)")
             throw ExitCode(2)
         }
+        try checkOutput(out, extraInputs: [metricsPath(baseline), metricsPath(current)])
         let result = compareMetrics(baseline: b, current: c, tolerances: tolerances)
         let md = comparisonMarkdown(result, baselineName: baseline, currentName: current)
         print(md, terminator: "")
@@ -158,10 +163,11 @@ struct ExportNotebook: ParsableCommand {
     func run() throws {
         let s = try ExperimentSpec.load(spec)
         let path = out ?? "Notebooks-export/\(s.name).ipynb"
-        let folder = (path as NSString).deletingLastPathComponent
+        try checkOutput(path)
+        let folder = parentFolder(of: path)
         let metricsFile = metrics ?? relativePath(from: folder.isEmpty ? "." : folder, to: (s.output as NSString).appendingPathComponent("metrics.csv"))
         try writeTextAtomically(experimentNotebook(experiment: s.name, metricsPath: metricsFile, keyMetrics: s.keyMetrics), to: path)
-        print(path)
+        if path != "-" { print(path) }
     }
 }
 

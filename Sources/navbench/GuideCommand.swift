@@ -59,10 +59,11 @@ struct Guide: ParsableCommand {
     @OptionGroup var flags: GuidanceFlags
     @Flag(help: "Also list the on-track haptic pulses.") var pulses = false
     @Flag(help: "Print JSON: timeline and metrics.") var json = false
+    @Flag(help: "Replay even when the session kinds or route ids do not match.") var force = false
 
     func run() throws {
         let rec = try readTrace(at: recording), nav = try readTrace(at: navigation)
-        let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options())
+        let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options(), force: force)
         let events = run.estimated.events.filter { pulses || $0.kind != .pulse }
         if json {
             struct Out: Encodable { var route: String; var recording: String; var navigation: String; var events: [GuidanceEvent]; var metrics: [String: Double?]; var units: [String: String] }

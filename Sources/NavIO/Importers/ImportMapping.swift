@@ -167,6 +167,7 @@ extension ImportMapping {
     }
 
     public static func parse(_ text: String, file: String) throws(TraceError) -> ImportMapping {
+        if let problem = yamlExpansionProblem(text) { throw TraceError(.tooLarge, file: file, problem) }
         let root: Node?
         do { root = try Yams.compose(yaml: text) } catch {
             let first = String(describing: error).split(separator: "\n").first.map(String.init) ?? "syntax error"

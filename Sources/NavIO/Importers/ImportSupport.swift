@@ -70,14 +70,17 @@ func importMetadata(_ options: ImportOptions, sessionID: String = "", routeID: S
 ///
 /// - Throws: the first validation error (naming `path`) or a write error.
 public func writeImportedTrace(_ session: Session, to path: String, processing: String) throws(TraceError) {
-    let dir = (path as NSString).deletingLastPathComponent
+    guard path != "-", !path.isEmpty else {
+        throw TraceError(.writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
+    }
+    let dir = parentFolder(of: path)
     if !dir.isEmpty {
         do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
             throw TraceError(.writeFailed, file: path, "cannot create folder \(dir)")
         }
     }
     // Beside the target, so the final rename stays on one file system.
-    let temporary = (dir.isEmpty ? "" : dir + "/") + ".\((path as NSString).lastPathComponent).import-\(ProcessInfo.processInfo.processIdentifier).h5"
+    let temporary = (dir.isEmpty ? "" : dir + "/") + ".\(fileName(of: path)).import-\(ProcessInfo.processInfo.processIdentifier).h5"
     defer { try? FileManager.default.removeItem(atPath: temporary) }
     try writeTrace(session, to: temporary)
     if !processing.isEmpty { try setRootStringAttribute(file: temporary, name: "processing", value: processing, reportAs: path) }
@@ -285,6 +288,7 @@ func readTextFile(_ path: String, expected: String) throws(TraceError) -> String
         throw TraceError(.notFound, file: path, "no such file, expected \(expected)")
     }
     if isDirectory.boolValue { throw TraceError(.notFound, file: path, "is a folder, expected \(expected)") }
+    try requireRegularFile(path, expected: expected)
     guard let data = FileManager.default.contents(atPath: path) else { throw TraceError(.notFound, file: path, "cannot open for reading") }
     guard !data.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected \(expected)") }
     guard let text = String(data: data, encoding: .utf8) else { throw TraceError(.badValue, file: path, "not UTF-8 text, expected \(expected)") }

@@ -1,0 +1,51 @@
+import Foundation
+import NavIO
+
+/// Limits on what an experiment spec may ask for, checked when the spec is read, before
+/// anything is built.
+public enum SpecLimits {
+    /// Most configurations a sweep grid may have (`--max-configurations` raises it). The grid is
+    /// counted, with overflow checked, before it is built; 10,000 configurations × a few
+    /// navigation sessions is already hours of replay.
+    nonisolated(unsafe) public static var maxConfigurations = 10_000
+}
+
+extension Sweep {
+    /// The values of each dimension as text, in `Configuration.columns` order.
+    var dimensionValues: [(name: String, values: [String])] {
+        [("rdp_tolerance", rdpTolerance.map(formatNumber)), ("rdp_distance", rdpDistance.map(\.rawValue)),
+         ("registration", registration.map(\.rawValue)), ("anchor_sightings", anchorSightings.map { $0.map(String.init) ?? "all" }),
+         ("position_filter", positionFilter), ("wording", wording), ("arrival", arrival.map(\.rawValue)),
+         ("haptic", haptic), ("seeds", seeds.map(String.init))]
+    }
+
+    /// The number of configurations, or nil when it overflows `Int`.
+    ///
+    /// - Complexity: O(dimensions).
+    public var configurationCount: Int? {
+        var n = 1
+        for d in dimensionValues {
+            let (p, o) = n.multipliedReportingOverflow(by: d.values.count)
+            if o { return nil }
+            n = p
+        }
+        return n
+    }
+
+    /// Throws on a value repeated within a dimension (it would duplicate rows) and on a grid of
+    /// more than `SpecLimits.maxConfigurations` configurations.
+    func checkLimits(file: String) throws(SpecError) {
+        for d in dimensionValues {
+            var seen = Set<String>()
+            for v in d.values where !seen.insert(v).inserted {
+                throw SpecError(file: file, key: "sweep.\(d.name)", problem: "'\(escapedForMessage(v))' is listed twice; each value once")
+            }
+        }
+        let limit = SpecLimits.maxConfigurations
+        guard let n = configurationCount, n <= limit else {
+            let shown = configurationCount.map(String.init) ?? "more than 2^63"
+            throw SpecError(file: file, key: "sweep",
+                            problem: "\(shown) configurations, more than the limit of \(limit) (--max-configurations raises it)")
+        }
+    }
+}
