@@ -6,6 +6,7 @@ import PackageDescription
 //     ← NavSignal, NavSynth, NavGeometry, NavGuidance (pure algorithms)   NavSpectral (FFT through CFFTW)
 //       ← NavMetrics (APE, RPE, drift, positioning scores; pure)
 //         ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
+//           ← NavImport (importers and exporters of other formats; YAML mappings through Yams)
 //           ← NavReport (reports over files, trajectory evaluation pipeline)
 //             ← NavPipeline (jobs over files: filters, guidance replay, experiments)
 //               ← navbench (thin CLI)
@@ -15,6 +16,7 @@ let package = Package(
         .executable(name: "navbench", targets: ["navbench"]),
         .library(name: "NavCore", targets: ["NavCore"]),
         .library(name: "NavIO", targets: ["NavIO"]),
+        .library(name: "NavImport", targets: ["NavImport"]),
         .library(name: "NavGeometry", targets: ["NavGeometry"]),
         .library(name: "NavMetrics", targets: ["NavMetrics"]),
         .library(name: "NavPipeline", targets: ["NavPipeline"]),
@@ -66,8 +68,11 @@ let package = Package(
                 "NavCore", "CHDF5",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
-                .product(name: "Yams", package: "Yams"),
             ]
+        ),
+        .target(
+            name: "NavImport",
+            dependencies: ["NavCore", "NavIO", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavMetrics"]),
         .target(
@@ -80,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "navbench",
             dependencies: [
-                "NavCore", "NavIO", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
+                "NavCore", "NavIO", "NavImport", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
                 "NavGeometry", "NavMetrics", "NavAids",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -93,6 +98,11 @@ let package = Package(
         .testTarget(
             name: "NavIOTests",
             dependencies: ["NavCore", "NavIO", "NavSynth"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "NavImportTests",
+            dependencies: ["NavCore", "NavIO", "NavImport", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

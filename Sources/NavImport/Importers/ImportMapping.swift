@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 import Yams
 
 // The mapping file of the `csv` and `hdf5-mapped` importers: which column or dataset feeds

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// How the location fixes of the CoreMotion logger, stamped on the Unix clock, are put on the
 /// motion files' clock (the device's uptime, `CMDeviceMotion.timestamp`). The log holds no
