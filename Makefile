@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 SEED ?= 20261122
 
-.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: demo test layers deps deps-python build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -29,12 +29,18 @@ demo: release
 ## test: the whole suite: swift test (incl. the Datasets manifest and regeneration), the regression
 ## gate on the default experiment, the h5py interop check and the notebook check.
 test: deps-python
+	$(MAKE) --no-print-directory layers
 	$(SWIFT) build
 	$(SWIFT) test
 	$(MAKE) --no-print-directory gate
 	$(MAKE) --no-print-directory notebook-check
 	scripts/check_slurm_shards.sh
 	$(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
+
+## layers: fail when a target imports a module Package.swift does not declare for it, declares one it
+## never imports, or imports one the layer order forbids (docs/architecture.md).
+layers:
+	$(PYTHON) scripts/check_layers.py
 
 ## gate: run the default experiment and fail if a metric got worse than Reports/baseline.
 gate: build

@@ -1,6 +1,5 @@
 import Foundation
 import NavCore
-import NavMetrics
 
 /// One number of a run, with its unit (see docs/metrics.md for definitions).
 public struct RunMetric: Sendable, Equatable, Codable {

@@ -1,3 +1,4 @@
+import NavCore
 import Foundation
 
 /// Heading filter on the circle (spec `kalman-heading:q=…,r=…`): the scalar random walk of
