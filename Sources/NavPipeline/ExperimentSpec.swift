@@ -46,6 +46,11 @@ public struct Sweep: Sendable, Equatable {
     public var rdpTolerance: [Double] { values(of: .rdpTolerance).map { Double($0)! } }
     /// The seeds swept.
     public var seeds: [UInt64] { values(of: .seeds).map { UInt64($0)! } }
+
+    /// Equal when they give the same grid (a dimension left out equals its default given).
+    public static func == (a: Sweep, b: Sweep) -> Bool {
+        SweepDimension.all.allSatisfy { a.values(of: $0) == b.values(of: $0) }
+    }
 }
 
 /// A bad spec: one line naming the file and the key.
@@ -69,10 +74,18 @@ extension ExperimentSpec {
     }
 
     public static func parse(_ text: String, file: String) throws(SpecError) -> ExperimentSpec {
-        let node: Any?
-        do { node = try Yams.load(yaml: text) } catch {
+        try parse(tree: try yamlTree(text, file: file), text: text, file: file)
+    }
+
+    /// The YAML document of a spec as Foundation values.
+    static func yamlTree(_ text: String, file: String) throws(SpecError) -> Any? {
+        do { return try Yams.load(yaml: text) } catch {
             throw SpecError(file: file, key: "", problem: "not valid YAML (\(String(describing: error).split(separator: "\n").first ?? ""))")
         }
+    }
+
+    /// Validates a parsed YAML document; `text` is what reports hash as the spec.
+    static func parse(tree node: Any?, text: String, file: String) throws(SpecError) -> ExperimentSpec {
         guard let top = node as? [String: Any] else { throw SpecError(file: file, key: "", problem: "expected a YAML mapping with keys \(topKeys.joined(separator: ", "))") }
         for k in top.keys.sorted() where !topKeys.contains(k) {
             throw SpecError(file: file, key: k, problem: "unknown key; valid: \(topKeys.joined(separator: ", "))")
