@@ -25,6 +25,16 @@ public struct TrajectoryFile: Sendable {
     /// False for KITTI files without a times file: the stamps are the row indices 0, 1, 2, …
     /// and such files can only be paired with another trajectory by index.
     public var hasTimestamps: Bool
+
+    public init(path: String, format: TrajectoryFormat, stream: String?, trajectory: Trajectory, hasTimestamps: Bool) {
+        self.path = path; self.format = format; self.stream = stream; self.trajectory = trajectory; self.hasTimestamps = hasTimestamps
+    }
+
+    /// A trajectory made in memory (timestamped poses, as in a TUM file); `name` stands for the
+    /// path in messages and reports.
+    public init(name: String, trajectory: Trajectory) {
+        self.init(path: name, format: .tum, stream: nil, trajectory: trajectory, hasTimestamps: true)
+    }
 }
 
 /// Tells the format of a trajectory file from its extension, else from its content:
