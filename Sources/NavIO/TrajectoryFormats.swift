@@ -217,7 +217,7 @@ private func unitQuaternion(x: Double, y: Double, z: Double, w: Double, path: St
     guard n > 1e-12 else {
         throw TraceError(.badValue, file: path, object: "line \(line)", "quaternion (qx qy qz qw) has zero norm; expected a rotation")
     }
-    return Quaternion(x: x / n, y: y / n, z: z / n, w: w / n)
+    return q.unit
 }
 
 private func makeTrajectory(_ stamps: [Double], _ poses: [Pose], path: String, lines: [Int32]) throws(TraceError) -> Trajectory {

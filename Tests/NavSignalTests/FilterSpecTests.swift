@@ -1,3 +1,4 @@
+import NavCore
 import Foundation
 import NavIO
 import NavSignal

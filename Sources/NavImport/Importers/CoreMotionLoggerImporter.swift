@@ -94,7 +94,7 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
                 break search
             }
         }
-        let unit = unitQuaternion(q)
+        let unit = q.unit(tolerance: 0.01)
         if problem == nil && unit == nil {
             problem = ("game_rv.txt", rv.lineNumbers[r], "quaternion (qx qy qz qw) is not of unit length (norm \(num(q.norm)))")
         }

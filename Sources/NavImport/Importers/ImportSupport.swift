@@ -200,15 +200,11 @@ public func trimSession(_ s: Session, from: Double?, to: Double?, file: String) 
 
 // MARK: - Small numeric helpers
 
-/// A unit quaternion from a possibly unnormalised one: nil when its norm is not within
-/// `tolerance` of 1 (a wrong column or order) or it is not finite.
-func unitQuaternion(_ q: Quaternion, tolerance: Double = 0.01) -> Quaternion? {
-    let n = q.norm
-    guard n.isFinite, abs(n - 1) <= tolerance else { return nil }
-    return Quaternion(x: q.x / n, y: q.y / n, z: q.z / n, w: q.w / n)
-}
 
-/// Spherical linear interpolation between unit quaternions, along the shorter arc.
+/// Spherical linear interpolation between unit quaternions, along the shorter arc, with a
+/// normalised linear blend for nearly equal rotations (dot > 0.9995) and the result in w ≥ 0.
+/// Kept apart from `NavCore.slerp` (evo's conventions, exact to 1e-15) because the committed
+/// `Datasets/real` BLE tracks were converted with it: switching would change their bytes.
 func slerpQuaternion(_ a: Quaternion, _ b: Quaternion, _ u: Double) -> Quaternion {
     var b = b
     var d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w
