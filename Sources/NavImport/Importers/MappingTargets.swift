@@ -23,22 +23,30 @@ struct TargetField: Sendable {
         self.world = world; self.required = required; self.range = range
     }
 
-    static let catalogue: [(stream: String, fields: [TargetField])] = [
-        ("imu", [TargetField("accelerometer", 3, .vector, .acceleration), TargetField("gyroscope", 3, .vector, .angularRate),
-                 TargetField("attitude", 4, .quaternion, .dimensionless, world: true, required: false),
-                 TargetField("magnetometer", 3, .vector, .magneticField, required: false)]),
-        ("compass", [TargetField("heading", 1, .scalar, .angle), TargetField("accuracy", 1, .scalar, .angle, required: false, range: 0...360)]),
-        ("ble", [TargetField("beacon", 1, .key, .dimensionless), TargetField("rssi", 1, .scalar, .signalStrength, range: -150...20)]),
-        ("vio", [TargetField("position", 3, .vector, .length, world: true), TargetField("orientation", 4, .quaternion, .dimensionless, world: true),
-                 TargetField("tracking_state", 1, .integer, .dimensionless, required: false, range: 0...2)]),
-        ("anchors", [TargetField("anchor_id", 1, .integer, .dimensionless), TargetField("position", 3, .vector, .length, world: true),
-                     TargetField("orientation", 4, .quaternion, .dimensionless, world: true)]),
-        ("location", [TargetField("latitude", 1, .scalar, .angle, range: -90...90), TargetField("longitude", 1, .scalar, .angle, range: -180...180),
-                      TargetField("altitude", 1, .scalar, .length), TargetField("horizontal_accuracy", 1, .scalar, .length, range: 0...Double.infinity),
-                      TargetField("floor", 1, .integer, .level, required: false)]),
-        ("groundtruth", [TargetField("position", 3, .vector, .length, world: true), TargetField("orientation", 4, .quaternion, .dimensionless, world: true),
-                         TargetField("floor", 1, .integer, .level, required: false)]),
-    ]
+    /// Derived from `TraceSchema.streams` (the table the reader, writer and validator use), so
+    /// the importers cannot drift from the format: width from the columns, the physical quantity
+    /// from the trace unit, ranges and optional datasets as the schema says. World-frame fields
+    /// are the positions and quaternions of samples. Two importer rules differ on purpose:
+    /// headings are reduced into [0, 360) rather than range-checked, and `vio/tracking_state`
+    /// may be left out of a mapping (the importer fills it in).
+    static let catalogue: [(stream: String, fields: [TargetField])] = TraceSchema.streams.map { st in
+        (st.name, st.datasets.filter { $0.role != .timestamps && $0.rows == .samples }.map { TargetField(schema: $0, stream: st.name) })
+    }
+
+    /// Fields a mapping may leave out although the trace requires them (the importer fills them).
+    static let filledByImporter: Set<String> = ["vio/tracking_state"]
+    /// Fields the importer normalises instead of range-checking.
+    static let normalisedByImporter: Set<String> = ["compass/heading"]
+
+    init(schema d: TraceSchema.Dataset, stream: String) {
+        let kind: Kind
+        if d.role == .quaternion { kind = .quaternion } else if stream == "ble" && d.name == "beacon" { kind = .key }
+        else if d.kind == .integer { kind = .integer } else if (d.columns ?? 1) > 1 { kind = .vector } else { kind = .scalar }
+        let key = stream + "/" + d.name
+        self.init(d.name, d.columns ?? 1, kind, PhysicalQuantity.allCases.first { $0.traceUnit == d.units } ?? .dimensionless,
+                  world: d.role == .quaternion || d.name == "position", required: d.required && !Self.filledByImporter.contains(key),
+                  range: Self.normalisedByImporter.contains(key) ? nil : d.range)
+    }
 
     static func fields(of stream: String) -> [TargetField]? { catalogue.first { $0.stream == stream }?.fields }
 }

@@ -85,7 +85,7 @@ func assembleStream(_ src: SourceStream, mapping: StreamMapping, beaconsInFrame:
     if dropped > 0 { notes.append("\(file): \(src.name): \(dropped) of \(n) rows dropped as invalid (first: \(firstDrop))") }
     guard !keep.isEmpty else { throw TraceError(.empty, file: file, object: src.name, "no valid rows (\(n) read, \(dropped) invalid)") }
 
-    let strict = src.name != "ble" && src.name != "anchors"
+    let strict = TraceSchema.stream(named: src.name)?.timeOrder == .strictlyIncreasing
     for j in 1..<max(1, keep.count) {
         let a = src.times[keep[j - 1]], b = src.times[keep[j]]
         if strict ? !(b > a) : b < a {
