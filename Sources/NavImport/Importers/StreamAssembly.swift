@@ -36,42 +36,7 @@ func assembleStream(_ src: SourceStream, mapping: StreamMapping, beaconsInFrame:
     var firstDrop = ""
     var fields = src.fields
     for r in 0..<n {
-        var problem: (String?, String)?
-        if !src.times[r].isFinite { problem = (nil, "time is \(num(src.times[r])), expected a finite number") }
-        if problem == nil {
-            check: for t in present {
-                let v = fields[t.name]!
-                let row = Array(v[(t.width * r)..<(t.width * r + t.width)])
-                if let k = row.firstIndex(where: { !$0.isFinite }) {
-                    let axis = t.width > 1 ? " " + ["x", "y", "z", "w"][k] : ""
-                    problem = (t.name, "\(t.name)\(axis) is \(num(row[k])), expected a finite number")
-                    break check
-                }
-                switch t.kind {
-                case .quaternion:
-                    let nrm = (row.map { $0 * $0 }.reduce(0, +)).squareRoot()
-                    if abs(nrm - 1) > 0.01 {
-                        problem = (t.name, "\(t.name) has norm \(num(nrm)), expected a unit quaternion (check the columns and order)")
-                        break check
-                    }
-                case .integer:
-                    if row[0] != row[0].rounded() || row[0] < -2_147_483_648 || row[0] > 2_147_483_647 {
-                        problem = (t.name, "\(t.name) is \(num(row[0])), expected a whole number")
-                        break check
-                    }
-                case .scalar where t.name == "heading":
-                    var h = row[0].truncatingRemainder(dividingBy: 360)
-                    if h < 0 { h += 360 }
-                    if h >= 360 { h = 0 }
-                    fields[t.name]![r] = h
-                default: break
-                }
-                if let range = t.range, !range.contains(row[0]) {
-                    problem = (t.name, "\(t.name) is \(num(row[0])) \(t.quantity.traceUnit), expected a value in [\(num(range.lowerBound)), \(num(range.upperBound))]")
-                    break check
-                }
-            }
-        }
+        let problem = rowProblem(r, of: src, fields: present, values: &fields)
         if let (field, text) = problem {
             if policy == .drop {
                 dropped += 1
@@ -106,7 +71,7 @@ func assembleStream(_ src: SourceStream, mapping: StreamMapping, beaconsInFrame:
         guard let v = fields[name] else { return nil }
         return keep.map { r in
             let q = Quaternion(x: v[4 * r], y: v[4 * r + 1], z: v[4 * r + 2], w: v[4 * r + 3])
-            let u = Quaternion(x: q.x / q.norm, y: q.y / q.norm, z: q.z / q.norm, w: q.w / q.norm)
+            let u = q.unit
             return world ? change.applyToOrientation(u) : u
         }
     }
@@ -160,4 +125,39 @@ func reorderQuaternion(_ v: [Double], order: QuaternionOrder?) -> [Double] {
         out[4 * r] = v[4 * r + 1]; out[4 * r + 1] = v[4 * r + 2]; out[4 * r + 2] = v[4 * r + 3]; out[4 * r + 3] = v[4 * r]
     }
     return out
+}
+
+/// Why row `r` of `src` cannot go into a trace (the field, or nil for the time, and the
+/// problem), or nil when it can. Headings are reduced into [0, 360) in `values` on the way.
+private func rowProblem(_ r: Int, of src: SourceStream, fields present: [TargetField], values fields: inout [String: [Double]]) -> (String?, String)? {
+    if !src.times[r].isFinite { return (nil, "time is \(num(src.times[r])), expected a finite number") }
+    for t in present {
+        let v = fields[t.name]!
+        let row = Array(v[(t.width * r)..<(t.width * r + t.width)])
+        if let k = row.firstIndex(where: { !$0.isFinite }) {
+            let axis = t.width > 1 ? " " + ["x", "y", "z", "w"][k] : ""
+            return (t.name, "\(t.name)\(axis) is \(num(row[k])), expected a finite number")
+        }
+        switch t.kind {
+        case .quaternion:
+            let nrm = (row.map { $0 * $0 }.reduce(0, +)).squareRoot()
+            if abs(nrm - 1) > 0.01 {
+                return (t.name, "\(t.name) has norm \(num(nrm)), expected a unit quaternion (check the columns and order)")
+            }
+        case .integer:
+            if row[0] != row[0].rounded() || row[0] < -2_147_483_648 || row[0] > 2_147_483_647 {
+                return (t.name, "\(t.name) is \(num(row[0])), expected a whole number")
+            }
+        case .scalar where t.name == "heading":
+            var h = row[0].truncatingRemainder(dividingBy: 360)
+            if h < 0 { h += 360 }
+            if h >= 360 { h = 0 }
+            fields[t.name]![r] = h
+        default: break
+        }
+        if let range = t.range, !range.contains(row[0]) {
+            return (t.name, "\(t.name) is \(num(row[0])) \(t.quantity.traceUnit), expected a value in [\(num(range.lowerBound)), \(num(range.upperBound))]")
+        }
+    }
+    return nil
 }
