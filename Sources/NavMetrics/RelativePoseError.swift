@@ -18,8 +18,8 @@ public enum DeltaUnit: String, Sendable, CaseIterable, Codable {
 /// Which trajectory, and which rule, chooses the RPE pairs for metre and second deltas.
 public enum RPEPairing: String, Sendable, CaseIterable, Codable {
     /// evo 1.38.1 exactly (its default `pairs_from_reference=False`): pairs are chosen on the
-    /// **estimate**'s path length (metres) or stamps (seconds). The default, and what
-    /// `--evo-compatible` selects.
+    /// **estimate**'s path length (metres) or stamps (seconds). The default (`navbench rpe
+    /// --pairing evo`).
     case evo
     /// Pairs chosen on the **reference** (ground truth): every estimate is compared over the
     /// same segments, and a scale error or drift of the estimate cannot change which pairs

@@ -11,12 +11,9 @@ public enum SpecLimits {
 }
 
 extension Sweep {
-    /// The values of each dimension as text, in `Configuration.columns` order.
+    /// The values of each dimension as text, in `SweepDimension.all` order.
     var dimensionValues: [(name: String, values: [String])] {
-        [("rdp_tolerance", rdpTolerance.map(formatNumber)), ("rdp_distance", rdpDistance.map(\.rawValue)),
-         ("registration", registration.map(\.rawValue)), ("anchor_sightings", anchorSightings.map { $0.map(String.init) ?? "all" }),
-         ("position_filter", positionFilter), ("wording", wording), ("arrival", arrival.map(\.rawValue)),
-         ("haptic", haptic), ("seeds", seeds.map(String.init))]
+        SweepDimension.all.map { ($0.key, values(of: $0)) }
     }
 
     /// The number of configurations, or nil when it overflows `Int`.

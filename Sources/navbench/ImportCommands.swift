@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NavCore
 import NavIO
+import NavImport
 
 // `navbench import FORMAT IN… --out FILE.h5` and `navbench export FORMAT FILE.h5 --stream S --out OUT`.
 // Each subcommand parses, calls one NavIO importer, then `finish` trims, writes (validated,

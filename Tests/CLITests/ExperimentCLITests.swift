@@ -43,3 +43,19 @@ import Testing
         #expect(r.err == "Error: /nonexistent/spec.yaml: no such file, expected a YAML experiment spec\n")
     }
 }
+
+@Suite struct RunOverrideCLITests {
+    @Test func printConfigShowsTheResolvedSweep() throws {
+        let r = try navbench(["run", "Experiments/default.yaml", "rdp_tolerance=0.6,1", "wording=six-sector", "--print-config"], cwd: repoRoot)
+        #expect(r.status == 0)
+        #expect(r.out.contains("output: \"Reports/default\"\n"))
+        #expect(r.out.contains("sweep:\n  rdp_tolerance: [0.6, 1]\n  rdp_distance: [\"line\"]\n  registration: [\"gravity-aligned\", \"full\"]\n"))
+        #expect(r.out.contains("  wording: [\"six-sector\"]\n"))
+    }
+
+    @Test func badOverrideIsOneLine() throws {
+        let r = try navbench(["run", "Experiments/default.yaml", "arrival=sideways", "--print-config"], cwd: repoRoot)
+        #expect(r.status != 0)
+        #expect(r.err == "Error: Experiments/default.yaml: sweep.arrival: 'sideways' is not one of faithful, symmetric\n")
+    }
+}

@@ -4,7 +4,7 @@ import Testing
 /// `navbench import` / `export`: exact output for successes and errors, APE on imported files
 /// equal to APE on the originals, and Datasets/real regenerated bit for bit.
 @Suite(.serialized) struct ImportCLITests {
-    static let imp = "Tests/NavIOTests/Fixtures/import"
+    static let imp = "Tests/NavImportTests/Fixtures/import"
 
     func scratch(_ label: String = #function) -> String {
         let dir = NSTemporaryDirectory() + "nb-import-\(label.filter(\.isLetter))-\(UUID().uuidString)"

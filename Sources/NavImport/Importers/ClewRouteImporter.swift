@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// Clew's interval between two crumbs of a recorded route: `dropCrumb` runs on a 0.3 s timer
 /// (Clew's ViewController). The `.crd` file stores no time per crumb.

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// Imports an HDF5 file of any layout driven by a mapping file (`ImportMapping`,
 /// docs/importers.md): each trace dataset from a dataset of the file (rows = samples,

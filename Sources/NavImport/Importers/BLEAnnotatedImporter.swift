@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// Imports one track of the Position-Annotated BLE RSSI Dataset (Daniş et al., PMC 2022;
 /// philotuxo/Position-Annotated-BLE-RSSI-Dataset): `trk/*.mbd`, CSV without a header,

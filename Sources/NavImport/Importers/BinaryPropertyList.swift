@@ -1,4 +1,5 @@
 import Foundation
+import NavIO
 
 /// A value of a binary property list (`bplist00`), as NSKeyedArchiver writes them.
 enum PlistValue: Equatable {
