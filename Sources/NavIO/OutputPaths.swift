@@ -35,3 +35,19 @@ public func checkOutputPath(_ out: String, flag: String = "--out", inputs: [Stri
         }
     }
 }
+
+/// A name from data (route, session, configuration or experiment id) as one safe file-name
+/// component: characters other than ASCII letters, digits, `.`, `_` and `-` become `_`, leading
+/// dots are dropped and the result is cut to 80 characters; when anything changed (or the name
+/// is empty) `-` and the first 8 hex digits of the id's SHA-256 are appended, so distinct ids
+/// never share a file. Safe ids map to themselves. The result never contains `/` and is never
+/// `.` or `..`, so it always resolves inside the output folder (docs/exit-codes.md, "Names from data").
+public func safeFileComponent(_ id: String) -> String {
+    var s = String(id.unicodeScalars.map { u -> Character in
+        (u.isASCII && (CharacterSet.alphanumerics.contains(u) || u == "." || u == "_" || u == "-")) ? Character(u) : "_"
+    })
+    while s.hasPrefix(".") { s.removeFirst() }
+    if s.count > 80 { s = String(s.prefix(80)) }
+    if s != id || s.isEmpty { s += "-" + String(sha256Hex(of: Data(id.utf8)).prefix(8)) }
+    return s
+}

@@ -65,7 +65,7 @@ private func writeRouteFiles(_ plan: ExperimentPlan, results: [Int: JobResult], 
     let resultsByRoute = Dictionary(grouping: ordered, by: \.route)
     for route in routes {
         try writeTextAtomically(MetricsTable(parameterColumns: table.parameterColumns, rows: rowsByRoute[route] ?? []).csv,
-                                to: path("routes/\(route).csv"))
+                                to: path("routes/\(safeFileComponent(route)).csv"))
         let mine = resultsByRoute[route] ?? []
         // Walked paths over the route (first configuration).
         var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
@@ -75,14 +75,14 @@ private func writeRouteFiles(_ plan: ExperimentPlan, results: [Int: JobResult], 
         }
         let paths = SVGPlot(title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
                             series: series, equalAspect: true)
-        try writeTextAtomically(paths.svg, to: path("plots/\(route)-paths.svg"))
+        try writeTextAtomically(paths.svg, to: path("plots/\(safeFileComponent(route))-paths.svg"))
         // Position-error CDF per configuration.
         var labels: [String] = []
         for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
         let cdf = SVGPlot(title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction",
                           series: labels.map { c in SVGPlot.Series(label: c, points: cdfPoints(mine.filter { $0.configuration == c }.flatMap(\.positionErrors))) })
-        try writeTextAtomically(cdf.svg, to: path("plots/\(route)-error-cdf.svg"))
-        plots[route] = ["plots/\(route)-paths.svg", "plots/\(route)-error-cdf.svg"]
+        try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
+        plots[route] = ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
     }
     return plots
 }
@@ -106,7 +106,7 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
                 })
             }
             let plot = SVGPlot(title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: metric, series: series)
-            try writeTextAtomically(plot.svg, to: path("plots/\(metric)-vs-tolerance.svg"))
+            try writeTextAtomically(plot.svg, to: path("plots/\(safeFileComponent(metric))-vs-tolerance.svg"))
         }
     }
 }

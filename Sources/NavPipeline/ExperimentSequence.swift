@@ -26,6 +26,7 @@ public func experimentCacheFolder(_ spec: ExperimentSpec) -> String {
 /// `command` is the line the report names to regenerate it.
 public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
                           progress: ProgressHandler? = nil) throws -> ExperimentOutcome {
+    try checkReportFolder(spec)  // SpecLimits.swift
     let started = Date()
     let plan = planExperiment(spec)
     let (results, failures, computed) = executeJobs(plan, cacheFolder: experimentCacheFolder(spec), workers: workers,

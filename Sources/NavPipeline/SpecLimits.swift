@@ -46,3 +46,18 @@ extension Sweep {
         }
     }
 }
+
+/// The report folder rule (docs/exit-codes.md): never empty, `.`, `/`, an input file, the folder
+/// of an input, or a path with a `..` component; anything else, inside or outside the project,
+/// is accepted (an absolute path is the user's explicit choice).
+public func checkReportFolder(_ spec: ExperimentSpec) throws(TraceError) {
+    let out = spec.output
+    let parts = out.split(separator: "/", omittingEmptySubsequences: true)
+    if out.isEmpty || parts.allSatisfy({ $0 == "." }) && !out.hasPrefix("/") {
+        throw TraceError(.writeFailed, file: out.isEmpty ? "''" : out, object: "output", "the current folder is never a report folder; name a new folder (default Reports/\(spec.name))")
+    }
+    if parts.contains("..") {
+        throw TraceError(.writeFailed, file: out, object: "output", "a report folder may not contain '..'; give a plain or absolute path")
+    }
+    try checkOutputPath(out, flag: "output", inputs: expandGlobs(spec.inputs).sorted(), folder: true)
+}

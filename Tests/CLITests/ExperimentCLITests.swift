@@ -32,7 +32,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try navbench(["run", path], cwd: repoRoot)
         #expect(r.status == 1)
-        #expect(r.err == "Error: \(path): sweep.haptics: unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds\n")
+        #expect(r.err == "navbench: error: \(path): sweep.haptics: unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds\n")
     }
 }
 
@@ -40,7 +40,7 @@ import Testing
     @Test func missingSpecIsOneLine() throws {
         let r = try navbench(["run", "/nonexistent/spec.yaml"])
         #expect(r.status == 1)
-        #expect(r.err == "Error: /nonexistent/spec.yaml: no such file, expected a YAML experiment spec\n")
+        #expect(r.err == "navbench: error: /nonexistent/spec.yaml: no such file, expected a YAML experiment spec\n")
     }
 }
 
@@ -56,6 +56,6 @@ import Testing
     @Test func badOverrideIsOneLine() throws {
         let r = try navbench(["run", "Experiments/default.yaml", "arrival=sideways", "--print-config"], cwd: repoRoot)
         #expect(r.status != 0)
-        #expect(r.err == "Error: Experiments/default.yaml: sweep.arrival: 'sideways' is not one of faithful, symmetric\n")
+        #expect(r.err == "navbench: error: Experiments/default.yaml: sweep.arrival: 'sideways' is not one of faithful, symmetric\n")
     }
 }
