@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -41,6 +41,7 @@ test: deps-python
 	$(MAKE) --no-print-directory gate
 	$(MAKE) --no-print-directory notebook-check
 	scripts/check_slurm_shards.sh
+	FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
 	$(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
 
 ## layers: fail when a target imports a module Package.swift does not declare for it, declares one it
@@ -95,3 +96,8 @@ bench-h5: release deps-python-fixtures
 
 clean:
 	rm -rf .build Reports/datasets
+
+## fuzz-corpus: every command on the full hostile-input corpus (Tests/Fuzz/make_corpus.py, about 1,500 runs,
+## ~8 min on 2 cores) under ulimit -v and a timeout; fails on a crash, hang, escape or changed input.
+fuzz-corpus: build
+	scripts/fuzz-corpus.sh .build/debug/navbench

@@ -32,11 +32,12 @@ n=0
 job() { n=$((n + 1)); printf '%s\t%s\n' "$n" "$*" >> "$JOBS_FILE"; }
 for f in "$C"/h5/*.h5 "$C/h5/fifo" "$C/findings"/*.h5; do
     [ -e "$f" ] || continue
-    job inspect "$f"
     job validate "$f"
+    job guide "$REC" "$f"
+    [ -n "${FUZZ_QUICK:-}" ] && continue  # make test: the two commands that read every stream
+    job inspect "$f"
     job export csv "$f" --stream vio --out O/x.csv
     job export euroc "$f" --stream groundtruth --out O/e.csv
-    job guide "$REC" "$f"
     job guide "$f" "$NAV"
     job calibrate "$f"
     job proximity "$f"

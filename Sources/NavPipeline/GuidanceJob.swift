@@ -110,8 +110,10 @@ public func runGuidance(recording: Session, navigation: Session, options o: Guid
         }
     }
     for (s, id) in [(recording, rid), (navigation, nid)] {
-        if let v = s.vio, let a = v.timestamps.first, let b = v.timestamps.last, !(b - a <= maxGuidanceSpanSeconds) {
-            throw GuidanceJobError("\(escapedForMessage(id)): /vio spans \(b - a) s, more than the \(Int(maxGuidanceSpanSeconds)) s a guidance replay accepts")
+        // VIO and ground truth together: the replay clock runs over both.
+        let ends = [s.vio?.timestamps.first, s.vio?.timestamps.last, s.groundTruth?.timestamps.first, s.groundTruth?.timestamps.last].compactMap { $0 }
+        if let a = ends.min(), let b = ends.max(), !(b - a <= maxGuidanceSpanSeconds) {
+            throw GuidanceJobError("\(escapedForMessage(id)): /vio and /groundtruth span \(b - a) s, more than the \(Int(maxGuidanceSpanSeconds)) s a guidance replay accepts")
         }
     }
     guard let rvio = recording.vio, let rgt = recording.groundTruth else {
