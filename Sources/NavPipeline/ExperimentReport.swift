@@ -9,6 +9,9 @@ public struct ExperimentOutputs: Sendable {
     public var folder: String
     public var summary: String { (folder as NSString).appendingPathComponent("summary.md") }
     public var metrics: String { (folder as NSString).appendingPathComponent("metrics.csv") }
+    /// Failed parts of the optional sections (calibration, proximity, gyroscope filters, APE),
+    /// listed under "Failed inputs" with the job failures; any makes `run` exit 1.
+    public var failures: [String] = []
     public init(folder: String) { self.folder = folder }
 }
 
@@ -32,7 +35,7 @@ public func metricsTable(_ plan: ExperimentPlan, _ results: [Int: JobResult]) ->
 /// A new section of the report goes into `writeSections` (or a step beside it).
 public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResult], failures: [String], command: String,
                                   facts: [String: String]) throws -> ExperimentOutputs {
-    let out = ExperimentOutputs(folder: plan.spec.output)
+    var out = ExperimentOutputs(folder: plan.spec.output)
     let table = metricsTable(plan, results)
     try writeTextAtomically(table.csv, to: out.metrics)
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
@@ -41,15 +44,15 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
     let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
                             inputs: inputs, command: command)
-    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures, plots: plots)
+    let (sectionsMarkdown, extraFailures) = try writeSections(plan, out: out)
+    out.failures = extraFailures
+    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures + extraFailures, plots: plots)
     if plan.spec.sweep.rdpTolerance.count > 1 {
         md += "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
     }
-    let (sectionsMarkdown, extraFailures) = try writeSections(plan, out: out)
     md += sectionsMarkdown
-    if !extraFailures.isEmpty { md += "\n" + extraFailures.map { "- `\($0)`\n" }.joined() }
     try writeTextAtomically(md, to: out.summary)
-    try writeManifest(plan, failures: failures, command: command, inputs: inputs, facts: facts, out: out)
+    try writeManifest(plan, failures: failures + extraFailures, command: command, inputs: inputs, facts: facts, out: out)
     return out
 }
 

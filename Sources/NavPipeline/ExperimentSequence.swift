@@ -35,19 +35,21 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     guard shards == 1 else { return outcome }
     outcome.report = try writeExperimentReport(plan, results: results, failures: failures, command: command,
                                                facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count))
+    outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE: exit 1 too
     return outcome
 }
 
 /// Writes the report of a sharded run from the shards' cached results; a job without a result
 /// is listed as a failure.
 public func mergeExperiment(_ spec: ExperimentSpec, command: String) throws -> ExperimentOutcome {
+    try checkReportFolder(spec)  // SpecLimits.swift
     let started = Date()
     let plan = planExperiment(spec)
     let (results, missing) = cachedResults(plan, cacheFolder: experimentCacheFolder(spec))
     let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
     let report = try writeExperimentReport(plan, results: results, failures: failures, command: command,
                                            facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count))
-    return ExperimentOutcome(plan: plan, results: results, failures: plan.failures + failures, computed: 0, report: report)
+    return ExperimentOutcome(plan: plan, results: results, failures: plan.failures + failures + report.failures, computed: 0, report: report)
 }
 
 /// Machine facts for the manifest (never in summary.md or metrics.csv).

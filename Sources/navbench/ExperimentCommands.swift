@@ -62,7 +62,7 @@ struct Run: ParsableCommand {
         let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
         let r = try runExperiment(s, workers: jobs, shard: k, shards: n, command: command, progress: progressBar(quiet: quiet))
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
-        let jobFailures = r.failures.count - r.plan.failures.count
+        let jobFailures = r.failures.count - r.plan.failures.count - (r.report?.failures.count ?? 0)
         guard let report = r.report else {
             print("shard \(k)/\(n): \(r.results.count) jobs (\(r.computed) computed, \(r.results.count - r.computed) cached); combine with: navbench merge \(spec) --out \(s.output)")
             if jobFailures > 0 { throw ExitCode(1) }
