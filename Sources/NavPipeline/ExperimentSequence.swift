@@ -27,6 +27,8 @@ public func experimentCacheFolder(_ spec: ExperimentSpec) -> String {
 public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
                           progress: ProgressHandler? = nil) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
+    let lock = try ReportFolderLock(spec.output)
+    defer { withExtendedLifetime(lock) {} }
     let started = Date()
     let plan = planExperiment(spec)
     let (results, failures, computed) = executeJobs(plan, cacheFolder: experimentCacheFolder(spec), workers: workers,
@@ -43,6 +45,8 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
 /// is listed as a failure.
 public func mergeExperiment(_ spec: ExperimentSpec, command: String) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
+    let lock = try ReportFolderLock(spec.output)
+    defer { withExtendedLifetime(lock) {} }
     let started = Date()
     let plan = planExperiment(spec)
     let (results, missing) = cachedResults(plan, cacheFolder: experimentCacheFolder(spec))

@@ -61,3 +61,26 @@ public func checkReportFolder(_ spec: ExperimentSpec) throws(TraceError) {
     }
     try checkOutputPath(out, flag: "output", inputs: expandGlobs(spec.inputs).sorted(), folder: true)
 }
+
+/// An exclusive lock on a report folder (`OUTPUT/.navbench.lock`, flock(2)), held until the value
+/// is released: a second `run` or `merge` into the same folder exits with one line instead of
+/// computing the same jobs twice. The kernel drops the lock when a killed run's process ends.
+public final class ReportFolderLock {
+    private let fd: Int32
+
+    public init(_ folder: String) throws(TraceError) {
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw TraceError(.writeFailed, file: folder, "cannot create the report folder (\(errnoText(errno)))")
+        }
+        let path = (folder.hasSuffix("/") ? folder : folder + "/") + ".navbench.lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the lock file (\(errnoText(errno)))") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw TraceError(.writeFailed, file: folder, "another navbench run is writing this report folder; wait for it or choose another --out")
+        }
+        self.fd = fd
+    }
+
+    deinit { flock(fd, LOCK_UN); close(fd) }
+}
