@@ -27,7 +27,7 @@ public func experimentCacheFolder(_ spec: ExperimentSpec) -> String {
 public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
                           progress: ProgressHandler? = nil) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
-    let lock = try ReportFolderLock(spec.output)
+    let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
     let plan = planExperiment(spec)

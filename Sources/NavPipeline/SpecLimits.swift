@@ -62,25 +62,54 @@ public func checkReportFolder(_ spec: ExperimentSpec) throws(TraceError) {
     try checkOutputPath(out, flag: "output", inputs: expandGlobs(spec.inputs).sorted(), folder: true)
 }
 
-/// An exclusive lock on a report folder (`OUTPUT/.navbench.lock`, flock(2)), held until the value
-/// is released: a second `run` or `merge` into the same folder exits with one line instead of
+/// A lock on a report folder (`OUTPUT/.navbench.lock`, flock(2)), held until the value is
+/// released: a second `run` or `merge` into the same folder exits with one line instead of
 /// computing the same jobs twice. The kernel drops the lock when a killed run's process ends.
+///
+/// An unsharded run and `merge` hold it exclusively. The shards of a sharded run share the folder
+/// (they run at once, one Slurm array task each) and take it shared, plus an exclusive lock of
+/// their own shard (`OUTPUT/.navbench-shard-K.lock`): shards run together, the same shard twice
+/// does not, and no merge or whole run starts while a shard is writing.
 public final class ReportFolderLock {
     private let fd: Int32
 
-    public init(_ folder: String) throws(TraceError) {
+    /// Locks `folder` exclusively, or shared when `shard` (1-based) is given, then `shard`'s own
+    /// lock exclusively.
+    public init(_ folder: String, shard: Int? = nil) throws(TraceError) {
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw TraceError(.writeFailed, file: folder, "cannot create the report folder (\(errnoText(errno)))")
         }
-        let path = (folder.hasSuffix("/") ? folder : folder + "/") + ".navbench.lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the lock file (\(errnoText(errno)))") }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            throw TraceError(.writeFailed, file: folder, "another navbench run is writing this report folder; wait for it or choose another --out")
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        self.fd = try Self.lock(base + ".navbench.lock", folder: folder, exclusive: shard == nil,
+                                busy: "another navbench run is writing this report folder; wait for it or choose another --out")
+        if let shard {
+            do {
+                let fd = try Self.lock(base + ".navbench-shard-\(shard).lock", folder: folder, exclusive: true,
+                                       busy: "shard \(shard) of this report folder is already running")
+                shardFD = fd
+            } catch {
+                flock(self.fd, LOCK_UN); close(self.fd)
+                throw error
+            }
+        } else {
+            shardFD = -1
         }
-        self.fd = fd
     }
 
-    deinit { flock(fd, LOCK_UN); close(fd) }
+    private let shardFD: Int32
+
+    private static func lock(_ path: String, folder: String, exclusive: Bool, busy: String) throws(TraceError) -> Int32 {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the lock file (\(errnoText(errno)))") }
+        guard flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
+            close(fd)
+            throw TraceError(.writeFailed, file: folder, busy)
+        }
+        return fd
+    }
+
+    deinit {
+        if shardFD >= 0 { flock(shardFD, LOCK_UN); close(shardFD) }
+        flock(fd, LOCK_UN); close(fd)
+    }
 }
