@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${BENCH_IMU:-2600000}
 DIR=${BENCH_DIR:-.build/bench-rosbag}
-PY=.venv/bin/python
+PY=${PYTHON:-.venv/bin/python}
 B=.build/release/navbench
 mkdir -p "$DIR"
 if [ ! -f "$DIR/big.bag" ] || [ ! -f "$DIR/big.mcap" ] || [ "$(cat "$DIR/n" 2>/dev/null)" != "$N" ]; then

@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import NavCore
 import NavIO
+import NavImport
 import NavRosbag
 
 // `navbench import rosbag|mcap FILE --out FILE.h5` and `… FILE --list`: ROS 1 bags and MCAP
-// files through NavIO's `importRecording` (docs/importers.md, "rosbag, mcap").
+// files through NavImport's `importRecording` (docs/importers.md, "rosbag, mcap").
 
 extension RecordingClock: ExpressibleByArgument {}
 extension WorldFrame: ExpressibleByArgument {}
