@@ -161,12 +161,17 @@ public struct RecordingSummary: Sendable {
 
     /// `rosbag info`'s layout: path, version, duration, start, end, size, messages,
     /// compression, types, topics (count, rate, type; types navbench does not decode marked).
-    public var text: String {
+    public var text: String { text(escaping: { $0 }) }
+
+    /// `text`, with every name that comes from the file (path, version, types, topics, chunk
+    /// compressions) passed through `escape` first: a topic named with a newline or a terminal
+    /// escape sequence cannot forge lines or control the terminal.
+    public func text(escaping escape: (String) -> String) -> String {
         func seconds(_ ns: UInt64) -> String { String(format: "%.6f", Double(ns / 1_000_000_000) + Double(ns % 1_000_000_000) / 1e9) }
         var lines: [String] = []
-        lines.append("path:        \(file)")
+        lines.append("path:        \(escape(file))")
         lines.append("format:      \(format == .rosbag ? "ROS 1 bag" : "MCAP")")
-        lines.append("version:     \(version)")
+        lines.append("version:     \(escape(version))")
         if let s = start, let e = end {
             lines.append("duration:    \(String(format: "%.3f", Double(e - s) / 1e9)) s")
             lines.append("start:       \(seconds(s))")
@@ -176,17 +181,18 @@ public struct RecordingSummary: Sendable {
         lines.append("messages:    \(messageCount)")
         let totalChunks = chunks.values.reduce(0, +)
         lines.append("compression: " + (chunks.isEmpty ? "none (no chunks)"
-            : chunks.keys.sorted().map { "\($0.isEmpty ? "none" : $0) [\(chunks[$0]!)/\(totalChunks) chunks]" }.joined(separator: ", ")))
+            : chunks.keys.sorted().map { "\($0.isEmpty ? "none" : escape($0)) [\(chunks[$0]!)/\(totalChunks) chunks]" }.joined(separator: ", ")))
         let types = Set(topics.map(\.typeName)).sorted()
         for (k, t) in types.enumerated() {
             let known = topics.first { $0.typeName == t }?.messageType != nil
-            lines.append((k == 0 ? "types:       " : "             ") + t + (known ? "" : "  (not read by navbench)"))
+            lines.append((k == 0 ? "types:       " : "             ") + escape(t) + (known ? "" : "  (not read by navbench)"))
         }
-        let width = topics.map(\.topic.count).max() ?? 0
+        let names = topics.map { escape($0.topic) }
+        let width = names.map(\.count).max() ?? 0
         for (k, t) in topics.enumerated() {
             let rate = t.rate.map { String(format: " @ %.1f Hz", $0) } ?? ""
-            let pad = String(repeating: " ", count: width - t.topic.count)
-            lines.append((k == 0 ? "topics:      " : "             ") + "\(t.topic)\(pad)  \(t.count) msgs\(rate) : \(t.typeName)")
+            let pad = String(repeating: " ", count: width - names[k].count)
+            lines.append((k == 0 ? "topics:      " : "             ") + "\(names[k])\(pad)  \(t.count) msgs\(rate) : \(escape(t.typeName))")
         }
         return lines.joined(separator: "\n")
     }
@@ -210,11 +216,13 @@ struct RecordScanner {
     typealias Visit = (RecordingChannel, UInt64, UnsafeRawBufferPointer) throws(RecordingError) -> Void
 
     /// Runs a read, turning a shortfall into a one-line error.
-    func read<T>(_ location: @autoclosure () -> String, inChunk: Bool, _ body: () throws(Shortfall) -> T) throws(RecordingError) -> T {
+    /// `inChunk`: the bytes are inside a chunk or a record (`within` names which), so a
+    /// shortfall is a wrong length, not the end of the file.
+    func read<T>(_ location: @autoclosure () -> String, inChunk: Bool, within: String = "chunk", _ body: () throws(Shortfall) -> T) throws(RecordingError) -> T {
         do { return try body() } catch {
             if inChunk {
                 throw RecordingError(.corrupt, file: file, location: location(),
-                                     "needs \(error.needed) bytes at offset \(error.offset), the chunk has \(error.available) left (a wrong record length)")
+                                     "needs \(error.needed) bytes at offset \(error.offset), the \(within) has \(error.available) left (a wrong length)")
             }
             throw RecordingError(.truncated, file: file, location: location(),
                                  "needs \(error.needed) bytes at byte \(error.offset), the file has \(error.available) left (a truncated \(file.hasSuffix(".mcap") ? "MCAP file" : "recording"))")
@@ -228,7 +236,7 @@ struct RecordScanner {
         var r = ByteReader(header)
         var fields: [String: UnsafeRawBufferPointer] = [:]
         while !r.atEnd {
-            let field = try read(location + ", header", inChunk: true) { () throws(Shortfall) in try r.bytes(try r.length32()) }
+            let field = try read(location + ", header", inChunk: true, within: "record header") { () throws(Shortfall) in try r.bytes(try r.length32()) }
             guard let eq = field.firstIndex(of: UInt8(ascii: "=")) else {
                 throw RecordingError(.corrupt, file: file, location: location, "header field '\(field.text)' has no '=' (expected name=value)")
             }
@@ -307,11 +315,12 @@ struct RecordScanner {
                     throw RecordingError(.corrupt, file: file, location: location, "declares \(size) uncompressed bytes, more than navbench's limit of \(maximumChunkBytes)")
                 }
                 chunkCounts[name, default: 0] += 1
-                let plain: [UInt8]
+                let plain: ChunkBytes
                 do { plain = try decompressChunk(rec.data, as: compression, declaredSize: size) } catch {
                     throw RecordingError(.corrupt, file: file, location: location, "\(name) chunk \(error.problem) (expected its 'size' field to give the uncompressed length)")
                 }
-                try withBytes(plain) { (inner: UnsafeRawBufferPointer) throws(RecordingError) in
+                try withExtendedLifetime(plain) { () throws(RecordingError) in
+                    let inner = plain.bytes
                     var c = ByteReader(inner)
                     while !c.atEnd {
                         let innerAt = c.offset
@@ -337,7 +346,7 @@ struct RecordScanner {
     // MARK: MCAP
 
     func mcapString(_ r: inout ByteReader, location: String, inChunk: Bool) throws(RecordingError) -> String {
-        try read(location, inChunk: true) { () throws(Shortfall) in try r.bytes(try r.length32()) }.text
+        try read(location, inChunk: true, within: "record") { () throws(Shortfall) in try r.bytes(try r.length32()) }.text
     }
 
     mutating func mcapRecord(op: UInt8, _ content: UnsafeRawBufferPointer, location: String, inChunk: Bool, _ visit: Visit) throws(RecordingError) {
@@ -348,12 +357,12 @@ struct RecordScanner {
             let library = try mcapString(&r, location: location, inChunk: inChunk)
             version = "profile '\(profile)', library '\(library)'"
         case 0x03:  // Schema
-            let id = Int(try read(location, inChunk: true) { () throws(Shortfall) in try r.u16() })
+            let id = Int(try read(location, inChunk: true, within: "record") { () throws(Shortfall) in try r.u16() })
             let name = try mcapString(&r, location: location, inChunk: inChunk)
             let encoding = try mcapString(&r, location: location, inChunk: inChunk)
             mcapSchemas[id] = (name, encoding)
         case 0x04:  // Channel
-            let (id, schemaID) = try read(location, inChunk: true) { () throws(Shortfall) in (Int(try r.u16()), Int(try r.u16())) }
+            let (id, schemaID) = try read(location, inChunk: true, within: "record") { () throws(Shortfall) in (Int(try r.u16()), Int(try r.u16())) }
             let topic = try mcapString(&r, location: location, inChunk: inChunk)
             let encodingName = try mcapString(&r, location: location, inChunk: inChunk)
             let schema = mcapSchemas[schemaID]
@@ -364,7 +373,7 @@ struct RecordScanner {
             channels[id] = RecordingChannel(id: id, topic: topic, typeName: schema?.name ?? "(no schema)", encoding: known ? .cdr : nil,
                                             md5: nil, encodingName: encodingName)
         case 0x05:  // Message
-            let (channelID, time) = try read(location, inChunk: true) { () throws(Shortfall) in
+            let (channelID, time) = try read(location, inChunk: true, within: "record") { () throws(Shortfall) in
                 let c = Int(try r.u16()); _ = try r.u32(); let t = try r.u64(); _ = try r.u64(); return (c, t)
             }
             guard let channel = channels[channelID] else {
@@ -384,17 +393,18 @@ struct RecordScanner {
             guard size <= UInt64(maximumChunkBytes) else {
                 throw RecordingError(.corrupt, file: file, location: location, "declares \(size) uncompressed bytes, more than navbench's limit of \(maximumChunkBytes)")
             }
-            let records = try read(location, inChunk: true) { () throws(Shortfall) in
+            let records = try read(location, inChunk: true, within: "record") { () throws(Shortfall) in
                 let n = try r.u64()
                 guard n <= UInt64(r.remaining) else { throw Shortfall(needed: Int(clamping: n), available: r.remaining, offset: r.offset) }
                 return try r.bytes(Int(n))
             }
             chunkCounts[name.isEmpty ? "none" : name, default: 0] += 1
-            let plain: [UInt8]
+            let plain: ChunkBytes
             do { plain = try decompressChunk(records, as: compression, declaredSize: Int(size)) } catch {
                 throw RecordingError(.corrupt, file: file, location: location, "\(name.isEmpty ? "uncompressed" : name) chunk \(error.problem) (expected uncompressed_size to give its length)")
             }
-            try withBytes(plain) { (inner: UnsafeRawBufferPointer) throws(RecordingError) in
+            try withExtendedLifetime(plain) { () throws(RecordingError) in
+                let inner = plain.bytes
                 var c = ByteReader(inner)
                 while !c.atEnd {
                     let innerAt = c.offset
@@ -456,13 +466,4 @@ struct RecordScanner {
         default: "op 0x\(String(op, radix: 16))"
         }
     }
-}
-
-/// `Array.withUnsafeBytes` for a body with typed throws.
-func withBytes(_ a: [UInt8], _ body: (UnsafeRawBufferPointer) throws(RecordingError) -> Void) throws(RecordingError) {
-    var failure: RecordingError?
-    a.withUnsafeBytes { raw in
-        do throws(RecordingError) { try body(raw) } catch { failure = error }
-    }
-    if let failure { throw failure }
 }

@@ -71,7 +71,7 @@ struct RecordingImportArguments: ParsableArguments {
                 guard recording.format == format else {
                     throw RecordingError(.corrupt, file: input, location: "byte 0", "is \(recording.format == .rosbag ? "a ROS 1 bag" : "an MCAP file"); use navbench import \(recording.format.rawValue)")
                 }
-                print(try recording.summary().text)
+                print(try recording.summary().text(escaping: { escapedForMessage($0) }))
             } catch {
                 printError("navbench: error: \(error)")
                 throw ExitCode(1)

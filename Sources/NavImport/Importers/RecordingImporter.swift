@@ -316,7 +316,8 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
                                           altitude: rows.map { $0.1.altitude }, horizontalAccuracy: rows.map { horizontalAccuracy($0.1) },
                                           floor: Array(repeating: LocationStream.noFloor, count: rows.count))
     }
-    return ImportResult(session: session, notes: notes)
+    // Notes name topics and types from the file: one line each, control bytes escaped.
+    return ImportResult(session: session, notes: notes.map { escapedForMessage($0, limit: 2000) })
 }
 
 /// √max(σ²_east, σ²_north): the larger horizontal standard deviation of a fix, metres.
