@@ -67,6 +67,17 @@ for f in "$C"/mapping/*; do job import csv "$C/csv/ok.csv" --mapping "$f" --out 
 for f in "$C"/crd/* "$C"/findings/*.crd; do [ -e "$f" ] && job import clew-crd "$f" --out O/r.h5; done
 for f in "$C"/mbd/*; do job import ble-annotated "$f" --out O/b.h5; done
 for f in "$C"/arkit/*; do job import arkit-logger "$f" --out O/a.h5; done
+for fmt in rosbag mcap; do
+    for f in "$C/$fmt"/*; do
+        job import "$fmt" "$f" --list
+        job import "$fmt" "$f" --out O/r.h5 --drop-invalid-rows
+        job ape "$f:/pose" "$f:/tf:base_link"
+        [ -n "${FUZZ_QUICK:-}" ] && continue
+        job import "$fmt" "$f" --imu /imu0 --magnetometer /imu0/mag --vio /odom --groundtruth /tf:base_link --location /fix --out O/r.h5
+        job import "$fmt" "$f" --groundtruth /vicon/pose --time receive --frame ned --out O/r.h5
+        job rpe "$f:/vicon/pose" "$f:/odom" --protocol kitti
+    done
+done
 for f in "$C"/spec/* "$C"/findings/*.yaml; do
     [ -e "$f" ] || continue
     job run "$f" --out O/report --quiet --jobs 1

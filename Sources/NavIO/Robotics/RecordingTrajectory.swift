@@ -42,8 +42,8 @@ public struct TopicSelection: Sendable, Equatable {
 package func checkRecordingTopic(file: String, role: String, selection sel: TopicSelection, found: (typeName: String, messageType: RosMessageType?)?,
                                  types: Set<RosMessageType>, topics: [String]) throws(TraceError) {
     guard let found else {
-        let list = topics.sorted().joined(separator: ", ")
-        throw TraceError(.missing, file: file, object: sel.topic, "no such topic (for \(role)); the file has \(list.isEmpty ? "no messages" : list)")
+        throw TraceError(.missing, file: file, object: sel.topic,
+                         "no such topic (for \(role)); the file has \(topics.isEmpty ? "no messages" : nameList(topics.sorted()))")
     }
     guard let type = found.messageType, types.contains(type) else {
         let expected = types.map(\.rawValue).sorted().joined(separator: ", ")
@@ -72,6 +72,14 @@ package func orderedByStamp<T>(_ rows: [(RosStamp, T)]) -> (rows: [(RosStamp, T)
         out.append(r)
     }
     return (out, repeated)
+}
+
+/// Names from a file for a one-line message: the first `limit`, then how many in all (a file
+/// can hold thousands of topics or frames); "none" when empty.
+package func nameList(_ names: [String], limit: Int = 20) -> String {
+    if names.isEmpty { return "none" }
+    if names.count <= limit { return names.joined(separator: ", ") }
+    return names.prefix(limit).joined(separator: ", ") + ", … (\(names.count) in all)"
 }
 
 /// A container error as the importers' one-line error.
@@ -133,8 +141,8 @@ public func readRecordingTrajectory(file: String, topic: String?) throws(TraceEr
         do { summary = try recording.summary() } catch { throw traceError(error) }
         let candidates = summary.topics.filter { ($0.messageType?.carriesPose ?? false) && $0.messageType != .tfMessage && $0.count > 0 }
         guard candidates.count == 1 else {
-            let list = summary.topics.filter { $0.messageType?.carriesPose ?? false }.map { "\($0.topic) (\($0.typeName))" }.joined(separator: ", ")
-            throw TraceError(.missing, file: file, "name the pose topic as \(file):/topic (\(file):/tf:CHILD for TF); pose topics: \(list.isEmpty ? "none" : list)")
+            let list = nameList(summary.topics.filter { $0.messageType?.carriesPose ?? false }.map { "\($0.topic) (\($0.typeName))" })
+            throw TraceError(.missing, file: file, "name the pose topic as \(file):/topic (\(file):/tf:CHILD for TF); pose topics: \(list)")
         }
         selection = TopicSelection(topic: candidates[0].topic)
     }
@@ -159,8 +167,7 @@ public func readRecordingTrajectory(file: String, topic: String?) throws(TraceEr
     } catch { throw traceError(error) }
     try checkRecordingTopic(file: file, role: "a trajectory", selection: selection, found: seen[selection.topic], types: types, topics: Array(seen.keys))
     if let child = selection.childFrame, rows.isEmpty {
-        let list = childFrames.sorted().joined(separator: ", ")
-        throw TraceError(.missing, file: file, object: selection.topic, "no transform with child frame '\(child)'; its child frames: \(list.isEmpty ? "none" : list)")
+        throw TraceError(.missing, file: file, object: selection.topic, "no transform with child frame '\(child)'; its child frames: \(nameList(childFrames.sorted()))")
     }
     rows = orderedByStamp(rows).rows
     guard !rows.isEmpty else { throw TraceError(.empty, file: file, object: selection.text, "no messages, expected poses") }

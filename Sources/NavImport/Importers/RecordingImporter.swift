@@ -151,8 +151,8 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
         }
         mapping.imu = only(.imu); mapping.magnetometer = mapping.imu == nil ? nil : only(.magneticField); mapping.location = only(.navSatFix)
         if mapping.isEmpty {
-            let list = summary.topics.map { "\($0.topic) (\($0.typeName))" }.joined(separator: ", ")
-            throw TraceError(.missing, file: file, "no topic chosen; give --imu, --vio, --groundtruth, --location or --mapping (topics: \(list.isEmpty ? "none" : list))")
+            let list = nameList(summary.topics.map { "\($0.topic) (\($0.typeName))" })
+            throw TraceError(.missing, file: file, "no topic chosen; give --imu, --vio, --groundtruth, --location or --mapping (topics: \(list))")
         }
         let chosen = [("imu", mapping.imu), ("magnetometer", mapping.magnetometer), ("location", mapping.location)].compactMap { n, s in s.map { "\(n) ← \($0.topic)" } }
         notes.append("\(file): no topics named; taking the only \(chosen.joined(separator: ", "))")
@@ -212,7 +212,7 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
     let skipped = seen.filter { $0.value.messageType == nil }.sorted { $0.key < $1.key }
     if !skipped.isEmpty {
         notes.append("\(file): skipped \(skipped.count) topic\(skipped.count == 1 ? "" : "s") of types navbench does not read: "
-            + skipped.map { "\($0.key) (\($0.value.typeName), \($0.value.count) messages)" }.joined(separator: ", "))
+            + nameList(skipped.map { "\($0.key) (\($0.value.typeName), \($0.value.count) messages)" }))
     }
 
     var session = Session(metadata: importMetadata(options, frameConvention: SessionMetadata.arkitFrame
@@ -279,8 +279,8 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
         if let child = sel.childFrame {
             rows = rows.filter { $0.1.childFrameID == child }
             guard !rows.isEmpty else {
-                let seen = (childFramesSeen[sel.topic] ?? []).sorted().joined(separator: ", ")
-                throw TraceError(.missing, file: file, object: sel.topic, "no transform with child frame '\(child)'; its child frames: \(seen.isEmpty ? "none" : seen)")
+                let seen = nameList((childFramesSeen[sel.topic] ?? []).sorted())
+                throw TraceError(.missing, file: file, object: sel.topic, "no transform with child frame '\(child)'; its child frames: \(seen)")
             }
         }
         rows = ordered(rows, topic: sel.text)
