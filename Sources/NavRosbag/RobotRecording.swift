@@ -89,12 +89,17 @@ public final class RobotRecording: @unchecked Sendable {
     /// only during the call).
     ///
     /// - Complexity: O(file size): one pass; each chunk is decompressed once.
-    public func forEachMessage(_ body: (RecordingChannel, UInt64, UnsafeRawBufferPointer) throws(RecordingError) -> Void) throws(RecordingError) {
+    ///
+    /// - Returns: every channel (connection) the file defines, by id, including those without
+    ///   messages.
+    @discardableResult
+    public func forEachMessage(_ body: (RecordingChannel, UInt64, UnsafeRawBufferPointer) throws(RecordingError) -> Void) throws(RecordingError) -> [RecordingChannel] {
         var scanner = RecordScanner(file: displayName, bytes: file.bytes)
         switch format {
         case .rosbag: try scanner.scanBag(body)
         case .mcap: try scanner.scanMCAP(body)
         }
+        return scanner.channels.values.sorted { $0.id < $1.id }
     }
 
     /// Topics, types, counts and time spans, from one pass over every message.

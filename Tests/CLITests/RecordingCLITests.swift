@@ -148,6 +148,19 @@ let rosFixtures = "Tests/NavRosbagTests/Fixtures"
         #expect(missing.status == 1)
         #expect(missing.err == "navbench: error: \(names): /nope: no such topic (for imu); the file has /a\\n/b\\u{1B}[31m\n")
 
+        // A connection without messages: the topic exists, it is empty.
+        let imu = Array("/imu".utf8)
+        let conn = Self.record([("op", [7]), ("conn", Self.le(UInt32(0))), ("topic", imu)],
+                               Self.fields([("topic", imu), ("type", Array("sensor_msgs/Imu".utf8)), ("md5sum", Array("*".utf8))]))
+        let empty = dir + "/empty.bag"
+        FileManager.default.createFile(atPath: empty, contents: Data(Self.bag(Self.record([("op", [5]), ("compression", Array("none".utf8)),
+                                                                                          ("size", Self.le(UInt32(conn.count)))], conn))))
+        let e = try navbench(["import", "rosbag", empty, "--imu", "/imu", "--out", dir + "/e.h5"])
+        #expect(e.status == 1)
+        #expect(e.err == "navbench: error: \(empty): /imu: no messages, expected sensor_msgs/Imu samples\n")
+        let t = try navbench(["ape", empty + ":/imu", empty + ":/imu"])
+        #expect(t.err == "navbench: error: \(empty): /imu: sensor_msgs/Imu; a trajectory expects geometry_msgs/PoseStamped, nav_msgs/Odometry, tf2_msgs/TFMessage\n")
+
         // 79 bytes of bz2 that expand to 64 MiB, in a chunk that declares 1,000 bytes.
         let bomb: [UInt8] = stride(from: 0, to: bz2BombHex.count, by: 2).map {
             UInt8(bz2BombHex[bz2BombHex.index(bz2BombHex.startIndex, offsetBy: $0)...].prefix(2), radix: 16)!

@@ -156,7 +156,7 @@ public func readRecordingTrajectory(file: String, topic: String?) throws(TraceEr
     var rows: [(RosStamp, RosPose)] = []
     var childFrames: Set<String> = []
     do throws(RecordingError) {
-        try recording.forEachMessage { channel, time, payload throws(RecordingError) in
+        let channels = try recording.forEachMessage { channel, time, payload throws(RecordingError) in
             if seen[channel.topic] == nil { seen[channel.topic] = (channel.typeName, channel.messageType) }
             guard channel.topic == selection.topic, let type = channel.messageType, types.contains(type), let encoding = channel.encoding else { return }
             let message: RosMessage
@@ -168,6 +168,10 @@ public func readRecordingTrajectory(file: String, topic: String?) throws(TraceEr
                 childFrames.insert(p.childFrameID)
                 if selection.childFrame == nil || p.childFrameID == selection.childFrame { rows.append((p.stamp, p)) }
             }
+        }
+        // A topic with a connection but no messages is there, only empty.
+        if seen[selection.topic] == nil, let c = channels.first(where: { $0.topic == selection.topic }) {
+            seen[selection.topic] = (c.typeName, c.messageType)
         }
     } catch { throw traceError(error) }
     try checkRecordingTopic(file: file, role: "a trajectory", selection: selection, found: seen[selection.topic], types: types, topics: Array(seen.keys))
