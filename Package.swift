@@ -33,6 +33,10 @@ let package = Package(
             providers: [.apt(["libhdf5-dev"])]
         ),
         .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
             name: "CFFTW",
             pkgConfig: "fftw3",
             providers: [.apt(["libfftw3-dev"])]
@@ -63,7 +67,7 @@ let package = Package(
         .target(
             name: "NavIO",
             dependencies: [
-                "NavCore", "CHDF5",
+                "NavCore", "CHDF5", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Yams", package: "Yams"),

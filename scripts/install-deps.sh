@@ -4,7 +4,7 @@
 # everything is already there.
 set -euo pipefail
 need=()
-for pkg in libhdf5-dev libfftw3-dev pkg-config; do
+for pkg in libhdf5-dev libfftw3-dev zlib1g-dev pkg-config; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
