@@ -119,3 +119,29 @@ import Testing
         }
     }
 }
+
+/// `--align yaw --up-axis z` on a z-up pair rotated about z (the failing case).
+@Suite struct UpAxisEvaluationTests {
+    @Test func zUpPairRotatedAboutZAlignsExactly() throws {
+        // Without the repeats (a repeated stamp pairs with the other pose of its run, as evo).
+        let t = removingDuplicateTimestamps(try readTrajectory(at: DuplicateTimestampTests.fixtures + "/duplicates/tum_groundtruth.tum").trajectory).trajectory
+        let turn = Similarity3(rotation: rotation(about: .z, angle: Double.pi / 6), translation: Vector3(3, -1, 0.5), scale: 1)
+        let ref = NSTemporaryDirectory() + "navbench-zref-\(getpid()).tum", est = NSTemporaryDirectory() + "navbench-zturn-\(getpid()).tum"
+        try writeTUM(t, to: ref)
+        try writeTUM(Trajectory(timestamps: t.timestamps, poses: turn.apply(to: t.poses.values)), to: est)
+        defer { try? FileManager.default.removeItem(atPath: est); try? FileManager.default.removeItem(atPath: ref) }
+        let z = try evaluateAPE(reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est),
+                                settings: EvaluationSettings(alignment: .yaw, upAxis: .z))
+        #expect(z.statistics.rmse < 1e-9)
+        #expect(z.context.upAxisSource == "--up-axis")
+        let y = try evaluateAPE(reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est),
+                                settings: EvaluationSettings(alignment: .yaw, upAxis: .y))
+        #expect(y.statistics.rmse > 0.05)
+        // auto: a TUM walk is flattest along z.
+        let auto = try evaluateAPE(reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est),
+                                   settings: EvaluationSettings(alignment: .yaw))
+        #expect(auto.settings.upAxis == .z)
+        #expect(auto.statistics.rmse < 1e-9)
+        #expect(auto.text.hasPrefix("up axis: z (auto: smallest spread of the reference positions)\n\nAPE w.r.t. translation part (m)\n(with 4-DoF yaw + translation alignment about +z)\n"))
+    }
+}
