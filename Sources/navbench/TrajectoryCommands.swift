@@ -49,6 +49,7 @@ struct TrajectoryPairOptions: ParsableArguments {
     var maxOffset: Double?
     @Flag(help: "Print JSON: statistics (rmse, mean, median, std, min, max, sse), pairs and settings.")
     var json = false
+    @OptionGroup var outputs: EvaluationOutputOptions
 
     func validate() throws {
         guard maxDiff.isFinite && maxDiff >= 0 else { throw ValidationError("--max-diff must be a finite number of seconds ≥ 0, got \(maxDiff)") }
@@ -115,10 +116,12 @@ struct APECommand: ParsableCommand {
 
     func run() throws {
         let (ref, est) = pair.sources
-        let report = try runReport { () throws(EvaluationError) in
-            try evaluateAPE(reference: ref, estimate: est, relation: relation, settings: pair.settings)
+        let (report, prepared) = try runReport { () throws(EvaluationError) in
+            let p = try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings)
+            return (try apeReport(p, relation: relation, settings: p.settings), p)
         }
         for w in report.context.warnings { printError("navbench: warning: \(w)") }
+        try pair.outputs.write(report, prepared)
         print(pair.json ? try jsonText(report) : report.text, terminator: pair.json ? "\n" : "")
     }
 }
@@ -157,10 +160,12 @@ struct RPECommand: ParsableCommand {
     func run() throws {
         let (ref, est) = pair.sources
         let options = RPEOptions(delta: delta, unit: deltaUnit, allPairs: allPairs, relativeTolerance: deltaTolerance, pairing: pairing)
-        let report = try runReport { () throws(EvaluationError) in
-            try evaluateRPE(reference: ref, estimate: est, relation: relation, options: options, settings: pair.settings)
+        let (report, prepared) = try runReport { () throws(EvaluationError) in
+            let p = try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings)
+            return (try rpeReport(p, relation: relation, options: options, settings: p.settings), p)
         }
         for w in report.context.warnings { printError("navbench: warning: \(w)") }
+        try pair.outputs.write(report, prepared)
         print(pair.json ? try jsonText(report) : report.text, terminator: pair.json ? "\n" : "")
     }
 }

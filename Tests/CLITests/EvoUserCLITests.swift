@@ -34,3 +34,35 @@ import Testing
         #expect(r.err.contains("--estimate-t-offset finds the offset itself; drop --t-offset"))
     }
 }
+
+@Suite(.serialized) struct ResCLITests {
+    @Test func resOnTwoSavedResultsEqualsTheirJSON() throws {
+        let dup = EvoUserCLITests.dup
+        let tmp = NSTemporaryDirectory() + "navbench-res-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let a = try navbench(["ape", "\(dup)/tum_groundtruth.tum", "\(dup)/tum_estimate.tum", "--align", "sim3", "--json", "--save-results", tmp + "/a"], cwd: repoRoot)
+        let b = try navbench(["rpe", "\(dup)/euroc_groundtruth.csv", "\(dup)/euroc_estimate.tum", "--align", "yaw", "--up-axis", "z", "--json",
+                              "--save-results", tmp + "/b", "--plot", tmp + "/b.svg"], cwd: repoRoot)
+        #expect(a.status == 0 && b.status == 0)
+        let r = try navbench(["res", tmp + "/a", tmp + "/b", "--json"], cwd: repoRoot)
+        #expect(r.status == 0)
+        let arr = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [NSDictionary]
+        let ja = try JSONSerialization.jsonObject(with: Data(a.out.utf8)) as! NSDictionary
+        let jb = try JSONSerialization.jsonObject(with: Data(b.out.utf8)) as! NSDictionary
+        #expect(arr == [ja, jb])
+        let csv = try navbench(["res", tmp + "/a", tmp + "/b", "--format", "csv"], cwd: repoRoot)
+        let rows = csv.out.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        #expect(rows[0] == ["name", "metric", "relation", "unit", "pairs", "rmse", "mean", "median", "std", "min", "max", "sse"])
+        struct Stats: Decodable { var rmse, mean, median, std, min, max, sse: Double; var pairs: Int }
+        for (row, out) in [(rows[1], a.out), (rows[2], b.out)] {
+            let s = try JSONDecoder().decode(Stats.self, from: Data(out.utf8))
+            #expect(row[4] == String(s.pairs))
+            #expect(row[5...].map { Double($0)! } == [s.rmse, s.mean, s.median, s.std, s.min, s.max, s.sse])
+        }
+        #expect(FileManager.default.fileExists(atPath: tmp + "/b.svg"))
+        let bad = try navbench(["res", tmp + "/a", tmp + "/missing"], cwd: repoRoot)
+        #expect(bad.status == 1)
+        #expect(bad.err.contains("\(tmp)/missing/stats.json: no stats.json"))
+        #expect(bad.out.contains("tum_estimate.tum"))  // the good one is still tabulated
+    }
+}
