@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 SEED ?= 20261122
 
-.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo fixtures-evo-timestamps bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -76,6 +76,16 @@ fixtures-evo:
 	@$(PYTHON) -c "import evo, rdp, simplification, numpy, scipy, h5py" 2>/dev/null \
 		|| $(PYTHON) -m pip install -q --disable-pip-version-check $(EVO_PIP)
 	$(PYTHON) scripts/make_evo_fixtures.py
+
+## fixtures-evo-timestamps: evo 1.38.1 on files with duplicate timestamps (NavMetricsTests/Fixtures/duplicates,
+## committed), in the pinned venv .venv (scripts/requirements-evo-user.txt).
+VENV ?= .venv
+$(VENV)/.issue15-deps: scripts/requirements-evo-user.txt
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r scripts/requirements-evo-user.txt
+	touch $@
+fixtures-evo-timestamps: $(VENV)/.issue15-deps
+	$(VENV)/bin/python scripts/make_evo_timestamp_fixtures.py
 
 ## bench-trajectory: navbench vs evo (APE, RPE) and rdp/simplification (RDP), same run, with parity checks.
 bench-trajectory: release

@@ -49,7 +49,6 @@ struct TrajectoryPairOptions: ParsableArguments {
     var maxOffset: Double?
     @Flag(help: "Print JSON: statistics (rmse, mean, median, std, min, max, sse), pairs and settings.")
     var json = false
-    @OptionGroup var outputs: EvaluationOutputOptions
 
     func validate() throws {
         guard maxDiff.isFinite && maxDiff >= 0 else { throw ValidationError("--max-diff must be a finite number of seconds ≥ 0, got \(maxDiff)") }
@@ -107,6 +106,7 @@ struct APECommand: ParsableCommand {
             """)
 
     @OptionGroup var pair: TrajectoryPairOptions
+    @OptionGroup var outputs: EvaluationOutputOptions
     @Option(help: "Pose relation: translation_part, rotation_angle_deg, rotation_angle_rad, rotation_part, full_transformation, point_distance.")
     var relation: PoseRelation = .translationPart
 
@@ -121,7 +121,7 @@ struct APECommand: ParsableCommand {
             return (try apeReport(p, relation: relation, settings: p.settings), p)
         }
         for w in report.context.warnings { printError("navbench: warning: \(w)") }
-        try pair.outputs.write(report, prepared)
+        try outputs.write(report, prepared)
         print(pair.json ? try jsonText(report) : report.text, terminator: pair.json ? "\n" : "")
     }
 }
@@ -138,6 +138,7 @@ struct RPECommand: ParsableCommand {
             """)
 
     @OptionGroup var pair: TrajectoryPairOptions
+    @OptionGroup var outputs: EvaluationOutputOptions
     @Option(help: "Pose relation (APE's plus point_distance_error_ratio).")
     var relation: PoseRelation = .translationPart
     @Option(help: "Distance between the poses of a pair, in --delta-unit.")
@@ -165,7 +166,7 @@ struct RPECommand: ParsableCommand {
             return (try rpeReport(p, relation: relation, options: options, settings: p.settings), p)
         }
         for w in report.context.warnings { printError("navbench: warning: \(w)") }
-        try pair.outputs.write(report, prepared)
+        try outputs.write(report, prepared)
         print(pair.json ? try jsonText(report) : report.text, terminator: pair.json ? "\n" : "")
     }
 }

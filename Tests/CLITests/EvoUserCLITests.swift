@@ -66,3 +66,21 @@ import Testing
         #expect(bad.out.contains("tum_estimate.tum"))  // the good one is still tabulated
     }
 }
+
+@Suite(.serialized) struct DriftScoreCLITests {
+    @Test func driftAndScoreJSON() throws {
+        let dup = EvoUserCLITests.dup
+        let d = try navbench(["drift", "\(dup)/tum_groundtruth.tum", "\(dup)/tum_estimate.tum", "--align", "se3", "--length", "5", "--json"], cwd: repoRoot)
+        #expect(d.status == 0)
+        let dj = try JSONSerialization.jsonObject(with: Data(d.out.utf8)) as! [String: Any]
+        #expect(dj["metric"] as? String == "drift")
+        #expect((dj["segment_drift"] as! [[String: Any]]).count == 1)
+        let s = try navbench(["score", "\(dup)/euroc_groundtruth.csv", "\(dup)/euroc_estimate.tum", "--align", "yaw", "--json"], cwd: repoRoot)
+        #expect(s.status == 0)
+        let sj = try JSONSerialization.jsonObject(with: Data(s.out.utf8)) as! [String: Any]
+        #expect(sj["up_axis"] as? String == "z")
+        #expect((sj["ce95_m"] as! Double) >= (sj["ce50_m"] as! Double))
+        let bad = try navbench(["drift", "\(dup)/tum_groundtruth.tum", "\(dup)/tum_estimate.tum", "--length=-1"], cwd: repoRoot)
+        #expect(bad.status != 0 && bad.err.contains("--length must be a positive number of metres, got -1.0"))
+    }
+}
