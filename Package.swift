@@ -23,7 +23,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
@@ -69,7 +68,6 @@ let package = Package(
             dependencies: [
                 "NavCore", "CHDF5", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
