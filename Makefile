@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 SEED ?= 20261122
 
-.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo fixtures-evo-timestamps bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo fixtures-evo-timestamps bench-csv bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -86,6 +86,10 @@ $(VENV)/.issue15-deps: scripts/requirements-evo-user.txt
 	touch $@
 fixtures-evo-timestamps: $(VENV)/.issue15-deps
 	$(VENV)/bin/python scripts/make_evo_timestamp_fixtures.py
+
+## bench-csv: navbench filter whole-process on a 1 M-row CSV vs pandas + scipy and pandas + filterpy, same run.
+bench-csv: release $(VENV)/.issue15-deps
+	$(VENV)/bin/python scripts/bench_csv.py
 
 ## bench-trajectory: navbench vs evo (APE, RPE) and rdp/simplification (RDP), same run, with parity checks.
 bench-trajectory: release
