@@ -99,7 +99,10 @@ public func prepareTrajectoryPair(reference: TrajectorySource, estimate: Traject
     var settings = settings
     var context = EvaluationContext()
     context.warnings = duplicateWarnings(ref, est)
-    if settings.estimateOffset && ref.hasTimestamps && est.hasTimestamps {
+    if settings.estimateOffset && !(ref.hasTimestamps && est.hasTimestamps) {
+        throw .pairing("--estimate-t-offset needs timestamps in both files; KITTI poses have none without --ref-times/--est-times")
+    }
+    if settings.estimateOffset {
         do { context.offsetEstimate = try estimateTimeOffset(reference: ref.trajectory, estimate: est.trajectory, maxOffset: settings.maxOffset) } catch {
             throw .pairing("\(reference.path), \(estimate.path): \(error.description)")
         }

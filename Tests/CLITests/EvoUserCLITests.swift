@@ -84,3 +84,14 @@ import Testing
         #expect(bad.status != 0 && bad.err.contains("--length must be a positive number of metres, got -1.0"))
     }
 }
+
+@Suite(.serialized) struct DuplicateImportCLITests {
+    @Test func importKeepsTheLastPoseOfARepeatWithANote() throws {
+        let out = NSTemporaryDirectory() + "navbench-dupimport-\(getpid()).h5"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try navbench(["import", "tum", "\(EvoUserCLITests.dup)/tum_groundtruth.tum.gz", "--out", out], cwd: repoRoot)
+        #expect(r.status == 0)
+        #expect(r.err == "navbench: note: \(EvoUserCLITests.dup)/tum_groundtruth.tum.gz: 12 repeated timestamps; kept the last pose of each repeat\n")
+        #expect(r.out == "\(out): recording; groundtruth 2388\n")
+    }
+}
