@@ -1,20 +1,24 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layers, one way only:
-//   NavCore (value types, no I/O)
-//     ← NavSignal, NavSynth, NavGeometry, NavGuidance (pure algorithms)   NavSpectral (FFT through CFFTW)
-//       ← NavMetrics (APE, RPE, drift, positioning scores; pure)
-//         ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
-//           ← NavReport (reports over files, trajectory evaluation pipeline)
-//             ← NavPipeline (jobs over files: filters, guidance replay, experiments)
-//               ← navbench (thin CLI)
+// Layers, one way only (scripts/check_layers.py checks every import against this; docs/architecture.md):
+//   NavCore (value types, shared maths, no I/O)
+//     ← NavSignal, NavSynth, NavGeometry (pure algorithms)   NavSpectral (FFT through CFFTW)
+//       NavRosbag (ROS 1 bag / MCAP records and messages through CBZip2, CLZ4, CZstd; read by NavIO, NavImport)
+//       ← NavGuidance, NavAids (guidance model, calibration and proximity; pure)
+//         ← NavMetrics (APE, RPE, drift, positioning scores; pure)
+//           ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
+//             ← NavImport (importers and exporters of other formats; YAML mappings through Yams)
+//               ← NavReport (reports over files, trajectory evaluation pipeline)
+//                 ← NavPipeline (jobs over files: filters, guidance replay, experiments)
+//                   ← navbench (thin CLI)
 let package = Package(
     name: "navbench",
     products: [
         .executable(name: "navbench", targets: ["navbench"]),
         .library(name: "NavCore", targets: ["NavCore"]),
         .library(name: "NavIO", targets: ["NavIO"]),
+        .library(name: "NavImport", targets: ["NavImport"]),
         .library(name: "NavGeometry", targets: ["NavGeometry"]),
         .library(name: "NavMetrics", targets: ["NavMetrics"]),
         .library(name: "NavPipeline", targets: ["NavPipeline"]),
@@ -40,18 +44,24 @@ let package = Package(
             pkgConfig: "fftw3",
             providers: [.apt(["libfftw3-dev"])]
         ),
+        .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"])]),
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(
             name: "NavCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
-        .target(name: "NavSynth", dependencies: ["NavCore"]),
+        .target(
+            name: "NavSynth",
+            dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
+        ),
         .target(
             name: "NavSignal",
             dependencies: ["NavCore", .product(name: "Numerics", package: "swift-numerics")]
         ),
         .target(
             name: "NavSpectral",
-            dependencies: ["NavCore", "NavSignal", "CFFTW", .product(name: "Numerics", package: "swift-numerics")]
+            dependencies: ["NavCore", "CFFTW", .product(name: "Numerics", package: "swift-numerics")]
         ),
         .target(
             name: "NavGeometry",
@@ -61,29 +71,34 @@ let package = Package(
             name: "NavMetrics",
             dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")]
         ),
-        .target(name: "NavGuidance", dependencies: ["NavCore", "NavMetrics"]),
+        .target(name: "NavGuidance", dependencies: ["NavCore"]),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
+        // ROS 1 bags and MCAP: records, chunks (bz2, LZ4, Zstandard), ROS 1 and CDR messages.
+        .target(name: "NavRosbag", dependencies: ["NavCore", "CBZip2", "CLZ4", "CZstd"]),
         .target(
             name: "NavIO",
             dependencies: [
-                "NavCore", "CHDF5", "CZlib",
+                "NavCore", "CHDF5", "CZlib", "NavRosbag",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavMetrics"]),
+        .target(
+            name: "NavImport",
+            dependencies: ["NavCore", "NavIO", "NavRosbag", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics"]),
         .target(
             name: "NavPipeline",
             dependencies: [
-                "NavCore", "NavIO", "NavSignal", "NavSpectral", "NavSynth", "NavReport", "NavGuidance", "NavAids",
+                "NavCore", "NavIO", "NavImport", "NavSignal", "NavSpectral", "NavReport", "NavGuidance", "NavAids",
                 "NavGeometry", "NavMetrics", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
             name: "navbench",
             dependencies: [
-                "NavCore", "NavIO", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
-                "NavGeometry", "NavMetrics", "NavAids",
+                "NavCore", "NavIO", "NavImport", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
+                "NavGeometry", "NavGuidance", "NavMetrics", "NavAids", "NavRosbag",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,10 +113,16 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "NavSignalTests",
-            dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral", "NavPipeline"],
+            name: "NavImportTests",
+            dependencies: ["NavCore", "NavIO", "NavImport", "NavRosbag", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(
+            name: "NavSignalTests",
+            dependencies: ["NavCore", "NavIO", "NavSignal"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "NavSpectralTests", dependencies: ["NavIO", "NavSpectral"]),
         .testTarget(
             name: "NavGeometryTests",
             dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")],
@@ -109,13 +130,18 @@ let package = Package(
         ),
         .testTarget(
             name: "NavMetricsTests",
-            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO"],
+            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", .product(name: "RealModule", package: "swift-numerics")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
-        .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth", "NavIO"]),
+        .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
         .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal"]),
+        .testTarget(
+            name: "NavRosbagTests",
+            dependencies: ["NavCore", "NavRosbag"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
     ]
 )

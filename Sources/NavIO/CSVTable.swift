@@ -270,7 +270,7 @@ public func formatNumber(_ x: Double) -> String {
     return x.description
 }
 
-func csvField(_ s: String) -> String {
+package func csvField(_ s: String) -> String {
     s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 

@@ -40,6 +40,7 @@ public func resolveUpAxis(_ given: UpAxis?, reference: TrajectoryFile) -> (UpAxi
     case .tum:
         if let a = inferUpAxis(reference.trajectory.positions) { return (a, "auto: smallest spread of the reference positions") }
         return (.z, "auto: TUM RGB-D convention, z up")
+    case .rosbag, .mcap: return (.z, "auto: ROS convention (REP 103), z up")
     }
 }
 

@@ -78,6 +78,68 @@ public struct PreparedPair: Sendable {
     public var settings: EvaluationSettings = EvaluationSettings()
     /// What was decided on the way (up axis, estimated offset) and warnings.
     public var context = EvaluationContext()
+
+    public init(reference: TrajectoryFile, estimate: TrajectoryFile, associated: AssociatedTrajectories, alignedEstimate: [Pose],
+                alignment: Similarity3, settings: EvaluationSettings = EvaluationSettings(), context: EvaluationContext = EvaluationContext()) {
+        self.reference = reference; self.estimate = estimate; self.associated = associated
+        self.alignedEstimate = alignedEstimate; self.alignment = alignment
+        self.settings = settings; self.context = context
+    }
+
+    /// Pairs the poses of two trajectories (by time, or by index when one has no timestamps)
+    /// and aligns the estimate: the in-memory half of `prepareTrajectoryPair`, also for
+    /// trajectories that never were files (`TrajectoryFile(name:trajectory:)`). Repeated stamps
+    /// give a warning in `context`; `estimateOffset` finds the clock offset first; a yaw
+    /// alignment resolves its up axis (both recorded in `settings` and `context`).
+    ///
+    /// - Throws: `EvaluationError`.
+    /// - Complexity: O(n + m) plus the association's and the offset search's cost.
+    public init(reference ref: TrajectoryFile, estimate est: TrajectoryFile, settings: EvaluationSettings) throws(EvaluationError) {
+        var settings = settings
+        var context = EvaluationContext()
+        context.warnings = duplicateWarnings(ref, est)
+        if settings.estimateOffset && !(ref.hasTimestamps && est.hasTimestamps) {
+            throw .pairing("--estimate-t-offset needs timestamps in both files; KITTI poses have none without --ref-times/--est-times")
+        }
+        if settings.estimateOffset {
+            do { context.offsetEstimate = try estimateTimeOffset(reference: ref.trajectory, estimate: est.trajectory, maxOffset: settings.maxOffset) } catch {
+                throw .pairing("\(ref.path), \(est.path): \(error.description)")
+            }
+            settings.offset = context.offsetEstimate!.offset
+        }
+        let associated: AssociatedTrajectories
+        if ref.hasTimestamps && est.hasTimestamps {
+            do {
+                associated = try associate(reference: ref.trajectory, estimate: est.trajectory, method: settings.association,
+                                           maxDifference: settings.maxDifference, offset: settings.offset,
+                                           referenceName: ref.path, estimateName: est.path)
+            } catch { throw .association(error) }
+        } else {
+            guard ref.trajectory.count == est.trajectory.count else {
+                throw .pairing("\(ref.path) has \(ref.trajectory.count) poses and \(est.path) \(est.trajectory.count): "
+                    + "without timestamps (KITTI without --times) poses are paired by index, so the counts must be equal")
+            }
+            let idx = Array(0..<ref.trajectory.count)
+            associated = AssociatedTrajectories(referenceIndices: idx, estimateIndices: idx, reference: ref.trajectory.poses.values,
+                                                estimate: est.trajectory.poses.values, referenceTimestamps: ref.trajectory.timestamps,
+                                                estimateTimestamps: est.trajectory.timestamps)
+        }
+        if settings.alignment.isYawOnly {
+            let (axis, source) = resolveUpAxis(settings.upAxis, reference: ref)
+            settings.upAxis = axis
+            context.upAxisSource = source
+        }
+        let transform: Similarity3
+        do {
+            transform = try alignmentTransform(reference: associated.reference, estimate: associated.estimate, method: settings.alignment,
+                                               upAxis: settings.upAxis ?? .y, count: settings.alignCount)
+        } catch {
+            throw .alignment(error)
+        }
+        let aligned = settings.alignment == .none ? associated.estimate : transform.apply(to: associated.estimate)
+        self.init(reference: ref, estimate: est, associated: associated, alignedEstimate: aligned, alignment: transform,
+                  settings: settings, context: context)
+    }
 }
 
 /// Reads both files, pairs their poses and aligns the estimate: the first half of `navbench
@@ -96,50 +158,7 @@ public func prepareTrajectoryPair(reference: TrajectorySource, estimate: Traject
         est = try readTrajectory(at: estimate.path, format: estimate.format, stream: estimate.stream ?? defaultStream(estimate, "vio"),
                                  timesPath: estimate.timesPath)
     } catch { throw .input(error) }
-    var settings = settings
-    var context = EvaluationContext()
-    context.warnings = duplicateWarnings(ref, est)
-    if settings.estimateOffset && !(ref.hasTimestamps && est.hasTimestamps) {
-        throw .pairing("--estimate-t-offset needs timestamps in both files; KITTI poses have none without --ref-times/--est-times")
-    }
-    if settings.estimateOffset {
-        do { context.offsetEstimate = try estimateTimeOffset(reference: ref.trajectory, estimate: est.trajectory, maxOffset: settings.maxOffset) } catch {
-            throw .pairing("\(reference.path), \(estimate.path): \(error.description)")
-        }
-        settings.offset = context.offsetEstimate!.offset
-    }
-    let associated: AssociatedTrajectories
-    if ref.hasTimestamps && est.hasTimestamps {
-        do {
-            associated = try associate(reference: ref.trajectory, estimate: est.trajectory, method: settings.association,
-                                       maxDifference: settings.maxDifference, offset: settings.offset,
-                                       referenceName: reference.path, estimateName: estimate.path)
-        } catch { throw .association(error) }
-    } else {
-        guard ref.trajectory.count == est.trajectory.count else {
-            throw .pairing("\(reference.path) has \(ref.trajectory.count) poses and \(estimate.path) \(est.trajectory.count): "
-                + "without timestamps (KITTI without --times) poses are paired by index, so the counts must be equal")
-        }
-        let idx = Array(0..<ref.trajectory.count)
-        associated = AssociatedTrajectories(referenceIndices: idx, estimateIndices: idx, reference: ref.trajectory.poses.values,
-                                            estimate: est.trajectory.poses.values, referenceTimestamps: ref.trajectory.timestamps,
-                                            estimateTimestamps: est.trajectory.timestamps)
-    }
-    if settings.alignment.isYawOnly {
-        let (axis, source) = resolveUpAxis(settings.upAxis, reference: ref)
-        settings.upAxis = axis
-        context.upAxisSource = source
-    }
-    let transform: Similarity3
-    do {
-        transform = try alignmentTransform(reference: associated.reference, estimate: associated.estimate, method: settings.alignment,
-                                           upAxis: settings.upAxis ?? .y, count: settings.alignCount)
-    } catch {
-        throw .alignment(error)
-    }
-    let aligned = settings.alignment == .none ? associated.estimate : transform.apply(to: associated.estimate)
-    return PreparedPair(reference: ref, estimate: est, associated: associated, alignedEstimate: aligned, alignment: transform,
-                        settings: settings, context: context)
+    return try PreparedPair(reference: ref, estimate: est, settings: settings)
 }
 
 private func defaultStream(_ s: TrajectorySource, _ role: String) -> String? {
@@ -225,6 +244,17 @@ public func evaluateAPE(reference: TrajectorySource, estimate: TrajectorySource,
     return try apeReport(p, relation: relation, settings: p.settings)
 }
 
+/// APE of two trajectories in memory (no files): `name`s stand for paths in the report.
+///
+/// - Throws: `EvaluationError`.
+/// - Complexity: O(n log n) plus the association's cost.
+public func evaluateAPE(reference: Trajectory, estimate: Trajectory, referenceName: String = "reference", estimateName: String = "estimate",
+                        relation: PoseRelation = .translationPart, settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> APEReport {
+    let p = try PreparedPair(reference: TrajectoryFile(name: referenceName, trajectory: reference),
+                             estimate: TrajectoryFile(name: estimateName, trajectory: estimate), settings: settings)
+    return try apeReport(p, relation: relation, settings: p.settings)
+}
+
 /// APE on an already prepared pair (lets a caller time or reuse the stages).
 ///
 /// - Complexity: O(n log n).
@@ -294,6 +324,17 @@ private func formatDelta(_ o: RPEOptions) -> String {
 public func evaluateRPE(reference: TrajectorySource, estimate: TrajectorySource, relation: PoseRelation = .translationPart,
                         options: RPEOptions = RPEOptions(), settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> RPEReport {
     let p = try prepareTrajectoryPair(reference: reference, estimate: estimate, settings: settings)
+    return try rpeReport(p, relation: relation, options: options, settings: p.settings)
+}
+
+/// RPE of two trajectories in memory (no files): `name`s stand for paths in the report.
+///
+/// - Throws: `EvaluationError`.
+public func evaluateRPE(reference: Trajectory, estimate: Trajectory, referenceName: String = "reference", estimateName: String = "estimate",
+                        relation: PoseRelation = .translationPart, options: RPEOptions = RPEOptions(),
+                        settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> RPEReport {
+    let p = try PreparedPair(reference: TrajectoryFile(name: referenceName, trajectory: reference),
+                             estimate: TrajectoryFile(name: estimateName, trajectory: estimate), settings: settings)
     return try rpeReport(p, relation: relation, options: options, settings: p.settings)
 }
 

@@ -49,6 +49,8 @@ struct TrajectoryPairOptions: ParsableArguments {
     var maxOffset: Double?
     @Flag(help: "Print JSON: statistics (rmse, mean, median, std, min, max, sse), pairs and settings.")
     var json = false
+    @Option(name: .customLong("protocol"), help: "A published protocol instead: kitti, tum-rpe (rpe); evaal, hilti (ape). See docs/metrics.md.")
+    var evaluationProtocol: EvaluationProtocol?
 
     func validate() throws {
         guard maxDiff.isFinite && maxDiff >= 0 else { throw ValidationError("--max-diff must be a finite number of seconds ≥ 0, got \(maxDiff)") }
@@ -115,6 +117,7 @@ struct APECommand: ParsableCommand {
     }
 
     func run() throws {
+        if let p = pair.evaluationProtocol { return try pair.runProtocol(p, command: "ape") }
         let (ref, est) = pair.sources
         let (report, prepared) = try runReport { () throws(EvaluationError) in
             let p = try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings)
@@ -159,6 +162,9 @@ struct RPECommand: ParsableCommand {
     }
 
     func run() throws {
+        if let p = pair.evaluationProtocol {
+            return try pair.runProtocol(p, command: "rpe", tumDelta: (delta != 1 || deltaUnit != .frames) ? (delta, deltaUnit) : nil)
+        }
         let (ref, est) = pair.sources
         let options = RPEOptions(delta: delta, unit: deltaUnit, allPairs: allPairs, relativeTolerance: deltaTolerance, pairing: pairing)
         let (report, prepared) = try runReport { () throws(EvaluationError) in
