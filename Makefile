@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 SEED ?= 20261122
 
-.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -68,6 +68,14 @@ fixtures-signal: deps-python
 ## bench-signal: filters, Kalman, FFT, Welch, Allan deviation vs the Python peers, same run.
 bench-signal: release deps-python
 	scripts/bench-signal.sh
+
+## fixtures-statistics: regenerate the scipy/statsmodels references of NavStatisticsTests (committed)
+## in a project venv (.venv) with the pins of scripts/requirements-statistics.txt.
+VENV ?= .venv
+fixtures-statistics:
+	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r scripts/requirements-statistics.txt
+	$(VENV)/bin/python scripts/make_statistics_fixtures.py
 
 ## fixtures-evo: regenerate the evo / rdp / simplification golden fixtures of NavMetricsTests and
 ## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).

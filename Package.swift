@@ -4,6 +4,7 @@ import PackageDescription
 // Layers, one way only:
 //   NavCore (value types, no I/O)
 //     ← NavSignal, NavSynth, NavGeometry, NavGuidance (pure algorithms)   NavSpectral (FFT through CFFTW)
+//       NavStatistics (bootstrap, Wilson, Wilcoxon, permutation, Hodges–Lehmann, Holm; pure)
 //       ← NavMetrics (APE, RPE, drift, positioning scores; pure)
 //         ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
 //           ← NavReport (reports over files, trajectory evaluation pipeline)
@@ -17,6 +18,7 @@ let package = Package(
         .library(name: "NavIO", targets: ["NavIO"]),
         .library(name: "NavGeometry", targets: ["NavGeometry"]),
         .library(name: "NavMetrics", targets: ["NavMetrics"]),
+        .library(name: "NavStatistics", targets: ["NavStatistics"]),
         .library(name: "NavPipeline", targets: ["NavPipeline"]),
     ],
     dependencies: [
@@ -42,6 +44,10 @@ let package = Package(
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
         .target(name: "NavSynth", dependencies: ["NavCore"]),
+        .target(
+            name: "NavStatistics",
+            dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
+        ),
         .target(
             name: "NavSignal",
             dependencies: ["NavCore", .product(name: "Numerics", package: "swift-numerics")]
@@ -69,7 +75,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavMetrics"]),
+        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavMetrics", "NavStatistics"]),
         .target(
             name: "NavPipeline",
             dependencies: [
@@ -110,10 +116,11 @@ let package = Package(
             dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
+        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport", "NavStatistics"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth", "NavIO"]),
         .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal"]),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
+        .testTarget(name: "NavStatisticsTests", dependencies: ["NavCore", "NavStatistics"], resources: [.copy("Fixtures")]),
     ]
 )

@@ -85,7 +85,11 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
     let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
                             inputs: inputs, command: command)
-    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures, plots: plots)
+    let statistics = ExperimentStatistics(table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics)
+    try writeTextAtomically(statistics.cellsCSV, to: path("cells.csv"))
+    try writeTextAtomically(statistics.comparisonsCSV, to: path("comparisons.csv"))
+    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures, plots: plots,
+                                       statistics: statistics)
     if plan.spec.sweep.rdpTolerance.count > 1 {
         md += "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
     }

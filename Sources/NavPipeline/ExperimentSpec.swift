@@ -26,6 +26,8 @@ public struct ExperimentSpec: Sendable, Equatable {
     public var ape: [[String]] = []
     /// The spec file's text, hashed into reports.
     public var text: String
+    /// Report statistics: baseline configuration, bootstrap resamples and seed (`statistics:`).
+    public var statistics = StatisticsOptions()
 
     public static let defaultKeyMetrics = [
         "clock_agreement_within_1h", "bearing_error_mean_abs", "on_track_precision", "false_arrivals",
@@ -57,7 +59,7 @@ public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 extension ExperimentSpec {
-    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape"]
+    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "statistics"]
     static let sweepKeys = ["rdp_tolerance", "rdp_distance", "registration", "anchor_sightings", "position_filter",
                             "wording", "arrival", "haptic", "seeds"]
 
@@ -154,6 +156,7 @@ extension ExperimentSpec {
                 spec.ape.append([r, est, align])
             }
         }
+        spec.statistics = try parseStatistics(top["statistics"], file: file)
         if let c = top["compare"] {
             guard let m = c as? [String: Any] else { throw fail("compare", "expected a mapping metric: {absolute: …, relative: …}") }
             for (metric, v) in m {

@@ -1,0 +1,31 @@
+import NavReport
+
+extension ExperimentSpec {
+    /// Parses the optional `statistics:` block: `{baseline: LABEL, resamples: N ≥ 100, seed: N ≥ 0, alpha: (0, 1)}`.
+    static func parseStatistics(_ node: Any?, file: String) throws(SpecError) -> StatisticsOptions {
+        var o = StatisticsOptions()
+        guard let node else { return o }
+        func fail(_ key: String, _ problem: String) -> SpecError { SpecError(file: file, key: key, problem: problem) }
+        guard let m = node as? [String: Any] else { throw fail("statistics", "expected a mapping with keys baseline, resamples, seed, alpha") }
+        for k in m.keys.sorted() where !["baseline", "resamples", "seed", "alpha"].contains(k) {
+            throw fail("statistics.\(k)", "unknown key; valid: baseline, resamples, seed, alpha")
+        }
+        if let b = m["baseline"] {
+            guard let s = b as? String, !s.isEmpty else { throw fail("statistics.baseline", "expected a configuration label as summary.md lists it") }
+            o.baseline = s
+        }
+        if let r = m["resamples"] {
+            guard let n = r as? Int, n >= 100, n <= 1_000_000 else { throw fail("statistics.resamples", "'\(r)' is not an integer in 100…1000000") }
+            o.resamples = n
+        }
+        if let s = m["seed"] {
+            guard let n = s as? Int, n >= 0 else { throw fail("statistics.seed", "'\(s)' is not an integer ≥ 0") }
+            o.seed = UInt64(n)
+        }
+        if let a = m["alpha"] {
+            guard let x = (a as? Double) ?? (a as? Int).map(Double.init), x > 0, x < 1 else { throw fail("statistics.alpha", "'\(a)' is not in (0, 1)") }
+            o.alpha = x
+        }
+        return o
+    }
+}

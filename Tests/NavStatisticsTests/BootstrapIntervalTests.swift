@@ -1,0 +1,54 @@
+import NavCore
+import NavStatistics
+import Testing
+
+/// Bootstrap intervals of the mean: coverage over seeded samples whose true mean is known,
+/// determinism, and the degenerate cases.
+@Suite struct BootstrapIntervalTests {
+    /// Draws of a distribution with a known mean.
+    enum Population: String, CaseIterable, Sendable {
+        case normal, exponential
+        var mean: Double { self == .normal ? 2 : 1 }
+        func draw(_ rng: inout SeededRandom) -> Double {
+            switch self {
+            case .normal: return rng.gaussian(mean: 2, std: 1.5)
+            case .exponential: return -Double.log(1 - rng.uniform())   // skewness 2
+            }
+        }
+    }
+
+    /// Coverage of the nominal 95 % intervals over `samples` seeded samples (B resamples each).
+    static func coverage(_ population: Population, n: Int, samples: Int, resamples: Int) -> (bca: Int, percentile: Int) {
+        var rng = SeededRandom(seed: 20261123, label: "\(population.rawValue)-\(n)")
+        var bca = 0, percentile = 0
+        for s in 0..<samples {
+            let x = (0..<n).map { _ in population.draw(&rng) }
+            let ci = BootstrapInterval.mean(x, resamples: resamples, seed: UInt64(s) &+ 1)
+            if ci.bca.low <= population.mean && population.mean <= ci.bca.high { bca += 1 }
+            if ci.percentile.low <= population.mean && population.mean <= ci.percentile.high { percentile += 1 }
+        }
+        return (bca, percentile)
+    }
+
+    @Test(arguments: [(Population.normal, 10), (.normal, 30), (.exponential, 10), (.exponential, 30)])
+    func bcaCoversTheTrueMean(_ population: Population, _ n: Int) {
+        let samples = 2000
+        let c = Self.coverage(population, n: n, samples: samples, resamples: 2000)
+        let rate = Double(c.bca) / Double(samples)
+        let message = "\(population) n=\(n): BCa covered \(c.bca)/\(samples) (\(rate)), percentile \(c.percentile)/\(samples)"
+        print(message)
+        #expect(rate >= 0.93 && rate <= 0.97, "\(message)")
+    }
+
+    @Test func deterministicAndDegenerate() {
+        let x = [1.0, 2.5, 2.0, 7.0, 3.0, 0.5]
+        let a = BootstrapInterval.mean(x, seed: 7), b = BootstrapInterval.mean(x, seed: 7)
+        #expect(a == b)
+        #expect(a.bca.resamples == 10_000 && a.bca.method == .bca && a.percentile.method == .percentile)
+        #expect(a.bca.low < a.bca.estimate && a.bca.estimate < a.bca.high)
+        #expect(a.percentile.low >= x.min()! && a.percentile.high <= x.max()!)
+        let constant = BootstrapInterval.mean([3, 3, 3], seed: 1)
+        #expect(constant.bca.low == 3 && constant.bca.high == 3)
+        #expect(BootstrapInterval.mean([3], seed: 1).bca.low.isNaN)
+    }
+}
