@@ -1,21 +1,24 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layers, one way only:
-//   NavCore (value types, no I/O)
-//     ← NavSignal, NavSynth, NavGeometry, NavGuidance (pure algorithms)   NavSpectral (FFT through CFFTW)
+// Layers, one way only (scripts/check_layers.py checks every import against this; docs/architecture.md):
+//   NavCore (value types, shared maths, no I/O)
+//     ← NavSignal, NavSynth, NavGeometry (pure algorithms)   NavSpectral (FFT through CFFTW)
 //       NavStatistics (bootstrap, Wilson, Wilcoxon, permutation, Hodges–Lehmann, Holm; pure)
-//       ← NavMetrics (APE, RPE, drift, positioning scores; pure)
-//         ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
-//           ← NavReport (reports over files, trajectory evaluation pipeline)
-//             ← NavPipeline (jobs over files: filters, guidance replay, experiments)
-//               ← navbench (thin CLI)
+//       ← NavGuidance, NavAids (guidance model, calibration and proximity; pure)
+//         ← NavMetrics (APE, RPE, drift, positioning scores; pure)
+//           ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
+//             ← NavImport (importers and exporters of other formats; YAML mappings through Yams)
+//               ← NavReport (reports over files, trajectory evaluation pipeline)
+//                 ← NavPipeline (jobs over files: filters, guidance replay, experiments)
+//                   ← navbench (thin CLI)
 let package = Package(
     name: "navbench",
     products: [
         .executable(name: "navbench", targets: ["navbench"]),
         .library(name: "NavCore", targets: ["NavCore"]),
         .library(name: "NavIO", targets: ["NavIO"]),
+        .library(name: "NavImport", targets: ["NavImport"]),
         .library(name: "NavGeometry", targets: ["NavGeometry"]),
         .library(name: "NavMetrics", targets: ["NavMetrics"]),
         .library(name: "NavStatistics", targets: ["NavStatistics"]),
@@ -43,7 +46,10 @@ let package = Package(
             name: "NavCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
-        .target(name: "NavSynth", dependencies: ["NavCore"]),
+        .target(
+            name: "NavSynth",
+            dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
+        ),
         .target(
             name: "NavStatistics",
             dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
@@ -54,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "NavSpectral",
-            dependencies: ["NavCore", "NavSignal", "CFFTW", .product(name: "Numerics", package: "swift-numerics")]
+            dependencies: ["NavCore", "CFFTW", .product(name: "Numerics", package: "swift-numerics")]
         ),
         .target(
             name: "NavGeometry",
@@ -64,7 +70,7 @@ let package = Package(
             name: "NavMetrics",
             dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")]
         ),
-        .target(name: "NavGuidance", dependencies: ["NavCore", "NavMetrics"]),
+        .target(name: "NavGuidance", dependencies: ["NavCore"]),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
         .target(
             name: "NavIO",
@@ -72,22 +78,25 @@ let package = Package(
                 "NavCore", "CHDF5",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavMetrics", "NavStatistics"]),
+        .target(
+            name: "NavImport",
+            dependencies: ["NavCore", "NavIO", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics", "NavStatistics"]),
         .target(
             name: "NavPipeline",
             dependencies: [
-                "NavCore", "NavIO", "NavSignal", "NavSpectral", "NavSynth", "NavReport", "NavGuidance", "NavAids",
+                "NavCore", "NavIO", "NavImport", "NavSignal", "NavSpectral", "NavReport", "NavGuidance", "NavAids",
                 "NavGeometry", "NavMetrics", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
             name: "navbench",
             dependencies: [
-                "NavCore", "NavIO", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
-                "NavGeometry", "NavMetrics", "NavAids",
+                "NavCore", "NavIO", "NavImport", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
+                "NavGeometry", "NavGuidance", "NavMetrics", "NavAids",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -102,23 +111,29 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "NavSignalTests",
-            dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral", "NavPipeline"],
+            name: "NavImportTests",
+            dependencies: ["NavCore", "NavIO", "NavImport", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "NavSignalTests",
+            dependencies: ["NavCore", "NavIO", "NavSignal"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "NavSpectralTests", dependencies: ["NavIO", "NavSpectral"]),
+        .testTarget(
             name: "NavGeometryTests",
-            dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["NavCore", "NavGeometry"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "NavMetricsTests",
-            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO"],
+            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", .product(name: "RealModule", package: "swift-numerics")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport", "NavStatistics"]),
+        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
-        .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth", "NavIO"]),
+        .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
         .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal"]),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
         .testTarget(name: "NavStatisticsTests", dependencies: ["NavCore", "NavStatistics"], resources: [.copy("Fixtures")]),

@@ -1,3 +1,5 @@
+import Foundation
+import NavIO
 import NavReport
 
 extension ExperimentSpec {
@@ -28,4 +30,13 @@ extension ExperimentSpec {
         }
         return o
     }
+}
+
+/// The statistics step of `writeExperimentReport`: `cells.csv` and `comparisons.csv` (atomically),
+/// and the statistics the summary prints.
+func writeStatistics(_ plan: ExperimentPlan, table: MetricsTable, out: ExperimentOutputs) throws -> ExperimentStatistics {
+    let statistics = ExperimentStatistics(table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics)
+    try writeTextAtomically(statistics.cellsCSV, to: (out.folder as NSString).appendingPathComponent("cells.csv"))
+    try writeTextAtomically(statistics.comparisonsCSV, to: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
+    return statistics
 }

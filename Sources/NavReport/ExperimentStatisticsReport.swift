@@ -43,9 +43,9 @@ extension ExperimentStatistics {
         s += "|---|---:|" + String(repeating: "---|", count: metrics.count) + "\n"
         let bestHere = best[table] ?? [:]
         for g in gs {
-            let name = g.members.map { "`\($0)`" }.joined(separator: ", ")
+            let name = g.members.map(markdownInline).joined(separator: "; ")
             let n = metrics.compactMap { index[table + "\u{1}" + g.representative + "\u{1}" + $0].map { cells[$0].n + cells[$0].nanCount } }.max() ?? 0
-            s += "| \(markdownCell(name)) | \(n) | "
+            s += "| \(name) | \(n) | "
             s += metrics.map { m -> String in
                 guard let i = index[table + "\u{1}" + g.representative + "\u{1}" + m] else { return "–" }
                 let c = cells[i]
@@ -58,7 +58,7 @@ extension ExperimentStatistics {
             }.joined(separator: " | ") + " |\n"
         }
         let verdicts = metrics.filter { MetricPolarity.of($0) != .neutral }.map { m in
-            bestHere[m].map { "\(m): `\($0)`" } ?? "\(m): no significant difference"
+            bestHere[m].map { "\(m): \(markdownInline($0))" } ?? "\(m): no significant difference"
         }
         if gs.count > 1 {
             s += "\nBest (better than every other row, Wilcoxon signed-rank, Holm at α = \(formatNumber(options.alpha))): " + verdicts.joined(separator: "; ") + ".\n"
@@ -71,13 +71,13 @@ extension ExperimentStatistics {
     public func comparisonsMarkdown(_ table: String) -> String {
         let rows = comparisons.filter { $0.route == table }
         guard let base = rows.first?.baseline else { return "" }
-        var s = "Against `\(base)` (paired over route × session × seed; median difference [95 % CI], Holm-adjusted p; * significant):\n\n"
+        var s = "Against \(markdownInline(base)) (paired over route × session × seed; median difference [95 % CI], Holm-adjusted p; * significant):\n\n"
         s += "| configuration | n | " + keyMetrics.joined(separator: " | ") + " |\n|---|---:|" + String(repeating: "---|", count: keyMetrics.count) + "\n"
         var order: [String] = []
         for r in rows where !order.contains(r.configuration) { order.append(r.configuration) }
         for c in order {
             let mine = rows.filter { $0.configuration == c }
-            s += "| `\(markdownCell(c))` | \(mine.map(\.n).max() ?? 0) | " + keyMetrics.map { m -> String in
+            s += "| \(markdownInline(c)) | \(mine.map(\.n).max() ?? 0) | " + keyMetrics.map { m -> String in
                 guard let r = mine.first(where: { $0.metric == m }), r.medianDifference.isFinite else { return "–" }
                 return String(format: "%+.3g [%+.3g, %+.3g] p=%.2g", r.medianDifference, r.ciLow, r.ciHigh, r.pHolm) + (r.significant ? " *" : "")
             }.joined(separator: " | ") + " |\n"
@@ -96,7 +96,7 @@ extension ExperimentStatistics {
         for k in order {
             let mine = mainEffects.filter { $0.dimension + "\u{1}" + $0.level == k }
             let e0 = mine[0]
-            s += "| \(e0.dimension) | \(markdownCell(e0.level)) − \(markdownCell(e0.reference)) | \(mine.map(\.n).max() ?? 0) | " + keyMetrics.map { m -> String in
+            s += "| \(e0.dimension) | \(markdownInline(e0.level)) − \(markdownInline(e0.reference)) | \(mine.map(\.n).max() ?? 0) | " + keyMetrics.map { m -> String in
                 guard let e = mine.first(where: { $0.metric == m }), e.meanDifference.isFinite else { return "–" }
                 let sig = e.ciLow.isFinite && (e.ciLow > 0 || e.ciHigh < 0)
                 return String(format: "%+.3g [%+.3g, %+.3g]", e.meanDifference, e.ciLow, e.ciHigh) + (sig ? " *" : "")
@@ -119,7 +119,7 @@ func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [S
     if !overall.isEmpty { md += overall + "\n" }
     md += "## Main effects\n\n" + st.mainEffectsMarkdown + "\n"
     for route in routes {
-        md += "## Route \(route)\n\n" + st.tableMarkdown(route) + "\n"
+        md += "## Route \(markdownInline(route))\n\n" + st.tableMarkdown(route) + "\n"
         let c = st.comparisonsMarkdown(route)
         if !c.isEmpty { md += c + "\n" }
         for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }

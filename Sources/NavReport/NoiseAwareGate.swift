@@ -151,7 +151,7 @@ func gateNumber(_ v: Double) -> String { v.isFinite ? String(format: "%.6g", v) 
 /// The change table for a CI job summary (GitHub `$GITHUB_STEP_SUMMARY`, GitLab MR notes):
 /// regressions first, then the metrics that moved, then a count of unchanged ones.
 public func gateMarkdown(_ r: GateResult, baselineName: String, currentName: String) -> String {
-    var md = "# navbench compare: \(currentName) against \(baselineName)\n\n"
+    var md = "# navbench compare: \(markdownInline(currentName)) against \(markdownInline(baselineName))\n\n"
     let moved = r.gated.filter { !$0.regressed && ($0.meanDifference != 0 && !$0.meanDifference.isNaN || !$0.rowRegressions.isEmpty) }
     md += "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows: **\(r.regressions.count) regressed**, "
         + "\(moved.count) moved without regressing, \(r.gated.count - r.regressions.count - moved.count) unchanged.\n\n"
@@ -163,14 +163,9 @@ public func gateMarkdown(_ r: GateResult, baselineName: String, currentName: Str
     md += "|---|---|---|---:|---:|---:|---:|---|---|---|\n"
     for g in shown {
         let unit = g.unit.isEmpty ? "" : " \(g.unit)"
-        md += "| \(g.regressed ? "**worse**" : "ok") | \(markdownCell(g.route)) | \(markdownCell(g.metric)) | \(g.n) | \(gateNumber(g.baselineMean)) | "
+        md += "| \(g.regressed ? "**worse**" : "ok") | \(markdownInline(g.route)) | \(markdownInline(g.metric)) | \(g.n) | \(gateNumber(g.baselineMean)) | "
             + "\(gateNumber(g.currentMean)) | \(gateNumber(g.meanDifference))\(unit) | [\(gateNumber(g.ciLow)), \(gateNumber(g.ciHigh))] | "
             + "\(gateNumber(g.tolerance.absolute)) + \(gateNumber(g.tolerance.relative))·\\|b\\| | \(g.reason) |\n"
     }
     return md
-}
-
-/// A Markdown table cell: pipes and line breaks escaped.
-func markdownCell(_ s: String) -> String {
-    s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
 }

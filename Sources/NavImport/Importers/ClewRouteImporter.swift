@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// Clew's interval between two crumbs of a recorded route: `dropCrumb` runs on a 0.3 s timer
 /// (Clew's ViewController). The `.crd` file stores no time per crumb.
@@ -25,6 +26,9 @@ public let clewCrumbInterval = 0.3
 ///   derives them from the `vio` crumbs. The ARWorldMap (`map`) and cloud anchors are not read.
 /// - Throws: one line naming the file and the object (missing key, wrong class, a transform that
 ///   is not 64 bytes or not a rigid motion within 1e-3).
+/// Most intermediate anchor points a `.crd` may hold; bounds the import at O(crumbs × 1000).
+public let clewMaxIntermediateAnchors = 1000
+
 public func importClewRoute(_ path: String, options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
     let bytes = try readFileBytes(path)
     guard !bytes.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected a Clew route (.crd)") }
@@ -89,9 +93,15 @@ public func importClewRoute(_ path: String, options: ImportOptions = ImportOptio
         return try pose(a, label)
     }
     var sightings: [(id: Int32, time: Double, pose: Pose)] = []
+    let crumbPositions = poses.map(\.translation)
+    /// O(crumbs) per anchor; with at most `clewMaxIntermediateAnchors` anchors the import is linear.
     func nearestCrumbTime(_ p: Pose) -> Double {
-        let k = poses.indices.min { simd_distance(poses[$0].translation, p.translation) < simd_distance(poses[$1].translation, p.translation) } ?? 0
-        return times[k]
+        var best = 0, bestD = Double.infinity
+        for (k, c) in crumbPositions.enumerated() {
+            let v = c - p.translation; let d = v.dot(v)
+            if d < bestD { bestD = d; best = k }
+        }
+        return times[best]
     }
     if let p = try anchorPose(r["beginRouteAnchorPoint"] ?? r["beginRouteLandmark"], "route.beginRouteAnchorPoint") {
         sightings.append((0, times.first!, p))
@@ -99,7 +109,11 @@ public func importClewRoute(_ path: String, options: ImportOptions = ImportOptio
     if let p = try anchorPose(r["endRouteAnchorPoint"] ?? r["endRouteLandmark"], "route.endRouteAnchorPoint") {
         sightings.append((1, times.last!, p))
     }
-    for (i, point) in (archive.elements(archive.resolve(r["intermediateAnchorPoints"])) ?? []).enumerated() {
+    let intermediate = archive.elements(archive.resolve(r["intermediateAnchorPoints"])) ?? []
+    guard intermediate.count <= clewMaxIntermediateAnchors else {
+        throw fail("route.intermediateAnchorPoints", "\(intermediate.count) anchor points, at most \(clewMaxIntermediateAnchors) accepted (Clew saves a handful)")
+    }
+    for (i, point) in intermediate.enumerated() {
         if let p = try anchorPose(point, "route.intermediateAnchorPoints[\(i)]") { sightings.append((Int32(2 + i), nearestCrumbTime(p), p)) }
     }
     sightings.sort { ($0.time, $0.id) < ($1.time, $1.id) }

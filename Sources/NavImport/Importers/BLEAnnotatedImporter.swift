@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// Imports one track of the Position-Annotated BLE RSSI Dataset (Daniş et al., PMC 2022;
 /// philotuxo/Position-Annotated-BLE-RSSI-Dataset): `trk/*.mbd`, CSV without a header,
@@ -104,7 +105,7 @@ public func importBLEAnnotated(_ trackPath: String, devicesPath: String? = nil, 
     }
     let poses = zip(gt, orientations).map { Pose(rotation: frame.applyToOrientation($1), translation: frame.apply($0.position)) }
     let groundTruth = GroundTruthStream(timestamps: gt.map(\.t), poses: poses)
-    let base = ((trackPath as NSString).lastPathComponent as NSString).deletingPathExtension
+    let base = (fileName(of: trackPath) as NSString).deletingPathExtension
     let route = base.hasSuffix("_all_sensors") ? String(base.dropLast("_all_sensors".count)) : base
     let meta = importMetadata(options, routeID: route, venue: "tetam (Position-Annotated BLE RSSI Dataset)",
                               device: "BLE tag \(tags.keys.sorted().first ?? "") heard by 12 receivers",
@@ -115,10 +116,10 @@ public func importBLEAnnotated(_ trackPath: String, devicesPath: String? = nil, 
 
 /// `cnf/tetam.dev` of the dataset holding `trk/TRACK.mbd`, as a path relative like the track's.
 func defaultBLEDevicesPath(_ trackPath: String) -> String {
-    var dir = (trackPath as NSString).deletingLastPathComponent
+    var dir = parentFolder(of: trackPath)
     if dir == "." { dir = "" }
     if dir.isEmpty { return "../cnf/tetam.dev" }
-    let parent = (dir as NSString).deletingLastPathComponent
+    let parent = parentFolder(of: dir)
     return parent.isEmpty ? "cnf/tetam.dev" : (parent as NSString).appendingPathComponent("cnf/tetam.dev")
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 import NavIO
+import NavImport
 import NavSynth
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// Imports the camera trajectory of the ARKit Data Logger (PyojinKim/ARKit-Data-Logger):
 /// `ARKit_camera_pose.txt`, one line per frame, `t_ns r11 r12 r13 tx r21 r22 r23 ty r31 r32 r33 tz`

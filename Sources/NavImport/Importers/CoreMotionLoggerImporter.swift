@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// How the location fixes of the CoreMotion logger, stamped on the Unix clock, are put on the
 /// motion files' clock (the device's uptime, `CMDeviceMotion.timestamp`). The log holds no
@@ -93,7 +94,7 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
                 break search
             }
         }
-        let unit = unitQuaternion(q)
+        let unit = q.unit(tolerance: 0.01)
         if problem == nil && unit == nil {
             problem = ("game_rv.txt", rv.lineNumbers[r], "quaternion (qx qy qz qw) is not of unit length (norm \(num(q.norm)))")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// Writes a trace's `groundtruth` or `vio` stream as a TUM, KITTI or EuRoC trajectory (for
 /// evo and other tools), with the writers of `TrajectoryFormats.swift`: TUM and KITTI values

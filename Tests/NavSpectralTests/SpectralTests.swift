@@ -1,4 +1,3 @@
-import NavSignal
 import NavSpectral
 import Testing
 
@@ -26,15 +25,5 @@ import Testing
         let r = try Welch.psd(ref("/inputs/seeded"), sampleRate: 100, segmentLength: 2048)
         let f = try #require(Welch.dominantFrequency(r))
         #expect(abs(f - 1.9) < 0.02)
-    }
-
-    @Test(arguments: ["broad_gyr_x", "seeded_gyro"])
-    func overlappingAllanDeviationEqualsAllantools(_ name: String) throws {
-        let g = "/spectral/oadev_" + name
-        let x = name == "seeded_gyro" ? ref("/inputs/seeded_gyro") : ref("/inputs/broad_gyr_x")
-        let points = try AllanDeviation.overlapping(rates: x, sampleRate: refAttr("rate", g))
-        expectMatches(points.map(\.tau), ref(g + "/taus"), "taus", tolerance: 1e-12)
-        expectMatches(points.map(\.deviation), ref(g + "/adev"), "adev")
-        #expect(points.map { Double($0.count) } == ref(g + "/n"))
     }
 }

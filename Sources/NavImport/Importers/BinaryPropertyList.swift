@@ -1,4 +1,5 @@
 import Foundation
+import NavIO
 
 /// A value of a binary property list (`bplist00`), as NSKeyedArchiver writes them.
 enum PlistValue: Equatable {
@@ -48,6 +49,12 @@ func parseBinaryPlist(_ bytes: [UInt8]) throws(PlistError) -> PlistValue {
         throw PlistError(problem: "corrupt trailer (object count, offsets or sizes out of range)")
     }
     var cache: [Int: PlistValue] = [:]
+
+    /// An object reference read from the file, as Int; never traps (references ≥ 2^63 are errors).
+    func objectRef(_ raw: UInt64) throws(PlistError) -> Int {
+        guard raw < objectCount, let r = Int(exactly: raw) else { throw PlistError(problem: "object reference \(raw) out of range (\(objectCount) objects)") }
+        return r
+    }
 
     func offset(_ ref: Int) throws(PlistError) -> Int {
         guard ref >= 0, UInt64(ref) < objectCount else { throw PlistError(problem: "object reference \(ref) out of range (\(objectCount) objects)") }
@@ -110,23 +117,25 @@ func parseBinaryPlist(_ bytes: [UInt8]) throws(PlistError) -> PlistValue {
             value = .string(String(decoding: units, as: UTF16.self))
         case 0x8:
             let n = Int(marker & 0x0F) + 1
-            value = .uid(Int(try be(at + 1, n)))
+            let raw = try be(at + 1, n)
+            guard let u = Int(exactly: raw) else { throw PlistError(problem: "UID \(raw) at byte \(at) out of range") }
+            value = .uid(u)
         case 0xA, 0xC:
             let (n, s) = try lengthAndStart(at)
             guard s + n * refSize <= trailer else { throw PlistError(problem: "array at byte \(at) runs past the object area") }
             var items: [PlistValue] = []
             items.reserveCapacity(n)
-            for i in 0..<n { items.append(try object(Int(try be(s + i * refSize, refSize)), depth: depth + 1)) }
+            for i in 0..<n { items.append(try object(try objectRef(try be(s + i * refSize, refSize)), depth: depth + 1)) }
             value = .array(items)
         case 0xD:
             let (n, s) = try lengthAndStart(at)
             guard s + 2 * n * refSize <= trailer else { throw PlistError(problem: "dictionary at byte \(at) runs past the object area") }
             var d: [String: PlistValue] = [:]
             for i in 0..<n {
-                guard let key = try object(Int(try be(s + i * refSize, refSize)), depth: depth + 1).string else {
+                guard let key = try object(try objectRef(try be(s + i * refSize, refSize)), depth: depth + 1).string else {
                     throw PlistError(problem: "dictionary at byte \(at) has a key that is not a string")
                 }
-                d[key] = try object(Int(try be(s + (n + i) * refSize, refSize)), depth: depth + 1)
+                d[key] = try object(try objectRef(try be(s + (n + i) * refSize, refSize)), depth: depth + 1)
             }
             value = .dict(d)
         default:

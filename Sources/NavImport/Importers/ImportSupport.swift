@@ -1,6 +1,6 @@
-import CHDF5
 import Foundation
 import NavCore
+import NavIO
 
 // Shared pieces of the importers: options, results, the validated atomic write, frame
 // changes and trimming. Each format's logic lives in its own file beside this one.
@@ -70,14 +70,17 @@ func importMetadata(_ options: ImportOptions, sessionID: String = "", routeID: S
 ///
 /// - Throws: the first validation error (naming `path`) or a write error.
 public func writeImportedTrace(_ session: Session, to path: String, processing: String) throws(TraceError) {
-    let dir = (path as NSString).deletingLastPathComponent
+    guard path != "-", !path.isEmpty else {
+        throw TraceError(.writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
+    }
+    let dir = parentFolder(of: path)
     if !dir.isEmpty {
         do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
             throw TraceError(.writeFailed, file: path, "cannot create folder \(dir)")
         }
     }
     // Beside the target, so the final rename stays on one file system.
-    let temporary = (dir.isEmpty ? "" : dir + "/") + ".\((path as NSString).lastPathComponent).import-\(ProcessInfo.processInfo.processIdentifier).h5"
+    let temporary = (dir.isEmpty ? "" : dir + "/") + ".\(fileName(of: path)).import-\(ProcessInfo.processInfo.processIdentifier).h5"
     defer { try? FileManager.default.removeItem(atPath: temporary) }
     try writeTrace(session, to: temporary)
     if !processing.isEmpty { try setRootStringAttribute(file: temporary, name: "processing", value: processing, reportAs: path) }
@@ -91,30 +94,6 @@ public func writeImportedTrace(_ session: Session, to path: String, processing: 
     guard rename(temporary, path) == 0 else {
         throw TraceError(.writeFailed, file: path, "cannot move the finished file into place")
     }
-}
-
-/// Adds a variable-length UTF-8 string attribute to the root group of an existing file.
-private func setRootStringAttribute(file: String, name: String, value: String, reportAs: String) throws(TraceError) {
-    _ = silenceHDF5Errors
-    // H5F_ACC_RDWR is a macro Swift cannot import; its value is 0x0001 in every HDF5 release.
-    let f = H5Fopen(file, 0x0001, nb_H5P_DEFAULT())
-    guard f >= 0 else { throw TraceError(.writeFailed, file: reportAs, "cannot reopen the new file to stamp it") }
-    defer { H5Fclose(f) }
-    let type = H5Tcopy(nb_H5T_C_S1())
-    defer { H5Tclose(type) }
-    H5Tset_size(type, nb_H5T_VARIABLE())
-    H5Tset_cset(type, H5T_CSET_UTF8)
-    let space = H5Screate(H5S_SCALAR)
-    defer { H5Sclose(space) }
-    if H5Aexists_by_name(f, "/", name, nb_H5P_DEFAULT()) > 0 { H5Adelete(f, name) }
-    let a = H5Acreate_by_name(f, "/", name, type, space, nb_H5P_DEFAULT(), nb_H5P_DEFAULT(), nb_H5P_DEFAULT())
-    guard a >= 0 else { throw TraceError(.writeFailed, file: reportAs, object: "/@\(name)", "cannot create attribute") }
-    defer { H5Aclose(a) }
-    let status = value.withCString { cstr -> herr_t in
-        var p: UnsafePointer<CChar>? = cstr
-        return H5Awrite(a, type, &p)
-    }
-    guard status >= 0 else { throw TraceError(.writeFailed, file: reportAs, object: "/@\(name)", "cannot write attribute") }
 }
 
 // MARK: - Frames
@@ -224,38 +203,11 @@ public func trimSession(_ s: Session, from: Double?, to: Double?, file: String) 
 
 // MARK: - Small numeric helpers
 
-/// A unit quaternion from a possibly unnormalised one: nil when its norm is not within
-/// `tolerance` of 1 (a wrong column or order) or it is not finite.
-func unitQuaternion(_ q: Quaternion, tolerance: Double = 0.01) -> Quaternion? {
-    let n = q.norm
-    guard n.isFinite, abs(n - 1) <= tolerance else { return nil }
-    return Quaternion(x: q.x / n, y: q.y / n, z: q.z / n, w: q.w / n)
-}
 
-/// How far a row-major 3×3 matrix is from a rotation: max |R·Rᵀ − I| and det R.
-func rotationDeviation(_ m: [[Double]]) -> (orthonormality: Double, determinant: Double) {
-    var worst = 0.0
-    for i in 0..<3 {
-        for j in 0..<3 {
-            let dot = m[i][0] * m[j][0] + m[i][1] * m[j][1] + m[i][2] * m[j][2]
-            worst = max(worst, abs(dot - (i == j ? 1 : 0)))
-        }
-    }
-    let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-    return (worst, det)
-}
-
-/// A rotation from a row-major 3×3 matrix when it is orthonormal within `tolerance`
-/// (max |R·Rᵀ − I|) with det > 0; nil otherwise.
-func rotationFromMatrix(_ m: [[Double]], tolerance: Double) -> Quaternion? {
-    guard m.allSatisfy({ $0.allSatisfy(\.isFinite) }) else { return nil }
-    let (worst, det) = rotationDeviation(m)
-    guard worst <= tolerance, det > 0 else { return nil }
-    return Quaternion(rotationMatrix: m).normalized
-}
-
-/// Spherical linear interpolation between unit quaternions, along the shorter arc.
+/// Spherical linear interpolation between unit quaternions, along the shorter arc, with a
+/// normalised linear blend for nearly equal rotations (dot > 0.9995) and the result in w ≥ 0.
+/// Kept apart from `NavCore.slerp` (evo's conventions, exact to 1e-15) because the committed
+/// `Datasets/real` BLE tracks were converted with it: switching would change their bytes.
 func slerpQuaternion(_ a: Quaternion, _ b: Quaternion, _ u: Double) -> Quaternion {
     var b = b
     var d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w
@@ -285,6 +237,7 @@ func readTextFile(_ path: String, expected: String) throws(TraceError) -> String
         throw TraceError(.notFound, file: path, "no such file, expected \(expected)")
     }
     if isDirectory.boolValue { throw TraceError(.notFound, file: path, "is a folder, expected \(expected)") }
+    try requireRegularFile(path, expected: expected)
     guard let data = FileManager.default.contents(atPath: path) else { throw TraceError(.notFound, file: path, "cannot open for reading") }
     guard !data.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected \(expected)") }
     guard let text = String(data: data, encoding: .utf8) else { throw TraceError(.badValue, file: path, "not UTF-8 text, expected \(expected)") }

@@ -1,4 +1,5 @@
 import NavCore
+import NavIO
 
 /// The pose stream an imported trajectory becomes.
 public enum PoseStreamName: String, Sendable, CaseIterable {

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// A delimited text file split into fields, with the line number of every row.
 struct DelimitedText {

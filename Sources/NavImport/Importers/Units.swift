@@ -1,4 +1,5 @@
 import Foundation
+import NavIO
 
 /// The physical quantities of trace datasets, each with the unit the trace stores it in.
 public enum PhysicalQuantity: String, Sendable, CaseIterable {
