@@ -87,9 +87,16 @@ cdf = []
 for z in (-38.0, -10.0, -5.0, -1.959963984540054, -1.0, 0.0, 0.5, 1.0, 2.5, 8.0):
     cdf.append({"z": z, "cdf": float(special.ndtr(z)), "sf": float(special.ndtr(-z))})
 
+student_t = []
+for df in (1, 2, 3, 4.5, 9, 29, 100, 1000):
+    for q in (1e-10, 0.001, 0.025, 0.05, 0.3, 0.5, 0.8, 0.975, 0.995, 1 - 1e-9):
+        student_t.append({"df": float(df), "p": q, "quantile": float(stats.t.ppf(q, df))})
+    for x in (-30.0, -2.0, -0.5, 0.0, 0.7, 1.96, 4.0, 50.0):
+        student_t.append({"df": float(df), "x": x, "cdf": float(stats.t.cdf(x, df))})
+
 doc = {"versions": {"numpy": np.__version__, "scipy": scipy.__version__, "statsmodels": statsmodels.__version__},
        "wilcoxon": wilcoxon, "holm": holm, "wilson": wilson, "permutation": permutation, "normal_quantile": normal,
-       "normal_cdf": cdf}
+       "normal_cdf": cdf, "student_t": student_t}
 with open(out, "w") as fh:
     json.dump(doc, fh, indent=1, sort_keys=True)
     fh.write("\n")

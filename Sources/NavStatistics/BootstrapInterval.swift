@@ -9,7 +9,13 @@ import NavCore
 /// - **BCa** (bias-corrected and accelerated, as `scipy.stats.bootstrap(method='BCa')`):
 ///   z₀ = Φ⁻¹(share of resampled means below the mean, ties counting half),
 ///   â = Σ(θ̄₍.₎ − θ₍ᵢ₎)³ / (6·(Σ(θ̄₍.₎ − θ₍ᵢ₎)²)^{3/2}) from the jackknife means θ₍ᵢ₎,
-///   α₁,₂ = Φ(z₀ + (z₀ + z_{α/2, 1−α/2}) / (1 − â(z₀ + z_{α/2, 1−α/2}))), then those quantiles.
+///   α₁,₂ = Φ(z₀ + (z₀ + z_{α/2, 1−α/2}) / (1 − â(z₀ + z_{α/2, 1−α/2}))), then those quantiles;
+/// - **small-sample expansion** (Hesterberg 2015, "What teachers should know about the
+///   bootstrap", §4: the expanded percentile interval): both methods use
+///   z_{α/2} = −√(n/(n−1))·t_{α/2, n−1} in place of the normal quantile, which corrects the
+///   bootstrap's narrowness bias (its spread is σ̂·√((n−1)/n), and the normal quantile ignores
+///   the uncertainty of σ̂). Without it a nominal 95 % BCa interval of a mean of 10 normal
+///   values covers ≈ 91 %; with it ≈ 95 % (BootstrapIntervalTests.bcaCoversTheTrueMean).
 ///
 /// n = 1 gives NaN bounds; a constant sample gives the degenerate interval [x, x].
 public struct BootstrapInterval: Sendable, Equatable {
@@ -52,7 +58,10 @@ public struct BootstrapInterval: Sendable, Equatable {
         }
         means.sort()
         let alpha = (1 - confidence) / 2
-        let plo = Statistics.quantileSorted(means, alpha), phi = Statistics.quantileSorted(means, 1 - alpha)
+        // Expanded tail probability: Φ(−√(n/(n−1))·t_{1−α/2, n−1}).
+        let zExpanded = (Double(n) / Double(n - 1)).squareRoot() * StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - alpha)
+        let tail = StandardNormal.cdf(-zExpanded)
+        let plo = Statistics.quantileSorted(means, tail), phi = Statistics.quantileSorted(means, 1 - tail)
         // Bias correction: share of resampled means below θ̂ (ties count half).
         var below = 0, equal = 0
         for m in means { if m < theta { below += 1 } else if m == theta { equal += 1 } }
@@ -68,7 +77,7 @@ public struct BootstrapInterval: Sendable, Equatable {
             let s = z0 + zAlpha
             return StandardNormal.cdf(z0 + s / (1 - a * s))
         }
-        let a1 = adjusted(StandardNormal.quantile(alpha)), a2 = adjusted(StandardNormal.quantile(1 - alpha))
+        let a1 = adjusted(-zExpanded), a2 = adjusted(zExpanded)
         guard a1.isFinite, a2.isFinite else { return both(.nan, .nan, plo, phi) }
         return both(Statistics.quantileSorted(means, a1), Statistics.quantileSorted(means, a2), plo, phi)
     }

@@ -26,21 +26,45 @@ import Testing
 
     static let fivePercent = ["end_of_route_error": CompareTolerance(absolute: 0, relative: 0.05)]
 
+    /// The issue's check, as rates over 200 seeded pairs (30 units, independent 10 % noise per run,
+    /// tolerance 5 %): 3 % worse is flagged in at most 2 % of the pairs (the rule's bound is 2.5 %
+    /// at the tolerance itself), 30 % worse in every pair.
     @Test func smallShiftInNoiseIsNotFlaggedLargeOneIs() {
-        for seed in UInt64(1)...5 {
+        let pairs = 200
+        var small = 0, large = 0, smallTwoStep = 0
+        for seed in UInt64(1)...UInt64(pairs) {
             let (b3, c3) = Self.pair(shift: 0.03, seed: seed)
-            let small = noiseAwareGate(baseline: b3, current: c3, tolerances: Self.fivePercent, resamples: 2000)
-            #expect(small.regressions.isEmpty, "seed \(seed): 3 % worse with 10 % noise flagged: \(small.gated.map(\.reason))")
+            let r3 = noiseAwareGate(baseline: b3, current: c3, tolerances: Self.fivePercent, resamples: 1000)
+            small += r3.regressions.count
+            // The two-step rule (estimate beyond tolerance, CI excludes 0), for the record.
+            let g = r3.gated[0]
+            if g.meanDifference > 0.05 * g.baselineMean && g.ciLow > 0 { smallTwoStep += 1 }
             let (b30, c30) = Self.pair(shift: 0.30, seed: seed)
-            let large = noiseAwareGate(baseline: b30, current: c30, tolerances: Self.fivePercent, resamples: 2000)
-            #expect(large.regressions.count == 1, "seed \(seed): 30 % worse not flagged: \(large.gated.map(\.reason))")
-            #expect(large.gated[0].paired && large.gated[0].ciLow > 0)
+            let r30 = noiseAwareGate(baseline: b30, current: c30, tolerances: Self.fivePercent, resamples: 1000)
+            large += r30.regressions.count
+            #expect(r30.gated[0].paired)
         }
+        let message = "3 % worse flagged in \(small)/\(pairs) pairs (two-step rule: \(smallTwoStep)/\(pairs)); 30 % worse flagged in \(large)/\(pairs)"
+        print(message)
+        #expect(Double(small) <= 0.02 * Double(pairs), "\(message)")
+        #expect(large == pairs, "\(message)")
         // Pure noise with the strict default tolerance: the CI includes zero.
         let (b0, c0) = Self.pair(shift: 0, seed: 3)
         let none = noiseAwareGate(baseline: b0, current: c0, resamples: 2000)
         #expect(none.regressions.isEmpty, "\(none.gated.map { "\($0.reason) [\($0.ciLow), \($0.ciHigh)]" })")
         #expect(none.gated[0].reason == "within noise (CI includes 0)" || none.gated[0].reason == "no worse")
+    }
+
+    @Test func verdictCases() {
+        let lower = MetricPolarity.lowerIsBetter, higher = MetricPolarity.higherIsBetter
+        #expect(gateVerdict(estimate: -1, low: -2, high: -0.5, polarity: lower, allowance: 0.1) == (false, "no worse"))
+        #expect(gateVerdict(estimate: 0.05, low: 0.01, high: 0.09, polarity: lower, allowance: 0.1) == (false, "within tolerance"))
+        #expect(gateVerdict(estimate: 0.2, low: -0.01, high: 0.4, polarity: lower, allowance: 0.1) == (false, "within noise (CI includes 0)"))
+        #expect(gateVerdict(estimate: 0.2, low: 0.05, high: 0.4, polarity: lower, allowance: 0.1).reason.hasPrefix("possibly worse"))
+        #expect(gateVerdict(estimate: 0.2, low: 0.15, high: 0.4, polarity: lower, allowance: 0.1).regressed)
+        #expect(gateVerdict(estimate: -0.2, low: -0.4, high: -0.15, polarity: higher, allowance: 0.1).regressed)
+        #expect(!gateVerdict(estimate: 0.2, low: 0.15, high: 0.4, polarity: higher, allowance: 0.1).regressed)
+        #expect(!gateVerdict(estimate: 0.2, low: 0.15, high: 0.4, polarity: .neutral, allowance: 0).regressed)
     }
 
     @Test func selfComparisonNeverRegressesEvenWithRepeatedKeys() {

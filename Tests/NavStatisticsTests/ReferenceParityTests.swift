@@ -63,4 +63,22 @@ import Testing
             #expect(close(t.pValue, c.pvalue, Self.tolerance), "n=\(c.d.count): \(t.pValue) vs scipy \(c.pvalue)")
         }
     }
+
+    /// Student's t against scipy.stats.t: quantiles within 1e-10 relative (bisection to 1e-15 of x;
+    /// the incomplete-beta fraction is good to ≈ 1e-14), cdf within 1e-15 + 1e-12 relative.
+    @Test func studentTMatchesScipy() {
+        var checked = 0
+        for c in Self.ref.studentT {
+            let t = StudentT(degreesOfFreedom: c.df)
+            if let p = c.p, let q = c.quantile {
+                #expect(abs(t.quantile(p) - q) <= 1e-10 * max(1, abs(q)), "t.ppf(\(p), \(c.df)): \(t.quantile(p)) vs scipy \(q)")
+                checked += 1
+            }
+            if let x = c.x, let f = c.cdf {
+                #expect(abs(t.cdf(x) - f) <= 1e-15 + 1e-12 * f, "t.cdf(\(x), \(c.df)): \(t.cdf(x)) vs scipy \(f)")
+                checked += 1
+            }
+        }
+        #expect(checked == 144)
+    }
 }

@@ -16,6 +16,7 @@ struct StatisticsReference: Decodable {
     struct Permutation: Decodable { var d: [Double], pvalue: Double }
     struct Quantile: Decodable { var p: Double, quantile: Double }
     struct CDF: Decodable { var z: Double, cdf: Double, sf: Double }
+    struct StudentT: Decodable { var df: Double, p: Double?, quantile: Double?, x: Double?, cdf: Double? }
     var versions: [String: String]
     var wilcoxon: [Wilcoxon]
     var holm: [Holm]
@@ -23,6 +24,7 @@ struct StatisticsReference: Decodable {
     var permutation: [Permutation]
     var normalQuantile: [Quantile]
     var normalCdf: [CDF]
+    var studentT: [StudentT]
 
     static let shared: StatisticsReference = {
         let data = try! Data(contentsOf: URL(fileURLWithPath: fixture("statistics_reference.json")))
