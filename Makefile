@@ -53,7 +53,7 @@ layers: deps-python
 gate: build
 	rm -rf .build/gate
 	.build/debug/navbench run Experiments/default.yaml --out .build/gate --quiet
-	.build/debug/navbench compare Reports/baseline .build/gate --spec Experiments/default.yaml --out .build/gate/compare.md > /dev/null
+	.build/debug/navbench compare Reports/baseline .build/gate --spec Experiments/default.yaml --markdown .build/gate/compare.md --junit .build/gate/junit.xml > /dev/null
 	@echo "gate: no metric of the default experiment regressed against Reports/baseline"
 
 ## baseline: accept the current default experiment as the regression baseline (commit Reports/baseline).
