@@ -75,6 +75,9 @@ public struct ExperimentStatistics: Sendable {
     public var mainEffects: [MainEffect]
     public var routes: [String]
     public var keyMetrics: [String]
+    /// Cell position by "table␁configuration␁metric", and each metric's unit.
+    var cellIndex: [String: Int] = [:]
+    var units: [String: String] = [:]
 }
 
 /// Row accessors by parameter column.
@@ -149,6 +152,8 @@ extension ExperimentStatistics {
             cellBox[i] = cell
         }
         cells = cellBox.values
+        cellIndex = Self.index(cells)
+        self.units = units
         // Paired differences of two configurations on the units both have finite values for.
         func differences(_ t: String, _ m: String, _ a: String, _ b: String) -> [Double] {
             guard let va = values[t]?[m]?[a], let vb = values[t]?[m]?[b] else { return [] }

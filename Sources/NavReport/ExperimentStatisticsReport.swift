@@ -25,7 +25,8 @@ extension ExperimentStatistics {
         return s
     }
 
-    var cellIndex: [String: Int] {
+    /// Cells by table, configuration and metric (built once per statistics: `cellIndex`).
+    static func index(_ cells: [Cell]) -> [String: Int] {
         Dictionary(cells.indices.map { (cells[$0].route + "\u{1}" + cells[$0].configuration + "\u{1}" + cells[$0].metric, $0) },
                    uniquingKeysWith: { a, _ in a })
     }
@@ -38,7 +39,7 @@ extension ExperimentStatistics {
         let gs = groups[table] ?? []
         let metrics = keyMetrics
         guard !gs.isEmpty else { return "No runs.\n" }
-        func unit(_ m: String) -> String { cells.first { $0.metric == m }?.unit ?? "" }
+        func unit(_ m: String) -> String { units[m] ?? "" }
         var s = "| configuration | n | " + metrics.map { "\($0) (\(unit($0)))" }.joined(separator: " | ") + " |\n"
         s += "|---|---:|" + String(repeating: "---|", count: metrics.count) + "\n"
         let bestHere = best[table] ?? [:]

@@ -56,12 +56,10 @@ public struct BootstrapInterval: Sendable, Equatable {
                 means[b] = s / Double(n)
             }
         }
-        means.sort()
         let alpha = (1 - confidence) / 2
         // Expanded tail probability: Φ(−√(n/(n−1))·t_{1−α/2, n−1}).
         let zExpanded = (Double(n) / Double(n - 1)).squareRoot() * StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - alpha)
         let tail = StandardNormal.cdf(-zExpanded)
-        let plo = Statistics.quantileSorted(means, tail), phi = Statistics.quantileSorted(means, 1 - tail)
         // Bias correction: share of resampled means below θ̂ (ties count half).
         var below = 0, equal = 0
         for m in means { if m < theta { below += 1 } else if m == theta { equal += 1 } }
@@ -78,8 +76,10 @@ public struct BootstrapInterval: Sendable, Equatable {
             return StandardNormal.cdf(z0 + s / (1 - a * s))
         }
         let a1 = adjusted(-zExpanded), a2 = adjusted(zExpanded)
-        guard a1.isFinite, a2.isFinite else { return both(.nan, .nan, plo, phi) }
-        return both(Statistics.quantileSorted(means, a1), Statistics.quantileSorted(means, a2), plo, phi)
+        // Only four quantiles are needed: select their order statistics (O(B)) instead of sorting (O(B log B)).
+        let q = Statistics.quantilesBySelection(&means, a1.isFinite && a2.isFinite ? [tail, 1 - tail, a1, a2] : [tail, 1 - tail])
+        guard q.count == 4 else { return both(.nan, .nan, q[0], q[1]) }
+        return both(q[2], q[3], q[0], q[1])
     }
 
     private static func pow15(_ x: Double) -> Double { x * x.squareRoot() }

@@ -75,4 +75,40 @@ public enum Statistics {
         }
         return (ranks, ties)
     }
+
+    /// The quantiles `qs` of `x` (numpy's linear interpolation, as `quantileSorted` of the sorted
+    /// values) by selecting only the order statistics they need; `x` is reordered in place.
+    ///
+    /// Complexity: O(n log k) expected for k quantiles (multiple quickselect, median-of-three pivots).
+    public static func quantilesBySelection(_ x: inout [Double], _ qs: [Double]) -> [Double] {
+        guard !x.isEmpty else { return qs.map { _ in .nan } }
+        let positions = qs.map { Double(x.count - 1) * min(max($0, 0), 1) }
+        var needed = Set<Int>()
+        for h in positions { let lo = Int(h.rounded(.down)); needed.insert(lo); needed.insert(min(lo + 1, x.count - 1)) }
+        x.withUnsafeMutableBufferPointer { select(&$0, Array(needed).sorted(), 0, $0.count - 1) }
+        return positions.map { h in
+            let lo = Int(h.rounded(.down)), hi = min(lo + 1, x.count - 1)
+            return x[lo] + (h - Double(lo)) * (x[hi] - x[lo])
+        }
+    }
+
+    /// Places the order statistics `ks` (sorted, within lo…hi) at their indices.
+    private static func select(_ a: inout UnsafeMutableBufferPointer<Double>, _ ks: [Int], _ lo: Int, _ hi: Int) {
+        guard !ks.isEmpty, lo < hi else { return }
+        // Median-of-three pivot, Hoare partition.
+        let mid = lo + (hi - lo) / 2
+        if a[mid] < a[lo] { a.swapAt(mid, lo) }
+        if a[hi] < a[lo] { a.swapAt(hi, lo) }
+        if a[hi] < a[mid] { a.swapAt(hi, mid) }
+        let pivot = a[mid]
+        var i = lo, j = hi
+        while i <= j {
+            while a[i] < pivot { i += 1 }
+            while a[j] > pivot { j -= 1 }
+            if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+        }
+        // Now a[lo…j] ≤ pivot ≤ a[i…hi], and lo…hi between j and i equal the pivot.
+        select(&a, ks.filter { $0 <= j }, lo, j)
+        select(&a, ks.filter { $0 >= i }, i, hi)
+    }
 }

@@ -57,4 +57,19 @@ import Testing
         #expect(constant.bca.low == 3 && constant.bca.high == 3)
         #expect(BootstrapInterval.mean([3], seed: 1).bca.low.isNaN)
     }
+
+    /// Selection gives exactly the quantiles of the sorted values (ties, duplicates, extremes).
+    @Test func selectionEqualsSorting() {
+        var rng = SeededRandom(seed: 5)
+        for n in [1, 2, 3, 10, 101, 10_000] {
+            for ties in [false, true] {
+                var x = (0..<n).map { _ in ties ? Double(Int(rng.uniform() * 7)) : rng.gaussian() }
+                let sorted = x.sorted()
+                let qs = [0.0, 0.0123, 0.025, 0.5, 0.975, 0.99, 1.0, rng.uniform()]
+                let got = Statistics.quantilesBySelection(&x, qs)
+                for (q, v) in zip(qs, got) { #expect(v == Statistics.quantileSorted(sorted, q), "n=\(n) ties=\(ties) q=\(q)") }
+                #expect(x.sorted() == sorted)
+            }
+        }
+    }
 }

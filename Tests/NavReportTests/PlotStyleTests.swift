@@ -1,0 +1,36 @@
+import Foundation
+import NavReport
+import Testing
+
+/// Plots a paper can use: round ticks, distinct colour-blind-safe styles, legends inside the canvas.
+@Suite struct PlotStyleTests {
+    @Test func ticksAreRoundAndCoverTheRange() {
+        #expect(niceTicks(0.4977, 1.0023).map(\.label) == ["0.5", "0.6", "0.7", "0.8", "0.9", "1.0"])
+        #expect(niceTicks(0, 10).map(\.label) == ["0", "2", "4", "6", "8", "10"])
+        #expect(niceTicks(-3.2, 47).map(\.label) == ["0", "10", "20", "30", "40"])
+        #expect(niceTicks(0.3, 1.0).map(\.value).allSatisfy { $0 >= 0.3 - 1e-12 && $0 <= 1.0 + 1e-12 })
+        for (lo, hi) in [(0.0013, 0.0071), (12.0, 1234.0), (-1.0, 1.0), (0.5023, 0.5024)] {
+            let t = niceTicks(lo, hi)
+            #expect(t.count >= 2 && t.count <= 8, "\(lo)…\(hi): \(t.map(\.label))")
+            // Labels are the values at the step's precision: no 0.5023-style ticks.
+            for (v, label) in t { #expect(abs(Double(label)! - v) <= 1e-9 * max(1, abs(v)), "\(label) vs \(v)") }
+        }
+        #expect(niceTicks(1, 1).isEmpty)
+    }
+
+    @Test func twentyFourSeriesHaveTwentyFourStylesAndFitTheCanvas() throws {
+        let styles = (0..<24).map { PlotStyle($0) }
+        #expect(Set(styles.map { "\($0.color)\($0.dash ?? "")" }).count == 24)
+        #expect(Set(styles.map(\.color)).isSubset(of: Set(PlotStyle.okabeIto)))
+        let series = (0..<24).map { k in SVGPlot.Series(label: "tol=0.\(k) reg=gravity-aligned anchors=all arrival=symmetric", points: [(x: 0, y: Double(k)), (x: 1, y: Double(k) + 1)]) }
+        let svg = SVGPlot(title: "t", xLabel: "x (m)", yLabel: "y (m)", series: series).svg
+        let height = try #require(Double(svg.firstMatch(of: /height="(\d+)"/)!.1))
+        let width = try #require(Double(svg.firstMatch(of: /width="(\d+)"/)!.1))
+        // Every legend text lies inside the canvas.
+        for m in svg.matches(of: /<text x="([0-9.]+)" y="([0-9.]+)">([^<]*)<\/text>/) {
+            let x = Double(m.1)!, y = Double(m.2)!
+            #expect(y <= height && x + 6.6 * Double(m.3.count) <= width + 1, "legend '\(m.3)' at \(x),\(y) outside \(width)×\(height)")
+        }
+        #expect(svg.contains("…"))
+    }
+}
