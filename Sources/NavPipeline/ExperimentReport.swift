@@ -110,7 +110,8 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
                     return (x: tol, y: n == 0 ? .nan : s / Double(n))
                 })
             }
-            let plot = SVGPlot(title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: metric, series: series)
+            let unit = table.rows.first { $0.metric == metric }?.unit ?? ""
+            let plot = SVGPlot(title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: unit.isEmpty ? metric : "\(metric) (\(unit))", series: series)
             try writeTextAtomically(plot.svg, to: path("plots/\(safeFileComponent(metric))-vs-tolerance.svg"))
         }
     }

@@ -32,11 +32,15 @@ extension ExperimentSpec {
     }
 }
 
-/// The statistics step of `writeExperimentReport`: `cells.csv` and `comparisons.csv` (atomically),
-/// and the statistics the summary prints.
+/// The statistics step of `writeExperimentReport`: `cells.csv`, `comparisons.csv` and the box
+/// plots of the key metrics (atomically), and the statistics the summary prints.
 func writeStatistics(_ plan: ExperimentPlan, table: MetricsTable, out: ExperimentOutputs) throws -> ExperimentStatistics {
-    let statistics = ExperimentStatistics(table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics)
+    var statistics = ExperimentStatistics(table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics)
     try writeTextAtomically(statistics.cellsCSV, to: (out.folder as NSString).appendingPathComponent("cells.csv"))
     try writeTextAtomically(statistics.comparisonsCSV, to: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
+    for (file, svg) in statistics.boxPlots(table) {
+        try writeTextAtomically(svg, to: (out.folder as NSString).appendingPathComponent("plots/" + file))
+        statistics.plots.append("plots/" + file)
+    }
     return statistics
 }

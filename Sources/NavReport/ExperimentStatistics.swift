@@ -77,6 +77,8 @@ public struct ExperimentStatistics: Sendable {
     public var keyMetrics: [String]
     /// Cell position by "table␁configuration␁metric", and each metric's unit.
     var cellIndex: [String: Int] = [:]
+    /// Plots the summary shows under Overall (set by the report writer).
+    public var plots: [String] = []
     var units: [String: String] = [:]
 }
 

@@ -116,6 +116,10 @@ func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [S
         + "false or missed arrivals; higher for agreement, precision, recall and completion. All cells: `cells.csv`; all "
         + "comparisons: `comparisons.csv`.\n\n"
     md += st.tableMarkdown(allRoutesLabel) + "\n"
+    if !st.plots.isEmpty {
+        md += "Distributions over the units (box: quartiles and median; diamond: mean; whiskers: 1.5·IQR; one box per row above):\n\n"
+        for plot in st.plots { md += "![\(plot)](\(plot))\n\n" }
+    }
     let overall = st.comparisonsMarkdown(allRoutesLabel)
     if !overall.isEmpty { md += overall + "\n" }
     md += "## Main effects\n\n" + st.mainEffectsMarkdown + "\n"

@@ -33,4 +33,15 @@ import Testing
         }
         #expect(svg.contains("…"))
     }
+
+    /// Tukey box: quartiles by linear interpolation (numpy's default), whiskers within 1.5·IQR.
+    @Test func boxSummaryAndOneBoxPerGroup() throws {
+        // numpy.percentile([1, 2, 3, 4, 100], [25, 50, 75]) = [2, 3, 4]; fence 1.5·2 = 3 → 100 is an outlier.
+        let b = try #require(SVGBoxPlot.summary([4, 2, 100, 1, 3, .nan]))
+        #expect(b.q1 == 2 && b.median == 3 && b.q3 == 4 && b.low == 1 && b.high == 4 && b.outliers == [100])
+        let plot = SVGBoxPlot(title: "end_of_route_error", yLabel: "end_of_route_error (m)",
+                              groups: (0..<9).map { SVGBoxPlot.Group(label: "config \($0)", values: [1, 2, 3, Double($0)], style: $0) })
+        #expect(plot.svg.matches(of: /fill-opacity="0.25"/).count == 18)   // a box and a legend swatch per group
+        #expect(plot.svg.contains(PlotStyle(8).color) && plot.svg.contains("end_of_route_error (m)"))
+    }
 }
