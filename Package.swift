@@ -5,6 +5,7 @@ import PackageDescription
 //   NavCore (value types, shared maths, no I/O)
 //     ← NavSignal, NavSynth, NavGeometry (pure algorithms)   NavSpectral (FFT through CFFTW)
 //       NavStatistics (bootstrap, Wilson, Wilcoxon, permutation, Hodges–Lehmann, Holm; pure)
+//       NavRosbag (ROS 1 bag / MCAP records and messages through CBZip2, CLZ4, CZstd; read by NavIO, NavImport)
 //       ← NavGuidance, NavAids (guidance model, calibration and proximity; pure)
 //         ← NavMetrics (APE, RPE, drift, positioning scores; pure)
 //           ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
@@ -42,6 +43,9 @@ let package = Package(
             pkgConfig: "fftw3",
             providers: [.apt(["libfftw3-dev"])]
         ),
+        .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"])]),
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(
             name: "NavCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
@@ -72,17 +76,19 @@ let package = Package(
         ),
         .target(name: "NavGuidance", dependencies: ["NavCore"]),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
+        // ROS 1 bags and MCAP: records, chunks (bz2, LZ4, Zstandard), ROS 1 and CDR messages.
+        .target(name: "NavRosbag", dependencies: ["NavCore", "CBZip2", "CLZ4", "CZstd"]),
         .target(
             name: "NavIO",
             dependencies: [
-                "NavCore", "CHDF5",
+                "NavCore", "CHDF5", "NavRosbag",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         .target(
             name: "NavImport",
-            dependencies: ["NavCore", "NavIO", .product(name: "Yams", package: "Yams")]
+            dependencies: ["NavCore", "NavIO", "NavRosbag", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics", "NavStatistics"]),
         .target(
@@ -96,7 +102,7 @@ let package = Package(
             name: "navbench",
             dependencies: [
                 "NavCore", "NavIO", "NavImport", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
-                "NavGeometry", "NavGuidance", "NavMetrics", "NavAids",
+                "NavGeometry", "NavGuidance", "NavMetrics", "NavAids", "NavRosbag",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -112,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavImportTests",
-            dependencies: ["NavCore", "NavIO", "NavImport", "NavSynth"],
+            dependencies: ["NavCore", "NavIO", "NavImport", "NavRosbag", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -135,6 +141,11 @@ let package = Package(
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
         .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal"]),
+        .testTarget(
+            name: "NavRosbagTests",
+            dependencies: ["NavCore", "NavRosbag"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
         .testTarget(name: "NavStatisticsTests", dependencies: ["NavCore", "NavStatistics"], resources: [.copy("Fixtures")]),
     ]
