@@ -245,7 +245,9 @@ extension ExperimentStatistics {
     }
 
     /// Main effects: per varying dimension (seed excluded), each level minus the first level,
-    /// matched on route, session, metric and every other parameter; BCa CI of the mean difference.
+    /// matched on route, session, metric and every other parameter, averaged per unit (route,
+    /// session, seed) so that n counts independent units, not configurations; BCa CI of the mean
+    /// of the unit differences.
     static func mainEffects(_ table: MetricsTable, view: RowView, keyMetrics: [String], options: StatisticsOptions) -> [MainEffect] {
         var out: [MainEffect] = []
         let columns = table.parameterColumns
@@ -254,20 +256,27 @@ extension ExperimentStatistics {
         for (dim, name) in columns.enumerated() where name != "seed" && levels[dim].count > 1 {
             for m in keyMetrics {
                 // key without this dimension → value at each level.
-                var byKey: [String: [String: Double]] = [:], keyOrder: [String] = []
+                var byKey: [String: [String: Double]] = [:], keyOrder: [String] = [], unitOf: [String: String] = [:]
                 for r in table.rows where r.metric == m {
                     var p = r.parameters
                     p[dim] = ""
                     let k = ([r.route, r.session] + p).joined(separator: "\u{1}")
-                    if byKey[k] == nil { keyOrder.append(k) }
+                    if byKey[k] == nil { keyOrder.append(k); unitOf[k] = view.unit(r) }
                     if byKey[k]?[r.parameters[dim]] == nil { byKey[k, default: [:]][r.parameters[dim]] = r.value }
                 }
                 let reference = levels[dim][0]
                 for level in levels[dim].dropFirst() {
-                    let d = keyOrder.compactMap { k -> Double? in
-                        guard let a = byKey[k]?[level], let b = byKey[k]?[reference], a.isFinite, b.isFinite else { return nil }
-                        return a - b
+                    // The differences of one unit (route, session, seed) over the other dimensions are
+                    // averaged first: the unit, not the configuration, is the independent replicate.
+                    var sums: [String: (Double, Int)] = [:], unitOrder: [String] = []
+                    for k in keyOrder {
+                        guard let a = byKey[k]?[level], let b = byKey[k]?[reference], a.isFinite, b.isFinite else { continue }
+                        let u = unitOf[k]!
+                        if sums[u] == nil { unitOrder.append(u) }
+                        let (s, c) = sums[u] ?? (0, 0)
+                        sums[u] = (s + (a - b), c + 1)
                     }
+                    let d = unitOrder.map { sums[$0]!.0 / Double(sums[$0]!.1) }
                     let ci = BootstrapInterval.mean(d, confidence: options.confidence, resamples: options.resamples,
                                                     seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)")).bca
                     out.append(MainEffect(dimension: name, level: level, reference: reference, metric: m, n: d.count,

@@ -89,8 +89,8 @@ extension ExperimentStatistics {
     /// Main effects table: one row per (dimension, level), mean difference from the first level [CI].
     public var mainEffectsMarkdown: String {
         guard !mainEffects.isEmpty else { return "The sweep varies no dimension besides the seed.\n" }
-        var s = "Each level's mean difference from the dimension's first level, paired over every other dimension, route, session and seed "
-            + "(95 % BCa CI; * the CI excludes 0).\n\n"
+        var s = "Each level's mean difference from the dimension's first level, paired over every other dimension and averaged per unit "
+            + "(route × session × seed; n units), with a 95 % BCa bootstrap CI over the units (* the CI excludes 0).\n\n"
         s += "| dimension | level − reference | n | " + keyMetrics.joined(separator: " | ") + " |\n|---|---|---:|" + String(repeating: "---|", count: keyMetrics.count) + "\n"
         var order: [String] = []
         for e in mainEffects where !order.contains(e.dimension + "\u{1}" + e.level) { order.append(e.dimension + "\u{1}" + e.level) }
