@@ -95,7 +95,7 @@ let package = Package(
             name: "NavPipeline",
             dependencies: [
                 "NavCore", "NavIO", "NavImport", "NavSignal", "NavSpectral", "NavReport", "NavGuidance", "NavAids",
-                "NavGeometry", "NavMetrics", .product(name: "Yams", package: "Yams"),
+                "NavGeometry", "NavMetrics", "NavSynth", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(

@@ -62,7 +62,7 @@ public func expandGlobs(_ patterns: [String]) -> [String] {
 public func planExperiment(_ spec: ExperimentSpec) -> ExperimentPlan {
     let files = expandGlobs(spec.inputs)
     var sessions: [String: Session] = [:], checksums: [String: String] = [:], failures: [String] = []
-    if files.isEmpty { failures.append("inputs \(spec.inputs.joined(separator: ", ")): no files match") }
+    if files.isEmpty && spec.dataSeeds.isEmpty { failures.append("inputs \(spec.inputs.joined(separator: ", ")): no files match") }
     for f in files {
         do {
             let s = try readTrace(at: f)
@@ -70,6 +70,7 @@ public func planExperiment(_ spec: ExperimentSpec) -> ExperimentPlan {
             checksums[f] = try sha256Hex(ofFile: f)
         } catch { failures.append(String(describing: error)) }
     }
+    addSyntheticVenues(spec, sessions: &sessions, checksums: &checksums)
     return planJobs(spec, sessions: sessions, checksums: checksums, failures: failures)
 }
 

@@ -1,5 +1,7 @@
 import Foundation
 import NavCore
+import NavIO
+import NavSynth
 
 /// Honest units of analysis: which input a session came from.
 ///
@@ -68,5 +70,45 @@ extension JobResult {
         var r = self
         r.session = s
         return r
+    }
+}
+
+/// Most synthetic venues one spec may generate (`data_seeds:`): each holds 3 routes × 4 sessions
+/// in memory (≈ 5 MB).
+let maximumDataSeeds = 100
+
+extension ExperimentSpec {
+    /// Parses `data_seeds: [1, 2, …]` (distinct integers ≥ 0, at most `maximumDataSeeds`).
+    static func parseDataSeeds(_ node: Any?, file: String) throws(SpecError) -> [UInt64] {
+        guard let node else { return [] }
+        guard let list = node as? [Any], !list.isEmpty else {
+            throw SpecError(file: file, key: "data_seeds", problem: "expected a list of seeds (integers ≥ 0), e.g. [1, 2, 3]")
+        }
+        guard list.count <= maximumDataSeeds else {
+            throw SpecError(file: file, key: "data_seeds", problem: "\(list.count) seeds; at most \(maximumDataSeeds)")
+        }
+        var seeds: [UInt64] = []
+        for v in list {
+            guard let n = v as? Int, n >= 0 else { throw SpecError(file: file, key: "data_seeds", problem: "'\(v)' is not an integer ≥ 0") }
+            guard !seeds.contains(UInt64(n)) else { throw SpecError(file: file, key: "data_seeds", problem: "seed \(n) repeated") }
+            seeds.append(UInt64(n))
+        }
+        return seeds
+    }
+}
+
+/// The synthetic venues of `data_seeds:`: `navbench synth --seed N` in memory, each venue its own
+/// dataset `synth-seed<N>` (so its navigations pair with its own recordings and its sessions stay
+/// apart, `SessionGrouping`). The checksum that keys the job cache names the generator, its
+/// version and the seed (a venue is a function of those).
+///
+/// Complexity: O(seeds × venue size).
+func addSyntheticVenues(_ spec: ExperimentSpec, sessions: inout [String: Session], checksums: inout [String: String]) {
+    for seed in spec.dataSeeds {
+        for s in synthesizeVenue(seed: seed) {
+            let name = "synth-seed\(seed)/\(s.fileName)"
+            sessions[name] = s.session
+            checksums[name] = sha256Hex(of: Data("navbench synth \(NavbenchVersion.current) seed \(seed) \(s.fileName)".utf8))
+        }
     }
 }

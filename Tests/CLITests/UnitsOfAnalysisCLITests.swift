@@ -57,4 +57,26 @@ import Testing
         #expect(summary.contains("R1-corridor_nav1.h5: session R1-corridor_nav1 of route R1-corridor repeats the session id of \(dir)/a/R1-corridor_nav1-copy.h5"))
         #expect(run.err.hasPrefix("navbench: error: ") && run.err.split(separator: "\n").count == 1)
     }
+
+    /// "10 seeds, mean ± 95 % CI" is one spec: `data_seeds:` generates the venues in memory.
+    @Test func dataSeedsGenerateVenuesInsideTheExperiment() throws {
+        let dir = NSTemporaryDirectory() + "nb-dataseeds-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let spec = "\(dir)/spec.yaml"
+        try "name: tenvenues\ndata_seeds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\noutput: \(dir)/out\n".write(toFile: spec, atomically: true, encoding: .utf8)
+        let run = try navbench(["run", spec, "--quiet"])
+        #expect(run.status == 0, "\(run.err)")
+        let metrics = try String(contentsOfFile: "\(dir)/out/metrics.csv", encoding: .utf8)
+        let units = Set(metrics.split(separator: "\n").dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") })
+        #expect(units.count == 90 && units.contains("R2-turns,synth-seed7/R2-turns_nav2"))
+        let cells = try String(contentsOfFile: "\(dir)/out/cells.csv", encoding: .utf8)
+        #expect(cells.contains("\nall,default,end_point_drift,fraction,90,0,"))
+        let same = try navbench(["compare", "\(dir)/out", "\(dir)/out"])
+        #expect(same.status == 0)
+        let bad = "\(dir)/bad.yaml"
+        try "name: bad\ndata_seeds: [1, 1]\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try navbench(["run", bad])
+        #expect(refused.status == 1 && refused.err == "navbench: error: \(bad): data_seeds: seed 1 repeated\n")
+    }
 }
