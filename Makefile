@@ -39,6 +39,7 @@ test: deps-python
 	$(SWIFT) build
 	$(SWIFT) test
 	$(MAKE) --no-print-directory gate
+	$(PYTHON) scripts/check_junit.py
 	$(MAKE) --no-print-directory notebook-check
 	scripts/check_slurm_shards.sh
 	FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
