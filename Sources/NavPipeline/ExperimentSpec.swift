@@ -154,7 +154,7 @@ extension ExperimentSpec {
                 spec.ape.append([r, est, align])
             }
         }
-        spec.statistics = try parseStatistics(top["statistics"], file: file)
+        spec.statistics = try parseStatistics(top["statistics"], file: file, configurations: spec.sweep.configurations.map(\.label))
         spec.dataSeeds = try parseDataSeeds(top["data_seeds"], file: file)
         if let c = top["compare"] {
             guard let m = c as? [String: Any] else { throw fail("compare", "expected a mapping metric: {absolute: …, relative: …}") }

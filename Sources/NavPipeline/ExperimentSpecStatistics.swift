@@ -4,7 +4,10 @@ import NavReport
 
 extension ExperimentSpec {
     /// Parses the optional `statistics:` block: `{baseline: LABEL, resamples: N ≥ 100, seed: N ≥ 0, alpha: (0, 1)}`.
-    static func parseStatistics(_ node: Any?, file: String) throws(SpecError) -> StatisticsOptions {
+    ///
+    /// `configurations` are the sweep's labels; a baseline must name one of them (seed tokens left
+    /// out, as the statistics treat seeds as replicates).
+    static func parseStatistics(_ node: Any?, file: String, configurations: [String] = []) throws(SpecError) -> StatisticsOptions {
         var o = StatisticsOptions()
         guard let node else { return o }
         func fail(_ key: String, _ problem: String) -> SpecError { SpecError(file: file, key: key, problem: problem) }
@@ -14,6 +17,12 @@ extension ExperimentSpec {
         }
         if let b = m["baseline"] {
             guard let s = b as? String, !s.isEmpty else { throw fail("statistics.baseline", "expected a configuration label as summary.md lists it") }
+            let known = configurations.map { $0.split(separator: " ").filter { !$0.hasPrefix("seed=") }.joined(separator: " ") }
+                .map { $0.isEmpty ? "default" : $0 }
+            guard known.isEmpty || known.contains(s) else {
+                let list = known.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (known.count > 5 ? ", …" : "")
+                throw fail("statistics.baseline", "'\(escapedForMessage(s))' is not a configuration of the sweep; valid: \(list)")
+            }
             o.baseline = s
         }
         if let r = m["resamples"] {

@@ -79,4 +79,14 @@ import Testing
         let refused = try navbench(["run", bad])
         #expect(refused.status == 1 && refused.err == "navbench: error: \(bad): data_seeds: seed 1 repeated\n")
     }
+
+    @Test func unknownBaselineIsOneLine() throws {
+        let path = NSTemporaryDirectory() + "nb-base-\(UUID().uuidString).yaml"
+        try "name: x\ninputs: Datasets/*.h5\nsweep:\n  arrival: [faithful, symmetric]\nstatistics:\n  baseline: \"arrival=sideways\"\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try navbench(["run", path, "--print-config"], cwd: repoRoot)
+        #expect(r.status == 1)
+        #expect(r.err == "navbench: error: \(path): statistics.baseline: 'arrival=sideways' is not a configuration of the sweep; valid: 'arrival=faithful', 'arrival=symmetric'\n")
+    }
 }
