@@ -84,8 +84,8 @@ private func writeRouteFiles(_ plan: ExperimentPlan, results: [Int: JobResult], 
         // Position-error CDF per configuration.
         var labels: [String] = []
         for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
-        let cdf = SVGPlot(title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction",
-                          series: labels.map { c in SVGPlot.Series(label: c, points: cdfPoints(mine.filter { $0.configuration == c }.flatMap(\.positionErrors))) })
+        let cdf = SVGPlot(title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
+                          series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
         try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
         plots[route] = ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
     }

@@ -53,3 +53,23 @@ func writeStatistics(_ plan: ExperimentPlan, table: MetricsTable, out: Experimen
     }
     return statistics
 }
+
+/// One CDF series per distinct configuration: configurations whose values are identical share a
+/// series labelled "first (+k identical)"; each keeps the style of its position in `labels`, so a
+/// configuration has the same colour in every plot.
+///
+/// Complexity: O(c² · n) for c configurations of n values.
+func distinctSeries(_ labels: [String], values: (String) -> [Double]) -> [SVGPlot.Series] {
+    var groups: [(label: String, index: Int, values: [Double], count: Int)] = []
+    for (i, c) in labels.enumerated() {
+        let v = values(c)
+        if let g = groups.firstIndex(where: { $0.values.elementsEqual(v) { $0 == $1 || ($0.isNaN && $1.isNaN) } }) {
+            groups[g].count += 1
+        } else {
+            groups.append((c, i, v, 1))
+        }
+    }
+    return groups.map { g in
+        SVGPlot.Series(label: g.count > 1 ? "\(g.label) (+\(g.count - 1) identical)" : g.label, points: cdfPoints(g.values), style: g.index)
+    }
+}

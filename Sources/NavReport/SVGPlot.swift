@@ -28,7 +28,7 @@ public struct SVGPlot: Sendable {
     }
 
     /// Longest legend label shown (longer ones end in "…").
-    static let legendCharacters = 40
+    static let legendCharacters = 72
 
     public var svg: String {
         let longest = min(Self.legendCharacters, series.map(\.label.count).max() ?? 0)

@@ -22,7 +22,7 @@ import Testing
         let styles = (0..<24).map { PlotStyle($0) }
         #expect(Set(styles.map { "\($0.color)\($0.dash ?? "")" }).count == 24)
         #expect(Set(styles.map(\.color)).isSubset(of: Set(PlotStyle.okabeIto)))
-        let series = (0..<24).map { k in SVGPlot.Series(label: "tol=0.\(k) reg=gravity-aligned anchors=all arrival=symmetric", points: [(x: 0, y: Double(k)), (x: 1, y: Double(k) + 1)]) }
+        let series = (0..<24).map { k in SVGPlot.Series(label: "tol=0.\(k) reg=gravity-aligned anchors=all arrival=symmetric position_filter=ema:tau=0.3 (+2 identical)", points: [(x: 0, y: Double(k)), (x: 1, y: Double(k) + 1)]) }
         let svg = SVGPlot(title: "t", xLabel: "x (m)", yLabel: "y (m)", series: series).svg
         let height = try #require(Double(svg.firstMatch(of: /height="(\d+)"/)!.1))
         let width = try #require(Double(svg.firstMatch(of: /width="(\d+)"/)!.1))
