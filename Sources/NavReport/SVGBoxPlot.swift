@@ -48,7 +48,9 @@ public struct SVGBoxPlot: Sendable {
         s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         s += "<text x=\"\(f(width / 2))\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">\(xmlEscaped(title))</text>\n"
         s += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" fill=\"none\" stroke=\"#888\"/>\n"
-        for (v, label) in niceTicks(y0, y1) {
+        let (yTicks, yStep) = niceTicks(y0, y1)
+        for v in yTicks {
+            let label = tickLabel(v, step: yStep)
             s += "<line x1=\"\(f(left - 4))\" y1=\"\(f(py(v)))\" x2=\"\(f(left))\" y2=\"\(f(py(v)))\" stroke=\"#888\"/>\n"
             s += "<text x=\"\(f(left - 6))\" y=\"\(f(py(v) + 4))\" text-anchor=\"end\">\(label)</text>\n"
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A minimal, deterministic SVG line plot: colour-blind-safe styles (`PlotStyle`), the legend
 /// beside the plot inside the canvas (the canvas grows with the number of series), round tick
-/// values (`niceTicks`), numbers with 2 decimals.
+/// values (`niceTicks`, `tickLabel`), numbers with 2 decimals.
 public struct SVGPlot: Sendable {
     public struct Series: Sendable {
         public var label: String
@@ -26,6 +26,9 @@ public struct SVGPlot: Sendable {
     public init(title: String, xLabel: String, yLabel: String, series: [Series], equalAspect: Bool = false) {
         self.title = title; self.xLabel = xLabel; self.yLabel = yLabel; self.series = series; self.equalAspect = equalAspect
     }
+
+    /// The colour-blind-safe palette (`PlotStyle.okabeIto`), for plots that pick colours themselves.
+    static let palette = PlotStyle.okabeIto
 
     /// Longest legend label shown (longer ones end in "…").
     static let legendCharacters = 72
@@ -53,11 +56,14 @@ public struct SVGPlot: Sendable {
         s += "<text x=\"\(f(width / 2))\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">\(escape(title))</text>\n"
         s += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" fill=\"none\" stroke=\"#888\"/>\n"
         let xEnd = equalAspect ? x0 + pw / sx : x1, yEnd = equalAspect ? y0 + ph / sy : y1
-        for (v, label) in niceTicks(x0, xEnd) {
+        let (xTicks, xStep) = niceTicks(x0, xEnd), (yTicks, yStep) = niceTicks(y0, yEnd)
+        for v in xTicks {
+            let label = tickLabel(v, step: xStep)
             s += "<line x1=\"\(f(px(v)))\" y1=\"\(f(top + ph))\" x2=\"\(f(px(v)))\" y2=\"\(f(top + ph + 4))\" stroke=\"#888\"/>\n"
             s += "<text x=\"\(f(px(v)))\" y=\"\(f(top + ph + 16))\" text-anchor=\"middle\">\(label)</text>\n"
         }
-        for (v, label) in niceTicks(y0, yEnd) {
+        for v in yTicks {
+            let label = tickLabel(v, step: yStep)
             s += "<line x1=\"\(f(left - 4))\" y1=\"\(f(py(v)))\" x2=\"\(f(left))\" y2=\"\(f(py(v)))\" stroke=\"#888\"/>\n"
             s += "<text x=\"\(f(left - 6))\" y=\"\(f(py(v) + 4))\" text-anchor=\"end\">\(label)</text>\n"
         }
@@ -115,25 +121,4 @@ public struct PlotStyle: Sendable, Equatable {
         color = Self.okabeIto[i % 8]
         dash = [nil, "7,3", "2,2"][(i / 8) % 3]
     }
-}
-
-/// Round tick values covering [lo, hi]: steps of 1, 2 or 5 × 10ᵏ giving 4–8 ticks, labelled with
-/// the decimals the step needs ("0.5", "1", "1.5", never "0.5023"); values within the range only.
-///
-/// Complexity: O(ticks).
-public func niceTicks(_ lo: Double, _ hi: Double, target: Int = 5) -> [(value: Double, label: String)] {
-    guard lo.isFinite, hi.isFinite, hi > lo else { return [] }
-    let raw = (hi - lo) / Double(target)
-    let magnitude = pow(10, (log10(raw)).rounded(.down))
-    let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { (hi - lo) / $0 <= Double(target) + 2 } ?? 10 * magnitude
-    let decimals = max(0, Int(-(log10(step)).rounded(.down)))
-    var out: [(Double, String)] = []
-    var k = (lo / step).rounded(.up)
-    while k * step <= hi + step * 1e-9 && out.count < 50 {
-        let v = k * step
-        let shown = abs(v) < step * 1e-9 ? 0 : v
-        out.append((shown, String(format: "%.\(decimals)f", shown)))
-        k += 1
-    }
-    return out
 }

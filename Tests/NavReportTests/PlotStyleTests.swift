@@ -1,21 +1,26 @@
 import Foundation
-import NavReport
+@testable import NavReport
 import Testing
 
 /// Plots a paper can use: round ticks, distinct colour-blind-safe styles, legends inside the canvas.
 @Suite struct PlotStyleTests {
+    /// The plots use `niceTicks` and `tickLabel` (ErrorPlot.swift): labels like "0.5", never "0.5023".
     @Test func ticksAreRoundAndCoverTheRange() {
-        #expect(niceTicks(0.4977, 1.0023).map(\.label) == ["0.5", "0.6", "0.7", "0.8", "0.9", "1.0"])
-        #expect(niceTicks(0, 10).map(\.label) == ["0", "2", "4", "6", "8", "10"])
-        #expect(niceTicks(-3.2, 47).map(\.label) == ["0", "10", "20", "30", "40"])
-        #expect(niceTicks(0.3, 1.0).map(\.value).allSatisfy { $0 >= 0.3 - 1e-12 && $0 <= 1.0 + 1e-12 })
+        func labels(_ lo: Double, _ hi: Double) -> [String] { let t = niceTicks(lo, hi); return t.ticks.map { tickLabel($0, step: t.step) } }
+        #expect(labels(0.4977, 1.0023) == ["0.5", "0.6", "0.7", "0.8", "0.9", "1.0"])
+        #expect(labels(0, 10) == ["0", "2", "4", "6", "8", "10"])
+        #expect(labels(-3.2, 47) == ["0", "10", "20", "30", "40"])
         for (lo, hi) in [(0.0013, 0.0071), (12.0, 1234.0), (-1.0, 1.0), (0.5023, 0.5024)] {
             let t = niceTicks(lo, hi)
-            #expect(t.count >= 2 && t.count <= 8, "\(lo)…\(hi): \(t.map(\.label))")
-            // Labels are the values at the step's precision: no 0.5023-style ticks.
-            for (v, label) in t { #expect(abs(Double(label)! - v) <= 1e-9 * max(1, abs(v)), "\(label) vs \(v)") }
+            #expect(t.ticks.count >= 2 && t.ticks.count <= 8, "\(lo)…\(hi): \(t.ticks)")
+            for v in t.ticks {
+                #expect(v >= lo - 1e-12 && v <= hi + 1e-12)
+                let label = tickLabel(v, step: t.step)
+                #expect(abs(Double(label)! - v) <= 1e-9 * max(1, abs(v)), "\(label) vs \(v)")
+            }
         }
-        #expect(niceTicks(1, 1).isEmpty)
+        let svg = SVGPlot(title: "t", xLabel: "x (m)", yLabel: "y (m)", series: [SVGPlot.Series(label: "a", points: [(x: 0.4977, y: 0.5023), (x: 1.0023, y: 0.9)])]).svg
+        #expect(!svg.contains(">0.5023<") && svg.contains(">0.5<"))
     }
 
     @Test func twentyFourSeriesHaveTwentyFourStylesAndFitTheCanvas() throws {
