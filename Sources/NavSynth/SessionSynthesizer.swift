@@ -206,28 +206,24 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     let startPose = Pose(rotation: Quaternion(yaw: orientation[0].yaw), translation: position[0])
     let toN = startPose.inverse
     let vioStep = Int(p.imuRate / p.vioRate)
-    let scale = 1 + rng.gaussian() * p.vioScaleErrorStd
-    var lossStart = -1.0, lossEnd = -1.0
-    if rng.bernoulli(p.trackingLossProbability) {
-        lossStart = rng.uniform(p.standStartSeconds + 2, max(p.standStartSeconds + 3, times[n - 1] - 4))
-        lossEnd = lossStart + rng.uniform(p.trackingLossSecondsRange[0], p.trackingLossSecondsRange[1])
-    }
+    var vioError = VIOErrorSpec()
+    vioError.yawRandomWalkDegreesPerSqrtSecond = p.vioYawRandomWalkDegreesPerSqrtSecond
+    vioError.scaleErrorStd = p.vioScaleErrorStd
+    vioError.positionRandomWalkPerSqrtSecond = p.vioPositionRandomWalkPerSqrtSecond
+    vioError.trackingLossProbability = p.trackingLossProbability
+    vioError.trackingLossSecondsRange = p.trackingLossSecondsRange
+    var drift = VIODrift(spec: vioError, start: .zero,
+                         lossWindow: (p.standStartSeconds + 2, max(p.standStartSeconds + 3, times[n - 1] - 4)), rng: &rng)
     var vt: [Double] = [], vposes: [Pose] = [], vstate: [TrackingState] = []
-    var yawDrift = 0.0
-    var estimate = Vector3.zero
     var previousTrue = (toN * truth[0]).translation
     let vdt = Double(vioStep) * dt
     var estimateAtIMU = [Pose](repeating: .identity, count: n)  // estimated pose held between VIO ticks
     for i in stride(from: 0, to: n, by: vioStep) {
         let tn = toN * truth[i]
-        let lost = times[i] >= lossStart && times[i] < lossEnd
-        yawDrift += rng.gaussian() * p.vioYawRandomWalkDegreesPerSqrtSecond * .pi / 180 * vdt.squareRoot()
         let step = tn.translation - previousTrue
         previousTrue = tn.translation
-        if !lost {
-            estimate += Quaternion(yaw: yawDrift).act(on: scale * step)
-                + gaussian3(&rng, p.vioPositionRandomWalkPerSqrtSecond * vdt.squareRoot())
-        }
+        let lost = drift.advance(trueStep: step, time: times[i], dt: vdt, rng: &rng)
+        let yawDrift = drift.yawDrift, estimate = drift.estimate
         let noise = Quaternion(axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
                                angle: p.vioOrientationNoiseDegrees * .pi / 180 * abs(rng.gaussian()))
         let pose = Pose(rotation: (Quaternion(yaw: yawDrift) * tn.rotation * noise).normalized, translation: estimate)
