@@ -41,7 +41,7 @@ let package = Package(
             name: "NavCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
-        .target(name: "NavSynth", dependencies: ["NavCore"]),
+        .target(name: "NavSynth", dependencies: ["NavCore", "NavGuidance"]),
         .target(
             name: "NavSignal",
             dependencies: ["NavCore", .product(name: "Numerics", package: "swift-numerics")]
@@ -89,7 +89,7 @@ let package = Package(
             name: "NavCoreTests",
             dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
         ),
-        .testTarget(name: "NavSynthTests", dependencies: ["NavCore", "NavSynth"]),
+        .testTarget(name: "NavSynthTests", dependencies: ["NavCore", "NavSynth", "NavGuidance"]),
         .testTarget(
             name: "NavIOTests",
             dependencies: ["NavCore", "NavIO", "NavSynth"],

@@ -24,6 +24,8 @@ public struct ExperimentSpec: Sendable, Equatable {
     public var gyroFilters: [String] = []
     /// Trajectory pairs evaluated with APE (evo's conventions): reference, estimate, alignment.
     public var ape: [[String]] = []
+    /// Closed-loop walkers (docs/navigator.md); none when nil.
+    public var closedLoop: ClosedLoopSpec?
     /// The spec file's text, hashed into reports.
     public var text: String
 
@@ -57,7 +59,7 @@ public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 extension ExperimentSpec {
-    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape"]
+    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "closed_loop"]
     static let sweepKeys = ["rdp_tolerance", "rdp_distance", "registration", "anchor_sightings", "position_filter",
                             "wording", "arrival", "haptic", "seeds"]
 
@@ -154,6 +156,7 @@ extension ExperimentSpec {
                 spec.ape.append([r, est, align])
             }
         }
+        if let c = top["closed_loop"] { spec.closedLoop = try ClosedLoopSpec.parse(c, file: file) }
         if let c = top["compare"] {
             guard let m = c as? [String: Any] else { throw fail("compare", "expected a mapping metric: {absolute: …, relative: …}") }
             for (metric, v) in m {
