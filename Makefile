@@ -1,15 +1,21 @@
 # navbench: the two set-up commands are `make demo` and `make test`.
 SWIFT ?= swift
-PYTHON ?= python3
+# The project venv (make deps-python creates it from scripts/requirements.txt); never the system Python.
+PYTHON ?= .venv/bin/python
+export PYTHON
 SEED ?= 20261122
 
-.PHONY: demo test deps deps-python build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
 
 deps-python:
-	@scripts/install-deps.sh --python
+	@scripts/install-deps.sh --python scripts/requirements.txt
+
+## deps-python-fixtures: the pinned reference implementations (scipy, filterpy, evo, …) as well.
+deps-python-fixtures:
+	@scripts/install-deps.sh --python scripts/requirements-fixtures.txt
 
 build: deps
 	$(SWIFT) build
@@ -29,12 +35,19 @@ demo: release
 ## test: the whole suite: swift test (incl. the Datasets manifest and regeneration), the regression
 ## gate on the default experiment, the h5py interop check and the notebook check.
 test: deps-python
+	$(MAKE) --no-print-directory layers
 	$(SWIFT) build
 	$(SWIFT) test
 	$(MAKE) --no-print-directory gate
 	$(MAKE) --no-print-directory notebook-check
 	scripts/check_slurm_shards.sh
+	FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
 	$(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
+
+## layers: fail when a target imports a module Package.swift does not declare for it, declares one it
+## never imports, or imports one the layer order forbids (docs/architecture.md).
+layers: deps-python
+	$(PYTHON) scripts/check_layers.py
 
 ## gate: run the default experiment and fail if a metric got worse than Reports/baseline.
 gate: build
@@ -61,29 +74,30 @@ fixtures: deps-python
 	$(PYTHON) scripts/make_fixtures.py
 
 ## fixtures-signal: regenerate the scipy/filterpy/allantools references (committed).
-fixtures-signal: deps-python
-	$(PYTHON) -m pip install -q --disable-pip-version-check scipy==1.17.1 filterpy==2.0.0 allantools==2024.6
+fixtures-signal: deps-python-fixtures
 	$(PYTHON) scripts/make_signal_fixtures.py
 
 ## bench-signal: filters, Kalman, FFT, Welch, Allan deviation vs the Python peers, same run.
-bench-signal: release deps-python
+bench-signal: release deps-python-fixtures
 	scripts/bench-signal.sh
 
 ## fixtures-evo: regenerate the evo / rdp / simplification golden fixtures of NavMetricsTests and
 ## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).
-EVO_PIP = evo==1.38.1 rdp==0.8 simplification==2.0.0 numpy scipy h5py
-fixtures-evo:
-	@$(PYTHON) -c "import evo, rdp, simplification, numpy, scipy, h5py" 2>/dev/null \
-		|| $(PYTHON) -m pip install -q --disable-pip-version-check $(EVO_PIP)
+fixtures-evo: deps-python-fixtures
 	$(PYTHON) scripts/make_evo_fixtures.py
 
 ## bench-trajectory: navbench vs evo (APE, RPE) and rdp/simplification (RDP), same run, with parity checks.
-bench-trajectory: release
+bench-trajectory: release deps-python-fixtures
 	scripts/bench-trajectory.sh
 
 ## bench-h5: navbench vs h5py reading the peer-bench IMU workload, same run.
-bench-h5: release deps-python
+bench-h5: release deps-python-fixtures
 	scripts/bench-h5.sh
 
 clean:
 	rm -rf .build Reports/datasets
+
+## fuzz-corpus: every command on the full hostile-input corpus (Tests/Fuzz/make_corpus.py, about 1,500 runs,
+## ~8 min on 2 cores) under ulimit -v and a timeout; fails on a crash, hang, escape or changed input.
+fuzz-corpus: build
+	scripts/fuzz-corpus.sh .build/debug/navbench

@@ -1,20 +1,23 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layers, one way only:
-//   NavCore (value types, no I/O)
-//     ← NavSignal, NavSynth, NavGeometry, NavGuidance (pure algorithms)   NavSpectral (FFT through CFFTW)
-//       ← NavMetrics (APE, RPE, drift, positioning scores; pure)
-//         ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
-//           ← NavReport (reports over files, trajectory evaluation pipeline)
-//             ← NavPipeline (jobs over files: filters, guidance replay, experiments)
-//               ← navbench (thin CLI)
+// Layers, one way only (scripts/check_layers.py checks every import against this; docs/architecture.md):
+//   NavCore (value types, shared maths, no I/O)
+//     ← NavSignal, NavSynth, NavGeometry (pure algorithms)   NavSpectral (FFT through CFFTW)
+//       ← NavGuidance, NavAids (guidance model, calibration and proximity; pure)
+//         ← NavMetrics (APE, RPE, drift, positioning scores; pure)   NavSim (closed-loop walkers; pure)
+//           ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
+//             ← NavImport (importers and exporters of other formats; YAML mappings through Yams)
+//               ← NavReport (reports over files, trajectory evaluation pipeline)
+//                 ← NavPipeline (jobs over files: filters, guidance replay, experiments)
+//                   ← navbench (thin CLI)
 let package = Package(
     name: "navbench",
     products: [
         .executable(name: "navbench", targets: ["navbench"]),
         .library(name: "NavCore", targets: ["NavCore"]),
         .library(name: "NavIO", targets: ["NavIO"]),
+        .library(name: "NavImport", targets: ["NavImport"]),
         .library(name: "NavGeometry", targets: ["NavGeometry"]),
         .library(name: "NavMetrics", targets: ["NavMetrics"]),
         .library(name: "NavPipeline", targets: ["NavPipeline"]),
@@ -41,14 +44,17 @@ let package = Package(
             name: "NavCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
-        .target(name: "NavSynth", dependencies: ["NavCore", "NavGuidance"]),
+        .target(
+            name: "NavSynth",
+            dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
+        ),
         .target(
             name: "NavSignal",
             dependencies: ["NavCore", .product(name: "Numerics", package: "swift-numerics")]
         ),
         .target(
             name: "NavSpectral",
-            dependencies: ["NavCore", "NavSignal", "CFFTW", .product(name: "Numerics", package: "swift-numerics")]
+            dependencies: ["NavCore", "CFFTW", .product(name: "Numerics", package: "swift-numerics")]
         ),
         .target(
             name: "NavGeometry",
@@ -58,30 +64,34 @@ let package = Package(
             name: "NavMetrics",
             dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")]
         ),
-        .target(name: "NavGuidance", dependencies: ["NavCore", "NavMetrics"]),
+        .target(name: "NavGuidance", dependencies: ["NavCore"]),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
+        .target(name: "NavSim", dependencies: ["NavCore", "NavSynth", "NavGuidance"]),
         .target(
             name: "NavIO",
             dependencies: [
                 "NavCore", "CHDF5",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavMetrics"]),
+        .target(
+            name: "NavImport",
+            dependencies: ["NavCore", "NavIO", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics"]),
         .target(
             name: "NavPipeline",
             dependencies: [
-                "NavCore", "NavIO", "NavSignal", "NavSpectral", "NavSynth", "NavReport", "NavGuidance", "NavAids",
-                "NavGeometry", "NavMetrics", .product(name: "Yams", package: "Yams"),
+                "NavCore", "NavIO", "NavImport", "NavSignal", "NavSpectral", "NavReport", "NavGuidance", "NavAids",
+                "NavGeometry", "NavMetrics", "NavSynth", "NavSim", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
             name: "navbench",
             dependencies: [
-                "NavCore", "NavIO", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
-                "NavGeometry", "NavMetrics", "NavAids",
+                "NavCore", "NavIO", "NavImport", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
+                "NavGeometry", "NavGuidance", "NavMetrics", "NavAids", "NavSim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,31 +99,38 @@ let package = Package(
             name: "NavCoreTests",
             dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
         ),
-        .testTarget(name: "NavSynthTests", dependencies: ["NavCore", "NavSynth", "NavGuidance"]),
+        .testTarget(name: "NavSynthTests", dependencies: ["NavCore", "NavSynth"]),
+        .testTarget(name: "NavSimTests", dependencies: ["NavCore", "NavSynth", "NavGuidance", "NavSim"]),
         .testTarget(
             name: "NavIOTests",
             dependencies: ["NavCore", "NavIO", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "NavSignalTests",
-            dependencies: ["NavCore", "NavIO", "NavSignal", "NavSpectral", "NavPipeline"],
+            name: "NavImportTests",
+            dependencies: ["NavCore", "NavIO", "NavImport", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "NavSignalTests",
+            dependencies: ["NavCore", "NavIO", "NavSignal"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "NavSpectralTests", dependencies: ["NavIO", "NavSpectral"]),
+        .testTarget(
             name: "NavGeometryTests",
-            dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["NavCore", "NavGeometry"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "NavMetricsTests",
-            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO"],
+            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", .product(name: "RealModule", package: "swift-numerics")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
-        .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth", "NavIO"]),
-        .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal"]),
+        .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
+        .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim"]),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
     ]
 )

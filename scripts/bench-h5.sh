@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PEER=${PEER_BENCH:-../shared/peer-bench}
 DATA=${PEERS_DATA:-peers-data}
-PY=${PYTHON:-python3}
-"$PY" -c "import h5py, scipy" 2>/dev/null || "$PY" -m pip install -q h5py scipy
+PY=${PYTHON:-.venv/bin/python}
+scripts/install-deps.sh --python scripts/requirements-fixtures.txt
 [ -f "$DATA/manifest.json" ] || "$PY" "$PEER/make_workload.py" "$DATA"
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 for round in 1 2; do

@@ -8,10 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PEER=${PEER_BENCH:-../shared/peer-bench}
 DATA=${PEERS_DATA:-peers-data}
-PY=${PYTHON:-python3}
+PY=${PYTHON:-.venv/bin/python}
 REPEATS=${REPEATS:-5}
-"$PY" -c "import evo, rdp, simplification, h5py, scipy" 2>/dev/null \
-  || "$PY" -m pip install -q "evo==1.38.1" "rdp==0.8" "simplification==2.0.0" numpy scipy h5py
+scripts/install-deps.sh --python scripts/requirements-fixtures.txt
 [ -f "$DATA/manifest.json" ] || "$PY" "$PEER/make_workload.py" "$DATA"
 [ -x .build/release/navbench ] || swift build -c release
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT

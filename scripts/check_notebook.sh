@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Exports the default experiment's notebook, validates it with nbformat and executes it with
-# jupyter nbconvert against a fresh run. Installs the pip packages it needs. Prints 'N passed, M failed'.
+# jupyter nbconvert against a fresh run. Uses the project venv (scripts/requirements.txt). Prints 'N passed, M failed'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-"$PY" -c "import nbformat, nbconvert, pandas, matplotlib, ipykernel" 2>/dev/null || \
-  "$PY" -m pip install -q --disable-pip-version-check nbformat nbconvert pandas matplotlib ipykernel jupyter_client
+PY=${PYTHON:-.venv/bin/python}
+scripts/install-deps.sh --python scripts/requirements.txt
 out=.build/notebook-check
 rm -rf "$out"; mkdir -p "$out"
 [ -f .build/gate/metrics.csv ] || .build/debug/navbench run Experiments/default.yaml --out .build/gate --quiet

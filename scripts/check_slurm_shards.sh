@@ -43,14 +43,22 @@ NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$BASE/slurm.conf
-slurmctld -D -c -f "$SLURM_CONF" > "$BASE/log/ctld.out" 2>&1 & CTLD=$!
-slurmd -D -N localhost -f "$SLURM_CONF" > "$BASE/log/d.out" 2>&1 & SLURMD=$!
+# Leave the machine as we found it: the daemons run in their own sessions (so their job steps
+# are stopped with them), remaining jobs are cancelled first, and the temporary folder goes.
+CTLD=""; SLURMD=""
 stop() {
-  for pid in $SLURMD $CTLD; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in $SLURMD $CTLD; do for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; kill -KILL "$pid" 2>/dev/null || true; done
+  scancel --quiet --full "--user=$(id -un)" 2>/dev/null || true
+  for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.1; done
+  for pid in $SLURMD $CTLD; do kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in $SLURMD $CTLD; do
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+  done
   rm -rf "$BASE"
 }
 trap stop EXIT
+setsid slurmctld -D -c -f "$SLURM_CONF" > "$BASE/log/ctld.out" 2>&1 & CTLD=$!
+setsid slurmd -D -N localhost -f "$SLURM_CONF" > "$BASE/log/d.out" 2>&1 & SLURMD=$!
 for _ in $(seq 100); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; sleep 0.2; done
 OUT=$BASE/sharded
 SPEC=$BASE/spec.yaml

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs what navbench needs and is missing: Debian packages (HDF5, FFTW, pkg-config)
-# and, with --python, the pip packages the interop checks use. Idempotent; quiet when
-# everything is already there.
+# Installs what navbench needs and is missing: Debian packages (HDF5, FFTW, pkg-config,
+# python3-venv) and, with --python [REQUIREMENTS…], the pinned pip packages of
+# scripts/requirements.txt (or the files given) into the project venv .venv (VENV=… to move
+# it), never into the system Python. Idempotent; quiet when everything is already there.
 set -euo pipefail
 need=()
-for pkg in libhdf5-dev libfftw3-dev pkg-config; do
+for pkg in libhdf5-dev libfftw3-dev pkg-config python3-venv; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -14,12 +15,19 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 if [ "${1:-}" = "--python" ]; then
-  PY=${PYTHON:-python3}
-  missing=()
-  "$PY" -c "import numpy" 2>/dev/null || missing+=("numpy")
-  "$PY" -c "import h5py" 2>/dev/null || missing+=("h5py")
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing pip packages: ${missing[*]}"
-    "$PY" -m pip install -q --disable-pip-version-check "${missing[@]}"
-  fi
+  shift
+  cd "$(dirname "$0")/.."
+  VENV=${VENV:-.venv}
+  [ -x "$VENV/bin/python" ] || { echo "creating the project venv $VENV"; python3 -m venv "$VENV"; }
+  [ $# -gt 0 ] || set -- scripts/requirements.txt
+  for req in "$@"; do
+    # Reinstall only when the pins changed (a stamp per requirements file holds its checksum).
+    stamp="$VENV/.installed-$(basename "$req").sha256"
+    sum=$(cat "$req" "$(dirname "$req")"/requirements.txt | sha256sum | cut -d' ' -f1)
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ]; then
+      echo "installing pip packages of $req into $VENV"
+      "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$req"
+      echo "$sum" > "$stamp"
+    fi
+  done
 fi

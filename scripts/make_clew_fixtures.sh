@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates the Clew route fixtures (Tests/NavIOTests/Fixtures/import/clew/*.crd) with
+# Regenerates the Clew route fixtures (Tests/NavImportTests/Fixtures/import/clew/*.crd) with
 # Foundation's NSKeyedArchiver. The template is run under three file names so the archived
 # class names carry Clew's module prefixes (Clew., Clew_Dev., Clew_More.).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=Tests/NavIOTests/Fixtures/import/clew
+out=Tests/NavImportTests/Fixtures/import/clew
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the importer test fixtures under Tests/NavIOTests/Fixtures/import/ (committed, so
+"""Writes the importer test fixtures under Tests/NavImportTests/Fixtures/import/ (committed, so
 `swift test` needs neither Python nor the licensed originals):
 
 - real/: excerpts of the real recordings in ../shared/real-data (first lines / rows only, with
@@ -21,7 +21,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--real", default="../shared/real-data")
 args = ap.parse_args()
 SRC = args.real
-OUT = "Tests/NavIOTests/Fixtures/import"
+OUT = "Tests/NavImportTests/Fixtures/import"
 
 
 def path(*p):

@@ -5,6 +5,8 @@
 // wrapped here in a static inline function.
 #include <hdf5.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
 
 static inline hid_t nb_H5P_DEFAULT(void) { return H5P_DEFAULT; }
 static inline hid_t nb_H5S_ALL(void) { return H5S_ALL; }
@@ -35,5 +37,57 @@ static inline char *nb_read_vlen_string_attr(hid_t attr, hid_t memtype) {
     char *value = NULL;
     if (H5Aread(attr, memtype, &value) < 0) return NULL;
     return value;
+}
+/// The type of the link `name` (H5L_TYPE_HARD, _SOFT, _EXTERNAL…), or -1 when it cannot be read.
+/// Does not follow the link itself (only the intermediate components of `name`).
+static inline int nb_link_type(hid_t loc, const char *name) {
+    H5L_info_t info;
+    if (H5Lget_info(loc, name, &info, H5P_DEFAULT) < 0) return -1;
+    return (int)info.type;
+}
+
+/// For an external link `name`: copies its target file and object path (NUL-terminated,
+/// truncated to the buffers) and returns 0; -1 when `name` is not a readable external link.
+static inline int nb_elink_target(hid_t loc, const char *name, char *file, size_t fsize, char *obj, size_t osize) {
+    H5L_info_t info;
+    if (H5Lget_info(loc, name, &info, H5P_DEFAULT) < 0 || info.type != H5L_TYPE_EXTERNAL) return -1;
+    size_t n = info.u.val_size;
+    if (n == 0 || n > (1u << 20)) return -1;
+    char *buf = (char *)malloc(n);
+    if (!buf) return -1;
+    const char *f = NULL, *o = NULL; unsigned flags = 0;
+    if (H5Lget_val(loc, name, buf, n, H5P_DEFAULT) < 0 || H5Lunpack_elink_val(buf, n, &flags, &f, &o) < 0) { free(buf); return -1; }
+    snprintf(file, fsize, "%s", f ? f : "");
+    snprintf(obj, osize, "%s", o ? o : "");
+    free(buf);
+    return 0;
+}
+
+typedef struct { char *buf; size_t len, cap; int count; } nb_strbuf;
+
+static inline herr_t nb_visit_elink(hid_t g, const char *name, const H5L_info_t *info, void *op) {
+    nb_strbuf *sb = (nb_strbuf *)op;
+    if (info->type != H5L_TYPE_EXTERNAL) return 0;
+    if (++sb->count > 10000) return 1;  // enough to report; stop visiting
+    size_t need = strlen(name) + 2;
+    if (sb->len + need + 1 > sb->cap) {
+        size_t cap = (sb->cap + need) * 2;
+        char *b = (char *)realloc(sb->buf, cap);
+        if (!b) return -1;
+        sb->buf = b; sb->cap = cap;
+    }
+    memcpy(sb->buf + sb->len, name, need - 2);
+    sb->len += need - 2;
+    sb->buf[sb->len++] = '\n';
+    sb->buf[sb->len] = 0;
+    return 0;
+}
+
+/// Every external link reachable from the root through hard links (external links are not
+/// followed), one relative path per line; malloc'ed (caller frees) or NULL when there is none.
+static inline char *nb_external_links(hid_t file) {
+    nb_strbuf sb = {NULL, 0, 0, 0};
+    H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, nb_visit_elink, &sb);
+    return sb.buf;
 }
 #endif

@@ -2,13 +2,8 @@ import Foundation
 import NavCore
 import NavSignal
 
-/// A named number with its unit (the same shape as guidance metrics).
-public struct AidMetric: Sendable, Equatable, Codable {
-    public var name: String
-    public var value: Double
-    public var unit: String
-    public init(_ name: String, _ value: Double, _ unit: String) { self.name = name; self.value = value; self.unit = unit }
-}
+/// A calibration or proximity metric (`NavCore.Metric`).
+public typealias AidMetric = Metric
 
 /// Calibration metrics: offset error against `trueOffset` (degrees, when known), aborted,
 /// time to find north and time to calibrate (from the first reading).

@@ -164,9 +164,11 @@ public func runProximity(_ raw: BLEStream, truePosition: (Double) -> Vector3?, m
 /// - Complexity: O(n log n).
 public func groupIntoScans(_ ble: BLEStream, window: Double) -> BLEStream {
     guard let t0 = ble.timestamps.first, window > 0 else { return ble }
-    var sums: [Int: [Int32: (Double, Int)]] = [:]
+    // Scan numbers stay Double: a timestamp of 1e300 s gives a huge scan number, never a trap.
+    var sums: [Double: [Int32: (Double, Int)]] = [:]
     for i in ble.rssi.indices {
-        let k = Int(((ble.timestamps[i] - t0) / window).rounded(.down))
+        let k = ((ble.timestamps[i] - t0) / window).rounded(.down)
+        guard k.isFinite else { continue }
         let (s, c) = sums[k, default: [:]][ble.beaconIndex[i]] ?? (0, 0)
         sums[k, default: [:]][ble.beaconIndex[i]] = (s + ble.rssi[i], c + 1)
     }
@@ -174,7 +176,7 @@ public func groupIntoScans(_ ble: BLEStream, window: Double) -> BLEStream {
     for k in sums.keys.sorted() {
         for beacon in sums[k]!.keys.sorted() {
             let (s, c) = sums[k]![beacon]!
-            t.append(t0 + Double(k) * window); b.append(beacon); r.append(s / Double(c))
+            t.append(t0 + k * window); b.append(beacon); r.append(s / Double(c))
         }
     }
     return BLEStream(timestamps: t, beaconIndex: b, rssi: r, beacons: ble.beacons)

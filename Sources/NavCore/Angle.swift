@@ -53,3 +53,20 @@ public struct Angle: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     public var description: String { "\(degrees)°" }
 }
+
+// Angle wraps in degrees (headings, compass offsets): the one implementation for every module.
+
+/// Wraps degrees into (−180, 180].
+public func wrapDegrees180(_ d: Double) -> Double {
+    var w = (d + 180).truncatingRemainder(dividingBy: 360)
+    if w <= 0 { w += 360 }
+    return w - 180
+}
+
+/// Wraps degrees into [0, 360).
+public func wrapDegrees360(_ d: Double) -> Double {
+    var w = d.truncatingRemainder(dividingBy: 360)
+    if w < 0 { w += 360 }
+    if w >= 360 { w -= 360 }
+    return w
+}

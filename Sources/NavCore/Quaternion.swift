@@ -54,6 +54,20 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
         return Quaternion(x: x * s, y: y * s, z: z * s, w: w * s)
     }
 
+    /// Unit-norm copy keeping the sign (`q / ‖q‖`; `normalized` also forces w ≥ 0).
+    @inlinable public var unit: Quaternion {
+        let n = norm
+        return Quaternion(x: x / n, y: y / n, z: z / n, w: w / n)
+    }
+
+    /// `unit` when the norm is finite and within `tolerance` of 1, else nil (a wrong column or
+    /// component order in a file, a zero quaternion).
+    public func unit(tolerance: Double) -> Quaternion? {
+        let n = norm
+        guard n.isFinite, abs(n - 1) <= tolerance else { return nil }
+        return Quaternion(x: x / n, y: y / n, z: z / n, w: w / n)
+    }
+
     /// Conjugate; the inverse of a unit quaternion.
     @inlinable public var conjugate: Quaternion { Quaternion(x: -x, y: -y, z: -z, w: w) }
 

@@ -1,14 +1,8 @@
 import Foundation
 import NavCore
-import NavMetrics
 
-/// One number of a run, with its unit (see docs/metrics.md for definitions).
-public struct RunMetric: Sendable, Equatable, Codable {
-    public var name: String
-    public var value: Double
-    public var unit: String
-    public init(_ name: String, _ value: Double, _ unit: String) { self.name = name; self.value = value; self.unit = unit }
-}
+/// One number of a guidance run (`NavCore.Metric`; see docs/metrics.md for definitions).
+public typealias RunMetric = Metric
 
 /// Guidance accuracy of one navigation run: were the instructions the user got the ones the
 /// true position called for?

@@ -43,6 +43,34 @@ public struct GuidanceParameters: Sendable, Hashable, Codable {
 
     public init() {}
 
+    /// How directions are worded.
+    public enum Wording: String, Sendable, Hashable, CaseIterable {
+        /// Clock hours ("at 2 o'clock"): Clew without haptic feedback.
+        case clock
+        /// Six sectors ("slight right"): Clew with haptic feedback on.
+        case sixSector = "six-sector"
+    }
+
+    /// The on-track haptic cone.
+    public enum Haptic: String, Sendable, Hashable, CaseIterable {
+        /// Cone π/12, lateral ratio 0.5 (Clew).
+        case strict
+        /// Cone π/6, lateral ratio 1.0.
+        case relaxed
+    }
+
+    /// `sixSectorWording` as a named choice.
+    public var wording: Wording {
+        get { sixSectorWording ? .sixSector : .clock }
+        set { sixSectorWording = newValue == .sixSector }
+    }
+
+    /// `strictHaptic` as a named choice.
+    public var haptic: Haptic {
+        get { strictHaptic ? .strict : .relaxed }
+        set { strictHaptic = newValue == .strict }
+    }
+
     public var coneHalfWidth: Double { strictHaptic ? .pi / 12 : .pi / 6 }
     public var lateralToleranceRatio: Double { strictHaptic ? 0.5 : 1.0 }
 }

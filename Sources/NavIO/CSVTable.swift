@@ -13,6 +13,7 @@ public struct CSVTable: Sendable {
     /// - Throws: one-line `TraceError` naming the file, and the line for a ragged row.
     public static func read(_ path: String) throws(TraceError) -> CSVTable {
         guard FileManager.default.fileExists(atPath: path) else { throw TraceError(.notFound, file: path, "no such file") }
+        try requireRegularFile(path, expected: "a CSV file")
         guard let data = FileManager.default.contents(atPath: path) else { throw TraceError(.notFound, file: path, "cannot open for reading") }
         guard let text = String(data: data, encoding: .utf8) else { throw TraceError(.badValue, file: path, "not UTF-8 text, expected CSV") }
         let reader: CSVReader
@@ -81,6 +82,6 @@ public func formatNumber(_ x: Double) -> String {
     return x.description
 }
 
-func csvField(_ s: String) -> String {
+package func csvField(_ s: String) -> String {
     s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }

@@ -3,6 +3,7 @@ import Foundation
 
 /// SHA-256 of a file's bytes, lowercase hex; read in 1 MiB blocks.
 public func sha256Hex(ofFile path: String) throws(TraceError) -> String {
+    if FileManager.default.fileExists(atPath: path) { try requireRegularFile(path, expected: "a file to checksum") }
     guard let h = FileHandle(forReadingAtPath: path) else { throw TraceError(.notFound, file: path, "cannot open for reading") }
     defer { try? h.close() }
     var hasher = SHA256()
@@ -19,19 +20,46 @@ public func sha256Hex(of data: Data) -> String {
     SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
 }
 
-/// Writes text atomically: a temporary file in the same folder, renamed into place.
-/// A killed run leaves either the old file or the new one, never half of one.
+/// Writes text atomically: a temporary file in the same folder (`.NAME.tmp-PID`), renamed into
+/// place. A killed run leaves either the old file or the new one, never half of one; a failed
+/// write (disk full, no permission) removes the temporary file and throws one line naming
+/// `path`. `path` `-` writes to standard output.
 public func writeTextAtomically(_ text: String, to path: String) throws(TraceError) {
-    let dir = (path as NSString).deletingLastPathComponent
+    if path == "-" {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    guard !path.isEmpty else { throw TraceError(.writeFailed, file: "''", "empty output path") }
+    let dir = parentFolder(of: path)
     if !dir.isEmpty {
         do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            throw TraceError(.writeFailed, file: path, "cannot create folder \(dir)")
+            throw TraceError(.writeFailed, file: path, "cannot create folder \(escapedForMessage(dir)) (\(errnoText(errno)))")
         }
     }
-    do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-        throw TraceError(.writeFailed, file: path, "cannot write (\(error.localizedDescription))")
+    let name = fileName(of: path)
+    let temporary = (dir.isEmpty ? "" : dir + "/") + "." + name + ".tmp-\(getpid())"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(errno)))") }
+    var failure: Int32 = 0
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { buf in
+        var done = 0
+        while done < buf.count {
+            let r = write(fd, buf.baseAddress! + done, buf.count - done)
+            if r < 0 { if errno == EINTR { continue }; failure = errno; return }
+            done += r
+        }
+    }
+    if close(fd) != 0 && failure == 0 { failure = errno }
+    if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+    if failure != 0 {
+        unlink(temporary)
+        throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(failure)))")
     }
 }
+
+/// `strerror` of an errno value ("No space left on device").
+public func errnoText(_ e: Int32) -> String { String(cString: strerror(e)) }
 
 /// The `.h5`/`.hdf5` files directly in `dir`, sorted by name (deterministic order).
 public func traceFiles(in dir: String) throws(TraceError) -> [String] {
@@ -76,4 +104,32 @@ public func verifyManifest(folder: String) throws(TraceError) -> [String] {
         if actual != sum { problems.append("\(p): sha256 \(actual) differs from manifest.json's \(sum)") }
     }
     return problems
+}
+
+/// Throws unless `path` is a regular file (symbolic links followed): a FIFO, a device, a socket
+/// or a folder is never opened, so a hostile name cannot block a reader forever.
+public func requireRegularFile(_ path: String, expected: String) throws(TraceError) {
+    if let kind = nonRegularFileKind(path) {
+        throw TraceError(kind == "a folder" ? .notFound : .badValue, file: path, "is \(kind), expected \(expected)")
+    }
+}
+
+/// The folder part of `path` ("a/b" → "a", "/a" → "/", "a" → ""), like NSString's
+/// `deletingLastPathComponent` but safe for one-character paths (Foundation on Linux traps there).
+public func parentFolder(of path: String) -> String {
+    var p = Substring(path)
+    while p.count > 1 && p.hasSuffix("/") { p = p.dropLast() }
+    guard let slash = p.lastIndex(of: "/") else { return "" }
+    if slash == p.startIndex { return "/" }
+    var d = p[..<slash]
+    while d.count > 1 && d.hasSuffix("/") { d = d.dropLast() }
+    return String(d)
+}
+
+/// The last component of `path` ("a/b" → "b", "a/b/" → "b", "/" → "/"), without Foundation.
+public func fileName(of path: String) -> String {
+    var p = Substring(path)
+    while p.count > 1 && p.hasSuffix("/") { p = p.dropLast() }
+    guard let slash = p.lastIndex(of: "/"), p.count > 1 else { return String(p) }
+    return String(p[p.index(after: slash)...])
 }

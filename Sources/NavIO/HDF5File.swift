@@ -16,6 +16,42 @@ public struct HDF5DatasetInfo: Sendable, Equatable {
     public var isChunked: Bool
 }
 
+/// Process-wide limits for reading files that may be hostile (set once by the CLI, before reading).
+public enum HDF5ReadPolicy {
+    /// Follow HDF5 external links (`--allow-external-links`). Off by default: a link to another file is
+    /// refused with one line naming the dataset and the target. Even when on, a target that is a FIFO,
+    /// a device or a folder is never opened.
+    nonisolated(unsafe) public static var allowExternalLinks = false
+    /// Largest number of bytes one dataset may need in memory. Default: half the physical memory,
+    /// or `NAVBENCH_MEMORY_BUDGET` (bytes) when set.
+    nonisolated(unsafe) public static var memoryBudgetBytes: Int = {
+        if let s = ProcessInfo.processInfo.environment["NAVBENCH_MEMORY_BUDGET"], let v = Int(s), v > 0 { return v }
+        return Int(clamping: ProcessInfo.processInfo.physicalMemory / 2)
+    }()
+    /// Largest decompressed-to-stored ratio a chunked dataset may declare (deflate's maximum is about 1032:1).
+    public static let maxCompressionRatio = 1100
+}
+
+/// `nil` when `path` is a regular file (symbolic links followed); else what it is ("a FIFO", …).
+public func nonRegularFileKind(_ path: String) -> String? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "a folder"
+    case S_IFIFO: return "a FIFO"
+    case S_IFCHR, S_IFBLK: return "a device"
+    case S_IFSOCK: return "a socket"
+    default: return "not a regular file"
+    }
+}
+
+/// `2^k` when `n` is a power of two ≥ 2^20, else the decimal number (for "declares 2^40 rows").
+func countText(_ n: UInt64) -> String {
+    if n >= 1 << 20, n & (n - 1) == 0 { return "2^\(n.trailingZeroBitCount)" }
+    return String(n)
+}
+
 /// Turns off HDF5's automatic error printing once; navbench reports its own errors.
 let silenceHDF5Errors: Void = {
     H5open()
@@ -36,7 +72,10 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         self.path = path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw TraceError(.notFound, file: path, "no such file")
+            throw TraceError(.notFound, file: path, isDirectory.boolValue ? "is a folder, expected an HDF5 file" : "no such file")
+        }
+        if let kind = nonRegularFileKind(path) {
+            throw TraceError(.notHDF5, file: path, "is \(kind), expected a regular HDF5 file (never opened)")
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard size > 0 else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected an HDF5 file") }
@@ -59,9 +98,61 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         for part in objectPath.split(separator: "/") {
             prefix += "/" + part
             guard H5Lexists(file, prefix, nb_H5P_DEFAULT()) > 0 else { return false }
+            if (try? checkLink(prefix)) == nil { return false }
             guard H5Oexists_by_name(file, prefix, nb_H5P_DEFAULT()) > 0 else { return false }
         }
         return true
+    }
+
+    /// Throws when the link `objectPath` (its last component) is an external link that may not be
+    /// followed: always when external links are off, and when its target is a FIFO, device or folder.
+    func checkLink(_ objectPath: String) throws(TraceError) {
+        guard nb_link_type(file, objectPath) == H5L_TYPE_EXTERNAL.rawValue else { return }
+        var f = [CChar](repeating: 0, count: 4096), o = [CChar](repeating: 0, count: 4096)
+        let target: String
+        var targetFile = ""
+        if nb_elink_target(file, objectPath, &f, 4096, &o, 4096) == 0 {
+            targetFile = String(cString: f)
+            target = "\(escapedForMessage(targetFile)):\(escapedForMessage(String(cString: o)))"
+        } else {
+            target = "an unreadable target"
+        }
+        guard HDF5ReadPolicy.allowExternalLinks else {
+            throw TraceError(.externalLink, file: path, object: objectPath,
+                             "external link to \(target) refused (pass --allow-external-links to follow it)")
+        }
+        let candidates = [targetFile, (parentFolder(of: path) as NSString).appendingPathComponent(targetFile)]
+        for c in candidates where !c.isEmpty {
+            if let kind = nonRegularFileKind(c) {
+                throw TraceError(.externalLink, file: path, object: objectPath, "external link to \(target), which is \(kind): never followed")
+            }
+        }
+    }
+
+    /// Checks every component of `objectPath` with `checkLink`.
+    func checkLinks(_ objectPath: String) throws(TraceError) {
+        var prefix = ""
+        for part in objectPath.split(separator: "/") {
+            prefix += "/" + part
+            guard H5Lexists(file, prefix, nb_H5P_DEFAULT()) > 0 else { return }
+            try checkLink(prefix)
+        }
+    }
+
+    /// Absolute paths of every external link in the file (not followed), sorted; at most 10,000.
+    public func externalLinks() -> [String] {
+        guard let p = nb_external_links(file) else { return [] }
+        defer { free(p) }
+        return String(cString: p).split(separator: "\n").map { "/" + $0 }.sorted()
+    }
+
+    /// One line per external link: its path and target (for `validate`).
+    public func externalLinkProblems() -> [TraceError] {
+        var problems: [TraceError] = []
+        for l in externalLinks() {
+            do { try checkLink(l) } catch { problems.append(error) }
+        }
+        return problems
     }
 
     /// `true` when `objectPath` names a group.
@@ -75,6 +166,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
 
     /// Names of a group's members, sorted.
     public func children(of group: String) throws(TraceError) -> [String] {
+        try checkLinks(group)
         let g = H5Gopen2(file, group, nb_H5P_DEFAULT())
         guard g >= 0 else { throw TraceError(.missing, file: path, object: group, "expected a group") }
         defer { H5Gclose(g) }
@@ -92,6 +184,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
     }
 
     private func openDataset(_ dataset: String) throws(TraceError) -> hid_t {
+        try checkLinks(dataset)
         guard exists(dataset) else { throw TraceError(.missing, file: path, object: dataset, "dataset not found") }
         let d = H5Dopen2(file, dataset, nb_H5P_DEFAULT())
         guard d >= 0 else { throw TraceError(.wrongType, file: path, object: dataset, "expected a dataset, found a group or unreadable object") }
@@ -110,8 +203,16 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         defer { H5Sclose(space) }
         let rank = H5Sget_simple_extent_ndims(space)
         guard rank >= 0 else { throw TraceError(.corrupt, file: path, object: name, "cannot read the dataspace (truncated file?)") }
+        guard rank <= 32 else { throw TraceError(.corrupt, file: path, object: name, "declares \(rank) dimensions, at most 32 exist in HDF5") }
         var dims = [hsize_t](repeating: 0, count: Int(rank))
         H5Sget_simple_extent_dims(space, &dims, nil)
+        var shape: [Int] = []
+        for d in dims {
+            guard let i = Int(exactly: d), i <= Int(Int32.max) * 1 << 16 else {
+                throw TraceError(.tooLarge, file: path, object: name, "declares \(countText(d)) rows, more than navbench can address")
+            }
+            shape.append(i)
+        }
         let type = H5Dget_type(d)
         defer { H5Tclose(type) }
         let cls: HDF5TypeClass
@@ -123,8 +224,34 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         }
         let dcpl = H5Dget_create_plist(d)
         defer { H5Pclose(dcpl) }
-        return HDF5DatasetInfo(shape: dims.map { Int($0) }, typeClass: cls,
+        return HDF5DatasetInfo(shape: shape, typeClass: cls,
                                elementSize: H5Tget_size(type), isChunked: H5Pget_layout(dcpl) == H5D_CHUNKED)
+    }
+
+    /// The element count of a dataset, checked before anything is allocated: the shape product
+    /// without overflow, the declared bytes against what the file can hold (contiguous: the file
+    /// size; chunked: the file size × `maxCompressionRatio`) and the memory against the budget.
+    private func checkedElementCount(_ d: hid_t, _ inf: HDF5DatasetInfo, name: String, memoryElementSize: Int) throws(TraceError) -> Int {
+        var n = 1
+        for dim in inf.shape {
+            let (p, o) = n.multipliedReportingOverflow(by: dim)
+            guard !o else { throw TraceError(.tooLarge, file: path, object: name, "declares shape \(inf.shape), whose element count overflows 64 bits") }
+            n = p
+        }
+        let rows = UInt64(inf.shape.first ?? 1)
+        let fileSize = UInt64((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        let (declared, o1) = UInt64(n).multipliedReportingOverflow(by: UInt64(max(1, inf.elementSize)))
+        let canHold = inf.isChunked ? fileSize.multipliedReportingOverflow(by: UInt64(HDF5ReadPolicy.maxCompressionRatio)).partialValue : fileSize
+        if n > 0 && (o1 || declared > canHold) {
+            throw TraceError(.tooLarge, file: path, object: name,
+                             "declares \(countText(rows)) rows (shape \(inf.shape)), more than the file can hold (\(fileSize) bytes)")
+        }
+        let (mem, o2) = n.multipliedReportingOverflow(by: memoryElementSize)
+        if o2 || mem > HDF5ReadPolicy.memoryBudgetBytes {
+            throw TraceError(.tooLarge, file: path, object: name,
+                             "declares \(countText(rows)) rows (shape \(inf.shape)), more than the memory budget of \(HDF5ReadPolicy.memoryBudgetBytes) bytes (NAVBENCH_MEMORY_BUDGET)")
+        }
+        return n
     }
 
     /// Reads a numeric dataset as float64 (HDF5 converts integer and float32 storage).
@@ -146,7 +273,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         guard inf.typeClass == .float || inf.typeClass == .integer else {
             throw TraceError(.wrongType, file: path, object: dataset, "expected a numeric dataset, found \(inf.typeClass.rawValue)")
         }
-        let n = inf.shape.reduce(1, *)
+        let n = try checkedElementCount(d, inf, name: dataset, memoryElementSize: MemoryLayout<T>.stride)
         var status: herr_t = 0
         let values = [T](unsafeUninitializedCapacity: n) { buf, count in
             adviseHugePages(UnsafeMutableRawBufferPointer(buf))  // NavCore
@@ -170,7 +297,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         guard inf.typeClass == .string else {
             throw TraceError(.wrongType, file: path, object: dataset, "expected a string dataset, found \(inf.typeClass.rawValue)")
         }
-        let n = inf.shape.reduce(1, *)
+        let n = try checkedElementCount(d, inf, name: dataset, memoryElementSize: max(inf.elementSize, MemoryLayout<UnsafeMutablePointer<CChar>?>.stride))
         let fileType = H5Dget_type(d)
         defer { H5Tclose(fileType) }
         if n == 0 { return [] }
@@ -207,7 +334,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
 
     /// An attribute of `object` as a string, integer or float rendered as text; nil when absent.
     public func attribute(_ name: String, of object: String = "/") -> HDF5Attribute? {
-        guard exists(object), H5Aexists_by_name(file, object, name, nb_H5P_DEFAULT()) > 0 else { return nil }
+        guard exists(object), (try? checkLinks(object)) != nil, H5Aexists_by_name(file, object, name, nb_H5P_DEFAULT()) > 0 else { return nil }
         let a = H5Aopen_by_name(file, object, name, nb_H5P_DEFAULT(), nb_H5P_DEFAULT())
         guard a >= 0 else { return nil }
         defer { H5Aclose(a) }

@@ -23,14 +23,17 @@ public final class HDF5Writer {
     public init(path: String) throws(TraceError) {
         _ = silenceHDF5Errors
         self.path = path
-        let dir = (path as NSString).deletingLastPathComponent
+        guard path != "-", !path.isEmpty else {
+            throw TraceError(.writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
+        }
+        let dir = parentFolder(of: path)
         if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         temporaryPath = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
         let fcpl = H5Pcreate(nb_H5P_FILE_CREATE())
         defer { H5Pclose(fcpl) }
         H5Pset_obj_track_times(fcpl, false)
         let id = H5Fcreate(temporaryPath, nb_H5F_ACC_TRUNC(), fcpl, nb_H5P_DEFAULT())
-        guard id >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the file (is the folder writable?)") }
+        guard id >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the file (\(errnoText(errno)); is the folder writable?)") }
         file = id
     }
 
@@ -41,7 +44,7 @@ public final class HDF5Writer {
 
     /// Closes the file and moves it into place.
     public func commit() throws(TraceError) {
-        guard H5Fclose(file) >= 0 else { throw TraceError(.writeFailed, file: path, "closing the file failed") }
+        guard H5Fclose(file) >= 0 else { throw TraceError(.writeFailed, file: path, "closing the file failed (disk full?)") }
         file = -1
         guard rename(temporaryPath, path) == 0 else {
             throw TraceError(.writeFailed, file: path, "cannot move the finished file into place")
@@ -173,7 +176,33 @@ public final class HDF5Writer {
     }
 
     private func createParent(of dataset: String) throws(TraceError) {
-        let parent = (dataset as NSString).deletingLastPathComponent
+        let parent = parentFolder(of: dataset)
         if parent != "/" && !parent.isEmpty { try createGroup(parent) }
     }
+}
+
+// MARK: - Stamping an existing file (used by NavImport)
+
+/// Adds a variable-length UTF-8 string attribute to the root group of an existing file.
+package func setRootStringAttribute(file: String, name: String, value: String, reportAs: String) throws(TraceError) {
+    _ = silenceHDF5Errors
+    // H5F_ACC_RDWR is a macro Swift cannot import; its value is 0x0001 in every HDF5 release.
+    let f = H5Fopen(file, 0x0001, nb_H5P_DEFAULT())
+    guard f >= 0 else { throw TraceError(.writeFailed, file: reportAs, "cannot reopen the new file to stamp it") }
+    defer { H5Fclose(f) }
+    let type = H5Tcopy(nb_H5T_C_S1())
+    defer { H5Tclose(type) }
+    H5Tset_size(type, nb_H5T_VARIABLE())
+    H5Tset_cset(type, H5T_CSET_UTF8)
+    let space = H5Screate(H5S_SCALAR)
+    defer { H5Sclose(space) }
+    if H5Aexists_by_name(f, "/", name, nb_H5P_DEFAULT()) > 0 { H5Adelete(f, name) }
+    let a = H5Acreate_by_name(f, "/", name, type, space, nb_H5P_DEFAULT(), nb_H5P_DEFAULT(), nb_H5P_DEFAULT())
+    guard a >= 0 else { throw TraceError(.writeFailed, file: reportAs, object: "/@\(name)", "cannot create attribute") }
+    defer { H5Aclose(a) }
+    let status = value.withCString { cstr -> herr_t in
+        var p: UnsafePointer<CChar>? = cstr
+        return H5Awrite(a, type, &p)
+    }
+    guard status >= 0 else { throw TraceError(.writeFailed, file: reportAs, object: "/@\(name)", "cannot write attribute") }
 }

@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// Reads a whole file into memory with POSIX read(2) (no Foundation copy).
-func readFileBytes(_ path: String) throws(TraceError) -> [UInt8] {
+package func readFileBytes(_ path: String) throws(TraceError) -> [UInt8] {
+    try requireRegularFile(path, expected: "a text file")
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { throw TraceError(.notFound, file: path, "cannot open for reading (no such file or no permission)") }
     defer { close(fd) }
@@ -41,7 +42,7 @@ private let exactPowersOfTen: [Double] = (0...22).map { k in var x = 1.0; for _ 
 ///
 /// - Returns: nil when the token is not a number.
 /// - Complexity: O(token length).
-func parseDecimal(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
+package func parseDecimal(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
     let n = token.count
     if n == 0 { return nil }
     var i = 0
@@ -127,13 +128,13 @@ private func strtodToken(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
 
 /// A table of numbers read from a text file: one row per data line, blank lines and lines
 /// starting with `#` skipped, fields separated by spaces, tabs and/or commas.
-struct NumericTable {
+package struct NumericTable {
     /// Row-major values, `columns` per row.
-    var values: [Double]
+    package var values: [Double]
     /// 1-based line number of each row in the file.
-    var lineNumbers: [Int32]
-    var columns: Int
-    var rows: Int { lineNumbers.count }
+    package var lineNumbers: [Int32]
+    package var columns: Int
+    package var rows: Int { lineNumbers.count }
 }
 
 /// Parses a numeric text table whose rows have `minColumns…maxColumns` fields; the first
@@ -142,7 +143,7 @@ struct NumericTable {
 ///
 /// - Throws: a one-line `TraceError` naming the file, the line, the field and what was expected.
 /// - Complexity: O(bytes).
-func parseNumericTable(_ bytes: [UInt8], path: String, columns range: ClosedRange<Int>, keep: Int? = nil,
+package func parseNumericTable(_ bytes: [UInt8], path: String, columns range: ClosedRange<Int>, keep: Int? = nil,
                        fieldNames: [String], formatName: String) throws(TraceError) -> NumericTable {
     var values: [Double] = []
     var lines: [Int32] = []

@@ -57,7 +57,7 @@ public enum TraceSchema {
         Stream(name: "compass", timeOrder: .strictlyIncreasing, datasets: [
             timestamps,
             Dataset("heading", units: "deg", range: 0...360),
-            Dataset("accuracy", units: "deg", required: false),
+            Dataset("accuracy", units: "deg", required: false, range: 0...360),
         ], summary: "heading, degrees clockwise from north"),
         Stream(name: "ble", timeOrder: .nonDecreasing, datasets: [
             timestamps,

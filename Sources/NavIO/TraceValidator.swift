@@ -103,29 +103,17 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy()) -> Val
     }
     var trace = LoadedTrace(file: path)
 
-    // Root attributes.
-    for attr in TraceSchema.rootAttributes {
-        if let v = reader.attribute(attr.name) { trace.attributes[attr.name] = v }
-    }
-    switch trace.attributes["format_version"] {
-    case nil: fail(.missing, "/@format_version", "missing root attribute, expected integer \(TraceSchema.formatVersion)")
-    case let v?:
-        if v.integerValue != Int64(TraceSchema.formatVersion) {
-            fail(.unsupportedVersion, "/@format_version", "expected \(TraceSchema.formatVersion), found \(v)")
+    // HDF5 indirections: every external link is reported (an error unless --allow-external-links).
+    for link in reader.externalLinks() {
+        do {
+            try reader.checkLink(link)
+            warn(link, "external link followed (--allow-external-links)")
+        } catch {
+            report.problems.append(ValidationProblem(severity: .error, error: error))
         }
     }
-    if let f = trace.attributes["format"]?.stringValue, f != TraceSchema.formatName {
-        fail(.badValue, "/@format", "expected \"\(TraceSchema.formatName)\", found \"\(f)\"")
-    } else if trace.attributes["format"] == nil {
-        fail(.missing, "/@format", "missing root attribute, expected \"\(TraceSchema.formatName)\"")
-    }
-    if let k = trace.attributes["session_kind"] {
-        if SessionKind(rawValue: k.stringValue ?? "") == nil {
-            fail(.badValue, "/@session_kind", "expected one of recording, navigation; found \(k)")
-        }
-    } else {
-        fail(.missing, "/@session_kind", "missing root attribute, expected recording or navigation")
-    }
+
+    checkRootAttributes(reader, &trace, fail: fail)
 
     let topLevel = (try? reader.children(of: "/")) ?? []
     let known = Set(TraceSchema.streams.map(\.name))
@@ -278,4 +266,32 @@ func fmt(_ x: Double, digits: Int = 6) -> String {
     if s.contains("e") { return s }
     if s.contains(".") { while s.hasSuffix("0") { s.removeLast() }; if s.hasSuffix(".") { s.removeLast() } }
     return s
+}
+
+/// Reads the root attributes into `trace` and reports a missing or wrong `format`,
+/// `format_version` or `session_kind`.
+private func checkRootAttributes(_ reader: HDF5Reader, _ trace: inout LoadedTrace,
+                                 fail: (TraceError.Kind, String?, String) -> Void) {
+    for attr in TraceSchema.rootAttributes {
+        if let v = reader.attribute(attr.name) { trace.attributes[attr.name] = v }
+    }
+    switch trace.attributes["format_version"] {
+    case nil: fail(.missing, "/@format_version", "missing root attribute, expected integer \(TraceSchema.formatVersion)")
+    case let v?:
+        if v.integerValue != Int64(TraceSchema.formatVersion) {
+            fail(.unsupportedVersion, "/@format_version", "expected \(TraceSchema.formatVersion), found \(v)")
+        }
+    }
+    if let f = trace.attributes["format"]?.stringValue, f != TraceSchema.formatName {
+        fail(.badValue, "/@format", "expected \"\(TraceSchema.formatName)\", found \"\(f)\"")
+    } else if trace.attributes["format"] == nil {
+        fail(.missing, "/@format", "missing root attribute, expected \"\(TraceSchema.formatName)\"")
+    }
+    if let k = trace.attributes["session_kind"] {
+        if SessionKind(rawValue: k.stringValue ?? "") == nil {
+            fail(.badValue, "/@session_kind", "expected one of recording, navigation; found \(k)")
+        }
+    } else {
+        fail(.missing, "/@session_kind", "missing root attribute, expected recording or navigation")
+    }
 }

@@ -25,6 +25,16 @@ public struct TrajectoryFile: Sendable {
     /// False for KITTI files without a times file: the stamps are the row indices 0, 1, 2, …
     /// and such files can only be paired with another trajectory by index.
     public var hasTimestamps: Bool
+
+    public init(path: String, format: TrajectoryFormat, stream: String?, trajectory: Trajectory, hasTimestamps: Bool) {
+        self.path = path; self.format = format; self.stream = stream; self.trajectory = trajectory; self.hasTimestamps = hasTimestamps
+    }
+
+    /// A trajectory made in memory (timestamped poses, as in a TUM file); `name` stands for the
+    /// path in messages and reports.
+    public init(name: String, trajectory: Trajectory) {
+        self.init(path: name, format: .tum, stream: nil, trajectory: trajectory, hasTimestamps: true)
+    }
 }
 
 /// Tells the format of a trajectory file from its extension, else from its content:
@@ -43,6 +53,7 @@ public func detectTrajectoryFormat(path: String) throws(TraceError) -> Trajector
     case "tum": return .tum
     default: break
     }
+    if FileManager.default.fileExists(atPath: path) { try requireRegularFile(path, expected: "a trajectory file") }
     guard let h = FileHandle(forReadingAtPath: path) else {
         throw TraceError(.notFound, file: path, "cannot open for reading (no such file or no permission)")
     }
@@ -94,22 +105,30 @@ private let tumFields = ["timestamp", "tx", "ty", "tz", "qx", "qy", "qz", "qw"]
 private let kittiFields = ["r11", "r12", "r13", "tx", "r21", "r22", "r23", "ty", "r31", "r32", "r33", "tz"]
 private let eurocFields = ["timestamp [ns]", "p_RS_R_x", "p_RS_R_y", "p_RS_R_z", "q_RS_w", "q_RS_x", "q_RS_y", "q_RS_z"]
 
-func readTUM(path: String) throws(TraceError) -> TrajectoryFile {
-    let bytes = try readFileBytes(path)
-    guard !bytes.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected TUM lines: timestamp tx ty tz qx qy qz qw") }
-    let table = try parseNumericTable(bytes, path: path, columns: 8...8, fieldNames: tumFields, formatName: "TUM")
+/// Rows `t tx ty tz` and a quaternion whose x, y, z, w stand at the `quaternion` columns:
+/// the stamps (`seconds(t)`) and unit-quaternion poses, each value checked finite.
+private func timedPoses(_ table: NumericTable, names: [String], path: String, quaternion c: (Int, Int, Int, Int),
+                        seconds: (Double) -> Double) throws(TraceError) -> (stamps: [Double], poses: [Pose]) {
     let n = table.rows
     var stamps = [Double](repeating: 0, count: n)
     var poses = [Pose](repeating: .identity, count: n)
     try table.values.withUnsafeBufferPointer { v throws(TraceError) in
         for r in 0..<n {
             let b = 8 * r
-            try checkFinite(v, from: b, count: 8, names: tumFields, path: path, line: table.lineNumbers[r])
-            stamps[r] = v[b]
-            let q = try unitQuaternion(x: v[b + 4], y: v[b + 5], z: v[b + 6], w: v[b + 7], path: path, line: table.lineNumbers[r])
+            try checkFinite(v, from: b, count: 8, names: names, path: path, line: table.lineNumbers[r])
+            stamps[r] = seconds(v[b])
+            let q = try unitQuaternion(x: v[b + c.0], y: v[b + c.1], z: v[b + c.2], w: v[b + c.3], path: path, line: table.lineNumbers[r])
             poses[r] = Pose(rotation: q, translation: Vector3(v[b + 1], v[b + 2], v[b + 3]))
         }
     }
+    return (stamps, poses)
+}
+
+func readTUM(path: String) throws(TraceError) -> TrajectoryFile {
+    let bytes = try readFileBytes(path)
+    guard !bytes.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected TUM lines: timestamp tx ty tz qx qy qz qw") }
+    let table = try parseNumericTable(bytes, path: path, columns: 8...8, fieldNames: tumFields, formatName: "TUM")
+    let (stamps, poses) = try timedPoses(table, names: tumFields, path: path, quaternion: (4, 5, 6, 7), seconds: { $0 })
     return TrajectoryFile(path: path, format: .tum, stream: nil,
                           trajectory: try makeTrajectory(stamps, poses, path: path, lines: table.lineNumbers), hasTimestamps: true)
 }
@@ -118,18 +137,7 @@ func readEuRoC(path: String) throws(TraceError) -> TrajectoryFile {
     let bytes = try readFileBytes(path)
     guard !bytes.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected EuRoC ground-truth CSV") }
     let table = try parseNumericTable(bytes, path: path, columns: 8...64, keep: 8, fieldNames: eurocFields, formatName: "EuRoC CSV")
-    let n = table.rows
-    var stamps = [Double](repeating: 0, count: n)
-    var poses = [Pose](repeating: .identity, count: n)
-    try table.values.withUnsafeBufferPointer { v throws(TraceError) in
-        for r in 0..<n {
-            let b = 8 * r
-            try checkFinite(v, from: b, count: 8, names: eurocFields, path: path, line: table.lineNumbers[r])
-            stamps[r] = v[b] / 1e9  // nanoseconds → seconds, as evo
-            let q = try unitQuaternion(x: v[b + 5], y: v[b + 6], z: v[b + 7], w: v[b + 4], path: path, line: table.lineNumbers[r])
-            poses[r] = Pose(rotation: q, translation: Vector3(v[b + 1], v[b + 2], v[b + 3]))
-        }
-    }
+    let (stamps, poses) = try timedPoses(table, names: eurocFields, path: path, quaternion: (5, 6, 7, 4), seconds: { $0 / 1e9 })  // ns, as evo
     return TrajectoryFile(path: path, format: .euroc, stream: nil,
                           trajectory: try makeTrajectory(stamps, poses, path: path, lines: table.lineNumbers), hasTimestamps: true)
 }
@@ -207,7 +215,7 @@ private func unitQuaternion(x: Double, y: Double, z: Double, w: Double, path: St
     guard n > 1e-12 else {
         throw TraceError(.badValue, file: path, object: "line \(line)", "quaternion (qx qy qz qw) has zero norm; expected a rotation")
     }
-    return Quaternion(x: x / n, y: y / n, z: z / n, w: w / n)
+    return q.unit
 }
 
 private func makeTrajectory(_ stamps: [Double], _ poses: [Pose], path: String, lines: [Int32]) throws(TraceError) -> Trajectory {
@@ -265,7 +273,10 @@ public func writeEuRoC(_ t: Trajectory, to path: String) throws(TraceError) {
     var s = "#timestamp [ns],p_RS_R_x [m],p_RS_R_y [m],p_RS_R_z [m],q_RS_w [],q_RS_x [],q_RS_y [],q_RS_z []\n"
     for (time, p) in zip(t.timestamps, t.poses.values) {
         let q = p.rotation, x = p.translation
-        s += "\(Int64((time * 1e9).rounded())),\(x.x),\(x.y),\(x.z),\(q.w),\(q.x),\(q.y),\(q.z)\n"
+        guard let ns = Int64(exactly: (time * 1e9).rounded()) else {
+            throw TraceError(.badTimestamps, file: path, object: "timestamp", "\(time) s is not representable as 64-bit integer nanoseconds (|t| < 9.2e9 s), expected by EuRoC")
+        }
+        s += "\(ns),\(x.x),\(x.y),\(x.z),\(q.w),\(q.x),\(q.y),\(q.z)\n"
     }
     try writeTextAtomically(s, to: path)
 }

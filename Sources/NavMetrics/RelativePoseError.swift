@@ -18,8 +18,8 @@ public enum DeltaUnit: String, Sendable, CaseIterable, Codable {
 /// Which trajectory, and which rule, chooses the RPE pairs for metre and second deltas.
 public enum RPEPairing: String, Sendable, CaseIterable, Codable {
     /// evo 1.38.1 exactly (its default `pairs_from_reference=False`): pairs are chosen on the
-    /// **estimate**'s path length (metres) or stamps (seconds). The default, and what
-    /// `--evo-compatible` selects.
+    /// **estimate**'s path length (metres) or stamps (seconds). The default (`navbench rpe
+    /// --pairing evo`).
     case evo
     /// Pairs chosen on the **reference** (ground truth): every estimate is compared over the
     /// same segments, and a scale error or drift of the estimate cannot change which pairs
@@ -82,7 +82,7 @@ public func rpePairs(referencePositions: [Vector3], estimatePositions: [Vector3]
     switch o.unit {
     case .frames:
         guard o.delta == o.delta.rounded() else { throw .invalidDelta("delta must be an integer for delta unit frames, got \(o.delta)") }
-        let d = Int(o.delta)
+        guard let d = Int(exactly: o.delta), d >= 1 else { throw .invalidDelta("delta must be an integer from 1 to 2^63-1 for delta unit frames, got \(o.delta)") }
         if o.allPairs {
             if n > d { for i in 0..<(n - d) { pairs.append(IndexPair(i, i + d)) } }
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import NavIO
 import NavAids
 import NavCore
 import NavGuidance
@@ -44,7 +45,8 @@ public func emulatedCompass(_ s: Session, rate: Double = 10) -> (compass: Compas
     guard let imu = s.imu, let mag = imu.magnetometer, let gt = s.groundTruth, gt.poses.count > 1 else { return nil }
     let truth = PoseSampler(timestamps: gt.timestamps, poses: gt.poses)
     let fs = 1 / SamplingSummary(timestamps: imu.timestamps).medianInterval
-    let step = max(1, Int((fs / rate).rounded()))
+    let ratio = (fs / rate).rounded()
+    let step = ratio.isFinite && ratio >= 1 ? Int(min(ratio, 1e9)) : 1  // never traps on a degenerate rate
     let rows = Array(stride(from: 0, to: imu.timestamps.count, by: step)).filter { truth.pose(at: imu.timestamps[$0]) != nil }
     guard !rows.isEmpty else { return nil }
     let candidates = [Vector3(1, 0, 0), Vector3(0, 1, 0)]
@@ -104,7 +106,7 @@ public func aidTables(_ plan: ExperimentPlan) -> (calibration: MetricsTable, pro
     for file in plan.sessions.keys.sorted() {
         let s = plan.sessions[file]!
         let route = s.metadata.routeID.isEmpty ? "-" : s.metadata.routeID
-        let session = s.metadata.sessionID.isEmpty ? (file as NSString).lastPathComponent : s.metadata.sessionID
+        let session = s.metadata.sessionID.isEmpty ? fileName(of: file) : s.metadata.sessionID
         if s.compass != nil || (s.imu?.magnetometer != nil && s.groundTruth != nil) {
             for e in plan.spec.calibration {
                 var p = CalibrationParameters()

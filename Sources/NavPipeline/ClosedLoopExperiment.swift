@@ -3,6 +3,7 @@ import NavCore
 import NavGuidance
 import NavIO
 import NavReport
+import NavSim
 import NavSynth
 
 /// The `closed_loop` section of an experiment spec (docs/experiments.md): walker profiles ×
@@ -72,23 +73,26 @@ struct ClosedLoopConfiguration {
     var options: GuidanceOptions
 }
 
+/// The sweep dimensions that belong to recorded navigation sessions (registration, anchor
+/// sightings, position filter, their seed): the closed loop replaces them with its VIO error
+/// levels and does not cross them.
+let navigationSessionDimensions: Set<String> = [SweepDimension.registration.key, SweepDimension.anchorSightings.key,
+                                                 SweepDimension.positionFilter.key, SweepDimension.seeds.key]
+
+/// The sweep's configurations deduplicated on the dimensions that change the route or the
+/// guidance; labels name those that vary (`tol=0.6 words=clock`).
 func closedLoopConfigurations(_ sweep: Sweep) -> [ClosedLoopConfiguration] {
-    var seen = Set<String>(), out: [ClosedLoopConfiguration] = []
-    let varying = (tol: sweep.rdpTolerance.count > 1, dist: sweep.rdpDistance.count > 1, words: sweep.wording.count > 1,
-                   arrival: sweep.arrival.count > 1, haptic: sweep.haptic.count > 1)
-    for c in sweep.configurations {
-        var o = c.options
-        o.registration = .gravityAligned; o.anchorSightings = nil; o.seed = 1; o.positionFilter = nil
-        guard seen.insert(o.canonicalJSON).inserted else { continue }
-        var parts: [String] = []
-        if varying.tol { parts.append("tol=\(formatNumber(o.rdpTolerance))") }
-        if varying.dist { parts.append("dist=\(o.rdpDistance.rawValue)") }
-        if varying.words { parts.append("words=\(o.guidance.sixSectorWording ? "six-sector" : "clock")") }
-        if varying.arrival { parts.append("arrival=\(o.guidance.arrivalTest.rawValue)") }
-        if varying.haptic { parts.append("haptic=\(o.guidance.strictHaptic ? "strict" : "relaxed")") }
-        out.append(ClosedLoopConfiguration(label: parts.isEmpty ? "default" : parts.joined(separator: " "), options: o))
+    let dims = SweepDimension.all.filter { !navigationSessionDimensions.contains($0.key) }
+    var values: [String: String] = [:]
+    for d in SweepDimension.all where navigationSessionDimensions.contains(d.key) { values[d.key] = d.defaultValue }
+    var combos: [[String]] = [[]]
+    for d in dims { combos = combos.flatMap { c in sweep.values(of: d).map { c + [$0] } } }
+    return combos.map { vals in
+        var v = values
+        for (d, x) in zip(dims, vals) { v[d.key] = x }
+        let label = zip(dims, vals).filter { sweep.values(of: $0.0).count > 1 }.map { "\($0.0.label)=\($0.1)" }.joined(separator: " ")
+        return ClosedLoopConfiguration(label: label.isEmpty ? "default" : label, options: SweepDimension.options(v))
     }
-    return out
 }
 
 /// The closed-loop section's results: one row per (route, walker, VIO error, configuration,
@@ -121,7 +125,7 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
                 let walls: WallsMode = rec.groundTruth == nil ? .none : try WallsMode(parsing: cl.walls)
                 list.append(try closedLoopScenario(recording: rec, options: c.options, walls: walls))
             } catch {
-                failures.append("\(file) [closed_loop \(c.label)]: \(error)")
+                failures.append("\(escapedForMessage(file)) [closed_loop \(c.label)]: \(error)")
                 list.append(nil)
             }
         }
@@ -186,7 +190,7 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
     for route in routeOrder {
         let entries = byRoute[route]!
         let columns = cl.walkers.flatMap { w in cl.vioErrors.map { (w, $0) } }
-        md += "\n### \(route)\n\n| guidance | keypoints | " + columns.map { "\($0.0) · \($0.1)" }.joined(separator: " | ") + " |\n"
+        md += "\n### \(markdownInline(route))\n\n| guidance | keypoints | " + columns.map { "\($0.0) · \($0.1)" }.joined(separator: " | ") + " |\n"
         md += "|---|---:|" + String(repeating: "---|", count: columns.count) + "\n"
         var vectors: [String: [Int]] = [:]
         for (ci, c) in configs.enumerated() {
@@ -210,10 +214,10 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
            let i = cells.firstIndex(where: { $0.route == route && $0.config == 0 && $0.walker == e.0.walker && $0.vio == e.0.vio && $0.seed == e.0.seed }),
            let r = box.results[i] {
             let s = e.0.scenario
-            let svg = closedLoopSVG(title: "\(route): \(e.0.walker), vio \(e.0.vio), \(configs[0].label)", floorPlan: s.floorPlan,
+            let svg = closedLoopSVG(title: "\(route): \(e.0.walker), vio \(e.0.vio), \(configs[0].label)", walls: s.floorPlan.walls.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
                                     keypoints: s.trueRoute.keypoints.map(\.position),
                                     paths: r.samplePaths.enumerated().map { (label: "walker \($0.offset)", points: $0.element) })
-            let name = "plots/\(safeFileName(route))-closed-loop.svg"
+            let name = "plots/\(safeFileComponent(route))-closed-loop.svg"
             svgs.append((name, svg))
             md += "\n![](\(name))\n"
         }
@@ -223,11 +227,6 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
                      collapsed, configsTotal, 100 * Double(collapsed) / Double(configsTotal))
     }
     return ClosedLoopSection(table: table, markdown: md, svgs: svgs, failures: failures)
-}
-
-/// A route id as a file name: letters, digits, - and _ kept, anything else replaced by _.
-func safeFileName(_ s: String) -> String {
-    String(s.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
 }
 
 /// A thread-safe counter handing out indices.

@@ -9,6 +9,9 @@ public struct ExperimentOutputs: Sendable {
     public var folder: String
     public var summary: String { (folder as NSString).appendingPathComponent("summary.md") }
     public var metrics: String { (folder as NSString).appendingPathComponent("metrics.csv") }
+    /// Failed parts of the optional sections (calibration, proximity, gyroscope filters, APE),
+    /// listed under "Failed inputs" with the job failures; any makes `run` exit 1.
+    public var failures: [String] = []
     public init(folder: String) { self.folder = folder }
 }
 
@@ -29,13 +32,35 @@ public func metricsTable(_ plan: ExperimentPlan, _ results: [Int: JobResult]) ->
 /// Writes `summary.md`, `metrics.csv`, `routes/<route>.csv`, `plots/*.svg` and `manifest.json`
 /// into the output folder, each atomically. Everything but the manifest's timings and git
 /// commit is a function of the inputs and the spec, so a rerun gives identical files.
+/// A new section of the report goes into `writeSections` (or a step beside it).
 public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResult], failures: [String], command: String,
                                   facts: [String: String]) throws -> ExperimentOutputs {
-    let out = ExperimentOutputs(folder: plan.spec.output)
+    var out = ExperimentOutputs(folder: plan.spec.output)
     let table = metricsTable(plan, results)
-    func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     try writeTextAtomically(table.csv, to: out.metrics)
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
+    let plots = try writeRouteFiles(plan, results: results, table: table, routes: routes, out: out)
+    try writeToleranceTrends(plan, table: table, routes: routes, out: out)
+    let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
+    let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
+                            inputs: inputs, command: command)
+    let (sectionsMarkdown, extraFailures) = try writeSections(plan, out: out)
+    out.failures = extraFailures
+    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures + extraFailures, plots: plots)
+    if plan.spec.sweep.rdpTolerance.count > 1 {
+        md += "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
+    }
+    md += sectionsMarkdown
+    try writeTextAtomically(md, to: out.summary)
+    try writeManifest(plan, failures: failures + extraFailures, command: command, inputs: inputs, facts: facts, out: out)
+    return out
+}
+
+/// Per route: `routes/<route>.csv`, the walked paths (first configuration) and the position-error
+/// CDF per configuration. Returns the plots by route for the summary.
+private func writeRouteFiles(_ plan: ExperimentPlan, results: [Int: JobResult], table: MetricsTable, routes: [String],
+                             out: ExperimentOutputs) throws -> [String: [String]] {
+    func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     var plots: [String: [String]] = [:]
     let ordered = plan.jobs.compactMap { results[$0.index] }
     let firstConfig = plan.jobs.first?.configuration.label
@@ -43,7 +68,7 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
     let resultsByRoute = Dictionary(grouping: ordered, by: \.route)
     for route in routes {
         try writeTextAtomically(MetricsTable(parameterColumns: table.parameterColumns, rows: rowsByRoute[route] ?? []).csv,
-                                to: path("routes/\(route).csv"))
+                                to: path("routes/\(safeFileComponent(route)).csv"))
         let mine = resultsByRoute[route] ?? []
         // Walked paths over the route (first configuration).
         var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
@@ -53,16 +78,21 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
         }
         let paths = SVGPlot(title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
                             series: series, equalAspect: true)
-        try writeTextAtomically(paths.svg, to: path("plots/\(route)-paths.svg"))
+        try writeTextAtomically(paths.svg, to: path("plots/\(safeFileComponent(route))-paths.svg"))
         // Position-error CDF per configuration.
         var labels: [String] = []
         for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
         let cdf = SVGPlot(title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction",
                           series: labels.map { c in SVGPlot.Series(label: c, points: cdfPoints(mine.filter { $0.configuration == c }.flatMap(\.positionErrors))) })
-        try writeTextAtomically(cdf.svg, to: path("plots/\(route)-error-cdf.svg"))
-        plots[route] = ["plots/\(route)-paths.svg", "plots/\(route)-error-cdf.svg"]
+        try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
+        plots[route] = ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
     }
-    // Metric vs RDP tolerance, when the sweep has several.
+    return plots
+}
+
+/// `plots/<metric>-vs-tolerance.svg` when the sweep has several RDP tolerances.
+private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, routes: [String], out: ExperimentOutputs) throws {
+    func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     if plan.spec.sweep.rdpTolerance.count > 1 {
         // One pass: sums by (metric, route, tolerance).
         var sums: [String: (Double, Int)] = [:]
@@ -79,16 +109,16 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
                 })
             }
             let plot = SVGPlot(title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: metric, series: series)
-            try writeTextAtomically(plot.svg, to: path("plots/\(metric)-vs-tolerance.svg"))
+            try writeTextAtomically(plot.svg, to: path("plots/\(safeFileComponent(metric))-vs-tolerance.svg"))
         }
     }
-    let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
-    let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
-                            inputs: inputs, command: command)
-    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures, plots: plots)
-    if plan.spec.sweep.rdpTolerance.count > 1 {
-        md += "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
-    }
+}
+
+/// The optional sections of the spec (calibration, proximity, gyroscope filters, APE): their
+/// CSV files, and their Markdown and failure lines for the summary.
+private func writeSections(_ plan: ExperimentPlan, out: ExperimentOutputs) throws -> (markdown: String, failures: [String]) {
+    func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
+    var md = ""
     let aids = aidTables(plan)
     if !plan.spec.calibration.isEmpty {
         try writeTextAtomically(aids.calibration.csv, to: path("calibration.csv"))
@@ -133,8 +163,13 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
         for (name, svg) in c.svgs { try writeTextAtomically(svg, to: path(name)) }
         md += c.markdown
     }
-    if !extraFailures.isEmpty { md += "\n" + extraFailures.map { "- `\($0)`\n" }.joined() }
-    try writeTextAtomically(md, to: out.summary)
+    return (md, extraFailures)
+}
+
+/// `manifest.json`: the stamp, inputs with checksums, seeds, jobs, failures and machine facts.
+private func writeManifest(_ plan: ExperimentPlan, failures: [String], command: String, inputs: [[String]], facts: [String: String],
+                           out: ExperimentOutputs) throws {
+    func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     struct Manifest: Encodable {
         var experiment: String, navbench_version: String, spec_sha256: String, command: String
         var inputs: [[String]], seeds: [UInt64], jobs: Int, failures: [String], facts: [String: String]
@@ -145,5 +180,4 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
                             command: command, inputs: inputs, seeds: plan.spec.sweep.seeds, jobs: plan.jobs.count,
                             failures: plan.failures + failures, facts: facts)
     try writeTextAtomically(String(decoding: try enc.encode(manifest), as: UTF8.self) + "\n", to: path("manifest.json"))
-    return out
 }

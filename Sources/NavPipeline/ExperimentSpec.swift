@@ -2,6 +2,7 @@ import Foundation
 import NavGeometry
 import NavGuidance
 import NavIO
+import NavImport
 import NavReport
 import NavSignal
 import Yams
@@ -35,19 +36,24 @@ public struct ExperimentSpec: Sendable, Equatable {
     ]
 }
 
-/// The sweep grid: every combination of these lists is one configuration.
+/// The sweep grid: every combination of these lists is one configuration. Values are the
+/// canonical texts of each `SweepDimension`, by key; a dimension not swept has its default.
 public struct Sweep: Sendable, Equatable {
-    public var rdpTolerance: [Double] = [0.3]
-    public var rdpDistance: [RDPDistance] = [.line]
-    public var registration: [RegistrationMode] = [.gravityAligned]
-    /// nil = all sightings.
-    public var anchorSightings: [Int?] = [nil]
-    public var positionFilter: [String] = ["none"]
-    public var wording: [String] = ["clock"]
-    public var arrival: [GuidanceParameters.ArrivalTest] = [.faithful]
-    public var haptic: [String] = ["strict"]
-    public var seeds: [UInt64] = [1]
+    public var values: [String: [String]] = [:]
     public init() {}
+
+    /// The values of a dimension (its default alone when not swept).
+    public func values(of d: SweepDimension) -> [String] { values[d.key] ?? [d.defaultValue] }
+
+    /// The RDP tolerances swept, metres.
+    public var rdpTolerance: [Double] { values(of: .rdpTolerance).map { Double($0)! } }
+    /// The seeds swept.
+    public var seeds: [UInt64] { values(of: .seeds).map { UInt64($0)! } }
+
+    /// Equal when they give the same grid (a dimension left out equals its default given).
+    public static func == (a: Sweep, b: Sweep) -> Bool {
+        SweepDimension.all.allSatisfy { a.values(of: $0) == b.values(of: $0) }
+    }
 }
 
 /// A bad spec: one line naming the file and the key.
@@ -60,11 +66,11 @@ public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
 
 extension ExperimentSpec {
     static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "closed_loop"]
-    static let sweepKeys = ["rdp_tolerance", "rdp_distance", "registration", "anchor_sightings", "position_filter",
-                            "wording", "arrival", "haptic", "seeds"]
+    static var sweepKeys: [String] { SweepDimension.all.map(\.key) }
 
     /// Parses and validates a YAML spec.
     public static func load(_ path: String) throws(SpecError) -> ExperimentSpec {
+        if let kind = nonRegularFileKind(path) { throw SpecError(file: path, key: "", problem: "is \(kind), expected a YAML experiment spec") }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw SpecError(file: path, key: "", problem: FileManager.default.fileExists(atPath: path) ? "cannot read it as UTF-8 text, expected a YAML experiment spec" : "no such file, expected a YAML experiment spec")
         }
@@ -72,10 +78,19 @@ extension ExperimentSpec {
     }
 
     public static func parse(_ text: String, file: String) throws(SpecError) -> ExperimentSpec {
-        let node: Any?
-        do { node = try Yams.load(yaml: text) } catch {
+        try parse(tree: try yamlTree(text, file: file), text: text, file: file)
+    }
+
+    /// The YAML document of a spec as Foundation values.
+    static func yamlTree(_ text: String, file: String) throws(SpecError) -> Any? {
+        if let problem = yamlExpansionProblem(text) { throw SpecError(file: file, key: "", problem: problem) }
+        do { return try Yams.load(yaml: text) } catch {
             throw SpecError(file: file, key: "", problem: "not valid YAML (\(String(describing: error).split(separator: "\n").first ?? ""))")
         }
+    }
+
+    /// Validates a parsed YAML document; `text` is what reports hash as the spec.
+    static func parse(tree node: Any?, text: String, file: String) throws(SpecError) -> ExperimentSpec {
         guard let top = node as? [String: Any] else { throw SpecError(file: file, key: "", problem: "expected a YAML mapping with keys \(topKeys.joined(separator: ", "))") }
         for k in top.keys.sorted() where !topKeys.contains(k) {
             throw SpecError(file: file, key: k, problem: "unknown key; valid: \(topKeys.joined(separator: ", "))")
@@ -105,36 +120,16 @@ extension ExperimentSpec {
                 if !(v is [Any]) { return [v] }
                 throw fail("sweep.\(k)", "expected a non-empty list")
             }
-            func strings<T>(_ k: String, _ make: (String) -> T?, _ valid: String) throws(SpecError) -> [T]? {
-                guard let l = try list(k) else { return nil }
-                var out: [T] = []
-                for v in l {
-                    guard let s = v as? String ?? (v as? CustomStringConvertible).map({ "\($0)" }), let t = make(s) else {
-                        throw fail("sweep.\(k)", "'\(v)' is not one of \(valid)")
+            for d in SweepDimension.all {
+                guard let l = try list(d.key) else { continue }
+                spec.sweep.values[d.key] = try l.map { (v: Any) throws(SpecError) -> String in
+                    guard let text = v as? String ?? (v as? CustomStringConvertible).map({ "\($0)" }), let c = d.validate(text) else {
+                        throw fail("sweep.\(d.key)", d.problem("\(v)"))
                     }
-                    out.append(t)
-                }
-                return out
-            }
-            if let l = try list("rdp_tolerance") {
-                spec.sweep.rdpTolerance = try l.map { (v: Any) throws(SpecError) -> Double in
-                    guard let d = (v as? Double) ?? (v as? Int).map(Double.init), d.isFinite, d >= 0 else {
-                        throw fail("sweep.rdp_tolerance", "'\(v)' is not a tolerance ≥ 0 m")
-                    }
-                    return d
+                    return c
                 }
             }
-            if let l = try strings("rdp_distance", { RDPDistance(rawValue: $0) }, "line, segment") { spec.sweep.rdpDistance = l }
-            if let l = try strings("registration", { RegistrationMode(rawValue: $0) }, "gravity-aligned, full") { spec.sweep.registration = l }
-            if let l = try strings("anchor_sightings", { s -> Int?? in s == "all" ? .some(nil) : Int(s).flatMap { $0 >= 1 ? .some($0) : nil } }, "all or an integer ≥ 1") {
-                spec.sweep.anchorSightings = l
-            }
-            if let l = try strings("position_filter", { s -> String? in s == "none" || (try? FilterSpec(parsing: s)) != nil ? s : nil },
-                                   "none or a filter spec (docs/filters.md)") { spec.sweep.positionFilter = l }
-            if let l = try strings("wording", { ["clock", "six-sector"].contains($0) ? $0 : nil }, "clock, six-sector") { spec.sweep.wording = l }
-            if let l = try strings("arrival", { GuidanceParameters.ArrivalTest(rawValue: $0) }, "faithful, symmetric") { spec.sweep.arrival = l }
-            if let l = try strings("haptic", { ["strict", "relaxed"].contains($0) ? $0 : nil }, "strict, relaxed") { spec.sweep.haptic = l }
-            if let l = try strings("seeds", { UInt64($0) }, "non-negative integers") { spec.sweep.seeds = l }
+            try spec.sweep.checkLimits(file: file)  // SpecLimits.swift: repeated values, grid size
         }
         for (key, assign) in [("calibration", { (l: [String]) in spec.calibration = l }), ("proximity", { (l: [String]) in spec.proximity = l }),
                               ("gyro_filters", { (l: [String]) in spec.gyroFilters = l })] {
@@ -178,28 +173,22 @@ public struct Configuration: Sendable {
     /// Values of `Configuration.columns`.
     public var parameters: [String]
 
-    public static let columns = ["rdp_tolerance", "rdp_distance", "registration", "anchor_sightings", "position_filter",
-                                 "wording", "arrival", "haptic", "seed"]
+    /// The `metrics.csv` parameter columns, one per sweep dimension.
+    public static var columns: [String] { SweepDimension.all.map(\.column) }
 }
 
 extension Sweep {
-    /// Every combination, in a fixed order; labels name only the dimensions that vary.
+    /// Every combination, in a fixed order (the first dimension varies slowest); labels name
+    /// only the dimensions that vary.
     public var configurations: [Configuration] {
-        var out: [Configuration] = []
-        for tol in rdpTolerance { for dist in rdpDistance { for reg in registration { for anchors in anchorSightings {
-            for filter in positionFilter { for words in wording { for arr in arrival { for hap in haptic { for seed in seeds {
-                var o = GuidanceOptions()
-                o.rdpTolerance = tol; o.rdpDistance = dist; o.registration = reg; o.anchorSightings = anchors
-                o.positionFilter = filter == "none" ? nil : filter; o.seed = seed
-                o.guidance.sixSectorWording = words == "six-sector"; o.guidance.arrivalTest = arr; o.guidance.strictHaptic = hap == "strict"
-                let values = [formatNumber(tol), dist.rawValue, reg.rawValue, anchors.map(String.init) ?? "all", filter, words, arr.rawValue, hap, String(seed)]
-                let short = ["tol", "dist", "reg", "anchors", "filter", "words", "arrival", "haptic", "seed"]
-                let varying = [rdpTolerance.count, rdpDistance.count, registration.count, anchorSightings.count, positionFilter.count,
-                               wording.count, arrival.count, haptic.count, seeds.count].map { $0 > 1 }
-                let label = zip(zip(short, values), varying).filter(\.1).map { "\($0.0.0)=\($0.0.1)" }.joined(separator: " ")
-                out.append(Configuration(label: label.isEmpty ? "default" : label, options: o, parameters: values))
-            } } } } } } } } }
-        return out
+        let dims = SweepDimension.all
+        let lists = dims.map { values(of: $0) }
+        var combos: [[String]] = [[]]
+        for l in lists { combos = combos.flatMap { c in l.map { c + [$0] } } }
+        return combos.map { vals in
+            let o = SweepDimension.options(Dictionary(uniqueKeysWithValues: zip(dims.map(\.key), vals)))
+            let label = zip(dims, zip(vals, lists)).filter { $0.1.1.count > 1 }.map { "\($0.0.label)=\($0.1.0)" }.joined(separator: " ")
+            return Configuration(label: label.isEmpty ? "default" : label, options: o, parameters: vals)
+        }
     }
 }
-

@@ -4,6 +4,11 @@ import NavGeometry
 import NavGuidance
 import NavMetrics
 import NavSignal
+import NavIO
+
+/// Longest VIO span (seconds) a guidance replay accepts: 4 hours, far beyond any navigation,
+/// so the 0.01 s replay clock runs at most 1.44 million ticks.
+public let maxGuidanceSpanSeconds: Double = 4 * 3600
 
 /// Everything that can vary between guidance runs of one (recording, navigation) pair.
 public struct GuidanceOptions: Sendable, Hashable, Codable {
@@ -87,8 +92,30 @@ func trueSessionToVenue(_ s: Session) throws -> Pose {
 /// keypoints are the recording's ground truth at the same crumbs. Registration: T_RN from the
 /// anchor sightings (the recording's first sighting as T_RA, the navigation's as T_NA).
 /// Guidance starts at the last navigation sighting used.
-public func runGuidance(recording: Session, navigation: Session, options o: GuidanceOptions) throws -> GuidanceRun {
+///
+/// Unless `force`, the first session must be a recording and the second a navigation of the
+/// same `route_id`. Either session's VIO may span at most `maxGuidanceSpanSeconds` (the replay
+/// clock ticks every 0.01 s over it), checked before anything is replayed.
+public func runGuidance(recording: Session, navigation: Session, options o: GuidanceOptions, force: Bool = false) throws -> GuidanceRun {
     let rid = recording.metadata.sessionID, nid = navigation.metadata.sessionID
+    if !force {
+        guard recording.metadata.kind == .recording else {
+            throw GuidanceJobError("\(escapedForMessage(rid)): session_kind is \(recording.metadata.kind.rawValue), expected recording as the first session (--force to override)")
+        }
+        guard navigation.metadata.kind == .navigation else {
+            throw GuidanceJobError("\(escapedForMessage(nid)): session_kind is \(navigation.metadata.kind.rawValue), expected navigation as the second session (--force to override)")
+        }
+        guard recording.metadata.routeID == navigation.metadata.routeID else {
+            throw GuidanceJobError("\(escapedForMessage(nid)): route_id \"\(escapedForMessage(navigation.metadata.routeID))\" differs from the recording's \"\(escapedForMessage(recording.metadata.routeID))\" (--force to override)")
+        }
+    }
+    for (s, id) in [(recording, rid), (navigation, nid)] {
+        // VIO and ground truth together: the replay clock runs over both.
+        let ends = [s.vio?.timestamps.first, s.vio?.timestamps.last, s.groundTruth?.timestamps.first, s.groundTruth?.timestamps.last].compactMap { $0 }
+        if let a = ends.min(), let b = ends.max(), !(b - a <= maxGuidanceSpanSeconds) {
+            throw GuidanceJobError("\(escapedForMessage(id)): /vio and /groundtruth span \(b - a) s, more than the \(Int(maxGuidanceSpanSeconds)) s a guidance replay accepts")
+        }
+    }
     guard let rvio = recording.vio, let rgt = recording.groundTruth else {
         throw GuidanceJobError("\(rid): a recording needs vio and groundtruth streams")
     }

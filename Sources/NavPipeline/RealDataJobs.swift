@@ -26,18 +26,9 @@ public func apeTable(_ spec: ExperimentSpec) -> (table: MetricsTable, failures: 
     return (MetricsTable(parameterColumns: ["reference"], rows: rows), failures)
 }
 
-/// Body angular rate from consecutive ground-truth orientations: ω = 2·vec(q_k⁻¹ q_{k+1}) / Δt
-/// (small-angle), assigned to the midpoint time.
+/// Body angular rate of the ground truth (`angularRate(timestamps:orientations:)`).
 func angularRate(_ gt: GroundTruthStream) -> (times: [Double], rates: [Vector3]) {
-    var t: [Double] = [], w: [Vector3] = []
-    for k in gt.timestamps.indices.dropFirst() {
-        var d = gt.poses[k - 1].rotation.conjugate * gt.poses[k].rotation
-        if d.w < 0 { d = Quaternion(x: -d.x, y: -d.y, z: -d.z, w: -d.w) }
-        let dt = gt.timestamps[k] - gt.timestamps[k - 1]
-        t.append((gt.timestamps[k] + gt.timestamps[k - 1]) / 2)
-        w.append(2 * Vector3(d.x, d.y, d.z) / dt)
-    }
-    return (t, w)
+    angularRate(timestamps: gt.timestamps, orientations: gt.poses.map(\.rotation))
 }
 
 /// Each gyroscope filter scored against the optical angular rate: RMS and max of
@@ -58,7 +49,7 @@ public func gyroFilterTable(_ plan: ExperimentPlan) -> (table: MetricsTable, fai
             truth.append(w[j] + f * (w[j + 1] - w[j]))
         }
         let fs = 1 / SamplingSummary(timestamps: imu.timestamps).medianInterval
-        let session = s.metadata.sessionID.isEmpty ? (file as NSString).lastPathComponent : s.metadata.sessionID
+        let session = s.metadata.sessionID.isEmpty ? fileName(of: file) : s.metadata.sessionID
         for spec in plan.spec.gyroFilters {
             do {
                 var axes: [[Double]] = (0..<3).map { a in imu.gyroscope.map { a == 0 ? $0.x : a == 1 ? $0.y : $0.z } }

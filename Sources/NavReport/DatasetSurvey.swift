@@ -29,7 +29,7 @@ public func surveyMarkdown(_ entries: [SurveyEntry], title: String, command: Str
     md += "## Sessions\n\n| file | kind | route | valid | warnings | streams | duration (s) | sha256 |\n|---|---|---|---|---|---|---|---|\n"
     for e in entries {
         let s = e.summary
-        let name = (e.file as NSString).lastPathComponent
+        let name = fileName(of: e.file)
         let duration = s?.streams.map(\.durationSeconds).max().map { String(format: "%.2f", $0) } ?? "–"
         md += "| \(name) | \(s?.attributes["session_kind"] ?? "–") | \(s?.attributes["route_id"] ?? "–") | "
             + "\(e.validation.isValid ? "yes" : "**no**") | \(e.validation.warnings.count) | "
@@ -38,7 +38,7 @@ public func surveyMarkdown(_ entries: [SurveyEntry], title: String, command: Str
     md += "\n## Streams\n\n| file | stream | samples | duration (s) | mean rate (Hz) | largest gap (s) |\n|---|---|---:|---:|---:|---:|\n"
     for e in entries {
         for st in e.summary?.streams ?? [] {
-            md += "| \((e.file as NSString).lastPathComponent) | \(st.name) | \(st.samples) | "
+            md += "| \(fileName(of: e.file)) | \(st.name) | \(st.samples) | "
                 + String(format: "%.2f | %.2f | %.3f |\n", st.durationSeconds, st.meanRateHz, st.largestGapSeconds)
         }
     }
@@ -52,7 +52,7 @@ public func surveyMarkdown(_ entries: [SurveyEntry], title: String, command: Str
 public func surveyCSV(_ entries: [SurveyEntry]) -> String {
     var csv = "file,sha256,valid,stream,samples,duration_s,mean_rate_hz,largest_gap_s\n"
     for e in entries {
-        let name = (e.file as NSString).lastPathComponent
+        let name = fileName(of: e.file)
         let streams = e.summary?.streams ?? []
         if streams.isEmpty { csv += "\(name),\(e.sha256),\(e.validation.isValid),,,,,\n" }
         for st in streams {

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 /// What a report is stamped with so it can be traced to its inputs.
 public struct ReportStamp: Sendable, Codable, Equatable {
@@ -82,11 +83,11 @@ public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, k
     md += render(table.rows) + "\n"
     let byRoute = Dictionary(grouping: table.rows, by: \.route)
     for route in routes {
-        md += "## Route \(route)\n\n" + render(byRoute[route] ?? []) + "\n"
+        md += "## Route \(markdownInline(route))\n\n" + render(byRoute[route] ?? []) + "\n"
         for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }
     }
-    md += "## Failed inputs\n\n" + (failures.isEmpty ? "None.\n" : failures.map { "- `\($0)`\n" }.joined())
-    md += "\n## Inputs\n\n| file | sha256 |\n|---|---|\n" + stamp.inputs.map { "| \($0[0]) | `\($0[1])` |\n" }.joined()
+    md += "## Failed inputs\n\n" + (failures.isEmpty ? "None.\n" : failures.map { "- \(markdownCode($0))\n" }.joined())
+    md += "\n## Inputs\n\n| file | sha256 |\n|---|---|\n" + stamp.inputs.map { "| \(markdownInline($0[0])) | `\($0[1])` |\n" }.joined()
     return md
 }
 
@@ -95,7 +96,7 @@ func configurationLegend(_ table: MetricsTable) -> String {
     var seen = Set<String>(), lines = ""
     for r in table.rows where !seen.contains(r.configuration) {
         seen.insert(r.configuration)
-        lines += "- `\(r.configuration)`: " + zip(table.parameterColumns, r.parameters).map { "\($0)=\($1)" }.joined(separator: ", ") + "\n"
+        lines += "- \(markdownCode(r.configuration)): " + zip(table.parameterColumns, r.parameters).map { "\($0)=\($1)" }.joined(separator: ", ") + "\n"
     }
     return lines
 }
@@ -108,7 +109,7 @@ public func configurationTableMarkdown(_ rows: [MetricRow], keyMetrics: [String]
     s += "|---|---:|" + String(repeating: "---:|", count: metrics.count) + "\n"
     let best = Dictionary(uniqueKeysWithValues: metrics.map { ($0, agg.best($0)) })
     for c in agg.configurations {
-        s += "| \(c) | \(agg.runs[c] ?? 0) | "
+        s += "| \(markdownInline(c)) | \(agg.runs[c] ?? 0) | "
         s += metrics.map { m -> String in
             let v = agg.value[c]?[m] ?? .nan
             let text = v.isFinite ? String(format: "%.3f", v) : "–"

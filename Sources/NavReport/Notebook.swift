@@ -1,4 +1,5 @@
 import Foundation
+import NavIO
 
 /// A Jupyter notebook (nbformat 4.5) that loads an experiment's `metrics.csv` with pandas and
 /// regenerates its tables and plots. Deterministic JSON (sorted keys, no outputs).
@@ -33,12 +34,15 @@ public func experimentNotebook(experiment: String, metricsPath: String, keyMetri
         let parts = s.components(separatedBy: "\n")
         return parts.enumerated().map { $0.offset < parts.count - 1 ? $0.element + "\n" : $0.element }
     }
-    let keys = keyMetrics.map { "\"\($0)\"" }.joined(separator: ", ")
+    // Every string from a spec or a file enters the Python source as a JSON-encoded literal
+    // (a valid Python str literal): no quote, backslash or newline in it can end the literal.
+    let keys = keyMetrics.map(pythonStringLiteral).joined(separator: ", ")
+    let mdExperiment = experiment.replacingOccurrences(of: "`", with: "'"), mdPath = escapedForMessage(metricsPath).replacingOccurrences(of: "`", with: "'")
     let cells = [
         Cell(cell_type: "markdown", id: "title", source: lines("""
-            # navbench experiment `\(experiment)`
+            # navbench experiment `\(escapedForMessage(mdExperiment))`
 
-            Regenerates the tables and plots of `summary.md` from `\(metricsPath)` (tidy long form: one row per
+            Regenerates the tables and plots of `summary.md` from `\(mdPath)` (tidy long form: one row per
             route, session, configuration and metric). Written by `navbench export-notebook`.
             """)),
         Cell(cell_type: "code", id: "load", source: lines("""
@@ -47,7 +51,7 @@ public func experimentNotebook(experiment: String, metricsPath: String, keyMetri
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
 
-            metrics = pd.read_csv("\(metricsPath)", keep_default_na=False, na_values=["nan"])
+            metrics = pd.read_csv(\(pythonStringLiteral(metricsPath)), keep_default_na=False, na_values=["nan"])
             key_metrics = [\(keys)]
             metrics.head()
             """)),
@@ -82,4 +86,14 @@ public func experimentNotebook(experiment: String, metricsPath: String, keyMetri
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     return String(decoding: (try? enc.encode(nb)) ?? Data(), as: UTF8.self) + "\n"
+}
+
+/// `s` as a Python string literal: its JSON encoding (double quotes; quote, backslash and every
+/// control character escaped), which Python reads back as exactly `s`.
+public func pythonStringLiteral(_ s: String) -> String {
+    let enc = JSONEncoder()
+    enc.outputFormatting = [.withoutEscapingSlashes]
+    guard let d = try? enc.encode(s) else { return "\"\"" }
+    // U+2028/U+2029 are legal in both, but escape them so the source stays one line per statement.
+    return String(decoding: d, as: UTF8.self).replacingOccurrences(of: "\u{2028}", with: "\\u2028").replacingOccurrences(of: "\u{2029}", with: "\\u2029")
 }

@@ -62,6 +62,44 @@ public struct PreparedPair: Sendable {
     /// The estimate after alignment (same order as `associated.estimate`).
     public var alignedEstimate: [Pose]
     public var alignment: Similarity3
+
+    public init(reference: TrajectoryFile, estimate: TrajectoryFile, associated: AssociatedTrajectories, alignedEstimate: [Pose],
+                alignment: Similarity3) {
+        self.reference = reference; self.estimate = estimate; self.associated = associated
+        self.alignedEstimate = alignedEstimate; self.alignment = alignment
+    }
+
+    /// Pairs the poses of two trajectories (by time, or by index when one has no timestamps)
+    /// and aligns the estimate: the in-memory half of `prepareTrajectoryPair`, for trajectories
+    /// that never were files (`TrajectoryFile(name:trajectory:)`).
+    ///
+    /// - Throws: `EvaluationError`.
+    /// - Complexity: O(n + m) plus the association's cost.
+    public init(reference ref: TrajectoryFile, estimate est: TrajectoryFile, settings: EvaluationSettings) throws(EvaluationError) {
+        let associated: AssociatedTrajectories
+        if ref.hasTimestamps && est.hasTimestamps {
+            do {
+                associated = try associate(reference: ref.trajectory, estimate: est.trajectory, method: settings.association,
+                                           maxDifference: settings.maxDifference, offset: settings.offset,
+                                           referenceName: ref.path, estimateName: est.path)
+            } catch { throw .association(error) }
+        } else {
+            guard ref.trajectory.count == est.trajectory.count else {
+                throw .pairing("\(ref.path) has \(ref.trajectory.count) poses and \(est.path) \(est.trajectory.count): "
+                    + "without timestamps (KITTI without --times) poses are paired by index, so the counts must be equal")
+            }
+            let idx = Array(0..<ref.trajectory.count)
+            associated = AssociatedTrajectories(referenceIndices: idx, estimateIndices: idx, reference: ref.trajectory.poses.values,
+                                                estimate: est.trajectory.poses.values, referenceTimestamps: ref.trajectory.timestamps,
+                                                estimateTimestamps: est.trajectory.timestamps)
+        }
+        let transform: Similarity3
+        do { transform = try alignmentTransform(reference: associated.reference, estimate: associated.estimate, method: settings.alignment) } catch {
+            throw .alignment(error)
+        }
+        let aligned = settings.alignment == .none ? associated.estimate : transform.apply(to: associated.estimate)
+        self.init(reference: ref, estimate: est, associated: associated, alignedEstimate: aligned, alignment: transform)
+    }
 }
 
 /// Reads both files, pairs their poses and aligns the estimate: the first half of `navbench
@@ -80,29 +118,7 @@ public func prepareTrajectoryPair(reference: TrajectorySource, estimate: Traject
         est = try readTrajectory(at: estimate.path, format: estimate.format, stream: estimate.stream ?? defaultStream(estimate, "vio"),
                                  timesPath: estimate.timesPath)
     } catch { throw .input(error) }
-    let associated: AssociatedTrajectories
-    if ref.hasTimestamps && est.hasTimestamps {
-        do {
-            associated = try associate(reference: ref.trajectory, estimate: est.trajectory, method: settings.association,
-                                       maxDifference: settings.maxDifference, offset: settings.offset,
-                                       referenceName: reference.path, estimateName: estimate.path)
-        } catch { throw .association(error) }
-    } else {
-        guard ref.trajectory.count == est.trajectory.count else {
-            throw .pairing("\(reference.path) has \(ref.trajectory.count) poses and \(estimate.path) \(est.trajectory.count): "
-                + "without timestamps (KITTI without --times) poses are paired by index, so the counts must be equal")
-        }
-        let idx = Array(0..<ref.trajectory.count)
-        associated = AssociatedTrajectories(referenceIndices: idx, estimateIndices: idx, reference: ref.trajectory.poses.values,
-                                            estimate: est.trajectory.poses.values, referenceTimestamps: ref.trajectory.timestamps,
-                                            estimateTimestamps: est.trajectory.timestamps)
-    }
-    let transform: Similarity3
-    do { transform = try alignmentTransform(reference: associated.reference, estimate: associated.estimate, method: settings.alignment) } catch {
-        throw .alignment(error)
-    }
-    let aligned = settings.alignment == .none ? associated.estimate : transform.apply(to: associated.estimate)
-    return PreparedPair(reference: ref, estimate: est, associated: associated, alignedEstimate: aligned, alignment: transform)
+    return try PreparedPair(reference: ref, estimate: est, settings: settings)
 }
 
 private func defaultStream(_ s: TrajectorySource, _ role: String) -> String? {
@@ -185,6 +201,17 @@ public func evaluateAPE(reference: TrajectorySource, estimate: TrajectorySource,
     return try apeReport(p, relation: relation, settings: settings)
 }
 
+/// APE of two trajectories in memory (no files): `name`s stand for paths in the report.
+///
+/// - Throws: `EvaluationError`.
+/// - Complexity: O(n log n) plus the association's cost.
+public func evaluateAPE(reference: Trajectory, estimate: Trajectory, referenceName: String = "reference", estimateName: String = "estimate",
+                        relation: PoseRelation = .translationPart, settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> APEReport {
+    let p = try PreparedPair(reference: TrajectoryFile(name: referenceName, trajectory: reference),
+                             estimate: TrajectoryFile(name: estimateName, trajectory: estimate), settings: settings)
+    return try apeReport(p, relation: relation, settings: settings)
+}
+
 /// APE on an already prepared pair (lets a caller time or reuse the stages).
 ///
 /// - Complexity: O(n log n).
@@ -252,6 +279,17 @@ private func formatDelta(_ o: RPEOptions) -> String {
 public func evaluateRPE(reference: TrajectorySource, estimate: TrajectorySource, relation: PoseRelation = .translationPart,
                         options: RPEOptions = RPEOptions(), settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> RPEReport {
     let p = try prepareTrajectoryPair(reference: reference, estimate: estimate, settings: settings)
+    return try rpeReport(p, relation: relation, options: options, settings: settings)
+}
+
+/// RPE of two trajectories in memory (no files): `name`s stand for paths in the report.
+///
+/// - Throws: `EvaluationError`.
+public func evaluateRPE(reference: Trajectory, estimate: Trajectory, referenceName: String = "reference", estimateName: String = "estimate",
+                        relation: PoseRelation = .translationPart, options: RPEOptions = RPEOptions(),
+                        settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> RPEReport {
+    let p = try PreparedPair(reference: TrajectoryFile(name: referenceName, trajectory: reference),
+                             estimate: TrajectoryFile(name: estimateName, trajectory: estimate), settings: settings)
     return try rpeReport(p, relation: relation, options: options, settings: settings)
 }
 

@@ -1,3 +1,4 @@
+import NavCore
 import Foundation
 
 /// Overlapping Allan deviation of rate ("frequency") data, as

@@ -1,3 +1,4 @@
+import NavCore
 import Foundation
 
 /// First-order exponential low-pass (an RC filter), correct on irregular sampling.

@@ -1,3 +1,5 @@
+import NavCore
+
 /// Gyro + compass heading fusion (spec `kalman-fusion:q=…,r=…,gate=…`).
 ///
 /// State: heading ψ in degrees clockwise from north. The gyro's yaw rate ω (rad/s,

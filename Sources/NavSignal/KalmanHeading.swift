@@ -1,3 +1,4 @@
+import NavCore
 import Foundation
 
 /// Heading filter on the circle (spec `kalman-heading:q=…,r=…`): the scalar random walk of
@@ -41,19 +42,4 @@ public struct HeadingKalman: Sendable {
         }
         return out
     }
-}
-
-/// Wraps degrees into (−180, 180].
-public func wrapDegrees180(_ d: Double) -> Double {
-    var w = fmod(d + 180, 360)
-    if w <= 0 { w += 360 }
-    return w - 180
-}
-
-/// Wraps degrees into [0, 360).
-public func wrapDegrees360(_ d: Double) -> Double {
-    var w = fmod(d, 360)
-    if w < 0 { w += 360 }
-    if w >= 360 { w -= 360 }
-    return w
 }

@@ -1,3 +1,5 @@
+import NavCore
+
 /// A scalar Gaussian belief: mean and variance.
 public struct ScalarGaussian: Sendable, Equatable {
     public var mean: Double

@@ -1,3 +1,5 @@
+import NavCore
+
 /// IIR/FIR filtering with a transfer function, as `scipy.signal.lfilter`, `lfilter_zi`
 /// and `filtfilt`.
 ///

@@ -1,3 +1,5 @@
+import NavCore
+
 /// Moving averages of a uniformly sampled series.
 ///
 /// Numerical contract: the running sum is recomputed exactly every `window` samples, so

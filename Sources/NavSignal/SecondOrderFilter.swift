@@ -1,3 +1,5 @@
+import NavCore
+
 /// Filtering with second-order sections, as `scipy.signal.sosfilt`, `sosfilt_zi` and
 /// `sosfiltfilt`. Each section is a direct form II transposed biquad:
 ///   y = b₀x + z₀;  z₀ ← b₁x − a₁y + z₁;  z₁ ← b₂x − a₂y.

@@ -1,5 +1,5 @@
 import Foundation
-import NavSignal
+import NavCore
 
 /// Welch power spectral density, as `scipy.signal.welch(x, fs, window='hann', nperseg,
 /// noverlap=nperseg//2, detrend='constant', scaling, average='mean')`.

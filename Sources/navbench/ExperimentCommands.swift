@@ -28,57 +28,49 @@ func progressBar(quiet: Bool) -> ProgressHandler? {
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run an experiment spec: every (route, navigation session, configuration), in parallel, resumable; write the report.",
-        discussion: "Schema: docs/experiments.md. Results are cached in OUTPUT/.cache by input checksums and configuration, so a rerun skips finished jobs.")
+        discussion: """
+            Schema: docs/experiments.md. Results are cached in OUTPUT/.cache by input checksums and configuration, so a rerun skips \
+            finished jobs. KEY=VALUE overrides any spec key (a sweep dimension by its name: rdp_tolerance=0.6); KEY=a,b sweeps it; \
+            --print-config shows the resolved spec without running.
+            """)
 
     @Argument(help: "Experiment spec (YAML).") var spec: String
+    @Argument(help: "Overrides KEY=VALUE or KEY=a,b (sweep), e.g. rdp_tolerance=0.3,0.6 wording=six-sector.") var overrides: [String] = []
     @Option(help: "Output folder (default: the spec's output, or Reports/NAME).") var out: String?
     @Option(help: "Parallel jobs (default: all cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Run only shard K of N (deterministic slice); combine shards with navbench merge.") var shard: String?
     @Flag(help: "No progress bar.") var quiet = false
+    @Option(help: "Most sweep configurations accepted (default 10000); the grid is counted before it is built.")
+    var maxConfigurations: Int?
+    @Flag(help: "Print the resolved spec (overrides applied, defaults filled in) as YAML and exit.") var printConfig = false
 
     func validate() throws {
+        if let m = maxConfigurations, m < 1 { throw ValidationError("--max-configurations must be at least 1, got \(m)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         if let shard { _ = try parseShard(shard) }
     }
 
     func run() throws {
-        var s = try ExperimentSpec.load(spec)
+        if let m = maxConfigurations { SpecLimits.maxConfigurations = m }
+        var s = try ExperimentSpec.load(spec, overrides: overrides)
         if let out { s.output = out }
-        let started = Date()
-        let plan = planExperiment(s)
-        let cache = (s.output as NSString).appendingPathComponent(".cache")
-        let (k, n) = try shard.map(parseShard) ?? (1, 1)
-        let (results, failures, computed) = executeJobs(plan, cacheFolder: cache, workers: jobs, shard: k, shards: n, progress: progressBar(quiet: quiet))
-        for f in plan.failures + failures { printError("navbench: failed: \(f)") }
-        if n > 1 {
-            print("shard \(k)/\(n): \(results.count) jobs (\(computed) computed, \(results.count - computed) cached); combine with: navbench merge \(spec) --out \(s.output)")
-            if !failures.isEmpty { throw ExitCode(1) }
+        if printConfig {
+            print(s.resolvedYAML, terminator: "")
             return
         }
-        let command = "navbench run \(spec)" + (out.map { " --out \($0)" } ?? "")
-        let outputs = try writeExperimentReport(plan, results: results, failures: failures, command: command,
-                                                facts: runFacts(started: started, jobs: jobs, computed: computed, total: plan.jobs.count))
-        print("\(plan.jobs.count) jobs (\(computed) computed, \(plan.jobs.count - computed - failures.count) cached), \(plan.failures.count + failures.count) failures; report: \(outputs.summary)")
-        if !(plan.failures + failures).isEmpty { throw ExitCode(1) }
+        let (k, n) = try shard.map(parseShard) ?? (1, 1)
+        let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
+        let r = try runExperiment(s, workers: jobs, shard: k, shards: n, command: command, progress: progressBar(quiet: quiet))
+        for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
+        let jobFailures = r.failures.count - r.plan.failures.count - (r.report?.failures.count ?? 0)
+        guard let report = r.report else {
+            print("shard \(k)/\(n): \(r.results.count) jobs (\(r.computed) computed, \(r.results.count - r.computed) cached); combine with: navbench merge \(spec) --out \(s.output)")
+            if jobFailures > 0 { throw ExitCode(1) }
+            return
+        }
+        print("\(r.plan.jobs.count) jobs (\(r.computed) computed, \(r.plan.jobs.count - r.computed - jobFailures) cached), \(r.failures.count) failures; report: \(report.summary)")
+        if !r.failures.isEmpty { throw ExitCode(1) }
     }
-}
-
-/// Machine facts for the manifest (never in summary.md or metrics.csv).
-func runFacts(started: Date, jobs: Int, computed: Int, total: Int) -> [String: String] {
-    var facts = ["wall_seconds": String(format: "%.3f", Date().timeIntervalSince(started)), "workers": String(jobs),
-                 "jobs_computed": String(computed), "jobs_total": String(total)]
-    let git = Process()
-    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    git.arguments = ["git", "rev-parse", "HEAD"]
-    let pipe = Pipe()
-    git.standardOutput = pipe
-    git.standardError = FileHandle.nullDevice
-    if (try? git.run()) != nil {
-        git.waitUntilExit()
-        let sha = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if git.terminationStatus == 0 { facts["git_commit"] = sha }
-    }
-    return facts
 }
 
 struct Merge: ParsableCommand {
@@ -86,21 +78,17 @@ struct Merge: ParsableCommand {
         abstract: "Combine the shards of a sharded run into the report an unsharded run writes.")
 
     @Argument(help: "Experiment spec (YAML).") var spec: String
+    @Argument(help: "The overrides the shards were run with (KEY=VALUE).") var overrides: [String] = []
     @Option(help: "Output folder the shards wrote to (default: the spec's output).") var out: String?
 
     func run() throws {
-        var s = try ExperimentSpec.load(spec)
+        var s = try ExperimentSpec.load(spec, overrides: overrides)
         if let out { s.output = out }
-        let started = Date()
-        let plan = planExperiment(s)
-        let (results, missing) = cachedResults(plan, cacheFolder: (s.output as NSString).appendingPathComponent(".cache"))
-        let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
-        let command = "navbench run \(spec)" + (out.map { " --out \($0)" } ?? "")
-        let outputs = try writeExperimentReport(plan, results: results, failures: failures, command: command,
-                                                facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count))
-        print("merged \(results.count) of \(plan.jobs.count) jobs; report: \(outputs.summary)")
-        for f in plan.failures + failures { printError("navbench: failed: \(f)") }
-        if !(plan.failures + failures).isEmpty { throw ExitCode(1) }
+        let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
+        let r = try mergeExperiment(s, command: command)
+        print("merged \(r.results.count) of \(r.plan.jobs.count) jobs; report: \(r.report!.summary)")
+        for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
+        if !r.failures.isEmpty { throw ExitCode(1) }
     }
 }
 
@@ -138,6 +126,7 @@ struct Compare: ParsableCommand {
             printError("navbench: error: \(error)")
             throw ExitCode(2)
         }
+        try checkOutput(out, extraInputs: [metricsPath(baseline), metricsPath(current)])
         let result = compareMetrics(baseline: b, current: c, tolerances: tolerances)
         let md = comparisonMarkdown(result, baselineName: baseline, currentName: current)
         print(md, terminator: "")
@@ -158,10 +147,11 @@ struct ExportNotebook: ParsableCommand {
     func run() throws {
         let s = try ExperimentSpec.load(spec)
         let path = out ?? "Notebooks-export/\(s.name).ipynb"
-        let folder = (path as NSString).deletingLastPathComponent
+        try checkOutput(path)
+        let folder = parentFolder(of: path)
         let metricsFile = metrics ?? relativePath(from: folder.isEmpty ? "." : folder, to: (s.output as NSString).appendingPathComponent("metrics.csv"))
         try writeTextAtomically(experimentNotebook(experiment: s.name, metricsPath: metricsFile, keyMetrics: s.keyMetrics), to: path)
-        print(path)
+        if path != "-" { print(path) }
     }
 }
 

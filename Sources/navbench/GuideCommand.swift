@@ -6,42 +6,47 @@ import NavIO
 import NavPipeline
 import NavSignal
 
-/// Options shared by `guide` and experiment specs: what can vary in a guidance run.
+/// The options of one guidance run. Every sweep dimension (`SweepDimension.all`, the same
+/// definitions experiment specs use) is a flag named by the table and can also be given as
+/// `KEY=VALUE` with its spec key.
 struct GuidanceFlags: ParsableArguments {
-    @Option(help: "RDP tolerance (Clew's pathWidth), metres.") var tolerance: Double = 0.3
-    @Option(help: "RDP distance: line (Clew) or segment.") var distance: String = "line"
-    @Option(help: "Registration: gravity-aligned (Clew) or full.") var registration: String = "gravity-aligned"
-    @Option(help: "Use this many anchor sightings of the navigation session, chosen by --seed (default all).") var anchorSightings: Int?
-    @Option(help: "Seed for choosing anchor sightings.") var seed: UInt64 = 1
-    @Option(help: "Filter spec applied to each VIO position axis, e.g. ema:tau=0.3 (default none).") var positionFilter: String?
-    @Option(help: "Wording: clock (Clew without haptics) or six-sector (Clew with haptics).") var wording: String = "clock"
-    @Option(help: "Arrival box test: faithful (Clew's open box) or symmetric.") var arrival: String = "faithful"
-    @Flag(help: "Relaxed haptics (cone π/6) instead of strict (π/12).") var relaxed = false
+    @Option(name: .customLong(SweepDimension.rdpTolerance.flag), help: ArgumentHelp(SweepDimension.rdpTolerance.help)) var tolerance: String?
+    @Option(name: .customLong(SweepDimension.rdpDistance.flag), help: ArgumentHelp(SweepDimension.rdpDistance.help)) var distance: String?
+    @Option(name: .customLong(SweepDimension.registration.flag), help: ArgumentHelp(SweepDimension.registration.help)) var registration: String?
+    @Option(name: .customLong(SweepDimension.anchorSightings.flag), help: ArgumentHelp(SweepDimension.anchorSightings.help)) var anchorSightings: String?
+    @Option(name: .customLong(SweepDimension.seeds.flag), help: ArgumentHelp(SweepDimension.seeds.help)) var seed: String?
+    @Option(name: .customLong(SweepDimension.positionFilter.flag), help: ArgumentHelp(SweepDimension.positionFilter.help)) var positionFilter: String?
+    @Option(name: .customLong(SweepDimension.wording.flag), help: ArgumentHelp(SweepDimension.wording.help)) var wording: String?
+    @Option(name: .customLong(SweepDimension.arrival.flag), help: ArgumentHelp(SweepDimension.arrival.help)) var arrival: String?
+    @Option(name: .customLong(SweepDimension.haptic.flag), help: ArgumentHelp(SweepDimension.haptic.help)) var haptic: String?
     @Option(help: "Distance units: feet or metres.") var units: String = "feet"
     @Flag(help: "Speak the distance with each direction (\"… and walk 15 feet\").") var announceDistance = false
 
     func validate() throws { _ = try options() }
 
-    func options() throws -> GuidanceOptions {
-        var o = GuidanceOptions()
-        guard tolerance.isFinite, tolerance >= 0 else { throw ValidationError("--tolerance must be ≥ 0 m, got \(tolerance)") }
-        o.rdpTolerance = tolerance
-        guard let d = RDPDistance(rawValue: distance) else { throw ValidationError("--distance \(distance): expected line or segment") }
-        o.rdpDistance = d
-        guard let r = RegistrationMode(rawValue: registration) else { throw ValidationError("--registration \(registration): expected gravity-aligned or full") }
-        o.registration = r
-        if let n = anchorSightings, n < 1 { throw ValidationError("--anchor-sightings must be at least 1, got \(n)") }
-        o.anchorSightings = anchorSightings
-        o.seed = seed
-        if let f = positionFilter, f != "none" {
-            do { _ = try FilterSpec(parsing: f) } catch { throw ValidationError(error.description) }
+    /// The flags given, by dimension.
+    var given: [(SweepDimension, String?)] {
+        [(.rdpTolerance, tolerance), (.rdpDistance, distance), (.registration, registration), (.anchorSightings, anchorSightings),
+         (.seeds, seed), (.positionFilter, positionFilter), (.wording, wording), (.arrival, arrival), (.haptic, haptic)]
+    }
+
+    /// The options from the flags, then `settings` (`KEY=VALUE` by spec key) on top.
+    func options(settings: [String] = []) throws -> GuidanceOptions {
+        var values: [String: String] = [:]
+        for (d, v) in given {
+            guard let v else { continue }
+            guard let c = d.validate(v) else { throw ValidationError("--\(d.flag) \(v): expected \(d.expected)") }
+            values[d.key] = c
         }
-        o.positionFilter = positionFilter
-        guard ["clock", "six-sector"].contains(wording) else { throw ValidationError("--wording \(wording): expected clock or six-sector") }
-        o.guidance.sixSectorWording = wording == "six-sector"
-        guard let a = GuidanceParameters.ArrivalTest(rawValue: arrival) else { throw ValidationError("--arrival \(arrival): expected faithful or symmetric") }
-        o.guidance.arrivalTest = a
-        o.guidance.strictHaptic = !relaxed
+        for s in settings {
+            let kv = s.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2, let d = SweepDimension.named(kv[0]) else {
+                throw ValidationError("\(s): expected KEY=VALUE with KEY one of \(SweepDimension.all.map(\.key).joined(separator: ", "))")
+            }
+            guard let c = d.validate(kv[1]) else { throw ValidationError("\(d.key)=\(kv[1]): expected \(d.expected)") }
+            values[d.key] = c
+        }
+        var o = SweepDimension.options(values)
         guard let u = ClockFace.Units(rawValue: units) else { throw ValidationError("--units \(units): expected feet or metres") }
         o.guidance.units = u
         o.guidance.announceDistance = announceDistance
@@ -56,13 +61,15 @@ struct Guide: ParsableCommand {
 
     @Argument(help: "The recording session (.h5).") var recording: String
     @Argument(help: "The navigation session (.h5).") var navigation: String
+    @Argument(help: "Sweep-dimension settings KEY=VALUE, keys as in experiment specs (rdp_tolerance=0.6 wording=six-sector).") var settings: [String] = []
     @OptionGroup var flags: GuidanceFlags
     @Flag(help: "Also list the on-track haptic pulses.") var pulses = false
     @Flag(help: "Print JSON: timeline and metrics.") var json = false
+    @Flag(help: "Replay even when the session kinds or route ids do not match.") var force = false
 
     func run() throws {
         let rec = try readTrace(at: recording), nav = try readTrace(at: navigation)
-        let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options())
+        let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options(settings: settings), force: force)
         let events = run.estimated.events.filter { pulses || $0.kind != .pulse }
         if json {
             struct Out: Encodable { var route: String; var recording: String; var navigation: String; var events: [GuidanceEvent]; var metrics: [String: Double?]; var units: [String: String] }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NavCore
 import NavIO
+import NavImport
 
 // `navbench import FORMAT IN… --out FILE.h5` and `navbench export FORMAT FILE.h5 --stream S --out OUT`.
 // Each subcommand parses, calls one NavIO importer, then `finish` trims, writes (validated,
@@ -50,10 +51,11 @@ struct ImportOutput: ParsableArguments {
 
     /// Runs an importer; a `TraceError` is printed as one line and exits 1.
     func run(_ body: () throws(TraceError) -> ImportResult) throws {
+        try checkOutput(out)
         do {
             var result = try body()
             if result.session.metadata.sessionID.isEmpty {  // the importer had none (Clew's route id is one)
-                result.session.metadata.sessionID = ((out as NSString).lastPathComponent as NSString).deletingPathExtension
+                result.session.metadata.sessionID = (fileName(of: out) as NSString).deletingPathExtension
             }
             result.session = try trimSession(result.session, from: from, to: to, file: out)
             try writeImportedTrace(result.session, to: out, processing: provenance())
@@ -76,7 +78,7 @@ struct ImportOutput: ParsableArguments {
         for a in args[start...] {
             let isPath = previous == "--out" || (a.contains("/") && FileManager.default.fileExists(atPath: a))
                 || (!a.hasPrefix("-") && a.contains(".") && FileManager.default.fileExists(atPath: a))
-            out.append(isPath ? (a as NSString).lastPathComponent : a)
+            out.append(isPath ? fileName(of: a) : a)
             previous = a
         }
         return out.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
@@ -237,6 +239,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
+        try checkOutput(out); try checkOutput(times, flag: "--times"); try checkOutput(mappingOut, flag: "--mapping-out")
         do {
             switch format {
             case .csv:
@@ -246,10 +249,10 @@ struct Export: ParsableCommand {
             case .tum, .kitti, .euroc:
                 try exportTrajectory(input, stream: PoseStreamName(rawValue: stream)!, format: TrajectoryFormat(rawValue: format.rawValue)!, to: out, timesPath: times)
             }
-            print(out)
+            if out != "-" { print(out) }
         } catch {
             printError("navbench: error: \(error)")
-            throw ExitCode(1)
+            throw ExitCode(error.kind == .writeFailed ? 73 : 1)
         }
     }
 }

@@ -16,6 +16,53 @@ struct Navbench: ParsableCommand {
                       ExportNotebook.self, Import.self, Export.self, Bench.self])
 }
 
+extension Navbench {
+    /// One error style for every command (docs/exit-codes.md): `navbench: error: ` and one line,
+    /// control bytes escaped and long values truncated. Exit status 64 for usage errors, 73 when
+    /// an output cannot be written, 1 for other failures; an `ExitCode` a command throws stands.
+    static func main() {
+        // --allow-external-links applies to every command that reads HDF5, wherever it stands.
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains("--allow-external-links") {
+            arguments.removeAll { $0 == "--allow-external-links" }
+            HDF5ReadPolicy.allowExternalLinks = true
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            if error is ExitCode { exit(withError: error) }
+            var code = exitCode(for: error)
+            if code == .success { exit(withError: error) }  // --help, --version
+            var text: String
+            if let t = error as? TraceError {
+                text = t.description
+                if t.kind == .writeFailed { code = ExitCode(73) }
+            } else if code == .validationFailure {
+                text = message(for: error)
+                if text.hasPrefix("Missing value for"), let (option, value) = negativeNumberAfterOption(text) {
+                    text += " (a negative value must be attached: \(option)=\(value))"
+                }
+            } else {
+                text = String(describing: error)
+            }
+            let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                .joined(separator: " ")
+            printError("navbench: error: " + escapedForMessage(line, limit: 1000))
+            Foundation.exit(code.rawValue)
+        }
+    }
+
+    /// The negative number that follows the option named in a "Missing value for '--x <x>'" message, if any.
+    private static func negativeNumberAfterOption(_ message: String) -> (String, String)? {
+        let args = CommandLine.arguments
+        for (i, a) in args.enumerated() where a.hasPrefix("--") && message.contains("'\(a) ") && i + 1 < args.count {
+            if args[i + 1].hasPrefix("-"), Double(args[i + 1]) != nil { return (a, args[i + 1]) }
+        }
+        return nil
+    }
+}
+
 /// Prints to standard error.
 func printError(_ s: String) {
     FileHandle.standardError.write(Data((s + "\n").utf8))
@@ -36,6 +83,7 @@ struct Inspect: ParsableCommand {
                 let s = try inspectTrace(at: f)
                 summaries.append(s)
                 if !json { print(s.text, terminator: "") }
+                if s.errors > 0 { failed += 1 }  // summarised as far as it loads, but invalid: exit 1
             } catch {
                 printError("navbench: error: \(error)")
                 failed += 1
@@ -81,10 +129,14 @@ struct Synth: ParsableCommand {
 
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "Output folder.") var out: String
-    @Option(help: "Navigation sessions per route.") var navigations: Int = 3
+    @Option(help: "Navigation sessions per route (at most 100).") var navigations: Int = 3
+    /// Each navigation is a few MB; 100 per route keeps a venue well under a GB.
+    static let maxNavigations = 100
 
     func validate() throws {
-        guard navigations >= 1 else { throw ValidationError("--navigations must be at least 1, got \(navigations)") }
+        guard (1...Synth.maxNavigations).contains(navigations) else {
+            throw ValidationError("--navigations must be from 1 to \(Synth.maxNavigations), got \(navigations)")
+        }
     }
 
     func run() throws {

@@ -48,9 +48,10 @@ struct Filter: ParsableCommand {
     }
 
     func run() throws {
+        try checkOutput(out)
         var filter = try FilterSpec(parsing: spec)
         if angle && !filter.flags.contains("angle") { filter = try FilterSpec(parsing: spec + (spec.contains(":") ? ",angle" : ":angle")) }
-        let command = "navbench filter --spec \(spec) --stream \(source.stream ?? "") \((source.input as NSString).lastPathComponent)"
+        let command = "navbench filter --spec \(spec) --stream \(source.stream ?? "") \(fileName(of: source.input))"
         if let stream = source.stream {
             try filterTrace(input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command)
         } else {
@@ -82,6 +83,7 @@ struct PSD: ParsableCommand {
     }
 
     func run() throws {
+        try checkOutput(out)
         let series = try source.load()
         let fs = try sampleRate(of: series[0], given: source.rate)
         let b = band.split(separator: ",").compactMap { Double($0) }
@@ -98,7 +100,7 @@ struct PSD: ParsableCommand {
                 csv += formatNumber(results[0].frequencies[k]) + "," + results.map { formatNumber($0.power[k]) }.joined(separator: ",") + "\n"
             }
             try writeTextAtomically(csv, to: out)
-            print(out)
+            if out != "-" { print(out) }
         }
     }
 }
@@ -112,6 +114,7 @@ struct ADev: ParsableCommand {
     @Option(help: "Write tau,adev rows (one column per series) to this CSV.") var out: String?
 
     func run() throws {
+        try checkOutput(out)
         let series = try source.load()
         let fs = try sampleRate(of: series[0], given: source.rate)
         let all = try series.map { try AllanDeviation.overlapping(rates: $0.values, sampleRate: fs) }
@@ -124,7 +127,7 @@ struct ADev: ParsableCommand {
             var csv = "tau_s," + series.map { "\($0.name)_adev" }.joined(separator: ",") + "\n"
             for i in all[0].indices { csv += formatNumber(all[0][i].tau) + "," + all.map { formatNumber($0[i].deviation) }.joined(separator: ",") + "\n" }
             try writeTextAtomically(csv, to: out)
-            print(out)
+            if out != "-" { print(out) }
         }
     }
 }

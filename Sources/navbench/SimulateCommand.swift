@@ -4,6 +4,7 @@ import NavCore
 import NavGuidance
 import NavIO
 import NavPipeline
+import NavSim
 import NavSynth
 
 /// The simulate-specific options (shared by `simulate` and `bench simulate`).
@@ -62,13 +63,14 @@ struct Simulate: ParsableCommand {
         let rec = try readTrace(at: recording)
         let walls = wallsOption ?? (rec.groundTruth == nil ? .none : .corridor(halfWidth: 1.25))
         let options = try flags.options()
+        let seed = options.seed
         let scenario = try closedLoopScenario(recording: rec, options: options, walls: walls)
         let settings = ClosedLoopSettings(walker: walker, vioError: vio, guidance: options.guidance)
-        let result = simulateWalks(scenario, settings: settings, seed: flags.seed, runs: runs)
+        let result = simulateWalks(scenario, settings: settings, seed: seed, runs: runs)
         let a = result.aggregate
         if json {
             let report = SimulateReport(route: scenario.routeID, recording: rec.metadata.sessionID, walker: simulate.walker,
-                                        vio_error: vio.canonical, seed: flags.seed, keypoints: scenario.route.keypoints.count,
+                                        vio_error: vio.canonical, seed: seed, keypoints: scenario.route.keypoints.count,
                                         route_length: scenario.trueRoute.length, success_rate: a.success_rate,
                                         end_of_route_error: a.end_of_route_error, aggregate: a, runs: result.outcomes)
             let enc = JSONEncoder()
@@ -77,7 +79,7 @@ struct Simulate: ParsableCommand {
             print(String(decoding: try enc.encode(report), as: UTF8.self))
             return
         }
-        print("route \(scenario.routeID): \(scenario.route.keypoints.count) keypoints, \(String(format: "%.1f", scenario.trueRoute.length)) m; walker \(simulate.walker); vio error \(vio.canonical); seed \(flags.seed)")
+        print("route \(scenario.routeID): \(scenario.route.keypoints.count) keypoints, \(String(format: "%.1f", scenario.trueRoute.length)) m; walker \(simulate.walker); vio error \(vio.canonical); seed \(seed)")
         print("  run  success  arrived  lost  end error m  completion  path ratio  time s  corrections  pulses  wall contacts")
         for o in result.outcomes {
             func col(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }

@@ -79,6 +79,6 @@ let fixtures = "Tests/NavIOTests/Fixtures"
     @Test func userErrorsAreOneLine() throws {
         let r = try navbench(["synth", "--seed", "1", "--navigations", "0", "--out", "/tmp/x"])
         #expect(r.status != 0)
-        #expect(r.err.hasPrefix("Error: --navigations must be at least 1, got 0"))
+        #expect(r.err.hasPrefix("navbench: error: --navigations must be from 1 to 100, got 0"))
     }
 }

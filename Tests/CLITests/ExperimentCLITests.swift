@@ -32,7 +32,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try navbench(["run", path], cwd: repoRoot)
         #expect(r.status == 1)
-        #expect(r.err == "Error: \(path): sweep.haptics: unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds\n")
+        #expect(r.err == "navbench: error: \(path): sweep.haptics: unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds\n")
     }
 }
 
@@ -40,6 +40,22 @@ import Testing
     @Test func missingSpecIsOneLine() throws {
         let r = try navbench(["run", "/nonexistent/spec.yaml"])
         #expect(r.status == 1)
-        #expect(r.err == "Error: /nonexistent/spec.yaml: no such file, expected a YAML experiment spec\n")
+        #expect(r.err == "navbench: error: /nonexistent/spec.yaml: no such file, expected a YAML experiment spec\n")
+    }
+}
+
+@Suite struct RunOverrideCLITests {
+    @Test func printConfigShowsTheResolvedSweep() throws {
+        let r = try navbench(["run", "Experiments/default.yaml", "rdp_tolerance=0.6,1", "wording=six-sector", "--print-config"], cwd: repoRoot)
+        #expect(r.status == 0)
+        #expect(r.out.contains("output: \"Reports/default\"\n"))
+        #expect(r.out.contains("sweep:\n  rdp_tolerance: [0.6, 1]\n  rdp_distance: [\"line\"]\n  registration: [\"gravity-aligned\", \"full\"]\n"))
+        #expect(r.out.contains("  wording: [\"six-sector\"]\n"))
+    }
+
+    @Test func badOverrideIsOneLine() throws {
+        let r = try navbench(["run", "Experiments/default.yaml", "arrival=sideways", "--print-config"], cwd: repoRoot)
+        #expect(r.status != 0)
+        #expect(r.err == "navbench: error: Experiments/default.yaml: sweep.arrival: 'sideways' is not one of faithful, symmetric\n")
     }
 }

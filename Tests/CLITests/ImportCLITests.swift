@@ -4,7 +4,7 @@ import Testing
 /// `navbench import` / `export`: exact output for successes and errors, APE on imported files
 /// equal to APE on the originals, and Datasets/real regenerated bit for bit.
 @Suite(.serialized) struct ImportCLITests {
-    static let imp = "Tests/NavIOTests/Fixtures/import"
+    static let imp = "Tests/NavImportTests/Fixtures/import"
 
     func scratch(_ label: String = #function) -> String {
         let dir = NSTemporaryDirectory() + "nb-import-\(label.filter(\.isLetter))-\(UUID().uuidString)"
@@ -85,9 +85,9 @@ import Testing
 
     @Test func usageErrors() throws {
         let k = try navbench(["import", "kitti", "a.kitti", "--out", "/tmp/x.h5"])
-        #expect(k.status != 0 && k.err.hasPrefix("Error: give one --times FILE per KITTI input (1), got 0: KITTI poses carry no timestamps"))
+        #expect(k.status != 0 && k.err.hasPrefix("navbench: error: give one --times FILE per KITTI input (1), got 0: KITTI poses carry no timestamps"))
         let e = try navbench(["export", "tum", "a.h5", "--stream", "imu", "--out", "/tmp/x.tum"])
-        #expect(e.status != 0 && e.err.hasPrefix("Error: --stream imu: tum holds a trajectory; expected groundtruth or vio"))
+        #expect(e.status != 0 && e.err.hasPrefix("navbench: error: --stream imu: tum holds a trajectory; expected groundtruth or vio"))
     }
 
     static let source = repoRoot + "/../shared/real-data"

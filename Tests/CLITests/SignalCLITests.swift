@@ -25,14 +25,14 @@ import Testing
     @Test func unknownFilterIsOneLineListingChoices() throws {
         let r = try navbench(["filter", "--spec", "buter", "--column", "accel", "--rate", "50", "--out", dir + "/x.csv", dir + "/in.csv"])
         #expect(r.status == 64)
-        #expect(r.err.split(separator: "\n").first == "Error: filter 'buter': unknown filter 'buter'; valid: mean, circmean, ema, butter, kalman, kalman-cv, kalman-heading")
+        #expect(r.err.split(separator: "\n").first == "navbench: error: filter 'buter': unknown filter 'buter'; valid: mean, circmean, ema, butter, kalman, kalman-cv, kalman-heading")
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.csv"))
     }
 
     @Test func missingColumnNamesFileAndColumns() throws {
         let r = try navbench(["filter", "--spec", "mean", "--column", "acc", "--rate", "50", "--out", dir + "/x.csv", dir + "/in.csv"])
         #expect(r.status == 1)
-        #expect(r.err == "Error: \(dir)/in.csv: column 'acc': not found; columns are time, accel\n")
+        #expect(r.err == "navbench: error: \(dir)/in.csv: column 'acc': not found; columns are time, accel\n")
     }
 
     @Test func psdFindsTheSine() throws {

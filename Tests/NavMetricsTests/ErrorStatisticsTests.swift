@@ -1,3 +1,4 @@
+import NavCore
 import Foundation
 import NavMetrics
 import Testing

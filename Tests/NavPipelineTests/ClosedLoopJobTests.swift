@@ -3,6 +3,7 @@ import NavCore
 import NavGuidance
 import NavIO
 import NavPipeline
+import NavSim
 import NavSynth
 import Testing
 

@@ -54,6 +54,24 @@ import Testing
         }
     }
 
+    /// The in-memory entry points (trajectories, not paths) give evo's numbers too.
+    @Test func inMemoryTrajectoriesMatchEvo() throws {
+        let ref = try readTrajectory(at: Self.ref.path).trajectory, est = try readTrajectory(at: Self.est.path).trajectory
+        for c in Self.evo.ape where c.align == "se3" {
+            let r = try evaluateAPE(reference: ref, estimate: est, relation: PoseRelation(rawValue: c.relation)!,
+                                    settings: EvaluationSettings(alignment: .se3))
+            #expect(r.pairs == c.pairs)
+            #expect(close(r.statistics, c.stats), "se3 \(c.relation)")
+            #expect(r.referencePath == "reference" && r.estimatePath == "estimate")
+        }
+        for c in Self.evo.rpe where c.relation == "translation_part" && c.align == "none" && c.deltaUnit == "f" {
+            let o = RPEOptions(delta: c.delta!, unit: .frames, allPairs: c.allPairs!, pairing: c.pairsFromReference! ? .reference : .evo)
+            let r = try evaluateRPE(reference: ref, estimate: est, options: o)
+            #expect(r.pairs == c.pairs)
+            #expect(close(r.statistics, c.stats), "rpe \(c.delta!)f")
+        }
+    }
+
     @Test func yawAlignmentSitsBetweenNoneAndSE3() throws {
         // 4-DoF cannot beat the 6-DoF optimum on positions, and must beat no alignment.
         let none = try evaluateAPE(reference: Self.ref, estimate: Self.est).statistics.rmse

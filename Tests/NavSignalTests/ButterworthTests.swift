@@ -1,3 +1,4 @@
+import NavCore
 import NavSignal
 import Testing
 

@@ -1,6 +1,6 @@
+import NavCore
 import Foundation
 import NavIO
-import NavPipeline
 import NavSignal
 import Testing
 
@@ -44,23 +44,5 @@ import Testing
         let angle = try FilterSpec(parsing: "mean:window=50,angle").apply(h, timestamps: t, sampleRate: 10)
         #expect(plain[200...].contains { abs(wrapDegrees180($0)) > 90 })  // the arithmetic mean lands near 180°
         #expect(angle[200...].allSatisfy { abs(wrapDegrees180($0)) < 8.5 })
-    }
-
-    /// The CSV job (what `navbench filter` runs) gives the reference numbers after a round trip
-    /// through CSV text (17 significant digits).
-    @Test func csvJobEqualsReference() throws {
-        let x = ref("/inputs/seeded"), t = ref("/inputs/seeded_t")
-        let dir = NSTemporaryDirectory() + "nb-csv-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let csv = "time,accel\n" + zip(t, x).map { "\(formatNumber($0)),\(formatNumber($1))" }.joined(separator: "\n") + "\n"
-        try csv.write(toFile: dir + "/in.csv", atomically: true, encoding: .utf8)
-        let out = try filterCSV(try CSVTable.read(dir + "/in.csv"), spec: try FilterSpec(parsing: "butter:order=4,cutoff=5,zero-phase"),
-                                column: "accel", outputColumn: "smooth", timeColumn: "time", rate: nil)
-        try out.write(toFile: dir + "/out.csv", atomically: true, encoding: .utf8)
-        let table = try CSVTable.read(dir + "/out.csv")
-        #expect(table.header == ["time", "accel", "smooth"])
-        #expect(try table.numbers("accel") == x)
-        expectMatches(try table.numbers("smooth"), ref("/filter/seeded_low4/sosfiltfilt"), "CSV job")
     }
 }

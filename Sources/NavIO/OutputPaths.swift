@@ -1,0 +1,53 @@
+import Foundation
+
+/// Checks an output path before anything is written: not empty, not `/`, not an existing folder
+/// when a file is expected, and never one of the inputs (compared by device and inode, so
+/// `./x.h5`, `x.h5` and a symbolic link to it are the same file).
+///
+/// - Parameters:
+///   - flag: the option or key that named it (`--out`, `output:`), for the message.
+///   - folder: the output is a folder (a report): it must also not be an input's folder or hold
+///     an input file directly.
+public func checkOutputPath(_ out: String, flag: String = "--out", inputs: [String], folder: Bool = false) throws(TraceError) {
+    guard !out.isEmpty else { throw TraceError(.writeFailed, file: "''", object: flag, "empty output path, expected a file or folder name") }
+    let standardized = (out as NSString).standardizingPath
+    if standardized == "/" || out.allSatisfy({ $0 == "/" }) {
+        throw TraceError(.writeFailed, file: out, object: flag, "the filesystem root is never an output; name a folder")
+    }
+    if out == "-" && folder { throw TraceError(.writeFailed, file: out, object: flag, "a report folder cannot be standard output") }
+    if !folder, out != "-", nonRegularFileKind(out) == "a folder" {
+        throw TraceError(.writeFailed, file: out, object: flag, "is a folder, expected an output file path")
+    }
+    func identity(_ p: String) -> (UInt64, UInt64)? {
+        var st = stat()
+        guard stat(p, &st) == 0 else { return nil }
+        return (UInt64(st.st_dev), UInt64(st.st_ino))
+    }
+    guard let target = identity(out) else { return }
+    for input in inputs {
+        guard let i = identity(input) else { continue }
+        if i == target { throw TraceError(.writeFailed, file: out, object: flag, "is the input \(escapedForMessage(input)); inputs are never modified, choose another output") }
+        if folder {
+            let dir = parentFolder(of: input)
+            if let d = identity(dir.isEmpty ? "." : dir), d == target {
+                throw TraceError(.writeFailed, file: out, object: flag, "is the folder of the input \(escapedForMessage(input)); choose a separate output folder")
+            }
+        }
+    }
+}
+
+/// A name from data (route, session, configuration or experiment id) as one safe file-name
+/// component: characters other than ASCII letters, digits, `.`, `_` and `-` become `_`, leading
+/// dots are dropped and the result is cut to 80 characters; when anything changed (or the name
+/// is empty) `-` and the first 8 hex digits of the id's SHA-256 are appended, so distinct ids
+/// never share a file. Safe ids map to themselves. The result never contains `/` and is never
+/// `.` or `..`, so it always resolves inside the output folder (docs/exit-codes.md, "Names from data").
+public func safeFileComponent(_ id: String) -> String {
+    var s = String(id.unicodeScalars.map { u -> Character in
+        (u.isASCII && (CharacterSet.alphanumerics.contains(u) || u == "." || u == "_" || u == "-")) ? Character(u) : "_"
+    })
+    while s.hasPrefix(".") { s.removeFirst() }
+    if s.count > 80 { s = String(s.prefix(80)) }
+    if s != id || s.isEmpty { s += "-" + String(sha256Hex(of: Data(id.utf8)).prefix(8)) }
+    return s
+}

@@ -1,0 +1,112 @@
+import Foundation
+import NavCore
+import NavIO
+
+// The mapping file of the `csv` and `hdf5-mapped` importers: which column or dataset feeds
+// which trace dataset, in which units, on which clock. Schema and examples: docs/importers.md.
+
+/// A reference to a CSV column: by header name or by 0-based index.
+public enum ColumnReference: Sendable, Equatable, CustomStringConvertible {
+    case name(String), index(Int)
+    public var description: String {
+        switch self {
+        case let .name(n): return "'\(n)'"
+        case let .index(i): return "\(i)"
+        }
+    }
+}
+
+/// Where a field's values come from.
+public enum ValueSource: Sendable, Equatable {
+    /// CSV columns, one per component.
+    case columns([ColumnReference])
+    /// An HDF5 dataset, optionally a selection of its columns (0-based).
+    case dataset(String, columns: [Int]?)
+    /// The same number for every sample.
+    case constant(Double)
+}
+
+/// Quaternion component order in the source.
+public enum QuaternionOrder: String, Sendable, CaseIterable {
+    /// x, y, z, w (scipy, ROS, TUM, the trace itself).
+    case xyzw
+    /// w, x, y, z (Eigen's coefficients constructor, BROAD, EuRoC).
+    case wxyz
+}
+
+/// How a stream's sample times are obtained.
+public enum TimeSpec: Sendable, Equatable {
+    /// A column or dataset of times in `units` (s, ms, us, ns).
+    case values(ValueSource, units: String)
+    /// Sample k is at `start + k / rate` seconds.
+    case sampleRate(RateSource, start: Double)
+}
+
+/// A sample rate in Hz: a number, or an HDF5 attribute holding it.
+public enum RateSource: Sendable, Equatable {
+    case hz(Double)
+    case attribute(name: String, object: String)
+}
+
+/// One trace dataset's source.
+public struct FieldMapping: Sendable {
+    public var target: String
+    public var source: ValueSource
+    public var units: String?
+    public var order: QuaternionOrder?
+    /// Multiplies the value after unit conversion (e.g. −1 for Core Motion's accelerations).
+    public var scale: Double
+    /// Line of the field in the mapping file.
+    public var line: Int
+}
+
+/// An entry of the BLE beacon table given in the mapping (keyed by the beacon column's value).
+public struct BeaconMapping: Sendable {
+    /// The value of the beacon column that names this beacon.
+    public var key: String
+    public var uuid: String?
+    public var major: Int32?
+    public var minor: Int32?
+    /// In the mapping's `frame`, metres.
+    public var position: Vector3?
+}
+
+/// One stream of the mapping.
+public struct StreamMapping: Sendable {
+    public var name: String
+    public var time: TimeSpec?
+    public var invalidRows: InvalidRowPolicy?
+    public var fields: [String: FieldMapping]
+    /// BLE only: beacon identities and positions by key, in table order (these come first in
+    /// the trace's beacon table, heard or not; other keys follow in order of appearance).
+    public var beacons: [BeaconMapping]
+    public var line: Int
+}
+
+/// Layout of a delimited text file.
+public struct CSVLayout: Sendable {
+    /// Whether line 1 (after comments) names the columns.
+    public var header = true
+    /// The field separator; nil splits on runs of spaces and tabs.
+    public var delimiter: Character? = ","
+    /// Lines starting with this (after blanks) are skipped.
+    public var comment: String?
+    public init() {}
+}
+
+/// A parsed mapping file.
+public struct ImportMapping: Sendable {
+    public enum Source: String, Sendable { case csv, hdf5 }
+
+    public var file: String
+    public var source: Source?
+    /// World frame of positions, orientations and attitudes in the source.
+    public var frame: WorldFrame = .arkit
+    public var csv = CSVLayout()
+    /// The clock of every stream that does not give its own.
+    public var time: TimeSpec?
+    /// In the order of the trace's streams.
+    public var streams: [StreamMapping] = []
+
+    public static let version = 1
+}

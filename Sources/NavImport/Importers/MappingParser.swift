@@ -1,0 +1,268 @@
+import Foundation
+import NavCore
+import NavIO
+import Yams
+
+// Parsing a mapping file (YAML) into an `ImportMapping`, failing with the line and key path.
+
+extension ImportMapping {
+    static let topKeys = ["navbench_mapping", "source", "frame", "csv", "time", "streams"]
+
+    /// Reads and checks a mapping file.
+    ///
+    /// - Throws: one line naming the file, the YAML line and the key path, e.g.
+    ///   `m.yaml: line 9, streams.imu.gyroscope.units: units 'm/s^2' measure acceleration, …`.
+    public static func load(_ path: String) throws(TraceError) -> ImportMapping {
+        let text = try readTextFile(path, expected: "a YAML mapping file")
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws(TraceError) -> ImportMapping {
+        if let problem = yamlExpansionProblem(text) { throw TraceError(.tooLarge, file: file, problem) }
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch {
+            let first = String(describing: error).split(separator: "\n").first.map(String.init) ?? "syntax error"
+            throw TraceError(.badValue, file: file, "not valid YAML (\(first))")
+        }
+        let p = MappingParser(file: file)
+        guard let root, let top = root.mapping else { throw p.fail(root, "(top)", "expected a mapping with keys \(topKeys.joined(separator: ", "))") }
+        try p.onlyKeys(top, topKeys, path: "")
+        var m = ImportMapping(file: file)
+        guard let v = top["navbench_mapping"] else { throw p.fail(root, "navbench_mapping", "missing; expected navbench_mapping: 1 (the schema version)") }
+        guard v.int == version else { throw p.fail(v, "navbench_mapping", "expected \(version), found '\(v.string ?? "?")'") }
+        if let s = top["source"] {
+            guard let src = s.string.flatMap(Source.init(rawValue:)) else { throw p.fail(s, "source", "expected csv or hdf5, found '\(s.string ?? "?")'") }
+            m.source = src
+        }
+        if let f = top["frame"] {
+            guard let frame = f.string.flatMap(WorldFrame.init(rawValue:)) else {
+                throw p.fail(f, "frame", "expected one of \(WorldFrame.allCases.map(\.rawValue).joined(separator: ", ")), found '\(f.string ?? "?")'")
+            }
+            m.frame = frame
+        }
+        if let c = top["csv"] {
+            guard let cm = c.mapping else { throw p.fail(c, "csv", "expected a mapping with keys header, delimiter, comment") }
+            try p.onlyKeys(cm, ["header", "delimiter", "comment"], path: "csv")
+            if let h = cm["header"] {
+                guard let b = h.bool else { throw p.fail(h, "csv.header", "expected true or false") }
+                m.csv.header = b
+            }
+            if let d = cm["delimiter"] {
+                guard let s = d.string else { throw p.fail(d, "csv.delimiter", "expected one character, or \"whitespace\"") }
+                if s == "whitespace" || s == " " { m.csv.delimiter = nil } else if s == "\\t" || s == "\t" { m.csv.delimiter = "\t" } else {
+                    guard s.count == 1, s != "\"" else { throw p.fail(d, "csv.delimiter", "expected one character (not a quote), or \"whitespace\"; found '\(s)'") }
+                    m.csv.delimiter = s.first
+                }
+            }
+            if let c = cm["comment"] {
+                guard let s = c.string, !s.isEmpty else { throw p.fail(c, "csv.comment", "expected a non-empty prefix such as \"#\"") }
+                m.csv.comment = s
+            }
+        }
+        if let t = top["time"] { m.time = try p.time(t, path: "time") }
+        guard let s = top["streams"] else { throw p.fail(root, "streams", "missing; expected a mapping of trace streams (imu, compass, ble, vio, anchors, location, groundtruth)") }
+        guard let sm = s.mapping, !sm.isEmpty else { throw p.fail(s, "streams", "expected a non-empty mapping of trace streams") }
+        let names = TargetField.catalogue.map(\.stream)
+        try p.onlyKeys(sm, names, path: "streams")
+        for name in names {
+            guard let node = sm[name] else { continue }
+            let keyLine = sm.first { $0.key.string == name }?.key.mark?.line
+            m.streams.append(try p.stream(name, node, line: keyLine))
+        }
+        if let src = m.source {
+            for st in m.streams {
+                for f in st.fields.values {
+                    switch (src, f.source) {
+                    case (.csv, .dataset): throw p.fail(line: f.line, "streams.\(st.name).\(f.target)", "a dataset in a mapping for csv; use column or columns")
+                    case (.hdf5, .columns): throw p.fail(line: f.line, "streams.\(st.name).\(f.target)", "columns in a mapping for hdf5; use dataset (with columns: [i, …] to select)")
+                    default: break
+                    }
+                }
+            }
+        }
+        return m
+    }
+}
+
+/// Turns YAML nodes into mapping values, failing with the line and key path.
+struct MappingParser {
+    let file: String
+
+    func fail(_ node: Node?, _ key: String, _ problem: String) -> TraceError {
+        fail(line: node?.mark?.line ?? 1, key, problem)
+    }
+
+    func fail(line: Int, _ key: String, _ problem: String) -> TraceError {
+        TraceError(.badValue, file: file, object: "line \(line), \(key)", problem)
+    }
+
+    func onlyKeys(_ m: Node.Mapping, _ allowed: [String], path: String) throws(TraceError) {
+        for (k, _) in m {
+            guard let s = k.string, allowed.contains(s) else {
+                let key = path.isEmpty ? (k.string ?? "?") : "\(path).\(k.string ?? "?")"
+                throw fail(k, key, "unknown key; expected one of \(allowed.joined(separator: ", "))")
+            }
+        }
+    }
+
+    func number(_ n: Node, _ key: String) throws(TraceError) -> Double {
+        guard n.scalar != nil, let d = n.float ?? n.int.map(Double.init), d.isFinite else { throw fail(n, key, "expected a number, found '\(n.string ?? "?")'") }
+        return d
+    }
+
+    func column(_ n: Node, _ key: String) throws(TraceError) -> ColumnReference {
+        guard let s = n.scalar else { throw fail(n, key, "expected a column name or a 0-based column index") }
+        if s.style == .plain, let i = Int(s.string) {
+            guard i >= 0 else { throw fail(n, key, "column indices are 0-based and ≥ 0, found \(i)") }
+            return .index(i)
+        }
+        guard !s.string.isEmpty else { throw fail(n, key, "empty column name") }
+        return .name(s.string)
+    }
+
+    func time(_ n: Node, path: String) throws(TraceError) -> TimeSpec {
+        guard let m = n.mapping else { throw fail(n, path, "expected {column: NAME, units: ns}, {dataset: PATH, units: s} or {sample_rate: HZ}") }
+        try onlyKeys(m, ["column", "dataset", "units", "sample_rate", "start"], path: path)
+        let given = ["column", "dataset", "sample_rate"].filter { m[$0] != nil }
+        guard given.count == 1 else {
+            throw fail(n, path, given.isEmpty ? "expected one of column, dataset or sample_rate" : "give only one of \(given.joined(separator: ", "))")
+        }
+        if let r = m["sample_rate"] {
+            if m["units"] != nil { throw fail(m["units"], "\(path).units", "sample_rate is in Hz; units apply to a time column or dataset") }
+            let start = try m["start"].map { (x: Node) throws(TraceError) in try number(x, "\(path).start") } ?? 0
+            if let rm = r.mapping {
+                try onlyKeys(rm, ["attribute", "of"], path: "\(path).sample_rate")
+                guard let a = rm["attribute"]?.string, !a.isEmpty else { throw fail(r, "\(path).sample_rate.attribute", "expected the name of an HDF5 attribute holding the rate in Hz") }
+                var object = rm["of"]?.string ?? "/"
+                if !object.hasPrefix("/") { object = "/" + object }
+                return .sampleRate(.attribute(name: a, object: object), start: start)
+            }
+            let hz = try number(r, "\(path).sample_rate")
+            guard hz > 0 else { throw fail(r, "\(path).sample_rate", "expected a rate > 0 Hz, found \(num(hz))") }
+            return .sampleRate(.hz(hz), start: start)
+        }
+        if m["start"] != nil { throw fail(m["start"], "\(path).start", "start applies only with sample_rate") }
+        guard let u = m["units"] else { throw fail(n, "\(path).units", "missing; expected the time unit: s, ms, us or ns") }
+        guard let units = u.string, UnitConversion.factor(from: units, to: .time) != nil else {
+            throw fail(u, "\(path).units", UnitConversion.mismatch(u.string ?? "?", .time, target: "time"))
+        }
+        if let c = m["column"] { return .values(.columns([try column(c, "\(path).column")]), units: units) }
+        guard let d = m["dataset"]?.string, !d.isEmpty else { throw fail(m["dataset"], "\(path).dataset", "expected an HDF5 dataset path") }
+        return .values(.dataset(d.hasPrefix("/") ? d : "/" + d, columns: nil), units: units)
+    }
+
+    func stream(_ name: String, _ node: Node, line keyLine: Int?) throws(TraceError) -> StreamMapping {
+        let targets = TargetField.fields(of: name)!
+        guard let m = node.mapping else { throw fail(node, "streams.\(name)", "expected a mapping of \(targets.map(\.name).joined(separator: ", "))") }
+        let extra = ["time", "invalid_rows"] + (name == "ble" ? ["beacons"] : [])
+        try onlyKeys(m, targets.map(\.name) + extra, path: "streams.\(name)")
+        let line = keyLine ?? node.mark?.line ?? 1
+        var s = StreamMapping(name: name, time: nil, invalidRows: nil, fields: [:], beacons: [], line: line)
+        if let t = m["time"] { s.time = try time(t, path: "streams.\(name).time") }
+        if let r = m["invalid_rows"] {
+            guard let p = r.string.flatMap(InvalidRowPolicy.init(rawValue:)) else { throw fail(r, "streams.\(name).invalid_rows", "expected error or drop") }
+            s.invalidRows = p
+        }
+        for t in targets {
+            guard let f = m[t.name] else {
+                if t.required { throw fail(line: line, "streams.\(name).\(t.name)", "missing; the \(name) stream requires \(targets.filter(\.required).map(\.name).joined(separator: ", "))") }
+                continue
+            }
+            s.fields[t.name] = try field(t, f, path: "streams.\(name).\(t.name)")
+        }
+        if let b = m["beacons"] {
+            guard let bm = b.mapping else { throw fail(b, "streams.ble.beacons", "expected a mapping from beacon key to {uuid, major, minor, position}") }
+            for (k, v) in bm {
+                guard let key = k.string else { throw fail(k, "streams.ble.beacons", "expected beacon keys as strings") }
+                let path = "streams.ble.beacons.\(key)"
+                guard let e = v.mapping else { throw fail(v, path, "expected {uuid, major, minor, position}") }
+                try onlyKeys(e, ["uuid", "major", "minor", "position"], path: path)
+                guard !s.beacons.contains(where: { $0.key == key }) else { throw fail(k, path, "beacon key given twice") }
+                var entry = BeaconMapping(key: key)
+                entry.uuid = e["uuid"]?.string
+                for (kk, dest) in [("major", \BeaconMapping.major), ("minor", \BeaconMapping.minor)] {
+                    if let x = e[kk] {
+                        guard let i = x.int, (0...65535).contains(i) else { throw fail(x, "\(path).\(kk)", "expected an integer in 0…65535") }
+                        entry[keyPath: dest] = Int32(i)
+                    }
+                }
+                if let pnode = e["position"] {
+                    let seq = pnode.sequence.map(Array.init) ?? []
+                    guard seq.count == 3 else { throw fail(pnode, "\(path).position", "expected [x, y, z] in metres") }
+                    let xyz = try seq.map { (n: Node) throws(TraceError) in try number(n, "\(path).position") }
+                    entry.position = Vector3(xyz[0], xyz[1], xyz[2])
+                }
+                s.beacons.append(entry)
+            }
+        }
+        return s
+    }
+
+    func field(_ t: TargetField, _ node: Node, path: String) throws(TraceError) -> FieldMapping {
+        guard let m = node.mapping else {
+            throw fail(node, path, t.width == 1 ? "expected {column: NAME, units: U}, {dataset: PATH, units: U} or {value: NUMBER}"
+                                                : "expected {columns: [\(t.width) columns], units: U} or {dataset: PATH, units: U}")
+        }
+        try onlyKeys(m, ["column", "columns", "dataset", "value", "units", "order", "scale"], path: path)
+        let line = node.mark?.line ?? 1
+        var source: ValueSource
+        if let d = m["dataset"] {
+            // HDF5: a dataset, optionally with `columns: [i, …]` selecting 0-based columns of a 2-D dataset.
+            let others = ["column", "value"].filter { m[$0] != nil }
+            guard others.isEmpty else { throw fail(node, path, "give only one of dataset, \(others.joined(separator: ", "))") }
+            guard let ds = d.string, !ds.isEmpty else { throw fail(d, "\(path).dataset", "expected an HDF5 dataset path") }
+            var selection: [Int]?
+            if let cs = m["columns"] {
+                let seq = cs.sequence.map(Array.init) ?? []
+                guard seq.count == t.width, seq.allSatisfy({ $0.scalar?.style == .plain && (Int($0.scalar!.string) ?? -1) >= 0 }) else {
+                    throw fail(cs, "\(path).columns", "with dataset, columns selects \(t.width) 0-based column indices of it, e.g. [\((0..<t.width).map(String.init).joined(separator: ", "))]")
+                }
+                selection = seq.map { Int($0.scalar!.string)! }
+            }
+            source = .dataset(ds.hasPrefix("/") ? ds : "/" + ds, columns: selection)
+        } else {
+            let given = ["column", "columns", "value"].filter { m[$0] != nil }
+            guard given.count == 1 else {
+                throw fail(node, path, given.isEmpty ? "expected one of column, columns, dataset or value" : "give only one of \(given.joined(separator: ", "))")
+            }
+            if let c = m["column"] {
+                guard t.width == 1 else { throw fail(c, "\(path).column", "\(t.name) has \(t.width) components; give columns: [\(t.width) columns]") }
+                source = .columns([try column(c, "\(path).column")])
+            } else if let cs = m["columns"] {
+                let seq = cs.sequence.map(Array.init) ?? []
+                guard seq.count == t.width else { throw fail(cs, "\(path).columns", "expected \(t.width) column\(t.width == 1 ? "" : "s") for \(t.name), found \(seq.count)") }
+                source = .columns(try seq.map { (n: Node) throws(TraceError) in try column(n, "\(path).columns") })
+            } else {
+                let v = m["value"]!
+                guard t.width == 1, t.kind != .key else { throw fail(v, "\(path).value", "a constant value fits only a one-component dataset") }
+                source = .constant(try number(v, "\(path).value"))
+            }
+        }
+        var units: String?
+        if let u = m["units"] {
+            guard let s = u.string else { throw fail(u, "\(path).units", "expected a unit such as \(t.quantity.traceUnit)") }
+            guard UnitConversion.factor(from: s, to: t.quantity) != nil else {
+                throw fail(u, "\(path).units", UnitConversion.mismatch(s, t.quantity, target: "\(t.name)"))
+            }
+            units = s
+        } else if t.kind == .vector || t.kind == .scalar {
+            if case .dataset = source {} else {  // a dataset may carry its own `units` attribute
+                throw fail(node, "\(path).units", "missing; expected one of \(UnitConversion.units(of: t.quantity).joined(separator: ", "))")
+            }
+        }
+        var order: QuaternionOrder?
+        if let o = m["order"] {
+            guard t.kind == .quaternion else { throw fail(o, "\(path).order", "order applies only to quaternions") }
+            guard let q = o.string.flatMap(QuaternionOrder.init(rawValue:)) else { throw fail(o, "\(path).order", "expected xyzw or wxyz, found '\(o.string ?? "?")'") }
+            order = q
+        } else if t.kind == .quaternion, case .constant = source {} else if t.kind == .quaternion {
+            throw fail(node, "\(path).order", "missing; say whether the quaternion is stored xyzw or wxyz")
+        }
+        var scale = 1.0
+        if let s = m["scale"] {
+            guard t.kind == .vector || t.kind == .scalar else { throw fail(s, "\(path).scale", "scale applies to vectors and scalars, not to \(t.name)") }
+            scale = try number(s, "\(path).scale")
+        }
+        return FieldMapping(target: t.name, source: source, units: units, order: order, scale: scale, line: line)
+    }
+}

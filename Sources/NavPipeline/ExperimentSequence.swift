@@ -1,0 +1,75 @@
+import Foundation
+
+// The experiment sequence as one call (plan → jobs → report), shared by `navbench run` and
+// `navbench merge`, tests and notebooks.
+
+/// What a run of an experiment produced.
+public struct ExperimentOutcome: Sendable {
+    public var plan: ExperimentPlan
+    /// Results by job index (of this shard when sharded).
+    public var results: [Int: JobResult]
+    /// Input failures of the plan, then job failures (sorted).
+    public var failures: [String]
+    /// Jobs computed in this run (the others came from the cache).
+    public var computed: Int
+    /// The report written, or nil for one shard of a sharded run (combine with `mergeExperiment`).
+    public var report: ExperimentOutputs?
+}
+
+/// Where a run caches its job results: `OUTPUT/.cache`.
+public func experimentCacheFolder(_ spec: ExperimentSpec) -> String {
+    (spec.output as NSString).appendingPathComponent(".cache")
+}
+
+/// Runs an experiment: loads the inputs, runs the jobs of shard `shard` of `shards` on `workers`
+/// threads (cached results are reused) and, unsharded, writes the report into `spec.output`.
+/// `command` is the line the report names to regenerate it.
+public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
+                          progress: ProgressHandler? = nil) throws -> ExperimentOutcome {
+    try checkReportFolder(spec)  // SpecLimits.swift
+    let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
+    defer { withExtendedLifetime(lock) {} }
+    let started = Date()
+    let plan = planExperiment(spec)
+    let (results, failures, computed) = executeJobs(plan, cacheFolder: experimentCacheFolder(spec), workers: workers,
+                                                    shard: shard, shards: shards, progress: progress)
+    var outcome = ExperimentOutcome(plan: plan, results: results, failures: plan.failures + failures, computed: computed)
+    guard shards == 1 else { return outcome }
+    outcome.report = try writeExperimentReport(plan, results: results, failures: failures, command: command,
+                                               facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count))
+    outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE: exit 1 too
+    return outcome
+}
+
+/// Writes the report of a sharded run from the shards' cached results; a job without a result
+/// is listed as a failure.
+public func mergeExperiment(_ spec: ExperimentSpec, command: String) throws -> ExperimentOutcome {
+    try checkReportFolder(spec)  // SpecLimits.swift
+    let lock = try ReportFolderLock(spec.output)
+    defer { withExtendedLifetime(lock) {} }
+    let started = Date()
+    let plan = planExperiment(spec)
+    let (results, missing) = cachedResults(plan, cacheFolder: experimentCacheFolder(spec))
+    let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
+    let report = try writeExperimentReport(plan, results: results, failures: failures, command: command,
+                                           facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count))
+    return ExperimentOutcome(plan: plan, results: results, failures: plan.failures + failures + report.failures, computed: 0, report: report)
+}
+
+/// Machine facts for the manifest (never in summary.md or metrics.csv).
+func runFacts(started: Date, jobs: Int, computed: Int, total: Int) -> [String: String] {
+    var facts = ["wall_seconds": String(format: "%.3f", Date().timeIntervalSince(started)), "workers": String(jobs),
+                 "jobs_computed": String(computed), "jobs_total": String(total)]
+    let git = Process()
+    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    git.arguments = ["git", "rev-parse", "HEAD"]
+    let pipe = Pipe()
+    git.standardOutput = pipe
+    git.standardError = FileHandle.nullDevice
+    if (try? git.run()) != nil {
+        git.waitUntilExit()
+        let sha = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if git.terminationStatus == 0 { facts["git_commit"] = sha }
+    }
+    return facts
+}

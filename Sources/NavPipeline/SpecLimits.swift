@@ -1,0 +1,115 @@
+import Foundation
+import NavIO
+
+/// Limits on what an experiment spec may ask for, checked when the spec is read, before
+/// anything is built.
+public enum SpecLimits {
+    /// Most configurations a sweep grid may have (`--max-configurations` raises it). The grid is
+    /// counted, with overflow checked, before it is built; 10,000 configurations × a few
+    /// navigation sessions is already hours of replay.
+    nonisolated(unsafe) public static var maxConfigurations = 10_000
+}
+
+extension Sweep {
+    /// The values of each dimension as text, in `SweepDimension.all` order.
+    var dimensionValues: [(name: String, values: [String])] {
+        SweepDimension.all.map { ($0.key, values(of: $0)) }
+    }
+
+    /// The number of configurations, or nil when it overflows `Int`.
+    ///
+    /// - Complexity: O(dimensions).
+    public var configurationCount: Int? {
+        var n = 1
+        for d in dimensionValues {
+            let (p, o) = n.multipliedReportingOverflow(by: d.values.count)
+            if o { return nil }
+            n = p
+        }
+        return n
+    }
+
+    /// Throws on a value repeated within a dimension (it would duplicate rows) and on a grid of
+    /// more than `SpecLimits.maxConfigurations` configurations.
+    func checkLimits(file: String) throws(SpecError) {
+        for d in dimensionValues {
+            var seen = Set<String>()
+            for v in d.values where !seen.insert(v).inserted {
+                throw SpecError(file: file, key: "sweep.\(d.name)", problem: "'\(escapedForMessage(v))' is listed twice; each value once")
+            }
+        }
+        let limit = SpecLimits.maxConfigurations
+        guard let n = configurationCount, n <= limit else {
+            let shown = configurationCount.map(String.init) ?? "more than 2^63"
+            throw SpecError(file: file, key: "sweep",
+                            problem: "\(shown) configurations, more than the limit of \(limit) (--max-configurations raises it)")
+        }
+    }
+}
+
+/// The report folder rule (docs/exit-codes.md): never empty, `.`, `/`, an input file, the folder
+/// of an input, or a path with a `..` component; anything else, inside or outside the project,
+/// is accepted (an absolute path is the user's explicit choice).
+public func checkReportFolder(_ spec: ExperimentSpec) throws(TraceError) {
+    let out = spec.output
+    let parts = out.split(separator: "/", omittingEmptySubsequences: true)
+    if out.isEmpty || parts.allSatisfy({ $0 == "." }) && !out.hasPrefix("/") {
+        throw TraceError(.writeFailed, file: out.isEmpty ? "''" : out, object: "output", "the current folder is never a report folder; name a new folder (default Reports/\(spec.name))")
+    }
+    if parts.contains("..") {
+        throw TraceError(.writeFailed, file: out, object: "output", "a report folder may not contain '..'; give a plain or absolute path")
+    }
+    try checkOutputPath(out, flag: "output", inputs: expandGlobs(spec.inputs).sorted(), folder: true)
+}
+
+/// A lock on a report folder (`OUTPUT/.navbench.lock`, flock(2)), held until the value is
+/// released: a second `run` or `merge` into the same folder exits with one line instead of
+/// computing the same jobs twice. The kernel drops the lock when a killed run's process ends.
+///
+/// An unsharded run and `merge` hold it exclusively. The shards of a sharded run share the folder
+/// (they run at once, one Slurm array task each) and take it shared, plus an exclusive lock of
+/// their own shard (`OUTPUT/.navbench-shard-K.lock`): shards run together, the same shard twice
+/// does not, and no merge or whole run starts while a shard is writing.
+public final class ReportFolderLock {
+    private let fd: Int32
+
+    /// Locks `folder` exclusively, or shared when `shard` (1-based) is given, then `shard`'s own
+    /// lock exclusively.
+    public init(_ folder: String, shard: Int? = nil) throws(TraceError) {
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw TraceError(.writeFailed, file: folder, "cannot create the report folder (\(errnoText(errno)))")
+        }
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        self.fd = try Self.lock(base + ".navbench.lock", folder: folder, exclusive: shard == nil,
+                                busy: "another navbench run is writing this report folder; wait for it or choose another --out")
+        if let shard {
+            do {
+                let fd = try Self.lock(base + ".navbench-shard-\(shard).lock", folder: folder, exclusive: true,
+                                       busy: "shard \(shard) of this report folder is already running")
+                shardFD = fd
+            } catch {
+                flock(self.fd, LOCK_UN); close(self.fd)
+                throw error
+            }
+        } else {
+            shardFD = -1
+        }
+    }
+
+    private let shardFD: Int32
+
+    private static func lock(_ path: String, folder: String, exclusive: Bool, busy: String) throws(TraceError) -> Int32 {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the lock file (\(errnoText(errno)))") }
+        guard flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
+            close(fd)
+            throw TraceError(.writeFailed, file: folder, busy)
+        }
+        return fd
+    }
+
+    deinit {
+        if shardFD >= 0 { flock(shardFD, LOCK_UN); close(shardFD) }
+        flock(fd, LOCK_UN); close(fd)
+    }
+}

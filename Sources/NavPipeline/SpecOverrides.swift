@@ -1,0 +1,98 @@
+import Foundation
+import NavIO
+import Yams
+
+// Command-line overrides of an experiment spec, as Hydra users write them:
+// `navbench run SPEC rdp_tolerance=0.6 wording=clock,six-sector output=Reports/try`.
+
+extension ExperimentSpec {
+    /// Top-level keys whose value is a list (a comma-separated override gives several entries).
+    static let listKeys: Set<String> = ["inputs", "metrics", "calibration", "proximity", "gyro_filters"]
+
+    /// Loads a spec and applies `overrides` (`KEY=VALUE`, see `parse(_:file:overrides:)`).
+    public static func load(_ path: String, overrides: [String]) throws(SpecError) -> ExperimentSpec {
+        let spec = try load(path)
+        return overrides.isEmpty ? spec : try parse(spec.text, file: path, overrides: overrides)
+    }
+
+    /// Parses a spec and applies overrides in order. Each is `KEY=VALUE`:
+    /// - KEY is a top-level key (`name`, `output`, `inputs`, `metrics`, `calibration`, …), a sweep
+    ///   dimension (`rdp_tolerance` or `sweep.rdp_tolerance`), or a dotted path into a mapping
+    ///   (`compare.end_point_drift`);
+    /// - VALUE `a,b` is a list (a sweep over a and b); a value in YAML flow syntax (`[…]`, `{…}`)
+    ///   is read as YAML, which is how a filter spec containing a comma is given
+    ///   (`calibration=[mean, "ema:tau=0.5,angle"]`).
+    /// The overrides are validated like the file, and appended to the spec's text as a comment
+    /// (so the spec hash in reports tells an overridden run apart).
+    ///
+    /// - Throws: `SpecError` naming the override, or the key, and what is wrong.
+    public static func parse(_ text: String, file: String, overrides: [String]) throws(SpecError) -> ExperimentSpec {
+        guard !overrides.isEmpty else { return try parse(text, file: file) }
+        var top = (try yamlTree(text, file: file) as? [String: Any]) ?? [:]
+        for o in overrides {
+            let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2, !kv[0].isEmpty else {
+                throw SpecError(file: file, key: o, problem: "expected KEY=VALUE (for example rdp_tolerance=0.3,0.6)")
+            }
+            var path = kv[0].split(separator: ".").map(String.init)
+            if path.count == 1, SweepDimension.named(path[0]) != nil { path = ["sweep", path[0]] }
+            let value = try overrideValue(kv[1], list: path.first == "sweep" || (path.count == 1 && listKeys.contains(path[0])),
+                                          file: file, key: kv[0])
+            top = setting(top, path[...], value)
+        }
+        let resolved = text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + "# overrides: " + overrides.joined(separator: " ") + "\n"
+        return try parse(tree: top, text: resolved, file: file)
+    }
+
+    /// A value from override text: YAML flow syntax, a comma list, or one scalar.
+    static func overrideValue(_ text: String, list: Bool, file: String, key: String) throws(SpecError) -> Any {
+        func scalar(_ s: String) -> Any {
+            let t = s.trimmingCharacters(in: .whitespaces)
+            return (try? Yams.load(yaml: t)).flatMap { $0 as? Double ?? ($0 as? Int).map { $0 as Any } } ?? t
+        }
+        if text.hasPrefix("[") || text.hasPrefix("{") {
+            do { return try Yams.load(yaml: text) ?? text } catch {
+                throw SpecError(file: file, key: key, problem: "override value '\(text)' is not valid YAML")
+            }
+        }
+        if list { return text.split(separator: ",", omittingEmptySubsequences: false).map { scalar(String($0)) } }
+        return scalar(text)
+    }
+
+    /// `tree` with `value` set at `path`, creating mappings on the way.
+    static func setting(_ tree: [String: Any], _ path: ArraySlice<String>, _ value: Any) -> [String: Any] {
+        var t = tree
+        guard let k = path.first else { return t }
+        if path.count == 1 { t[k] = value } else { t[k] = setting((t[k] as? [String: Any]) ?? [:], path.dropFirst(), value) }
+        return t
+    }
+
+    /// The resolved spec as YAML: every key, defaults filled in, in a fixed order
+    /// (`navbench run SPEC --print-config`). Parsing it gives the same spec.
+    public var resolvedYAML: String {
+        func q(_ s: String) -> String {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.withoutEscapingSlashes]
+            let data = (try? enc.encode(s)) ?? Data("\"\"".utf8)
+            return String(decoding: data, as: UTF8.self)
+        }
+        func list(_ l: [String]) -> String { "[" + l.map(q).joined(separator: ", ") + "]" }
+        var y = "name: \(q(name))\ninputs: \(list(inputs))\noutput: \(q(output))\nmetrics: \(list(keyMetrics))\nsweep:\n"
+        for d in SweepDimension.all {
+            let v = sweep.values(of: d)
+            y += "  \(d.key): " + (d.key == SweepDimension.rdpTolerance.key ? "[" + v.joined(separator: ", ") + "]" : list(v)) + "\n"
+        }
+        if !calibration.isEmpty { y += "calibration: \(list(calibration))\n" }
+        if !proximity.isEmpty { y += "proximity: \(list(proximity))\n" }
+        if !gyroFilters.isEmpty { y += "gyro_filters: \(list(gyroFilters))\n" }
+        if !ape.isEmpty {
+            y += "ape:\n" + ape.map { "  - {reference: \(q($0[0])), estimate: \(q($0[1])), align: \(q($0[2]))}\n" }.joined()
+        }
+        if !tolerances.isEmpty {
+            y += "compare:\n" + tolerances.keys.sorted().map { k in
+                "  \(q(k)): {absolute: \(formatNumber(tolerances[k]!.absolute)), relative: \(formatNumber(tolerances[k]!.relative))}\n"
+            }.joined()
+        }
+        return y
+    }
+}

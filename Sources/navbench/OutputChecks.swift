@@ -1,0 +1,24 @@
+import Foundation
+import NavIO
+
+/// Paths on the command line that name existing files or folders, except the values of output
+/// options: the inputs an output must never replace.
+func commandLineInputs() -> [String] {
+    let outputOptions: Set<String> = ["--out", "--times", "--mapping-out"]
+    var inputs: [String] = []
+    var skipNext = false
+    for a in CommandLine.arguments.dropFirst() {
+        if skipNext { skipNext = false; continue }
+        if outputOptions.contains(a) { skipNext = true; continue }
+        if outputOptions.contains(where: { a.hasPrefix($0 + "=") }) { continue }
+        if !a.hasPrefix("-") && FileManager.default.fileExists(atPath: a) { inputs.append(a) }
+    }
+    return inputs
+}
+
+/// `checkOutputPath` against every input named on the command line; a refused path is one
+/// line and exit status 73 (docs/exit-codes.md).
+func checkOutput(_ out: String?, flag: String = "--out", folder: Bool = false, extraInputs: [String] = []) throws {
+    guard let out else { return }
+    try checkOutputPath(out, flag: flag, inputs: commandLineInputs() + extraInputs, folder: folder)
+}

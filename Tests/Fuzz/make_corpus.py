@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""Writes navbench's hostile-input corpus (deterministic: same bytes every run, except the FIFO,
+which is made by the runner). Usage: make_corpus.py OUTDIR [DATASETS_DIR]
+
+Layout: OUTDIR/<reader>/<case>.<ext>; readers: h5, text (tum/kitti/euroc/csv), crd, spec, mapping,
+mbd (BLE annotated), arkit (ARKit logger). Needs h5py and numpy (the project venv)."""
+import os, struct, sys, shutil
+import numpy as np
+import h5py
+
+out = sys.argv[1]
+datasets = sys.argv[2] if len(sys.argv) > 2 else "Datasets"
+rng = np.random.default_rng(20261123)
+REC = os.path.join(datasets, "R1-corridor_recording.h5")
+NAV = os.path.join(datasets, "R1-corridor_nav1.h5")
+
+def path(reader, name):
+    d = os.path.join(out, reader); os.makedirs(d, exist_ok=True)
+    return os.path.join(d, name)
+
+HOSTILE_NAMES = {
+    "traversal": "../../victim/metrics", "deep_traversal": "../" * 40 + "tmp/x", "absolute": "/tmp/navbench-fuzz-abs",
+    "newline_md": "R1\n# injected heading\n| a | b |", "formula": "=HYPERLINK(\"http://x\",\"y\")", "plus": "+1+2",
+    "at": "@SUM(A1)", "control": "R\x1b[31m\x07\x00x", "long": "R" * 10000, "dot": ".", "dotdot": "..",
+    "slash": "a/b", "empty": "", "pipe": "a|b|c", "backtick": "`rm -rf`", "unicode_rtl": "R\u202eevil",
+    "python_inject": 'x"]; __import__("os").system("touch PWNED"); _ = ["',
+}
+
+# ---------------------------------------------------------------- HDF5
+def copy_trace(name, src=NAV):
+    p = path("h5", name); shutil.copyfile(src, p); return p
+
+def h5(name, src=NAV):
+    return h5py.File(copy_trace(name, src), "r+")
+
+count = {}
+def note(reader): count[reader] = count.get(reader, 0) + 1
+
+# hostile ids (route_id, session_id) in otherwise valid traces: recording + navigation pairs
+for key, v in HOSTILE_NAMES.items():
+    for kind, src in (("rec", REC), ("nav", NAV)):
+        with h5(f"id_{key}_{kind}.h5", src) as f:
+            f.attrs["route_id"] = v.replace("\x00", "")
+            f.attrs["session_id"] = (v + "_" + kind).replace("\x00", "")
+        note("h5")
+# external links
+targets = {"file": "../h5/linked_target.h5", "fifo": "fifo", "devzero": "/dev/zero", "folder": "..",
+           "missing": "does_not_exist.h5", "self": "ext_self.h5", "devnull": "/dev/null"}
+with h5py.File(path("h5", "linked_target.h5"), "w") as f:
+    f["secret"] = np.arange(10.0)
+note("h5")
+for key, t in targets.items():
+    with h5(f"ext_{key}.h5") as f:
+        del f["vio/timestamps"]
+        f["vio/timestamps"] = h5py.ExternalLink(t, "/secret")
+        f["extra_link"] = h5py.ExternalLink(t, "/")
+    note("h5")
+with h5("ext_group.h5") as f:
+    del f["imu"]; f["imu"] = h5py.ExternalLink("linked_target.h5", "/")
+note("h5")
+# declared sizes
+def huge(name, shape, chunks=None, dtype="f8", where="vio/timestamps"):
+    with h5(name) as f:
+        del f[where]
+        d = f.create_dataset(where, shape=shape, dtype=dtype, chunks=chunks)
+        d.attrs["units"] = "s"
+    note("h5")
+huge("huge_2p40_contiguous.h5", (2**40,))
+huge("huge_2p40_chunked.h5", (2**40,), chunks=(4096,))
+huge("huge_2p62.h5", (2**62,), chunks=(1 << 20,))
+huge("huge_2d_overflow.h5", (2**40, 2**40), chunks=(16, 16), where="vio/position")
+huge("huge_imu.h5", (2**35, 3), chunks=(1024, 3), where="imu/accelerometer")
+huge("huge_strings.h5", (2**40,), chunks=(1024,), dtype="S36", where="ble/beacons/uuid")
+huge("huge_rows_vs_ts.h5", (2**33, 4), chunks=(1024, 4), where="vio/orientation")
+# numeric hostility
+def setds(name, where, values, src=NAV):
+    with h5(name, src) as f:
+        units = f[where].attrs.get("units", None)
+        del f[where]
+        f[where] = values
+        if units is not None: f[where].attrs["units"] = units
+    note("h5")
+vio_n = h5py.File(NAV, "r")["vio/timestamps"].shape[0]
+base_t = h5py.File(NAV, "r")["vio/timestamps"][()]
+setds("ts_1e300.h5", "vio/timestamps", np.linspace(0, 1e300, vio_n))
+setds("ts_9p3e9.h5", "groundtruth/timestamps", h5py.File(NAV, "r")["groundtruth/timestamps"][()] + 9.3e9)
+setds("ts_37days.h5", "vio/timestamps", np.concatenate([base_t[:-1], [base_t[0] + 37 * 86400]]))
+setds("ts_nan.h5", "vio/timestamps", np.full(vio_n, np.nan))
+setds("ts_inf.h5", "imu/timestamps", np.full(h5py.File(NAV, "r")["imu/timestamps"].shape[0], np.inf))
+setds("ts_negative_huge.h5", "vio/timestamps", base_t - 1e19)
+setds("ble_1e300.h5", "ble/timestamps", np.linspace(0, 1e300, h5py.File(NAV, "r")["ble/timestamps"].shape[0]))
+setds("ble_index_u64.h5", "ble/beacon", np.full(h5py.File(NAV, "r")["ble/beacon"].shape[0], 2**63 + 5, dtype="u8"))
+setds("ble_index_neg.h5", "ble/beacon", np.full(h5py.File(NAV, "r")["ble/beacon"].shape[0], -1, dtype="i4"))
+setds("ble_index_big.h5", "ble/beacon", np.full(h5py.File(NAV, "r")["ble/beacon"].shape[0], 2**31 - 1, dtype="i4"))
+setds("vio_pos_1e308.h5", "vio/position", np.full((vio_n, 3), 1.7e308))
+setds("vio_quat_zero.h5", "vio/orientation", np.zeros((vio_n, 4)))
+setds("vio_strings.h5", "vio/position", np.array([b"abc"] * vio_n))
+setds("vio_1d_position.h5", "vio/position", np.zeros(vio_n))
+setds("vio_empty.h5", "vio/timestamps", np.zeros(0))
+setds("vio_one_row.h5", "vio/timestamps", np.zeros(1))
+setds("tracking_u64.h5", "vio/tracking_state", np.full(vio_n, 2**64 - 1, dtype="u8"))
+setds("anchor_id_huge.h5", "anchors/anchor_id", np.full(h5py.File(NAV, "r")["anchors/anchor_id"].shape[0], 2**62, dtype="i8"))
+setds("compound.h5", "vio/timestamps", np.zeros(vio_n, dtype=[("a", "f8"), ("b", "i4")]))
+for kind in ("recording", "navigation", "bogus", ""):
+    with h5(f"kind_{kind or 'empty'}.h5") as f: f.attrs["session_kind"] = kind
+    note("h5")
+with h5("kind_swapped_rec_as_nav.h5", REC) as f: f.attrs["session_kind"] = "navigation"
+note("h5")
+with h5("route_other.h5") as f: f.attrs["route_id"] = "R2-turns"
+note("h5")
+with h5("units_array.h5") as f: f["vio/timestamps"].attrs["units"] = np.array([b"s", b"s"])
+note("h5")
+with h5("units_int.h5") as f: f["vio/timestamps"].attrs["units"] = 7
+note("h5")
+with h5("version_huge.h5") as f: f.attrs["format_version"] = np.uint64(2**64 - 1)
+note("h5")
+with h5("version_float.h5") as f: f.attrs["format_version"] = 1e300
+note("h5")
+with h5("softlink_loop.h5") as f:
+    f["loop_a"] = h5py.SoftLink("/loop_b"); f["loop_b"] = h5py.SoftLink("/loop_a")
+    del f["vio/position"]; f["vio/position"] = h5py.SoftLink("/loop_a")
+note("h5")
+with h5("deep_groups.h5") as f:
+    g = f
+    for i in range(2000): g = g.create_group("g")
+note("h5")
+with h5("many_attrs.h5") as f:
+    for i in range(2000): f.attrs[f"a{i}"] = "x" * 100
+note("h5")
+with h5("attr_long_route.h5") as f: f.attrs["route_id"] = "r" * 1_000_000
+note("h5")
+with h5("nonutf8_attr.h5") as f: f.attrs["route_id"] = np.bytes_(b"\xff\xfe\x80route")
+note("h5")
+# raw byte hostility
+valid = open(NAV, "rb").read()
+for i, cut in enumerate([0, 8, 100, 512, 2048, len(valid) // 2, len(valid) - 1]):
+    open(path("h5", f"truncated_{i}.h5"), "wb").write(valid[:cut]); note("h5")
+for i in range(12):
+    b = bytearray(valid); idx = rng.integers(0, len(b), size=64)
+    for j in idx: b[j] = int(rng.integers(0, 256))
+    open(path("h5", f"bitflip_{i}.h5"), "wb").write(bytes(b)); note("h5")
+open(path("h5", "random.h5"), "wb").write(rng.integers(0, 256, 4096, dtype=np.uint8).tobytes()); note("h5")
+open(path("h5", "signature_only.h5"), "wb").write(b"\x89HDF\r\n\x1a\n" + b"\0" * 100); note("h5")
+
+# ---------------------------------------------------------------- text trajectories
+def text(reader, name, data):
+    p = path(reader, name)
+    open(p, "wb").write(data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")); note(reader)
+tum_ok = "".join(f"{i*0.1:.3f} {i*0.1} 0 0 0 0 0 1\n" for i in range(50))
+text("tum", "ok.tum", tum_ok)
+text("tum", "crlf.tum", tum_ok.replace("\n", "\r\n"))
+text("tum", "nul.tum", tum_ok[:100] + "\0\0\0" + tum_ok[100:])
+text("tum", "huge_line.tum", "1 " * 2_000_000 + "\n")
+text("tum", "ts_1e300.tum", "".join(f"{i*1e299} 0 0 0 0 0 0 1\n" for i in range(10)))
+text("tum", "nan.tum", "nan nan nan nan nan nan nan nan\n" * 5)
+text("tum", "non_utf8.tum", b"\xff\xfe 1 2 3\n" * 10)
+text("tum", "exp_bomb.tum", "1e999999999 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 1\n")
+text("tum", "many_digits.tum", "0." + "1" * 100000 + " 0 0 0 0 0 0 1\n")
+text("tum", "zero_quat.tum", "".join(f"{i} 0 0 0 0 0 0 0\n" for i in range(10)))
+text("tum", "empty.tum", "")
+text("tum", "comments_only.tum", "# a\n# b\n")
+text("tum", "binary.tum", rng.integers(0, 256, 5000, dtype=np.uint8).tobytes())
+text("tum", "short_rows.tum", "1 2 3\n4 5\n")
+text("tum", "unordered.tum", "".join(f"{(10-i)} 0 0 0 0 0 0 1\n" for i in range(10)))
+euroc_hdr = "#timestamp [ns],p_RS_R_x [m],p_RS_R_y [m],p_RS_R_z [m],q_RS_w [],q_RS_x [],q_RS_y [],q_RS_z []\n"
+text("euroc", "ok.csv", euroc_hdr + "".join(f"{i*100000000},{i*0.1},0,0,1,0,0,0\n" for i in range(50)))
+text("euroc", "ns_2p63.csv", euroc_hdr + "".join(f"{2**63 - 1 - i},{i},0,0,1,0,0,0\n" for i in range(5, 0, -1)))
+text("euroc", "ns_1e30.csv", euroc_hdr + "".join(f"{i}e30,{i},0,0,1,0,0,0\n" for i in range(1, 6)))
+text("euroc", "ns_negative.csv", euroc_hdr + "".join(f"{-10**19 + i},{i},0,0,1,0,0,0\n" for i in range(5)))
+text("euroc", "crlf.csv", (euroc_hdr + "".join(f"{i*100000000},{i*0.1},0,0,1,0,0,0\n" for i in range(50))).replace("\n", "\r\n"))
+text("euroc", "ragged.csv", euroc_hdr + "1,2\n3,4,5,6,7,8,9,10,11,12\n")
+kitti_ok = "".join("1 0 0 %d 0 1 0 0 0 0 1 0\n" % i for i in range(20))
+text("kitti", "ok.kitti", kitti_ok)
+text("kitti", "times.txt", "".join(f"{i*0.1}\n" for i in range(20)))
+text("kitti", "times_short.txt", "0\n")
+text("kitti", "times_1e300.txt", "".join(f"{i*1e300}\n" for i in range(20)))
+text("kitti", "not_rotation.kitti", "".join("2 0 0 %d 0 2 0 0 0 0 2 0\n" % i for i in range(20)))
+text("kitti", "huge.kitti", "".join("1e308 0 0 1e308 0 1e308 0 0 0 0 1e308 0\n" for i in range(20)))
+# CSV + mapping
+csv_ok = "time,accel,ax,ay,az\n" + "".join(f"{i*0.01},{np.sin(i)},{i},0,9.8\n" for i in range(200))
+text("csv", "ok.csv", csv_ok)
+text("csv", "crlf.csv", csv_ok.replace("\n", "\r\n"))
+text("csv", "bom.csv", "\ufeff" + csv_ok)
+text("csv", "formula.csv", "time,accel\n" + "".join(f"{i},=cmd|' /C calc'!A0\n" for i in range(10)))
+text("csv", "huge_time.csv", "time,accel,ax,ay,az\n" + "".join(f"{i}e300,1,0,0,9.8\n" for i in range(1, 50)))
+text("csv", "one_column.csv", "time\n1\n2\n")
+text("csv", "ragged.csv", "time,accel\n1\n2,3,4\n")
+text("csv", "quotes.csv", 'time,accel\n"1,"2\n"unterminated\n')
+text("csv", "header_only.csv", "time,accel\n")
+text("csv", "nul_header.csv", "ti\0me,accel\n1,2\n")
+text("csv", "dup_cols.csv", "time,time,time\n1,2,3\n")
+text("csv", "long_field.csv", "time,accel\n1," + "9" * 2_000_000 + "\n")
+
+# ---------------------------------------------------------------- mappings (YAML)
+map_ok = """streams:
+  imu:
+    time: {column: time, units: s}
+    accelerometer: {columns: [ax, ay, az], units: m/s^2}
+"""
+text("mapping", "ok.yaml", map_ok)
+bomb = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
+for i, (p, c) in enumerate(zip("bcdefghi", "abcdefgh")):
+    bomb += f"{p}: &{p} [" + ",".join([f"*{c}"] * 9) + "]\n"
+bomb += "streams: *i\n"
+text("mapping", "alias_bomb.yaml", bomb)
+text("mapping", "deep.yaml", "streams: " + "[" * 5000 + "]" * 5000 + "\n")
+text("mapping", "tabs.yaml", "streams:\n\timu: 1\n")
+text("mapping", "huge_index.yaml", "streams:\n  imu:\n    time: {column: 99999999999999999999999, units: s}\n")
+text("mapping", "neg_index.yaml", "streams:\n  imu:\n    time: {column: -1, units: s}\n")
+text("mapping", "selection_huge.yaml", "streams:\n  vio:\n    position: {dataset: /vio/position, select: [9223372036854775807, 0, 1], units: m}\n    time: {dataset: /vio/timestamps, units: s}\n")
+text("mapping", "hdf5_ok.yaml", "streams:\n  vio:\n    time: {dataset: /vio/timestamps, units: s}\n    position: {dataset: /vio/position, units: m}\n    orientation: {dataset: /vio/orientation, order: xyzw}\n")
+text("mapping", "binary.yaml", rng.integers(0, 256, 2000, dtype=np.uint8).tobytes())
+text("mapping", "unknown_key.yaml", "streams:\n  imu:\n    bogus: 1\n")
+
+# ---------------------------------------------------------------- specs (YAML)
+def spec(name, body):
+    if isinstance(body, str): body = body.replace("CORPUS", os.path.abspath(out))
+    text("spec", name, body)
+INPUT = "inputs: [CORPUS/h5/id_traversal_rec.h5, CORPUS/h5/id_traversal_nav.h5]\n"
+spec("ok.yaml", "name: fuzz-ok\n" + INPUT)
+for key in ("traversal", "newline_md", "formula", "control", "long", "dotdot", "slash", "python_inject", "pipe", "empty", "dot", "absolute"):
+    spec(f"ids_{key}.yaml", f"name: fuzz-{key.replace('_', '-')}\ninputs: [CORPUS/h5/id_{key}_rec.h5, CORPUS/h5/id_{key}_nav.h5]\n")
+spec("alias_bomb.yaml", bomb.replace("streams: *i", "name: x\ninputs: *i"))
+spec("grid_1e9.yaml", "name: grid\n" + INPUT + "sweep:\n  rdp_tolerance: [" + ",".join(str(0.1 * i) for i in range(1, 11)) + "]\n"
+     + "  seeds: [" + ",".join(map(str, range(100))) + "]\n  anchor_sightings: [" + ",".join(map(str, range(1, 101))) + "]\n"
+     + "  position_filter: [" + ",".join(f"'ema:tau={0.01 * i:.2f}'" for i in range(1, 101)) + "]\n  registration: [gravity-aligned, full]\n")
+spec("grid_1e6.yaml", "name: grid\n" + INPUT + "sweep:\n  seeds: [" + ",".join(map(str, range(1000))) + "]\n  anchor_sightings: [" + ",".join(map(str, range(1, 1001))) + "]\n")
+spec("repeated.yaml", "name: rep\n" + INPUT + "sweep:\n  rdp_tolerance: [0.3, 0.3, 0.30]\n")
+spec("metric_inject.yaml", "name: inj\n" + INPUT + 'metrics: [\'x"]; __import__("os").system("touch PWNED"); _ = ["\', "pos_error_mean"]\n')
+spec("metric_unknown.yaml", "name: unk\n" + INPUT + "metrics: [no_such_metric]\n")
+spec("output_root.yaml", "name: root\n" + INPUT + "output: /\n")
+spec("output_empty.yaml", "name: empty\n" + INPUT + "output: ''\n")
+spec("output_dot.yaml", "name: dot\n" + INPUT + "output: .\n")
+spec("output_input_folder.yaml", "name: inf\n" + INPUT + "output: CORPUS/h5\n")
+spec("output_traversal.yaml", "name: trav\n" + INPUT + "output: ../../escaped\n")
+spec("filter_bad.yaml", "name: fb\n" + INPUT + "calibration: ['kalman:q=-1']\n")
+spec("filter_nan.yaml", "name: fn\n" + INPUT + "sweep:\n  position_filter: ['ema:tau=nan', 'butter:order=99999999999']\n")
+spec("gyro_bad.yaml", "name: gb\n" + INPUT + "gyro_filters: ['butter:cutoff=1e308,order=1000000']\n")
+spec("ape_missing.yaml", "name: am\n" + INPUT + "ape: [{reference: /nonexistent.tum, estimate: CORPUS/tum/ok.tum}]\n")
+spec("ape_fifo.yaml", "name: af\n" + INPUT + "ape: [{reference: CORPUS/h5/fifo, estimate: CORPUS/tum/ok.tum}]\n")
+spec("inputs_fifo.yaml", "name: if\ninputs: [CORPUS/h5/fifo, CORPUS/h5/ext_fifo.h5]\n")
+spec("inputs_huge.yaml", "name: ih\ninputs: [CORPUS/h5/huge_*.h5, " + "CORPUS/h5/id_traversal_rec.h5]\n")
+spec("inputs_glob_everything.yaml", "name: ge\ninputs: ['CORPUS/h5/*.h5']\n")
+spec("deep.yaml", "name: d\ninputs: " + "[" * 3000 + "]" * 3000 + "\n")
+spec("unknown_key.yaml", "name: u\n" + INPUT + "bogus: 1\n")
+spec("binary.yaml", rng.integers(0, 256, 3000, dtype=np.uint8).tobytes())
+spec("name_bad.yaml", "name: '../x'\n" + INPUT)
+spec("anchors_huge.yaml", "name: ah\n" + INPUT + "sweep:\n  anchor_sightings: [9223372036854775807, 99999999999999999999999]\n")
+spec("seeds_neg.yaml", "name: sn\n" + INPUT + "sweep:\n  seeds: [-1, 18446744073709551616]\n")
+spec("compare_bad.yaml", "name: cb\n" + INPUT + "compare: {pos_error_mean: {absolute: -1, relative: .nan}}\n")
+
+# ---------------------------------------------------------------- Clew routes (.crd binary plists)
+def bplist(objects, top, ref_size=2, offset_size=4):
+    """objects: list of raw encoded object bytes; returns a bplist00."""
+    body = b"bplist00"; offsets = []
+    for o in objects: offsets.append(len(body)); body += o
+    table = len(body)
+    for o in offsets: body += o.to_bytes(offset_size, "big")
+    body += b"\0" * 6 + bytes([offset_size, ref_size]) + len(objects).to_bytes(8, "big") + top.to_bytes(8, "big") + table.to_bytes(8, "big")
+    return body
+def s(x): b = x.encode(); return bytes([0x50 | len(b)]) + b if len(b) < 15 else bytes([0x5F, 0x10, len(b)]) + b
+def uid(n, width=1): return bytes([0x80 | (width - 1)]) + n.to_bytes(width, "big")
+def d(keys, vals, rs=2):
+    return bytes([0xD0 | len(keys)]) + b"".join(k.to_bytes(rs, "big") for k in keys) + b"".join(v.to_bytes(rs, "big") for v in vals)
+# objects: 0 top dict {$archiver: 1, $objects: 2, $top: 3}; 1 "NSKeyedArchiver"; 2 array [4]; 3 dict {root: 5}; 4 "$null"; 5 uid
+def archive(uid_obj):
+    objs = [d([6, 7, 8], [1, 2, 3]), s("NSKeyedArchiver"), bytes([0xA1]) + (4).to_bytes(2, "big"), d([9], [5]), s("$null"), uid_obj,
+            s("$archiver"), s("$objects"), s("$top"), s("root")]
+    return bplist(objs, 0)
+text("crd", "uid_2p63.crd", archive(uid(2**63 + 1, 8)))
+text("crd", "uid_max.crd", archive(uid(2**64 - 1, 8)))
+text("crd", "uid_small.crd", archive(uid(0)))
+objs = [d([6, 7, 8], [1, 2, 3]), s("NSKeyedArchiver"), bytes([0xA1]) + (0xFFFF).to_bytes(2, "big"), d([9], [5]), s("$null"), uid(0), s("$archiver"), s("$objects"), s("$top"), s("root")]
+text("crd", "ref_out_of_range.crd", bplist(objs, 0))
+objs8 = [bytes([0xA1]) + (2**63 + 7).to_bytes(8, "big")]
+text("crd", "ref_2p63.crd", bplist(objs8 + [s("x")], 0, ref_size=8))
+text("crd", "self_cycle.crd", bplist([bytes([0xA1]) + (0).to_bytes(2, "big")], 0))
+text("crd", "trailer_huge_count.crd", b"bplist00" + b"\0" * 10 + b"\0" * 6 + bytes([8, 8]) + (2**64 - 1).to_bytes(8, "big") + (0).to_bytes(8, "big") + (8).to_bytes(8, "big"))
+text("crd", "trailer_table_overflow.crd", b"bplist00" + b"\x00" * 10 + b"\0" * 6 + bytes([8, 8]) + (5).to_bytes(8, "big") + (0).to_bytes(8, "big") + (2**64 - 9).to_bytes(8, "big"))
+text("crd", "length_huge.crd", bplist([bytes([0x5F, 0x13]) + (2**63).to_bytes(8, "big")], 0))
+text("crd", "int_16byte.crd", bplist([bytes([0x14]) + b"\1" * 16], 0))
+text("crd", "bplist01.crd", b"bplist01" + b"\0" * 40)
+text("crd", "empty.crd", b"")
+text("crd", "random.crd", b"bplist00" + rng.integers(0, 256, 3000, dtype=np.uint8).tobytes())
+# deep nesting: arrays each referencing the next
+n = 400
+text("crd", "deep_nesting.crd", bplist([bytes([0xA1]) + (i + 1).to_bytes(2, "big") for i in range(n)] + [s("end")], 0))
+# exponential sharing: array k = [k+1, k+1] (a DAG with 2^60 paths)
+n = 60
+text("crd", "dag_bomb.crd", bplist([bytes([0xA2]) + (i + 1).to_bytes(2, "big") * 2 for i in range(n)] + [s("leaf")], 0))
+for name in sorted(os.listdir("Tests/NavIOTests/Fixtures/import")) if os.path.isdir("Tests/NavIOTests/Fixtures/import") else []:
+    if name.endswith(".crd"):
+        b = bytearray(open(os.path.join("Tests/NavIOTests/Fixtures/import", name), "rb").read())
+        for i in range(6):
+            c = bytearray(b)
+            for j in rng.integers(8, len(c) - 32, size=16): c[j] = int(rng.integers(0, 256))
+            text("crd", f"mut_{name[:-4]}_{i}.crd", bytes(c))
+        text("crd", f"trunc_{name}", bytes(b[: len(b) // 2]))
+
+# ---------------------------------------------------------------- BLE annotated (.mbd) and ARKit logger
+text("mbd", "crlf.mbd", "time;mac;rssi\r\n1;aa:bb;-50\r\n")
+text("mbd", "huge_time.mbd", "".join(f"{i}e300 aa:bb:cc:dd:ee:ff -50\n" for i in range(1, 20)))
+text("mbd", "binary.mbd", rng.integers(0, 256, 4000, dtype=np.uint8).tobytes())
+text("arkit", "ARKit_camera_pose.txt", "".join(f"{i*1e300} 0 0 0 0 0 0 1\n" for i in range(10)))
+text("arkit", "nan_pose.txt", "".join("nan nan nan nan nan nan nan nan\n" for i in range(10)))
+text("arkit", "crlf_pose.txt", "".join(f"{i*0.1} 0 0 0 0 0 0 1\r\n" for i in range(10)))
+
+total = sum(count.values())
+with open(os.path.join(out, "COUNTS"), "w") as f:
+    for k in sorted(count): f.write(f"{k} {count[k]}\n")
+    f.write(f"total {total}\n")
+print(f"{total} hostile inputs in {out}: " + ", ".join(f"{k} {v}" for k, v in sorted(count.items())))

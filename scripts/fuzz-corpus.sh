@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Runs every navbench command on the hostile-input corpus (Tests/Fuzz/make_corpus.py) under a
+# memory limit and a timeout. Fails on any crash (exit >= 128), hang (timeout), write outside
+# the run's output folder, or changed input. Usage: scripts/fuzz-corpus.sh [NAVBENCH] [WORKDIR]
+# Environment: FUZZ_TIMEOUT (s, default 20), FUZZ_MEMORY_KB (ulimit -v, default 4000000),
+# FUZZ_JOBS (parallel runs, default 2), PYTHON (with h5py; default .venv/bin/python).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+NAVBENCH=$(realpath "${1:-.build/debug/navbench}")
+WORK=${2:-.build/fuzz}
+TIMEOUT=${FUZZ_TIMEOUT:-20}
+MEMORY_KB=${FUZZ_MEMORY_KB:-4000000}
+JOBS=${FUZZ_JOBS:-2}
+PY=${PYTHON:-.venv/bin/python}
+if ! "$PY" -c "import h5py, numpy" 2>/dev/null; then
+    [ -x .venv/bin/python ] || python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check h5py==3.15.1 numpy >/dev/null || { echo "fuzz: cannot install h5py"; exit 2; }
+    PY=.venv/bin/python
+fi
+rm -rf "$WORK"; mkdir -p "$WORK"
+WORK=$(realpath "$WORK")
+C="$WORK/corpus"
+"$PY" Tests/Fuzz/make_corpus.py "$C" Datasets >/dev/null || { echo "fuzz: corpus generation failed"; exit 2; }
+for f in Tests/Fuzz/findings/*; do [ -f "$f" ] && mkdir -p "$C/findings" && cp "$f" "$C/findings/"; done
+mkfifo "$C/h5/fifo"
+ln -s fifo "$C/h5/fifo_link.h5"
+REC=$(realpath Datasets/R1-corridor_recording.h5); NAV=$(realpath Datasets/R1-corridor_nav1.h5)
+
+# The job list: one line per run, "ID<TAB>command arguments" (O = the run's output folder).
+JOBS_FILE="$WORK/jobs"; : > "$JOBS_FILE"
+n=0
+job() { n=$((n + 1)); printf '%s\t%s\n' "$n" "$*" >> "$JOBS_FILE"; }
+for f in "$C"/h5/*.h5 "$C/h5/fifo" "$C/findings"/*.h5; do
+    [ -e "$f" ] || continue
+    job validate "$f"
+    job guide "$REC" "$f"
+    [ -n "${FUZZ_QUICK:-}" ] && continue  # make test: the two commands that read every stream
+    job inspect "$f"
+    job export csv "$f" --stream vio --out O/x.csv
+    job export euroc "$f" --stream groundtruth --out O/e.csv
+    job guide "$f" "$NAV"
+    job calibrate "$f"
+    job proximity "$f"
+    job import hdf5-mapped "$f" --mapping "$C/mapping/hdf5_ok.yaml" --out O/m.h5
+    job rpe "$f" "$f" --delta 9223372036854775807
+done
+for f in "$C"/h5/ext_*.h5; do job --allow-external-links inspect "$f"; job --allow-external-links validate "$f"; done
+for f in "$C"/h5/id_*_rec.h5; do job import hdf5-mapped "$f" --mapping "$C/mapping/hdf5_ok.yaml" --out O/m.h5; job survey "$(dirname "$f")" --out O/survey; break; done
+for f in "$C"/tum/* "$C"/euroc/* "$C"/kitti/*.kitti; do
+    job ape "$f" "$f"
+    job rpe "$f" "$C/tum/ok.tum" --delta 1
+    job simplify "$f"
+    job import tum "$f" --out O/t.h5
+    job import euroc "$f" --out O/e.h5
+    job import kitti "$f" --times "$C/kitti/times.txt" --out O/k.h5
+done
+job import kitti "$C/kitti/ok.kitti" --times "$C/kitti/times_1e300.txt" --out O/k.h5
+job import kitti "$C/kitti/ok.kitti" --times "$C/kitti/times_short.txt" --out O/k.h5
+for f in "$C"/csv/* "$C"/findings/*.csv; do
+    [ -e "$f" ] || continue
+    job import csv "$f" --mapping "$C/mapping/ok.yaml" --out O/c.h5
+    job filter "$f" --column accel --time-column time --spec ema:tau=0.5 --out O/f.csv
+    job psd "$f" --column accel --rate 100
+    job adev "$f" --column accel --rate 100
+done
+for f in "$C"/mapping/*; do job import csv "$C/csv/ok.csv" --mapping "$f" --out O/c.h5; job import hdf5-mapped "$NAV" --mapping "$f" --out O/m.h5; done
+for f in "$C"/crd/* "$C"/findings/*.crd; do [ -e "$f" ] && job import clew-crd "$f" --out O/r.h5; done
+for f in "$C"/mbd/*; do job import ble-annotated "$f" --out O/b.h5; done
+for f in "$C"/arkit/*; do job import arkit-logger "$f" --out O/a.h5; done
+for f in "$C"/spec/* "$C"/findings/*.yaml; do
+    [ -e "$f" ] || continue
+    job run "$f" --out O/report --quiet --jobs 1
+    job run "$f" --quiet --jobs 1
+    job export-notebook "$f" --out O/nb.ipynb
+    job compare "$C/csv/ok.csv" "$C/csv/ok.csv" --spec "$f"
+done
+# one-character and standard-output paths, --out equal to an input
+job export csv "$NAV" --stream vio --out x
+job export csv "$NAV" --stream vio --out -
+job export-notebook "$C/spec/ok.yaml" --out -
+job import tum "$C/tum/ok.tum" --out x
+job import tum "$C/tum/ok.tum" --out -
+cp "$C/h5/kind_navigation.h5" "$C/h5/out_is_input.h5"
+job export csv "$C/h5/out_is_input.h5" --stream vio --out "$C/h5/out_is_input.h5"
+job filter "$C/csv/ok.csv" --column accel --spec ema:tau=0.5 --out "$C/csv/ok.csv"
+job synth --navigations 1000000000 --out O/synth
+job rpe "$REC" "$REC" --delta 9223372036854775807
+job rpe "$REC" "$REC" --delta -1
+
+# Inputs are never modified: checksums of every corpus file before and after.
+snapshot() { (cd "$C" && find . -type f -print0 | sort -z | xargs -0 sha256sum; find . | sort) ; }
+snapshot > "$WORK/before"
+
+cat > "$WORK/one.sh" <<'ONE'
+#!/usr/bin/env bash
+# One run in its own sandbox: cwd SANDBOX/a/b, output SANDBOX/a/b/O. Prints "ID STATUS CLASS".
+id=$1; shift
+sb="$WORK/runs/$id"; mkdir -p "$sb/a/b"; cd "$sb/a/b"
+args=(); for a in "$@"; do case "$a" in O/*) args+=("$sb/a/b/$a");; *) args+=("$a");; esac; done
+( ulimit -v "$MEMORY_KB"; exec timeout -k 5 "$TIMEOUT" "$NAVBENCH" "${args[@]}" ) > "$sb/stdout" 2> "$sb/stderr" < /dev/null
+st=$?
+class=ok
+if [ $st -eq 124 ] || [ $st -eq 137 ]; then class=hang
+elif [ $st -ge 128 ]; then class=crash; fi
+# Anything outside a/b (the working folder and its O/) is an escape; so is a file named PWNED.
+escaped=$(cd "$sb" && find . -mindepth 1 ! -path './a' ! -path './a/b' ! -path './a/b/*' ! -name stdout ! -name stderr | head -3)
+[ -n "$escaped" ] && class=escape
+[ -n "$(find "$sb" -name PWNED | head -1)" ] && class=escape
+# stderr: one line per message, each with the one prefix
+if [ $st -ne 0 ] && [ $st -lt 128 ]; then
+    bad=$(grep -v -e '^navbench: error: ' -e '^navbench: note: ' -e '^navbench: warning: ' "$sb/stderr" | grep -v '^\[' | head -1)
+    [ -n "$bad" ] && [ "$class" = ok ] && class=style
+fi
+echo "$id $st $class"
+[ "$class" = ok ] && [ "$(wc -c < "$sb/stdout")" -lt 100000 ] && rm -rf "$sb/a"  # keep failures for inspection
+ONE
+chmod +x "$WORK/one.sh"
+export WORK NAVBENCH TIMEOUT MEMORY_KB
+start=$(date +%s)
+tr '\n' '\0' < "$JOBS_FILE" | xargs -0 -P "$JOBS" -I{} bash -c 'IFS=$'"'"'\t'"'"' read -r id cmd <<< "$1"; eval "set -- $cmd"; "$WORK/one.sh" "$id" "$@"' _ {} > "$WORK/results"
+elapsed=$(( $(date +%s) - start ))
+snapshot > "$WORK/after"
+
+runs=$(wc -l < "$WORK/results")
+count() { awk -v c="$1" '$3 == c' "$WORK/results" | wc -l; }
+crashes=$(count crash); hangs=$(count hang); escapes=$(count escape); style=$(count style)
+changed=0; cmp -s "$WORK/before" "$WORK/after" || changed=$(diff "$WORK/before" "$WORK/after" | grep -c '^[<>]')
+echo "fuzz corpus: $(grep total "$C/COUNTS" | cut -d' ' -f2) inputs ($(grep -v total "$C/COUNTS" | tr '\n' ',' | sed 's/,$//; s/,/, /g')); $runs runs in ${elapsed}s"
+echo "fuzz corpus: crashes $crashes, hangs $hangs, escapes $escapes, changed inputs $changed, messages off style $style"
+fail=0
+for c in crash hang escape style; do
+    awk -v c="$c" '$3 == c' "$WORK/results" | head -20 | while read -r id st cls; do
+        printf '  %s (exit %s): navbench %s\n' "$cls" "$st" "$(grep -P "^$id\t" "$JOBS_FILE" | cut -f2 | cut -c1-200)"
+        head -c 300 "$WORK/runs/$id/stderr" | head -2 | sed 's/^/      /'
+    done
+done
+[ "$changed" -gt 0 ] && diff "$WORK/before" "$WORK/after" | head -10
+[ $((crashes + hangs + escapes + changed + style)) -eq 0 ] || fail=1
+exit $fail
