@@ -10,17 +10,22 @@ import NavSynth
 /// VIO error levels × the sweep's guidance configurations × seeds, `runs` walkers per cell,
 /// on every recording of the inputs.
 public struct ClosedLoopSpec: Sendable, Equatable {
-    public var walkers: [String] = ["cane", "guide-dog"]
-    public var vioErrors: [String] = ["none", "synth", "synth,yaw_offset=5"]
+    /// Values of the closed-loop dimensions (`SweepDimension.closedLoop`) by key, as given.
+    public var values: [String: [String]] = [:]
+    /// Walkers per cell.
     public var runs = 30
     public var seeds: [UInt64] = [1]
-    /// `corridor[:W]` or `none`; recordings without ground truth are always open space.
-    public var walls = "corridor"
     /// Walked paths drawn per route (first walker, last VIO level, first configuration).
     public var samplePaths = 8
     public init() {}
 
-    static let keys = ["walkers", "vio_errors", "runs", "seeds", "walls", "sample_paths"]
+    /// The values of a dimension (its default alone when not given).
+    public func values(of d: SweepDimension) -> [String] { values[d.key] ?? [d.defaultValue] }
+    public var walkers: [String] { values(of: .walker) }
+    public var vioErrors: [String] { values(of: .vioError) }
+    public var walls: [String] { values(of: .walls) }
+
+    static var keys: [String] { SweepDimension.closedLoop.map(\.key) + ["runs", "seeds", "sample_paths"] }
 
     /// Parses the `closed_loop` mapping; errors name `closed_loop.KEY`.
     static func parse(_ node: Any, file: String) throws(SpecError) -> ClosedLoopSpec {
@@ -33,15 +38,16 @@ public struct ClosedLoopSpec: Sendable, Equatable {
             let l = (v as? [Any]) ?? [v]
             let out = l.compactMap { $0 as? String ?? ($0 as? CustomStringConvertible).map { "\($0)" } }
             guard !out.isEmpty, out.count == l.count else { throw fail(k, "expected a non-empty list") }
+            var seen = Set<String>()
+            for x in out where !seen.insert(x).inserted { throw fail(k, "'\(escapedForMessage(x))' is listed twice; each value once") }
             return out
         }
-        if let l = try strings("walkers") {
-            for w in l { do { _ = try NavigatorProfile(parsing: w) } catch { throw fail("walkers", error.description) } }
-            s.walkers = l
-        }
-        if let l = try strings("vio_errors") {
-            for v in l { do { _ = try VIOErrorSpec(parsing: v) } catch { throw fail("vio_errors", error.description) } }
-            s.vioErrors = l
+        for d in SweepDimension.closedLoop {
+            guard let l = try strings(d.key) else { continue }
+            s.values[d.key] = try l.map { (x: String) throws(SpecError) -> String in
+                guard let c = d.validate(x) else { throw fail(d.key, d.problem(escapedForMessage(x))) }
+                return c
+            }
         }
         if let v = m["runs"] {
             guard let n = v as? Int, n >= 1, n <= 100_000 else { throw fail("runs", "expected walkers per cell, an integer 1…100000") }
@@ -53,15 +59,20 @@ public struct ClosedLoopSpec: Sendable, Equatable {
         }
         if let l = try strings("seeds") {
             s.seeds = try l.map { (x: String) throws(SpecError) -> UInt64 in
-                guard let u = UInt64(x) else { throw fail("seeds", "'\(x)' is not a non-negative integer") }
+                guard let u = UInt64(x) else { throw fail("seeds", "'\(escapedForMessage(x))' is not a non-negative integer") }
                 return u
             }
         }
-        if let v = m["walls"] {
-            guard let w = v as? String, (try? WallsMode(parsing: w)) != nil else { throw fail("walls", "expected none, corridor or corridor:HALF_WIDTH") }
-            s.walls = w
-        }
         return s
+    }
+
+    /// The section as YAML lines (`--print-config`).
+    var resolvedYAML: String {
+        func q(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        var y = "closed_loop:\n"
+        for d in SweepDimension.closedLoop { y += "  \(d.key): [" + values(of: d).map(q).joined(separator: ", ") + "]\n" }
+        y += "  runs: \(runs)\n  seeds: [" + seeds.map(String.init).joined(separator: ", ") + "]\n  sample_paths: \(samplePaths)\n"
+        return y
     }
 }
 
@@ -112,30 +123,29 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
     let cl = plan.spec.closedLoop ?? ClosedLoopSpec()
     var failures: [String] = []
     let configs = closedLoopConfigurations(plan.spec.sweep)
-    // Recordings with a route, by file name.
+    let dims = SweepDimension.closedLoop
+    // Cells: recording × walls × configuration (a scenario) × walker × VIO error × seed.
     let recordings = plan.sessions.keys.sorted().filter { plan.sessions[$0]!.metadata.kind == .recording && plan.sessions[$0]!.vio != nil }
-    struct Cell: Sendable { var file: String; var scenario: ClosedLoopScenario; var route: String; var walker: String; var vio: String; var config: Int; var seed: UInt64 }
+    struct Cell: Sendable { var file: String; var scenario: ClosedLoopScenario; var route: String; var walker: String; var vio: String; var walls: String; var config: Int; var seed: UInt64 }
     var cells: [Cell] = []
-    var scenarios: [String: [ClosedLoopScenario?]] = [:]
     for file in recordings {
         let rec = plan.sessions[file]!
-        var list: [ClosedLoopScenario?] = []
-        for c in configs {
-            do {
-                let walls: WallsMode = rec.groundTruth == nil ? .none : try WallsMode(parsing: cl.walls)
-                list.append(try closedLoopScenario(recording: rec, options: c.options, walls: walls))
-            } catch {
-                failures.append("\(escapedForMessage(file)) [closed_loop \(c.label)]: \(error)")
-                list.append(nil)
+        var venuePlan: FloorPlan?
+        do { venuePlan = try venueFloorPlan(recordingPath: file, session: rec) } catch { failures.append("\(error)") }
+        for wallsText in cl.walls {
+            for (ci, c) in configs.enumerated() {
+                let s: ClosedLoopScenario
+                do { s = try closedLoopScenario(recording: rec, options: c.options, walls: try WallsMode(parsing: wallsText), venuePlan: venuePlan) } catch {
+                    failures.append("\(escapedForMessage(file)) [closed_loop \(c.label)]: \(error)")
+                    continue
+                }
+                for w in cl.walkers { for v in cl.vioErrors { for seed in cl.seeds {
+                    cells.append(Cell(file: file, scenario: s, route: s.routeID, walker: w, vio: v, walls: wallsText, config: ci, seed: seed))
+                } } }
             }
         }
-        scenarios[file] = list
-        for w in cl.walkers { for v in cl.vioErrors { for (ci, _) in configs.enumerated() { for seed in cl.seeds {
-            guard let s = list[ci] else { continue }
-            cells.append(Cell(file: file, scenario: s, route: s.routeID, walker: w, vio: v, config: ci, seed: seed))
-        } } } }
     }
-    // Run the cells.
+    // Run the cells (parsing cannot fail: the spec validated every value).
     final class Box: @unchecked Sendable { var results: [ClosedLoopResult?]; init(_ n: Int) { results = Array(repeating: nil, count: n) } }
     let box = Box(cells.count)
     let lock = NSLock()
@@ -147,13 +157,16 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
             let i = next.take()
             guard i < allCells.count else { return }
             let c = allCells[i]
-            let settings = ClosedLoopSettings(walker: try! NavigatorProfile(parsing: c.walker), vioError: try! VIOErrorSpec(parsing: c.vio),
-                                              guidance: configs[c.config].options.guidance)
+            guard let walker = try? NavigatorProfile(parsing: c.walker), let vio = try? VIOErrorSpec(parsing: c.vio) else { continue }
+            let settings = ClosedLoopSettings(walker: walker, vioError: vio, guidance: configs[c.config].options.guidance)
             let r = simulateWalks(c.scenario, settings: settings, seed: c.seed, runs: cl.runs, samplePaths: sample)
             lock.lock(); box.results[i] = r; lock.unlock()
         }
     }
-    // Rows.
+    // Rows: the closed-loop dimensions' columns, then the guidance configuration and the seed.
+    func dimsLabel(_ c: Cell) -> String {
+        zip(dims, [c.walker, c.vio, c.walls]).filter { cl.values(of: $0.0).count > 1 }.map { "\($0.0.label)=\($0.1)" }.joined(separator: " ")
+    }
     var rows: [MetricRow] = []
     var byRoute: [String: [(Cell, ClosedLoopAggregate)]] = [:]
     var routeOrder: [String] = []
@@ -161,60 +174,57 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
         guard let r = box.results[i] else { continue }
         let a = r.aggregate
         let config = configs[c.config].label
-        let label = "\(c.walker) | \(c.vio) | \(config)"
-        let params = [c.walker, c.vio, config, String(c.seed)]
+        let label = [dimsLabel(c), config == "default" ? "" : config].filter { !$0.isEmpty }.joined(separator: " ")
+        let params = [c.walker, c.vio, c.walls, config, String(c.seed)]
         let session = (c.file as NSString).lastPathComponent
-        let values: [(String, Double, String)] = [
-            ("success_rate", a.success_rate, "fraction"), ("success_rate_ci_low", a.success_rate_ci95[0], "fraction"),
-            ("success_rate_ci_high", a.success_rate_ci95[1], "fraction"), ("success_rate_1m", a.success_rate_1m, "fraction"),
-            ("end_of_route_error", a.end_of_route_error, "m"), ("end_of_route_error_median", a.end_of_route_error_median, "m"),
-            ("completion", a.completion, "fraction"), ("path_length_ratio", a.path_length_ratio, "ratio"),
-            ("time_to_complete", a.time_to_complete ?? .nan, "s"), ("corrections", a.corrections, "count"),
-            ("pulses", a.pulses, "count"), ("wall_contacts", a.wall_contacts, "count"), ("false_arrivals", a.false_arrivals, "count"),
-            ("missed_arrivals", a.missed_arrivals, "count"), ("lost_rate", a.lost_rate, "fraction"),
-            ("keypoints", Double(c.scenario.route.keypoints.count), "count"), ("runs", Double(a.runs), "count"),
-        ]
-        for (m, v, u) in values { rows.append(MetricRow(route: c.route, session: session, configuration: label, parameters: params, metric: m, value: v, unit: u)) }
+        for m in closedLoopMetrics(a, keypoints: c.scenario.route.keypoints.count) {
+            rows.append(MetricRow(route: c.route, session: session, configuration: label.isEmpty ? "default" : label, parameters: params,
+                                  metric: m.name, value: m.value, unit: m.unit))
+        }
         if byRoute[c.route] == nil { routeOrder.append(c.route) }
         byRoute[c.route, default: []].append((c, a))
     }
-    let table = MetricsTable(parameterColumns: ["walker", "vio_error", "guidance", "seed"], rows: rows)
-    // Markdown: per route, configurations × (walker, VIO error) success rate and end error.
+    let table = MetricsTable(parameterColumns: dims.map(\.column) + ["guidance", "seed"], rows: rows)
+    // Markdown: per route, configurations × (walker, VIO error, walls) success rate and end error.
     var md = "\n## Closed loop: virtual blind walkers guided by Clew\n\n"
-    md += "Walkers (docs/navigator.md) \(cl.walkers.map { "`\($0)`" }.joined(separator: ", ")) × VIO error \(cl.vioErrors.map { "`\($0)`" }.joined(separator: ", ")) × "
-        + "\(configs.count) guidance configurations × seeds \(cl.seeds.map(String.init).joined(separator: ", ")), \(cl.runs) walkers per cell; "
-        + "walls: \(cl.walls) (open space without ground truth). Cells: success rate (arrived within 2 m of the true destination) "
-        + "with its Wilson 95 % interval, then the mean end-of-route error in metres (docs/guidance.md). All rows: `closed-loop.csv`.\n"
+    md += dims.map { d in "\(d.key) " + cl.values(of: d).map { markdownCode($0) }.joined(separator: ", ") }.joined(separator: " × ")
+        + " × \(configs.count) guidance configurations × seeds \(cl.seeds.map(String.init).joined(separator: ", ")), \(cl.runs) walkers per cell "
+        + "(walker profiles: docs/navigator.md; recordings without ground truth are walked in open space). "
+        + "Cells: success rate (arrived within 2 m of the true destination) with its Wilson 95 % interval (n = \(cl.runs) walkers × "
+        + "\(cl.seeds.count) seed(s)), then the mean end-of-route error in metres (docs/guidance.md). All rows: `closed-loop.csv`.\n"
     var svgs: [(String, String)] = []
     var collapsed = 0, configsTotal = 0
     for route in routeOrder {
         let entries = byRoute[route]!
-        let columns = cl.walkers.flatMap { w in cl.vioErrors.map { (w, $0) } }
-        md += "\n### \(markdownInline(route))\n\n| guidance | keypoints | " + columns.map { "\($0.0) · \($0.1)" }.joined(separator: " | ") + " |\n"
+        let columns = cl.walkers.flatMap { w in cl.vioErrors.flatMap { v in cl.walls.map { (w, v, $0) } } }
+        md += "\n### \(markdownInline(route))\n\n| guidance | keypoints | "
+            + columns.map { [$0.0, $0.1] + (cl.walls.count > 1 ? [$0.2] : []) }.map { markdownInline($0.joined(separator: " · ")) }.joined(separator: " | ") + " |\n"
         md += "|---|---:|" + String(repeating: "---|", count: columns.count) + "\n"
         var vectors: [String: [Int]] = [:]
         for (ci, c) in configs.enumerated() {
             guard let first = entries.first(where: { $0.0.config == ci }) else { continue }
             var cellsText: [String] = []
-            for (w, v) in columns {
-                let agg = entries.filter { $0.0.config == ci && $0.0.walker == w && $0.0.vio == v }.map(\.1)
-                guard let a = agg.first else { cellsText.append("–"); continue }
-                let rate = agg.map(\.success_rate).reduce(0, +) / Double(agg.count)
-                let err = agg.map(\.end_of_route_error).reduce(0, +) / Double(agg.count)
-                cellsText.append(String(format: "%.2f [%.2f, %.2f] · %.2f m", rate, a.success_rate_ci95[0], a.success_rate_ci95[1], err))
+            for (w, v, wl) in columns {
+                let agg = entries.filter { $0.0.config == ci && $0.0.walker == w && $0.0.vio == v && $0.0.walls == wl }.map(\.1)
+                guard !agg.isEmpty else { cellsText.append("–"); continue }
+                let runs = agg.map { Double($0.runs) }.reduce(0, +)
+                let successes = agg.map { $0.success_rate * Double($0.runs) }.reduce(0, +)
+                let ci95 = wilsonInterval(successes: successes, n: runs)
+                let err = agg.map { $0.end_of_route_error * Double($0.runs) }.reduce(0, +) / runs
+                cellsText.append(String(format: "%.2f [%.2f, %.2f] · %.2f m", successes / runs, ci95[0], ci95[1], err))
             }
             md += "| \(c.label) | \(first.0.scenario.route.keypoints.count) | " + cellsText.joined(separator: " | ") + " |\n"
             let key = entries.filter { $0.0.config == ci }.map { "\($0.1.success_rate)|\($0.1.end_of_route_error)|\($0.1.corrections)" }.joined(separator: ";")
             vectors[key, default: []].append(ci)
         }
         let shared = vectors.values.filter { $0.count > 1 }.reduce(0) { $0 + $1.count }
-        collapsed += shared; configsTotal += configs.count
-        // SVG: floor plan, route, keypoints, sample paths of the first walker at the last VIO level, first configuration.
-        if let e = entries.first(where: { $0.0.config == 0 && $0.0.walker == cl.walkers.first && $0.0.vio == cl.vioErrors.last }),
-           let i = cells.firstIndex(where: { $0.route == route && $0.config == 0 && $0.walker == e.0.walker && $0.vio == e.0.vio && $0.seed == e.0.seed }),
+        collapsed += shared; configsTotal += vectors.values.reduce(0) { $0 + $1.count }
+        // SVG: floor plan, route, keypoints, sample paths of the first walker at the last VIO level, first walls, first configuration.
+        if let i = cells.firstIndex(where: { $0.route == route && $0.config == 0 && $0.walker == cl.walkers.first && $0.vio == cl.vioErrors.last && $0.walls == cl.walls.first }),
            let r = box.results[i] {
-            let s = e.0.scenario
-            let svg = closedLoopSVG(title: "\(route): \(e.0.walker), vio \(e.0.vio), \(configs[0].label)", walls: s.floorPlan.walls.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
+            let c = cells[i], s = c.scenario
+            let svg = closedLoopSVG(title: "\(route): \(c.walker), vio \(c.vio), walls \(c.walls), \(configs[0].label)",
+                                    walls: s.floorPlan.walls.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
                                     keypoints: s.trueRoute.keypoints.map(\.position),
                                     paths: r.samplePaths.enumerated().map { (label: "walker \($0.offset)", points: $0.element) })
             let name = "plots/\(safeFileComponent(route))-closed-loop.svg"
@@ -223,10 +233,26 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
         }
     }
     if configsTotal > 0 {
-        md += String(format: "\nConfigurations sharing an identical result vector (success rate, end error, corrections over every walker × VIO cell) with another on the same route: %d of %d (%.0f %%).\n",
+        md += String(format: "\nGuidance configurations sharing an identical result vector (success rate, end error, corrections over every walker × VIO × walls cell) with another on the same route: %d of %d (%.0f %%).\n",
                      collapsed, configsTotal, 100 * Double(collapsed) / Double(configsTotal))
     }
     return ClosedLoopSection(table: table, markdown: md, svgs: svgs, failures: failures)
+}
+
+/// The `closed-loop.csv` metrics of one cell: the aggregate of docs/guidance.md with units.
+func closedLoopMetrics(_ a: ClosedLoopAggregate, keypoints: Int) -> [Metric] {
+    [
+        Metric("success_rate", a.success_rate, "fraction"), Metric("success_rate_ci_low", a.success_rate_ci95[0], "fraction"),
+        Metric("success_rate_ci_high", a.success_rate_ci95[1], "fraction"), Metric("success_rate_1m", a.success_rate_1m, "fraction"),
+        Metric("arrived_rate", a.arrived_rate, "fraction"), Metric("lost_rate", a.lost_rate, "fraction"),
+        Metric("end_of_route_error", a.end_of_route_error, "m"), Metric("end_of_route_error_ci_low", a.end_of_route_error_ci95[0], "m"),
+        Metric("end_of_route_error_ci_high", a.end_of_route_error_ci95[1], "m"), Metric("end_of_route_error_median", a.end_of_route_error_median, "m"),
+        Metric("completion", a.completion, "fraction"), Metric("path_length_ratio", a.path_length_ratio, "ratio"),
+        Metric("time_to_complete", a.time_to_complete ?? .nan, "s"), Metric("corrections", a.corrections, "count"),
+        Metric("pulses", a.pulses, "count"), Metric("wall_contacts", a.wall_contacts, "count"), Metric("false_arrivals", a.false_arrivals, "count"),
+        Metric("missed_arrivals", a.missed_arrivals, "count"),
+        Metric("keypoints", Double(keypoints), "count"), Metric("runs", Double(a.runs), "count"),
+    ]
 }
 
 /// A thread-safe counter handing out indices.

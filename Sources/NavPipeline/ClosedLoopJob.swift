@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 import NavGeometry
 import NavGuidance
+import NavIO
 import NavSim
 import NavSynth
 
@@ -9,15 +10,46 @@ import NavSynth
 public enum WallsMode: Sendable, Hashable, Codable {
     /// None: open space (imported real routes).
     case none
+    /// The venue's floor plan (`VENUE.floorplan.json` beside the recording, written by
+    /// `navbench synth --venue building`); a corridor of 1.25 m half width when there is none.
+    case venue
     /// A corridor of this half width (m) around the true keypoint polyline.
     case corridor(halfWidth: Double)
 
-    /// `none`, `corridor` (half width 1.25 m) or `corridor:W`.
+    /// `none`, `venue`, `corridor` (half width 1.25 m) or `corridor:W`.
     public init(parsing text: String) throws(GuidanceJobError) {
         if text == "none" { self = .none; return }
+        if text == "venue" { self = .venue; return }
         if text == "corridor" { self = .corridor(halfWidth: 1.25); return }
-        if text.hasPrefix("corridor:"), let w = Double(text.dropFirst(9)), w.isFinite, w > 0 { self = .corridor(halfWidth: w); return }
-        throw GuidanceJobError("walls '\(text)': expected none, corridor or corridor:HALF_WIDTH_M (> 0)")
+        if text.hasPrefix("corridor:"), let w = Double(text.dropFirst(9)), w.isFinite, w > 0, w <= 100 { self = .corridor(halfWidth: w); return }
+        throw GuidanceJobError("walls '\(escapedForMessage(text))': expected venue, none, corridor or corridor:HALF_WIDTH_M (0 < W ≤ 100)")
+    }
+}
+
+/// The largest floor-plan file read, bytes (checked before reading).
+let maxFloorPlanBytes = 16 << 20
+
+/// The floor plan of a recording's venue: `<folder>/<venue>.floorplan.json` (the venue name
+/// from the file's metadata through `safeFileComponent`), or nil when there is none.
+///
+/// - Throws: `GuidanceJobError` naming the file when it exists but is not a floor plan.
+public func venueFloorPlan(recordingPath: String, session: Session) throws -> FloorPlan? {
+    let folder = (recordingPath as NSString).deletingLastPathComponent
+    let path = (folder as NSString).appendingPathComponent(safeFileComponent(session.metadata.venue) + ".floorplan.json")
+    guard let attrs = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+    guard attrs[.type] as? FileAttributeType == .typeRegular else { throw GuidanceJobError("\(escapedForMessage(path)): not a regular file, expected a floor plan (JSON)") }
+    let size = (attrs[.size] as? NSNumber)?.intValue ?? 0
+    guard size <= maxFloorPlanBytes else { throw GuidanceJobError("\(escapedForMessage(path)): \(size) bytes, more than the \(maxFloorPlanBytes)-byte limit of a floor plan") }
+    guard let data = FileManager.default.contents(atPath: path) else { throw GuidanceJobError("\(escapedForMessage(path)): cannot read the floor plan") }
+    do {
+        let plan = try JSONDecoder().decode(FloorPlan.self, from: data)
+        guard plan.floorHeight.isFinite, plan.floorHeight > 0, plan.phoneHeight.isFinite,
+              plan.walls.allSatisfy({ [$0.x0, $0.z0, $0.x1, $0.z1].allSatisfy(\.isFinite) }) else {
+            throw GuidanceJobError("\(escapedForMessage(path)): walls and heights must be finite, floor_height > 0")
+        }
+        return plan
+    } catch let e as GuidanceJobError { throw e } catch {
+        throw GuidanceJobError("\(escapedForMessage(path)): not a floor plan (expected JSON {walls: [{x0, z0, x1, z1, floor}], floorHeight, phoneHeight})")
     }
 }
 
@@ -26,8 +58,9 @@ public enum WallsMode: Sendable, Hashable, Codable {
 /// from its ground truth at the same crumbs. With ground truth the phone's route frame is the
 /// venue frame (the recording's own VIO drift is not replayed) and the anchor is its first
 /// sighting mapped into the venue; a recording without ground truth (an imported real route)
-/// is walked in its own VIO frame as the truth.
-public func closedLoopScenario(recording: Session, options o: GuidanceOptions, walls: WallsMode) throws -> ClosedLoopScenario {
+/// is walked in its own VIO frame as the truth, in open space. `venuePlan` is the venue's
+/// floor plan for `walls: .venue` (`venueFloorPlan`).
+public func closedLoopScenario(recording: Session, options o: GuidanceOptions, walls: WallsMode, venuePlan: FloorPlan? = nil) throws -> ClosedLoopScenario {
     let rid = recording.metadata.sessionID
     guard let rvio = recording.vio, rvio.poses.count >= 2 else {
         throw GuidanceJobError("\(rid): a recording needs a vio stream with at least two poses")
@@ -48,7 +81,11 @@ public func closedLoopScenario(recording: Session, options o: GuidanceOptions, w
     }
     let route = trueRoute
     var plan = FloorPlan.openSpace
-    if case .corridor(let w) = walls { plan = FloorPlan.corridor(along: trueRoute.keypoints.map(\.position), halfWidth: w) }
+    switch (walls, recording.groundTruth == nil) {
+    case (_, true), (.none, _): break
+    case (.venue, _): plan = venuePlan ?? FloorPlan.corridor(along: trueRoute.keypoints.map(\.position), halfWidth: 1.25)
+    case (.corridor(let w), _): plan = FloorPlan.corridor(along: trueRoute.keypoints.map(\.position), halfWidth: w)
+    }
     return ClosedLoopScenario(routeID: recording.metadata.routeID.isEmpty ? rid : recording.metadata.routeID, route: route, trueRoute: trueRoute,
                               anchor: anchor, floorPlan: plan)
 }

@@ -9,21 +9,20 @@ import NavSynth
 
 /// The simulate-specific options (shared by `simulate` and `bench simulate`).
 struct SimulateFlags: ParsableArguments {
-    @Option(help: "Walker profile (ideal, cane, guide-dog) with optional overrides, e.g. cane:speed=0.8,reaction_time=1.5 (docs/navigator.md).")
-    var walker: String = "ideal"
-    @Option(help: "VIO and registration error: none, synth, or yaw_offset=DEG,yaw_drift=DEG_PER_SQRT_S,scale=STD,position_noise=M_PER_SQRT_S,tracking_loss=P.")
-    var vioError: String = "none"
-    @Option(help: "Walls: none (open space), corridor (1.25 m either side of the true route) or corridor:HALF_WIDTH; default corridor for recordings with ground truth, none otherwise.")
-    var walls: String?
+    @Option(name: .customLong(SweepDimension.walker.flag), help: ArgumentHelp(SweepDimension.walker.help))
+    var walker: String = SweepDimension.walker.defaultValue
+    @Option(name: .customLong(SweepDimension.vioError.flag), help: ArgumentHelp(SweepDimension.vioError.help))
+    var vioError: String = SweepDimension.vioError.defaultValue
+    @Option(name: .customLong(SweepDimension.walls.flag), help: ArgumentHelp(SweepDimension.walls.help))
+    var walls: String = SweepDimension.walls.defaultValue
 
     func validate() throws { _ = try parsed() }
 
-    func parsed() throws -> (NavigatorProfile, VIOErrorSpec, WallsMode?) {
-        let w: NavigatorProfile, v: VIOErrorSpec
+    func parsed() throws -> (NavigatorProfile, VIOErrorSpec, WallsMode) {
+        let w: NavigatorProfile, v: VIOErrorSpec, m: WallsMode
         do { w = try NavigatorProfile(parsing: walker) } catch { throw ValidationError(error.description) }
         do { v = try VIOErrorSpec(parsing: vioError) } catch { throw ValidationError(error.description) }
-        var m: WallsMode?
-        if let walls { do { m = try WallsMode(parsing: walls) } catch { throw ValidationError(error.description) } }
+        do { m = try WallsMode(parsing: walls) } catch { throw ValidationError(error.description) }
         return (w, v, m)
     }
 }
@@ -34,6 +33,7 @@ struct SimulateReport: Encodable {
     var recording: String
     var walker: String
     var vio_error: String
+    var walls: String
     var seed: UInt64
     var keypoints: Int
     var route_length: Double
@@ -59,18 +59,18 @@ struct Simulate: ParsableCommand {
     }
 
     func run() throws {
-        let (walker, vio, wallsOption) = try simulate.parsed()
+        let (walker, vio, walls) = try simulate.parsed()
         let rec = try readTrace(at: recording)
-        let walls = wallsOption ?? (rec.groundTruth == nil ? .none : .corridor(halfWidth: 1.25))
         let options = try flags.options()
         let seed = options.seed
-        let scenario = try closedLoopScenario(recording: rec, options: options, walls: walls)
+        let scenario = try closedLoopScenario(recording: rec, options: options, walls: walls,
+                                              venuePlan: walls == .venue ? try venueFloorPlan(recordingPath: recording, session: rec) : nil)
         let settings = ClosedLoopSettings(walker: walker, vioError: vio, guidance: options.guidance)
         let result = simulateWalks(scenario, settings: settings, seed: seed, runs: runs)
         let a = result.aggregate
         if json {
             let report = SimulateReport(route: scenario.routeID, recording: rec.metadata.sessionID, walker: simulate.walker,
-                                        vio_error: vio.canonical, seed: seed, keypoints: scenario.route.keypoints.count,
+                                        vio_error: vio.canonical, walls: simulate.walls, seed: seed, keypoints: scenario.route.keypoints.count,
                                         route_length: scenario.trueRoute.length, success_rate: a.success_rate,
                                         end_of_route_error: a.end_of_route_error, aggregate: a, runs: result.outcomes)
             let enc = JSONEncoder()
@@ -106,11 +106,11 @@ struct BenchSimulate: ParsableCommand {
     @OptionGroup var simulate: SimulateFlags
 
     func run() throws {
-        let (walker, vio, wallsOption) = try simulate.parsed()
+        let (walker, vio, walls) = try simulate.parsed()
         let points = stride(from: 0.0, through: length, by: 0.3).map { Vector3(0, 1.3, -$0) }
         let route = GuidanceRoute(positions: [points.first!, points.last!])
         let plan: FloorPlan
-        if case .corridor(let w)? = wallsOption { plan = FloorPlan.corridor(along: points, halfWidth: w) } else { plan = .openSpace }
+        if case .corridor(let w) = walls { plan = FloorPlan.corridor(along: points, halfWidth: w) } else { plan = .openSpace }
         let scenario = ClosedLoopScenario(routeID: "bench", route: route, trueRoute: route, floorPlan: plan)
         let settings = ClosedLoopSettings(walker: walker, vioError: vio)
         var ticks = 0.0, success = 0.0

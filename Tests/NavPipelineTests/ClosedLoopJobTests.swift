@@ -20,3 +20,29 @@ import Testing
         #expect(worst <= GuidanceParameters().targetWidth, "farthest from the keypoint polyline: \(worst) m")
     }
 }
+
+@Suite struct ClosedLoopSpecTests {
+    let base = "name: t\ninputs: [Datasets/*.h5]\nclosed_loop:\n  walker: [ideal, \"cane:speed=0.8\"]\n  vio_error: [none, \"synth,yaw_offset=5\"]\n  runs: 4\n"
+
+    /// The closed-loop keys are SweepDimension definitions: validated, overridable by key, printed.
+    @Test func closedLoopDimensionsParseOverrideAndPrint() throws {
+        let s = try ExperimentSpec.parse(base, file: "t.yaml")
+        #expect(s.closedLoop?.walkers == ["ideal", "cane:speed=0.8"])
+        #expect(s.closedLoop?.walls == [SweepDimension.walls.defaultValue])
+        let o = try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["walker=guide-dog,ideal", "closed_loop.seeds=3,4", "walls=none"])
+        #expect(o.closedLoop?.walkers == ["guide-dog", "ideal"])
+        #expect(o.closedLoop?.seeds == [3, 4])
+        #expect(o.closedLoop?.walls == ["none"])
+        let printed = try ExperimentSpec.parse(o.resolvedYAML, file: "p.yaml")
+        #expect(printed.closedLoop == o.closedLoop)
+    }
+
+    @Test func badClosedLoopValuesAreOneLine() {
+        #expect(throws: SpecError(file: "t.yaml", key: "closed_loop.walker",
+                                  problem: "'wheelchair' is not \(SweepDimension.walker.expected)")) {
+            try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["walker=wheelchair"])
+        }
+        #expect(throws: SpecError.self) { try ExperimentSpec.parse(base + "  colour: red\n", file: "t.yaml") }
+        #expect(throws: SpecError.self) { try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["walls=corridor:-1"]) }
+    }
+}
