@@ -37,10 +37,14 @@ public func generatorJSON(seed: UInt64, parameters: SynthParameters, route: Synt
         var seed: UInt64
         var parameters: SynthParameters
         var route_waypoints: [[Double]]
+        var route_pauses: [SynthPause]?
+        var route_speed_changes: [SynthSpeedChange]?
     }
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys]
-    let stamp = Stamp(seed: seed, parameters: parameters, route_waypoints: route.waypoints.map { [$0.x, $0.y, $0.z] })
+    let stamp = Stamp(seed: seed, parameters: parameters, route_waypoints: route.waypoints.map { [$0.x, $0.y, $0.z] },
+                      route_pauses: route.pauses.isEmpty ? nil : route.pauses,
+                      route_speed_changes: route.speedChanges.isEmpty ? nil : route.speedChanges)
     return String(decoding: (try? enc.encode(stamp)) ?? Data(), as: UTF8.self)
 }
 
@@ -81,14 +85,22 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     var s = 0.0, t = 0.0
     let rampSeconds = 1.0
     var walkStart = -1.0
+    var pauseUntil = -1.0, nextPause = 0
     while true {
-        if t < p.standStartSeconds || s >= length {
+        if t < p.standStartSeconds || s >= length || t < pauseUntil {
             walking.append(false)
         } else {
             if walkStart < 0 { walkStart = t }
             let ramp = min(1, (t - walkStart) / rampSeconds)
-            s = min(length, s + speed * ramp * (1 + 0.08 * Double.sin(2 * .pi * cadence * t)) * dt)
+            let v = route.speedChanges.isEmpty ? speed : speed * route.speedFactor(at: s)
+            s = min(length, s + v * ramp * (1 + 0.08 * Double.sin(2 * .pi * cadence * t)) * dt)
             walking.append(true)
+            if nextPause < route.pauses.count && s >= route.pauses[nextPause].at {
+                // Stand, then start again with the same 1 s ramp.
+                pauseUntil = t + route.pauses[nextPause].seconds
+                walkStart = pauseUntil
+                nextPause += 1
+            }
         }
         sAlong.append(s)
         t += dt
