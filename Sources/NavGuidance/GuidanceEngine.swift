@@ -16,7 +16,8 @@ import NavCore
 /// Events accumulate in `events`; a step reports the range it appended, so a driver reads
 /// what it heard without a per-tick allocation.
 ///
-/// - Complexity: O(1) per step (one or two `Direction` computations).
+/// - Complexity: O(1) per step (at most two `Direction` computations; none when the pose and
+///   target are those of the previous computation, compared bit for bit).
 public struct GuidanceEngine: Sendable {
     public let route: GuidanceRoute
     public let parameters: GuidanceParameters
@@ -39,6 +40,9 @@ public struct GuidanceEngine: Sendable {
     var lastPulse: Double
     var offTrackSince: Double?
     var lastCorrection: Double?
+    /// The last direction computed: a driver that holds its pose between ticks (the closed
+    /// loop updates it at the VIO rate) gets it again without recomputing (same inputs, same bits).
+    var memo: (pose: Pose, target: Int, direction: Direction)?
 
     /// What one tick produced.
     public struct Step: Sendable, Equatable {
@@ -64,6 +68,15 @@ public struct GuidanceEngine: Sendable {
         if route.keypoints.isEmpty { finished = true }
     }
 
+    /// `Direction(from: pose, to: k, …)`, reused when pose (bit for bit) and `k` are those of the
+    /// last call.
+    mutating func direction(_ pose: Pose, _ k: Int) -> Direction {
+        if let m = memo, m.target == k, samePose(m.pose, pose) { return m.direction }
+        let d = Direction(from: pose, to: k, of: route, parameters: parameters)
+        memo = (pose, k, d)
+        return d
+    }
+
     /// Time of the next tick: start + (tick + 1) · hapticInterval.
     public var nextTime: Double { start + Double(tick + 1) * parameters.hapticInterval }
 
@@ -85,13 +98,13 @@ public struct GuidanceEngine: Sendable {
         }
         // followCrumb
         if tick % followEvery == 0 {
-            let d = Direction(from: pose, to: target, of: route, parameters: p)
+            let d = direction(pose, target)
             if d.atTarget {
                 if target < route.keypoints.count - 1 {
                     events.append(GuidanceEvent(time: t, kind: .arrival, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
                     previousKeypoint = route.keypoints[target].position
                     target += 1
-                    let next = Direction(from: pose, to: target, of: route, parameters: p)
+                    let next = direction(pose, target)
                     events.append(instruction(t, next, target: target, pose: pose, previous: previousKeypoint, route: route, p))
                     lastDirection = t
                 } else {
@@ -102,7 +115,7 @@ public struct GuidanceEngine: Sendable {
             }
         }
         // getHapticFeedback
-        let d = Direction(from: pose, to: target, of: route, parameters: p)
+        let d = direction(pose, target)
         let onTrack = d.onTrack(p)
         if recordChecks { checks.append(HapticCheck(time: t, target: target, onTrack: onTrack)) }
         if onTrack {
@@ -131,4 +144,13 @@ public struct GuidanceEngine: Sendable {
     public func timeline(end: Double) -> GuidanceTimeline {
         GuidanceTimeline(start: start, end: end, events: events, checks: checks, endIntensity: endIntensity)
     }
+}
+
+/// Bitwise equality of two poses (−0 ≠ +0, NaN = NaN of the same bits): what makes a memoised
+/// computation return exactly what recomputing would.
+func samePose(_ a: Pose, _ b: Pose) -> Bool {
+    a.translation.x.bitPattern == b.translation.x.bitPattern && a.translation.y.bitPattern == b.translation.y.bitPattern
+        && a.translation.z.bitPattern == b.translation.z.bitPattern && a.rotation.x.bitPattern == b.rotation.x.bitPattern
+        && a.rotation.y.bitPattern == b.rotation.y.bitPattern && a.rotation.z.bitPattern == b.rotation.z.bitPattern
+        && a.rotation.w.bitPattern == b.rotation.w.bitPattern
 }

@@ -17,6 +17,8 @@ public struct ClosedLoopSpec: Sendable, Equatable {
     public var seeds: [UInt64] = [1]
     /// Walked paths drawn per route (first walker, last VIO level, first configuration).
     public var samplePaths = 8
+    /// Globs choosing the recordings walked among the experiment's inputs (all when empty).
+    public var recordings: [String] = []
     public init() {}
 
     /// The values of a dimension (its default alone when not given).
@@ -25,7 +27,7 @@ public struct ClosedLoopSpec: Sendable, Equatable {
     public var vioErrors: [String] { values(of: .vioError) }
     public var walls: [String] { values(of: .walls) }
 
-    static var keys: [String] { SweepDimension.closedLoop.map(\.key) + ["runs", "seeds", "sample_paths"] }
+    static var keys: [String] { SweepDimension.closedLoop.map(\.key) + ["runs", "seeds", "sample_paths", "recordings"] }
 
     /// Parses the `closed_loop` mapping; errors name `closed_loop.KEY`.
     static func parse(_ node: Any, file: String) throws(SpecError) -> ClosedLoopSpec {
@@ -49,6 +51,7 @@ public struct ClosedLoopSpec: Sendable, Equatable {
                 return c
             }
         }
+        if let l = try strings("recordings") { s.recordings = l }
         if let v = m["runs"] {
             guard let n = v as? Int, n >= 1, n <= 100_000 else { throw fail("runs", "expected walkers per cell, an integer 1…100000") }
             s.runs = n
@@ -72,6 +75,7 @@ public struct ClosedLoopSpec: Sendable, Equatable {
         var y = "closed_loop:\n"
         for d in SweepDimension.closedLoop { y += "  \(d.key): [" + values(of: d).map(q).joined(separator: ", ") + "]\n" }
         y += "  runs: \(runs)\n  seeds: [" + seeds.map(String.init).joined(separator: ", ") + "]\n  sample_paths: \(samplePaths)\n"
+        if !recordings.isEmpty { y += "  recordings: [" + recordings.map(q).joined(separator: ", ") + "]\n" }
         return y
     }
 }
@@ -125,7 +129,10 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
     let configs = closedLoopConfigurations(plan.spec.sweep)
     let dims = SweepDimension.closedLoop
     // Cells: recording × walls × configuration (a scenario) × walker × VIO error × seed.
-    let recordings = plan.sessions.keys.sorted().filter { plan.sessions[$0]!.metadata.kind == .recording && plan.sessions[$0]!.vio != nil }
+    let chosen = cl.recordings.isEmpty ? nil : Set(expandGlobs(cl.recordings))
+    let recordings = plan.sessions.keys.sorted().filter { file in
+        plan.sessions[file]!.metadata.kind == .recording && plan.sessions[file]!.vio != nil && (chosen?.contains(file) ?? true)
+    }
     struct Cell: Sendable { var file: String; var scenario: ClosedLoopScenario; var route: String; var walker: String; var vio: String; var walls: String; var config: Int; var seed: UInt64 }
     var cells: [Cell] = []
     for file in recordings {

@@ -125,6 +125,8 @@ struct ClosedLoopWalker {
     let stepStd: Double
     let flatRoute: Bool
     let recordPath: Bool
+    /// The floor plan split by floor (each holds only its floor's walls): fewer walls per tick.
+    let floorPlans: [Int: FloorPlan]
 
     var x: Double, z: Double, y: Double
     var yaw: Double                 // phone yaw ψ (ARKit convention): walking direction (−sin ψ, −cos ψ)
@@ -154,6 +156,9 @@ struct ClosedLoopWalker {
         p = settings.guidance
         dt = p.hapticInterval
         self.recordPath = recordPath
+        floorPlans = Dictionary(grouping: s.floorPlan.walls, by: \.floor).mapValues {
+            FloorPlan(walls: $0, floorHeight: s.floorPlan.floorHeight, phoneHeight: s.floorPlan.phoneHeight)
+        }
         let label = "\(s.routeID)/\(run)"
         stepRNG = SeededRandom(seed: seed, label: "walker-steps/" + label)
         turnRNG = SeededRandom(seed: seed, label: "walker-turns/" + label)
@@ -251,7 +256,7 @@ struct ClosedLoopWalker {
                 updateDirection()
             }
             let floor = s.floorPlan.floor(phoneAt: y)
-            let m = s.floorPlan.move(x: x, z: z, dx: d * dirX, dz: d * dirZ, floor: floor)
+            let m = (floorPlans[floor] ?? .openSpace).move(x: x, z: z, dx: d * dirX, dz: d * dirZ, floor: floor)
             pathLength += Double.hypot(m.x - x, m.z - z)
             x = m.x; z = m.z
             if m.contact && !inContact { contacts += 1 }

@@ -49,8 +49,8 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     /// Walk ahead anyway when no direction was heard this long after the start, s.
     public var startWaitSeconds = 3.0
     /// Lost when not arrived after lostTimeFactor · route length / speed + lostTimeMarginSeconds.
-    public var lostTimeFactor = 3.0
-    public var lostTimeMarginSeconds = 30.0
+    public var lostTimeFactor = 2.0
+    public var lostTimeMarginSeconds = 20.0
 
     public init() {}
 

@@ -7,6 +7,14 @@ public struct SynthVenue: Sendable {
     public var name: String
     public var floorPlan: FloorPlan
     public var routes: [SynthRoute]
+
+    /// The generator's parameters for this venue: the defaults and the venue's name.
+    public func parameters(navigations: Int) -> SynthParameters {
+        var p = SynthParameters()
+        p.navigationSessionsPerRoute = navigations
+        p.venue = name
+        return p
+    }
 }
 
 /// One leg of a route as a planner writes it: a point on a floor, and what happens there.

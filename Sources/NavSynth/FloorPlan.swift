@@ -57,7 +57,10 @@ public struct FloorPlan: Sendable, Hashable, Codable {
     /// Smallest t ∈ [0, 1] at which (x, z) + t·(dx, dz) meets a wall of `floor`.
     func firstHit(x: Double, z: Double, dx: Double, dz: Double, floor: Int) -> (Double, Wall)? {
         var best: (Double, Wall)?
+        let minX = min(x, x + dx), maxX = max(x, x + dx), minZ = min(z, z + dz), maxZ = max(z, z + dz)
         for w in walls where w.floor == floor {
+            // Bounding boxes apart: no crossing (most walls, cheaply).
+            if max(w.x0, w.x1) < minX || min(w.x0, w.x1) > maxX || max(w.z0, w.z1) < minZ || min(w.z0, w.z1) > maxZ { continue }
             let ex = w.x1 - w.x0, ez = w.z1 - w.z0
             let den = dx * ez - dz * ex
             if den == 0 { continue }

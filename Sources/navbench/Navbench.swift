@@ -146,7 +146,7 @@ struct Synth: ParsableCommand {
         var p = SynthParameters()
         p.navigationSessionsPerRoute = navigations
         let building = venue == "building" ? SynthVenue.building : nil
-        if let building { p.venue = building.name }
+        if let building { p = building.parameters(navigations: navigations) }
         let sessions = building.map { synthesizeVenue(seed: seed, parameters: p, routes: $0.routes) } ?? synthesizeVenue(seed: seed, parameters: p)
         for s in sessions {
             let path = (out as NSString).appendingPathComponent(s.fileName)

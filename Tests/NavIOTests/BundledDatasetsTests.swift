@@ -42,9 +42,7 @@ import Testing
         let facts = manifest["facts"] as! [String: String]
         let files = manifest["files"] as! [[String: String]]
         #expect(facts["command"]?.contains("--venue building") == true)
-        var p = SynthParameters()
-        p.navigationSessionsPerRoute = try #require(Int(facts["navigations"]!))
-        p.venue = SynthVenue.building.name
+        let p = SynthVenue.building.parameters(navigations: try #require(Int(facts["navigations"]!)))
         let dir = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let sessions = synthesizeVenue(seed: try #require(UInt64(facts["seed"]!)), parameters: p, routes: SynthVenue.building.routes)

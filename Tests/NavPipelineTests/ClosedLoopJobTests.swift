@@ -10,14 +10,20 @@ import Testing
 @Suite struct ClosedLoopJobTests {
     /// The ideal walker without VIO error succeeds on every bundled route, and its true path
     /// stays within the intermediate arrival box's half width (2 m) of the true keypoint polyline.
-    @Test(arguments: ["R1-corridor", "R2-turns", "R3-stairs"])
+    @Test(arguments: ["R1-corridor", "R2-turns", "R3-stairs", "venue/B1-offices", "venue/B2-lobby", "venue/B3-stairs", "venue/B4-tour"])
     func idealWalkerSucceedsOnBundledRoutes(route: String) throws {
-        let rec = try readTrace(at: datasets + "/\(route)_recording.h5")
-        let s = try closedLoopScenario(recording: rec, options: GuidanceOptions(), walls: .corridor(halfWidth: 1.25))
+        let path = datasets + "/\(route)_recording.h5"
+        let rec = try readTrace(at: path)
+        let plan = try venueFloorPlan(recordingPath: path, session: rec)
+        #expect((plan != nil) == route.hasPrefix("venue/"))
+        let s = try closedLoopScenario(recording: rec, options: GuidanceOptions(), walls: .venue, venuePlan: plan)
         let r = simulateWalks(s, settings: ClosedLoopSettings(), seed: 1, runs: 3, samplePaths: 3)
         #expect(r.aggregate.success_rate == 1)
         let worst = r.samplePaths.flatMap { $0 }.map { s.trueRoute.distanceToRoute($0) }.max() ?? .infinity
         #expect(worst <= GuidanceParameters().targetWidth, "farthest from the keypoint polyline: \(worst) m")
+        // (An ideal walker on the straight keypoint lines may brush a door jamb where RDP cut a
+        // curve — B4 at 0.3 m does — and slides along it; it is never lost.)
+        #expect(r.outcomes.allSatisfy { !$0.lost })
     }
 }
 

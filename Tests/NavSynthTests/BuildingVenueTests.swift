@@ -6,9 +6,7 @@ import Testing
 /// The building venue: routes that look like real ones, inside its floor plan.
 @Suite struct BuildingVenueTests {
     static let recordings: [SynthesizedSession] = {
-        var p = SynthParameters()
-        p.navigationSessionsPerRoute = 1
-        p.venue = SynthVenue.building.name
+        let p = SynthVenue.building.parameters(navigations: 1)
         return synthesizeVenue(seed: 1, parameters: p, routes: SynthVenue.building.routes).filter { $0.session.metadata.kind == .recording }
     }()
 
