@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -86,6 +86,22 @@ bench-signal: release deps-python-fixtures
 ## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).
 fixtures-evo: deps-python-fixtures
 	$(PYTHON) scripts/make_evo_fixtures.py
+
+## deps-python-rosbag: the pinned bag/MCAP fixture writers (rosbags, mcap) and the rosbags + pandas peer, in .venv.
+deps-python-rosbag:
+	@scripts/install-deps.sh --python scripts/requirements-rosbag.txt
+
+## fixtures-rosbag: regenerate the ROS 1 bag / MCAP fixtures of NavRosbagTests (written by rosbags and mcap; committed).
+fixtures-rosbag: deps-python-rosbag
+	$(PYTHON) scripts/make_rosbag_fixtures.py
+
+## fixtures-protocol: regenerate the KITTI devkit and TUM evaluate_rpe golden fixtures (committed).
+fixtures-protocol: deps-python-rosbag
+	$(PYTHON) scripts/make_protocol_fixtures.py
+
+## bench-rosbag: import a generated ~1 GB bag and MCAP with navbench vs rosbags + pandas, same run.
+bench-rosbag: release deps-python-rosbag
+	scripts/bench-rosbag.sh
 
 ## bench-trajectory: navbench vs evo (APE, RPE) and rdp/simplification (RDP), same run, with parity checks.
 bench-trajectory: release deps-python-fixtures

@@ -4,6 +4,7 @@ import PackageDescription
 // Layers, one way only (scripts/check_layers.py checks every import against this; docs/architecture.md):
 //   NavCore (value types, shared maths, no I/O)
 //     ← NavSignal, NavSynth, NavGeometry (pure algorithms)   NavSpectral (FFT through CFFTW)
+//       NavRosbag (ROS 1 bag / MCAP records and messages through CBZip2, CLZ4, CZstd; read by NavIO, NavImport)
 //       ← NavGuidance, NavAids (guidance model, calibration and proximity; pure)
 //         ← NavMetrics (APE, RPE, drift, positioning scores; pure)   NavSim (closed-loop walkers; pure)
 //           ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
@@ -40,6 +41,9 @@ let package = Package(
             pkgConfig: "fftw3",
             providers: [.apt(["libfftw3-dev"])]
         ),
+        .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"])]),
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(
             name: "NavCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
@@ -67,17 +71,19 @@ let package = Package(
         .target(name: "NavGuidance", dependencies: ["NavCore"]),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
         .target(name: "NavSim", dependencies: ["NavCore", "NavSynth", "NavGuidance"]),
+        // ROS 1 bags and MCAP: records, chunks (bz2, LZ4, Zstandard), ROS 1 and CDR messages.
+        .target(name: "NavRosbag", dependencies: ["NavCore", "CBZip2", "CLZ4", "CZstd"]),
         .target(
             name: "NavIO",
             dependencies: [
-                "NavCore", "CHDF5",
+                "NavCore", "CHDF5", "NavRosbag",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         .target(
             name: "NavImport",
-            dependencies: ["NavCore", "NavIO", .product(name: "Yams", package: "Yams")]
+            dependencies: ["NavCore", "NavIO", "NavRosbag", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics"]),
         .target(
@@ -91,7 +97,7 @@ let package = Package(
             name: "navbench",
             dependencies: [
                 "NavCore", "NavIO", "NavImport", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
-                "NavGeometry", "NavGuidance", "NavMetrics", "NavAids", "NavSim",
+                "NavGeometry", "NavGuidance", "NavMetrics", "NavAids", "NavRosbag", "NavSim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -108,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavImportTests",
-            dependencies: ["NavCore", "NavIO", "NavImport", "NavSynth"],
+            dependencies: ["NavCore", "NavIO", "NavImport", "NavRosbag", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -131,6 +137,11 @@ let package = Package(
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
         .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim"]),
+        .testTarget(
+            name: "NavRosbagTests",
+            dependencies: ["NavCore", "NavRosbag"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
     ]
 )

@@ -21,7 +21,7 @@ import sys
 # Lower number = lower layer. A library may import only modules of a strictly lower layer.
 LAYERS = {
     "NavCore": 0,
-    "NavSignal": 1, "NavSpectral": 1, "NavGeometry": 1, "NavSynth": 1,
+    "NavSignal": 1, "NavSpectral": 1, "NavGeometry": 1, "NavSynth": 1, "NavRosbag": 1,
     "NavGuidance": 2, "NavAids": 2,
     "NavMetrics": 3, "NavSim": 3,
     "NavIO": 4,
@@ -33,7 +33,8 @@ LAYERS = {
 # Same-layer imports that are part of the design (documented in docs/architecture.md).
 ALLOWED_SAME_LAYER = set()
 # C modules and the only targets that may import them.
-C_MODULES = {"CHDF5": {"NavIO"}, "CFFTW": {"NavSpectral"}}
+C_MODULES = {"CHDF5": {"NavIO"}, "CFFTW": {"NavSpectral"},
+             "CBZip2": {"NavRosbag"}, "CLZ4": {"NavRosbag"}, "CZstd": {"NavRosbag"}}
 # Modules a test target may import above its library: reading fixtures, making sessions.
 TEST_HELPERS = {"NavIO", "NavSynth"}
 # Modules of the toolchain, never declared.

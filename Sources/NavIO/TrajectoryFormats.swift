@@ -13,13 +13,17 @@ public enum TrajectoryFormat: String, Sendable, CaseIterable, Codable {
     case euroc
     /// navbench trace format v1 (HDF5): the `/groundtruth` or `/vio` stream.
     case h5
+    /// A pose topic of a ROS 1 bag, `FILE.bag:/topic` (`/tf:CHILD` for TF): `readRecordingTrajectory`.
+    case rosbag
+    /// A pose topic of an MCAP file, `FILE.mcap:/topic`.
+    case mcap
 }
 
 /// A trajectory read from a file.
 public struct TrajectoryFile: Sendable {
     public var path: String
     public var format: TrajectoryFormat
-    /// The HDF5 stream read (`groundtruth` or `vio`), nil for text formats.
+    /// The HDF5 stream read (`groundtruth` or `vio`) or the recording's topic, nil for text formats.
     public var stream: String?
     public var trajectory: Trajectory
     /// False for KITTI files without a times file: the stamps are the row indices 0, 1, 2, …
@@ -91,6 +95,7 @@ public func detectTrajectoryFormat(path: String) throws(TraceError) -> Trajector
 /// - Complexity: O(file size).
 public func readTrajectory(at path: String, format: TrajectoryFormat? = nil, stream: String? = nil,
                            timesPath: String? = nil) throws(TraceError) -> TrajectoryFile {
+    if let r = recordingTrajectoryPath(path, format: format) { return try readRecordingTrajectory(file: r.file, topic: r.topic) }
     let fmt: TrajectoryFormat
     if let format { fmt = format } else { fmt = try detectTrajectoryFormat(path: path) }
     switch fmt {
@@ -98,6 +103,7 @@ public func readTrajectory(at path: String, format: TrajectoryFormat? = nil, str
     case .tum: return try readTUM(path: path)
     case .kitti: return try readKITTI(path: path, timesPath: timesPath)
     case .euroc: return try readEuRoC(path: path)
+    case .rosbag, .mcap: return try readRecordingTrajectory(file: path, topic: nil)
     }
 }
 

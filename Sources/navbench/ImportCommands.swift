@@ -20,7 +20,8 @@ struct Import: ParsableCommand {
             and the field; nothing is written then. Formats, mapping files, units and frames: docs/importers.md.
             """,
         subcommands: [ImportTUM.self, ImportKITTI.self, ImportEuRoC.self, ImportCoreMotionLogger.self, ImportARKitLogger.self,
-                      ImportCSVCommand.self, ImportHDF5Mapped.self, ImportBLEAnnotated.self, ImportClewCRD.self])
+                      ImportCSVCommand.self, ImportHDF5Mapped.self, ImportBLEAnnotated.self, ImportClewCRD.self,
+                      ImportRosbag.self, ImportMCAP.self])
 }
 
 /// Output and session options shared by every import.

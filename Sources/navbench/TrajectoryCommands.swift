@@ -41,6 +41,8 @@ struct TrajectoryPairOptions: ParsableArguments {
     var offset: Double = 0
     @Flag(help: "Print JSON: statistics (rmse, mean, median, std, min, max, sse), pairs and settings.")
     var json = false
+    @Option(name: .customLong("protocol"), help: "A published protocol instead: kitti, tum-rpe (rpe); evaal, hilti (ape). See docs/metrics.md.")
+    var evaluationProtocol: EvaluationProtocol?
 
     func validate() throws {
         guard maxDiff.isFinite && maxDiff >= 0 else { throw ValidationError("--max-diff must be a finite number of seconds ≥ 0, got \(maxDiff)") }
@@ -94,6 +96,7 @@ struct APECommand: ParsableCommand {
     }
 
     func run() throws {
+        if let p = pair.evaluationProtocol { return try pair.runProtocol(p, command: "ape") }
         let (ref, est) = pair.sources
         let report = try runReport { () throws(EvaluationError) in
             try evaluateAPE(reference: ref, estimate: est, relation: relation, settings: pair.settings)
@@ -134,6 +137,9 @@ struct RPECommand: ParsableCommand {
     }
 
     func run() throws {
+        if let p = pair.evaluationProtocol {
+            return try pair.runProtocol(p, command: "rpe", tumDelta: (delta != 1 || deltaUnit != .frames) ? (delta, deltaUnit) : nil)
+        }
         let (ref, est) = pair.sources
         let options = RPEOptions(delta: delta, unit: deltaUnit, allPairs: allPairs, relativeTolerance: deltaTolerance, pairing: pairing)
         let report = try runReport { () throws(EvaluationError) in

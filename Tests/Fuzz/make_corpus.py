@@ -3,7 +3,7 @@
 which is made by the runner). Usage: make_corpus.py OUTDIR [DATASETS_DIR]
 
 Layout: OUTDIR/<reader>/<case>.<ext>; readers: h5, text (tum/kitti/euroc/csv), crd, spec, mapping,
-mbd (BLE annotated), arkit (ARKit logger). Needs h5py and numpy (the project venv)."""
+mbd (BLE annotated), arkit (ARKit logger), rosbag and mcap. Needs h5py and numpy (the project venv)."""
 import os, struct, sys, shutil
 import numpy as np
 import h5py
@@ -304,6 +304,96 @@ text("mbd", "binary.mbd", rng.integers(0, 256, 4000, dtype=np.uint8).tobytes())
 text("arkit", "ARKit_camera_pose.txt", "".join(f"{i*1e300} 0 0 0 0 0 0 1\n" for i in range(10)))
 text("arkit", "nan_pose.txt", "".join("nan nan nan nan nan nan nan nan\n" for i in range(10)))
 text("arkit", "crlf_pose.txt", "".join(f"{i*0.1} 0 0 0 0 0 0 1\r\n" for i in range(10)))
+
+# ---------------------------------------------------------------- ROS 1 bags and MCAP (built from the specifications)
+import bz2
+def le(fmt, *v): return struct.pack("<" + fmt, *v)
+def bag_record(fields, data=b""):
+    h = b"".join(le("I", len(k) + 1 + len(v)) + k.encode() + b"=" + v for k, v in fields)
+    return le("I", len(h)) + h + le("I", len(data)) + data
+def bag_fields(fields): return b"".join(le("I", len(k) + 1 + len(v)) + k.encode() + b"=" + v for k, v in fields)
+def bag_conn(cid, topic, typ):
+    t = topic.encode("utf-8", "surrogatepass")
+    return bag_record([("op", b"\x07"), ("conn", le("I", cid)), ("topic", t)], bag_fields([("topic", t), ("type", typ.encode()), ("md5sum", b"*")]))
+def bag_msg(cid, sec, payload, nsec=0): return bag_record([("op", b"\x02"), ("conn", le("I", cid)), ("time", le("II", sec, nsec))], payload)
+def bag_chunk(records, compression="none", size=None, data=None):
+    if data is None: data = bz2.compress(records) if compression == "bz2" else records
+    return bag_record([("op", b"\x05"), ("compression", compression.encode()), ("size", le("I", len(records) if size is None else size))], data)
+def bag(*records, index_pos=0):
+    return b"#ROSBAG V2.0\n" + bag_record([("op", b"\x03"), ("index_pos", le("Q", index_pos)), ("conn_count", le("I", 1)), ("chunk_count", le("I", 1))]) + b"".join(records)
+def ros_str(x): return le("I", len(x)) + x
+def pose_stamped(sec, nsec=0, frame=b"map", q=(0, 0, 0, 1)): return le("III", 0, sec, nsec) + ros_str(frame) + le("7d", 0, 0, 0, *q)
+def tf(transforms): return le("I", len(transforms)) + b"".join(le("III", 0, s, 0) + ros_str(b"map") + ros_str(c) + le("7d", 0, 0, 0, 0, 0, 0, 1) for s, c in transforms)
+def poses(n, **kw): return [bag_msg(0, 100 + i, pose_stamped(100 + i, **kw)) for i in range(n)]
+PS = "geometry_msgs/PoseStamped"
+bomb = bz2.compress(b"\0" * (64 << 20), 9)  # 79 bytes
+text("rosbag", "ok.bag", bag(bag_chunk(bag_conn(0, "/pose", PS) + b"".join(poses(5)))))
+text("rosbag", "bomb_declared_small.bag", bag(bag_chunk(b"", "bz2", size=1000, data=bomb)))
+text("rosbag", "bomb_declared_64mib.bag", bag(bag_chunk(b"", "bz2", size=64 << 20, data=bomb)))
+text("rosbag", "chunk_size_max.bag", bag(bag_chunk(b"", "bz2", size=2**32 - 1, data=bomb)))
+text("rosbag", "chunk_size_short.bag", bag(bag_chunk(bag_conn(0, "/pose", PS) + b"".join(poses(5)), "bz2", size=10)))
+text("rosbag", "lz4_garbage.bag", bag(bag_chunk(b"", "lz4", size=5000, data=b"\x04\x22\x4d\x18" + b"\xff" * 64)))
+text("rosbag", "field_len_max.bag", b"#ROSBAG V2.0\n" + le("I", 8) + le("I", 2**32 - 1) + b"\0" * 4 + le("I", 0))
+text("rosbag", "header_len_max.bag", b"#ROSBAG V2.0\n" + le("I", 2**32 - 1) + b"\0" * 64)
+text("rosbag", "index_pos_max.bag", bag(index_pos=2**64 - 1))
+text("rosbag", "nsec_too_big.bag", bag(bag_chunk(bag_conn(0, "/pose", PS) + bag_msg(0, 1, pose_stamped(1), nsec=2**32 - 1))))
+text("rosbag", "stamp_nsec_too_big.bag", bag(bag_chunk(bag_conn(0, "/pose", PS) + bag_msg(0, 1, pose_stamped(1, nsec=2**32 - 1)))))
+text("rosbag", "stamp_max.bag", bag(bag_chunk(bag_conn(0, "/pose", PS) + b"".join(bag_msg(0, 1, pose_stamped(2**32 - 1 - i)) for i in range(3)))))
+text("rosbag", "unknown_conn.bag", bag(bag_chunk(bag_msg(7, 1, pose_stamped(1)))))
+text("rosbag", "nested_chunk.bag", bag(bag_chunk(bag_chunk(bag_conn(0, "/pose", PS)))))
+text("rosbag", "frame_len_max.bag", bag(bag_chunk(bag_conn(0, "/pose", PS) + bag_msg(0, 1, le("III", 0, 1, 0) + le("I", 2**32 - 1) + b"\0" * 56))))
+text("rosbag", "not_unit.bag", bag(bag_chunk(bag_conn(0, "/pose", PS) + b"".join(poses(5, q=(0, 0, 0, 0))))))
+text("rosbag", "tf_count_max.bag", bag(bag_chunk(bag_conn(0, "/tf", "tf2_msgs/TFMessage") + bag_msg(0, 1, le("I", 2**32 - 1) + b"\0" * 80))))
+text("rosbag", "tf_many_frames.bag", bag(bag_chunk(bag_conn(0, "/tf", "tf2_msgs/TFMessage") + bag_msg(0, 1, tf([(1, f"f{i}\n\x1b[2J".encode()) for i in range(2000)])))))
+for key in ("newline_md", "control", "long", "unicode_rtl", "traversal", "empty"):
+    name = "/" + HOSTILE_NAMES[key]
+    text("rosbag", f"topic_{key}.bag", bag(bag_chunk(bag_conn(0, name, PS) + bag_conn(1, name + "x", "evil\n/Type\x1b[31m") + b"".join(poses(3)) + bag_msg(1, 1, b"x"))))
+text("rosbag", "op_unknown.bag", bag(bag_record([("op", b"\x09")])))
+text("rosbag", "empty_magic.bag", b"#ROSBAG V2.0\n")
+
+def mcap_rec(op, content): return bytes([op]) + le("Q", len(content)) + content
+def mcap_str(x): x = x.encode("utf-8", "surrogatepass") if isinstance(x, str) else x; return le("I", len(x)) + x
+MAGIC = b"\x89MCAP0\r\n"
+def mcap(*records, footer=True):
+    body = MAGIC + mcap_rec(0x01, mcap_str("ros2") + mcap_str("fuzz")) + b"".join(records)
+    return body + (mcap_rec(0x0F, le("I", 0)) + mcap_rec(0x02, b"\0" * 20) + MAGIC if footer else b"")
+def mcap_schema(sid, name): return mcap_rec(0x03, le("H", sid) + mcap_str(name) + mcap_str("ros2msg") + le("I", 0))
+def mcap_channel(cid, sid, topic): return mcap_rec(0x04, le("HH", cid, sid) + mcap_str(topic) + mcap_str("cdr") + le("I", 0))
+def cdr_pose(sec): return b"\0\1\0\0" + le("iI", sec, 0) + mcap_str(b"map\0") + b"\0" * 0 + b"\0" * ((8 - (12 + 4) % 8) % 8) + le("7d", 0, 0, 0, 0, 0, 0, 1)
+def mcap_msg(cid, t, payload): return mcap_rec(0x05, le("HIQQ", cid, 0, t, t) + payload)
+def mcap_chunk(records, compression="", size=None, length=None):
+    return mcap_rec(0x06, le("QQQI", 0, 0, len(records) if size is None else size, 0) + mcap_str(compression) + le("Q", len(records) if length is None else length) + records)
+defs = mcap_schema(1, "geometry_msgs/msg/PoseStamped") + mcap_channel(1, 1, "/pose")
+mp = b"".join(mcap_msg(1, (100 + i) * 10**9, cdr_pose(100 + i)) for i in range(5))
+text("mcap", "ok.mcap", mcap(mcap_chunk(defs + mp)))
+text("mcap", "record_len_max.mcap", MAGIC + bytes([0x01]) + le("Q", 2**64 - 1) + b"\0" * 16)
+text("mcap", "chunk_size_max.mcap", mcap(mcap_chunk(b"\0" * 16, "zstd", size=2**64 - 1)))
+text("mcap", "chunk_size_limit.mcap", mcap(mcap_chunk(b"\0" * 16, "zstd", size=(256 << 20) + 1)))
+text("mcap", "chunk_records_len_max.mcap", mcap(mcap_chunk(defs, length=2**64 - 1)))
+text("mcap", "chunk_size_short.mcap", mcap(mcap_chunk(defs + mp, size=10)))
+text("mcap", "zstd_garbage.mcap", mcap(mcap_chunk(b"\x28\xb5\x2f\xfd" + b"\xff" * 64, "zstd", size=5000)))
+text("mcap", "inner_len_max.mcap", mcap(mcap_chunk(bytes([0x05]) + le("Q", 2**64 - 1) + b"\0" * 30)))
+text("mcap", "string_len_max.mcap", MAGIC + mcap_rec(0x01, le("I", 2**32 - 1) + b"ros2"))
+text("mcap", "no_footer.mcap", mcap(mcap_chunk(defs + mp), footer=False))
+text("mcap", "unknown_schema.mcap", mcap(mcap_channel(1, 9, "/pose")))
+text("mcap", "unknown_channel.mcap", mcap(mcap_msg(5, 1, cdr_pose(1))))
+text("mcap", "cdr_big_endian_junk.mcap", mcap(defs, mcap_msg(1, 1, b"\0\0\0\0" + b"\xff" * 72)))
+text("mcap", "cdr_encapsulation.mcap", mcap(defs, mcap_msg(1, 1, b"\0\x07\0\0" + b"\0" * 72)))
+text("mcap", "tf_count_max.mcap", mcap(mcap_schema(1, "tf2_msgs/msg/TFMessage"), mcap_channel(1, 1, "/tf"), mcap_msg(1, 1, b"\0\1\0\0" + le("I", 2**32 - 1) + b"\0" * 80)))
+text("mcap", "topic_control.mcap", mcap(mcap_schema(1, "evil\n\x1b[31m"), mcap_channel(1, 1, "/a\n/b\x1b]0;x\x07"), mcap_msg(1, 1, b"x")))
+text("mcap", "empty_magic.mcap", MAGIC)
+
+# the committed fixtures, truncated and with bit flips
+fix = "Tests/NavRosbagTests/Fixtures"
+for name in ("sample-bz2.bag", "sample-lz4.bag", "sample-none.bag", "sample-lz4.mcap", "sample-zstd.mcap", "sample-none.mcap"):
+    reader = "rosbag" if name.endswith(".bag") else "mcap"
+    b = open(os.path.join(fix, name), "rb").read()
+    for i, cut in enumerate((len(b) // 3, len(b) - 7)):
+        text(reader, f"trunc{i}_{name}", b[:cut])
+    for i in range(3):
+        c = bytearray(b)
+        for j in rng.integers(13, len(c), size=8): c[j] = int(rng.integers(0, 256))
+        text(reader, f"flip{i}_{name}", bytes(c))
 
 total = sum(count.values())
 with open(os.path.join(out, "COUNTS"), "w") as f:

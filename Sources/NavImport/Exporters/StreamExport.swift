@@ -16,6 +16,7 @@ public func exportTrajectory(_ tracePath: String, stream: PoseStreamName, format
     case .kitti: try writeKITTI(t, to: path, timesPath: timesPath)
     case .euroc: try writeEuRoC(t, to: path)
     case .h5: throw TraceError(.badValue, file: path, "h5 is not an export format; the input is already a trace")
+    case .rosbag, .mcap: throw TraceError(.badValue, file: path, "\(format.rawValue) is not an export format; export tum, kitti or euroc")
     }
 }
 
