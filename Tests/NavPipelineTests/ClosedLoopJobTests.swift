@@ -52,3 +52,26 @@ import Testing
         #expect(throws: SpecError.self) { try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["walls=corridor:-1"]) }
     }
 }
+
+@Suite struct ClosedLoopSectionTests {
+    /// The closed-loop section of an experiment: same bytes whatever the number of workers, one
+    /// SVG per route with its walls and walked paths, rows for every cell.
+    @Test func sectionIsByteIdenticalWhateverTheWorkers() throws {
+        let text = "name: t\ninputs:\n  - \(datasets)/venue/B1-offices_*.h5\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n  registration: [gravity-aligned, full]\n"
+            + "closed_loop:\n  walker: [ideal, cane]\n  vio_error: [none, \"yaw_offset=3\"]\n  runs: 3\n  sample_paths: 2\n"
+        let plan = planExperiment(try ExperimentSpec.parse(text, file: "t.yaml"))
+        let a = runClosedLoopSection(plan, workers: 1), b = runClosedLoopSection(plan, workers: 2)
+        #expect(a.failures.isEmpty)
+        #expect(a.markdown == b.markdown)
+        #expect(a.table.csv == b.table.csv)
+        #expect(a.svgs.map(\.name) == ["plots/B1-offices-closed-loop.svg"])
+        #expect(a.svgs.map(\.text) == b.svgs.map(\.text))
+        // 2 tolerances (registration is not crossed) × 2 walkers × 2 VIO levels × 1 walls × 1 seed.
+        #expect(Set(a.table.rows.map { "\($0.configuration)|\($0.parameters)" }).count == 8)
+        let svg = a.svgs[0].text
+        #expect(svg.contains("<line") && svg.components(separatedBy: "<polyline").count - 1 == 3)  // 2 paths + the route
+        // The ideal walker without VIO error succeeds at 0.3 m.
+        let ideal = a.table.rows.first { $0.parameters[0] == "ideal" && $0.parameters[1] == "none" && $0.parameters[3].hasPrefix("tol=0.3") && $0.metric == "success_rate" }
+        #expect(ideal?.value == 1)
+    }
+}
