@@ -63,7 +63,7 @@ public func venueFloorPlan(recordingPath: String, session: Session) throws -> Fl
 public func closedLoopScenario(recording: Session, options o: GuidanceOptions, walls: WallsMode, venuePlan: FloorPlan? = nil) throws -> ClosedLoopScenario {
     let rid = recording.metadata.sessionID
     guard let rvio = recording.vio, rvio.poses.count >= 2 else {
-        throw GuidanceJobError("\(rid): a recording needs a vio stream with at least two poses")
+        throw GuidanceJobError("\(escapedForMessage(rid)): a recording needs a vio stream with at least two poses (an imported route or ARKit log has one; BLE-only or IMU-only files cannot be walked)")
     }
     let c = crumbs(rvio.timestamps, rvio.poses, interval: o.crumbInterval)
     let kept = try ramerDouglasPeucker(c.poses.map(\.translation), tolerance: o.rdpTolerance, distance: o.rdpDistance)

@@ -29,4 +29,21 @@ import Testing
         #expect(r.err.hasPrefix("navbench: error: walker 'wheelchair': unknown profile 'wheelchair' (expected ideal, cane, guide-dog"))
         #expect(r.err.split(separator: "\n").count == 1)
     }
+
+    /// Real route geometry: a Clew route imported from `.crd` and an ARKit-logger recording of
+    /// Datasets/real are walked in open space (no ground truth, no floor plan: no wall contacts).
+    @Test func realRoutesAreWalkedInOpenSpace() throws {
+        let dir = NSTemporaryDirectory() + "navbench-sim-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let imported = try navbench(["import", "clew-crd", "Tests/NavImportTests/Fixtures/import/clew/route.crd", "--out", dir + "/route.h5"], cwd: repoRoot)
+        #expect(imported.status == 0)
+        for file in [dir + "/route.h5", "Datasets/real/arkit-data-logger/ARKit_camera_pose.h5"] {
+            let r = try navbench(["simulate", file, "--walker", "ideal", "--runs", "2", "--json"], cwd: repoRoot)
+            #expect(r.status == 0, "\(r.err)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+            let runs = try #require(json["runs"] as? [[String: Any]])
+            #expect(runs.allSatisfy { ($0["wall_contacts"] as? Int) == 0 && ($0["success"] as? Bool) == true }, "\(file)")
+        }
+    }
 }
