@@ -75,3 +75,19 @@ import Testing
         #expect(ideal?.value == 1)
     }
 }
+
+@Suite struct BuildingVenueKeypointTests {
+    /// On the building venue Clew's RDP tolerances keep different numbers of keypoints on every
+    /// route (crumbs every 0.5 s of the recording's VIO, as `guide` and `simulate` build routes).
+    @Test(arguments: ["B1-offices", "B2-lobby", "B3-stairs", "B4-tour"])
+    func tolerancesKeepDifferentKeypoints(route: String) throws {
+        let rec = try readTrace(at: datasets + "/venue/\(route)_recording.h5")
+        var counts: [Int] = []
+        for tol in [0.1, 0.3, 0.6, 1.0] {
+            var o = GuidanceOptions()
+            o.rdpTolerance = tol
+            counts.append(try closedLoopScenario(recording: rec, options: o, walls: .none).route.keypoints.count)
+        }
+        #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 > $1 }, "\(route): \(counts)")
+    }
+}
