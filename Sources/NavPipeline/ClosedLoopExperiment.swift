@@ -230,8 +230,10 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
         if let i = cells.firstIndex(where: { $0.route == route && $0.config == 0 && $0.walker == cl.walkers.first && $0.vio == cl.vioErrors.last && $0.walls == cl.walls.first }),
            let r = box.results[i] {
             let c = cells[i], s = c.scenario
+            // The walls of the floors the route visits (lower floors drawn thicker).
+            let routeFloors = Set(s.trueRoute.keypoints.map { s.floorPlan.floor(phoneAt: $0.position.y) })
             let svg = closedLoopSVG(title: "\(route): \(c.walker), vio \(c.vio), walls \(c.walls), \(configs[0].label)",
-                                    walls: s.floorPlan.walls.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
+                                    walls: s.floorPlan.walls.filter { w in routeFloors.contains(w.floor) }.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
                                     keypoints: s.trueRoute.keypoints.map(\.position),
                                     paths: r.samplePaths.enumerated().map { (label: "walker \($0.offset)", points: $0.element) })
             let name = "plots/\(safeFileComponent(route))-closed-loop.svg"
