@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -86,6 +86,18 @@ bench-signal: release deps-python-fixtures
 ## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).
 fixtures-evo: deps-python-fixtures
 	$(PYTHON) scripts/make_evo_fixtures.py
+
+## deps-python-evo-user: evo 1.38.1 and the pandas/scipy/filterpy peers of bench-csv, pinned, in .venv.
+deps-python-evo-user:
+	@scripts/install-deps.sh --python scripts/requirements-evo-user.txt
+
+## fixtures-evo-timestamps: evo 1.38.1 on files with duplicate timestamps (NavMetricsTests/Fixtures/duplicates, committed).
+fixtures-evo-timestamps: deps-python-evo-user
+	$(PYTHON) scripts/make_evo_timestamp_fixtures.py
+
+## bench-csv: navbench filter whole-process on a 1 M-row CSV vs pandas + scipy and pandas + filterpy, same run.
+bench-csv: release deps-python-evo-user
+	$(PYTHON) scripts/bench_csv.py
 
 ## deps-python-rosbag: the pinned bag/MCAP fixture writers (rosbags, mcap) and the rosbags + pandas peer, in .venv.
 deps-python-rosbag:

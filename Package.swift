@@ -27,7 +27,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
@@ -35,6 +34,10 @@ let package = Package(
             name: "CHDF5",
             pkgConfig: "hdf5-serial",
             providers: [.apt(["libhdf5-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
         .systemLibrary(
             name: "CFFTW",
@@ -76,9 +79,8 @@ let package = Package(
         .target(
             name: "NavIO",
             dependencies: [
-                "NavCore", "CHDF5", "NavRosbag",
+                "NavCore", "CHDF5", "CZlib", "NavRosbag",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         .target(
@@ -125,7 +127,7 @@ let package = Package(
         .testTarget(name: "NavSpectralTests", dependencies: ["NavIO", "NavSpectral"]),
         .testTarget(
             name: "NavGeometryTests",
-            dependencies: ["NavCore", "NavGeometry"],
+            dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -5,7 +5,7 @@
 # it), never into the system Python. Idempotent; quiet when everything is already there.
 set -euo pipefail
 need=()
-for pkg in libhdf5-dev libfftw3-dev libbz2-dev liblz4-dev libzstd-dev pkg-config python3-venv; do
+for pkg in libhdf5-dev libfftw3-dev zlib1g-dev libbz2-dev liblz4-dev libzstd-dev pkg-config python3-venv; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

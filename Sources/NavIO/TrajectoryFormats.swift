@@ -29,9 +29,13 @@ public struct TrajectoryFile: Sendable {
     /// False for KITTI files without a times file: the stamps are the row indices 0, 1, 2, …
     /// and such files can only be paired with another trajectory by index.
     public var hasTimestamps: Bool
+    /// How many poses repeat the previous pose's timestamp (kept, as evo keeps them; real TUM
+    /// and EuRoC ground truths have a few). The commands print one warning line when > 0.
+    public var duplicateTimestamps: Int = 0
 
     public init(path: String, format: TrajectoryFormat, stream: String?, trajectory: Trajectory, hasTimestamps: Bool) {
         self.path = path; self.format = format; self.stream = stream; self.trajectory = trajectory; self.hasTimestamps = hasTimestamps
+        duplicateTimestamps = hasTimestamps ? countDuplicateTimestamps(trajectory.timestamps) : 0
     }
 
     /// A trajectory made in memory (timestamped poses, as in a TUM file); `name` stands for the
@@ -39,6 +43,15 @@ public struct TrajectoryFile: Sendable {
     public init(name: String, trajectory: Trajectory) {
         self.init(path: name, format: .tum, stream: nil, trajectory: trajectory, hasTimestamps: true)
     }
+}
+
+/// Number of stamps equal to their predecessor.
+///
+/// - Complexity: O(n).
+public func countDuplicateTimestamps(_ t: [Double]) -> Int {
+    var n = 0
+    for i in t.indices.dropFirst() where t[i] == t[i - 1] { n += 1 }
+    return n
 }
 
 /// Tells the format of a trajectory file from its extension, else from its content:
@@ -49,7 +62,8 @@ public struct TrajectoryFile: Sendable {
 /// - Throws: a one-line `TraceError` when the file is missing or the format cannot be told.
 /// - Complexity: reads at most the first 64 KiB.
 public func detectTrajectoryFormat(path: String) throws(TraceError) -> TrajectoryFormat {
-    let ext = (path as NSString).pathExtension.lowercased()
+    var ext = (path as NSString).pathExtension.lowercased()
+    if ext == "gz" { ext = ((path as NSString).deletingPathExtension as NSString).pathExtension.lowercased() }
     switch ext {
     case "h5", "hdf5": return .h5
     case "csv": return .euroc
@@ -62,7 +76,8 @@ public func detectTrajectoryFormat(path: String) throws(TraceError) -> Trajector
         throw TraceError(.notFound, file: path, "cannot open for reading (no such file or no permission)")
     }
     defer { try? h.close() }
-    let head = [UInt8](h.readData(ofLength: 65536))
+    var head = [UInt8](h.readData(ofLength: 65536))
+    if isGzip(head) { head = Array(try readTextFileBytes(path).prefix(65536)) }
     if head.count >= 8 && head.prefix(8) == [0x89, 0x48, 0x44, 0x46, 0x0D, 0x0A, 0x1A, 0x0A] { return .h5 }
     var lineNo = 0
     for rawLine in head.split(separator: 10, omittingEmptySubsequences: false) {
@@ -88,8 +103,10 @@ public func detectTrajectoryFormat(path: String) throws(TraceError) -> Trajector
 ///
 /// Quaternions are normalised (as evo does); a zero quaternion, a KITTI rotation that is not
 /// orthonormal within 1e-3, a non-finite value or a timestamp not after the previous one is
-/// an error naming the line. Unlike evo, navbench requires strictly increasing stamps
-/// (evo silently falls back to a slower unsorted search).
+/// an error naming the line. Repeated stamps are kept, as evo keeps them
+/// (`duplicateTimestamps` counts them); a stamp before its predecessor is an error (evo
+/// silently falls back to a slower unsorted search). gzip-compressed text is inflated
+/// transparently (told from the content; `.tum.gz`, `.csv.gz` name the inner format).
 ///
 /// - Throws: one-line `TraceError`s (`FILE: line N: problem`).
 /// - Complexity: O(file size).
@@ -131,7 +148,7 @@ private func timedPoses(_ table: NumericTable, names: [String], path: String, qu
 }
 
 func readTUM(path: String) throws(TraceError) -> TrajectoryFile {
-    let bytes = try readFileBytes(path)
+    let bytes = try readTextFileBytes(path)
     guard !bytes.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected TUM lines: timestamp tx ty tz qx qy qz qw") }
     let table = try parseNumericTable(bytes, path: path, columns: 8...8, fieldNames: tumFields, formatName: "TUM")
     let (stamps, poses) = try timedPoses(table, names: tumFields, path: path, quaternion: (4, 5, 6, 7), seconds: { $0 })
@@ -140,7 +157,7 @@ func readTUM(path: String) throws(TraceError) -> TrajectoryFile {
 }
 
 func readEuRoC(path: String) throws(TraceError) -> TrajectoryFile {
-    let bytes = try readFileBytes(path)
+    let bytes = try readTextFileBytes(path)
     guard !bytes.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected EuRoC ground-truth CSV") }
     let table = try parseNumericTable(bytes, path: path, columns: 8...64, keep: 8, fieldNames: eurocFields, formatName: "EuRoC CSV")
     let (stamps, poses) = try timedPoses(table, names: eurocFields, path: path, quaternion: (5, 6, 7, 4), seconds: { $0 / 1e9 })  // ns, as evo
@@ -149,7 +166,7 @@ func readEuRoC(path: String) throws(TraceError) -> TrajectoryFile {
 }
 
 func readKITTI(path: String, timesPath: String?) throws(TraceError) -> TrajectoryFile {
-    let bytes = try readFileBytes(path)
+    let bytes = try readTextFileBytes(path)
     guard !bytes.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected KITTI lines of 12 numbers") }
     let table = try parseNumericTable(bytes, path: path, columns: 12...12, fieldNames: kittiFields, formatName: "KITTI")
     let n = table.rows
@@ -171,7 +188,7 @@ func readKITTI(path: String, timesPath: String?) throws(TraceError) -> Trajector
     var stamps = (0..<n).map(Double.init)
     var hasTimes = false
     if let timesPath {
-        let tb = try readFileBytes(timesPath)
+        let tb = try readTextFileBytes(timesPath)
         let tt = try parseNumericTable(tb, path: timesPath, columns: 1...1, fieldNames: ["timestamp"], formatName: "KITTI times")
         guard tt.rows == n else {
             throw TraceError(.wrongShape, file: timesPath, "expected one timestamp per pose of \(path) (\(n)), found \(tt.rows)")
@@ -179,7 +196,7 @@ func readKITTI(path: String, timesPath: String?) throws(TraceError) -> Trajector
         stamps = tt.values
         hasTimes = true
         let traj: Trajectory
-        do { traj = try Trajectory(timestamps: stamps, poses: poses) } catch {
+        do { traj = Trajectory(try TimeSeries(timestamps: stamps, values: poses, order: .nonDecreasing)) } catch {
             throw timestampTraceError(error, path: timesPath, lines: tt.lineNumbers)
         }
         return TrajectoryFile(path: path, format: .kitti, stream: nil, trajectory: traj, hasTimestamps: hasTimes)
@@ -224,17 +241,19 @@ private func unitQuaternion(x: Double, y: Double, z: Double, w: Double, path: St
     return q.unit
 }
 
+/// Stamps must not decrease; repeated stamps are kept (evo keeps them; `duplicateTimestamps`).
 private func makeTrajectory(_ stamps: [Double], _ poses: [Pose], path: String, lines: [Int32]) throws(TraceError) -> Trajectory {
-    do { return try Trajectory(timestamps: stamps, poses: poses) } catch {
+    do { return Trajectory(try TimeSeries(timestamps: stamps, values: poses, order: .nonDecreasing)) } catch {
         throw timestampTraceError(error, path: path, lines: lines)
     }
 }
 
 private func timestampTraceError(_ e: TimestampError, path: String, lines: [Int32]) -> TraceError {
     switch e {
-    case let .notIncreasing(i, p, c, _):
+    case let .notIncreasing(i, p, c, strict):
         return TraceError(.badTimestamps, file: path, object: "line \(lines[i])",
-                          "expected strictly increasing timestamps; \(c) is not after \(p) (line \(lines[i - 1]))")
+                          strict ? "expected strictly increasing timestamps; \(c) is not after \(p) (line \(lines[i - 1]))"
+                              : "expected non-decreasing timestamps (repeats are accepted); \(c) is before \(p) (line \(lines[i - 1]))")
     case let .notFinite(i):
         return TraceError(.badTimestamps, file: path, object: "line \(lines[i])", "timestamp is not finite")
     case let .countMismatch(t, v):

@@ -27,9 +27,20 @@ public struct EvaluationSettings: Sendable, Equatable {
     public var maxDifference = 0.01
     /// Seconds added to the estimate's stamps (evo's `--t_offset`).
     public var offset = 0.0
+    /// Gravity axis of `.yaw` / `.posyaw` alignment; nil: auto (`resolveUpAxis`).
+    public var upAxis: UpAxis?
+    /// Align on the first n pairs only (evo's `--n_to_align`); nil: all.
+    public var alignCount: Int?
+    /// Estimate `offset` by cross-correlating angular speeds (`estimateTimeOffset`) instead of
+    /// taking it as given.
+    public var estimateOffset = false
+    /// Largest |offset| searched by `estimateOffset`, seconds; nil: half the shorter duration.
+    public var maxOffset: Double?
     public init(alignment: AlignmentMethod = .none, association: AssociationMethod = .nearest,
-                maxDifference: Double = 0.01, offset: Double = 0) {
+                maxDifference: Double = 0.01, offset: Double = 0, upAxis: UpAxis? = nil, alignCount: Int? = nil,
+                estimateOffset: Bool = false, maxOffset: Double? = nil) {
         self.alignment = alignment; self.association = association; self.maxDifference = maxDifference; self.offset = offset
+        self.upAxis = upAxis; self.alignCount = alignCount; self.estimateOffset = estimateOffset; self.maxOffset = maxOffset
     }
 }
 
@@ -62,20 +73,40 @@ public struct PreparedPair: Sendable {
     /// The estimate after alignment (same order as `associated.estimate`).
     public var alignedEstimate: [Pose]
     public var alignment: Similarity3
+    /// The settings as applied: `offset` is the estimated one with `estimateOffset`, `upAxis`
+    /// the resolved axis of a yaw alignment.
+    public var settings: EvaluationSettings = EvaluationSettings()
+    /// What was decided on the way (up axis, estimated offset) and warnings.
+    public var context = EvaluationContext()
 
     public init(reference: TrajectoryFile, estimate: TrajectoryFile, associated: AssociatedTrajectories, alignedEstimate: [Pose],
-                alignment: Similarity3) {
+                alignment: Similarity3, settings: EvaluationSettings = EvaluationSettings(), context: EvaluationContext = EvaluationContext()) {
         self.reference = reference; self.estimate = estimate; self.associated = associated
         self.alignedEstimate = alignedEstimate; self.alignment = alignment
+        self.settings = settings; self.context = context
     }
 
     /// Pairs the poses of two trajectories (by time, or by index when one has no timestamps)
-    /// and aligns the estimate: the in-memory half of `prepareTrajectoryPair`, for trajectories
-    /// that never were files (`TrajectoryFile(name:trajectory:)`).
+    /// and aligns the estimate: the in-memory half of `prepareTrajectoryPair`, also for
+    /// trajectories that never were files (`TrajectoryFile(name:trajectory:)`). Repeated stamps
+    /// give a warning in `context`; `estimateOffset` finds the clock offset first; a yaw
+    /// alignment resolves its up axis (both recorded in `settings` and `context`).
     ///
     /// - Throws: `EvaluationError`.
-    /// - Complexity: O(n + m) plus the association's cost.
+    /// - Complexity: O(n + m) plus the association's and the offset search's cost.
     public init(reference ref: TrajectoryFile, estimate est: TrajectoryFile, settings: EvaluationSettings) throws(EvaluationError) {
+        var settings = settings
+        var context = EvaluationContext()
+        context.warnings = duplicateWarnings(ref, est)
+        if settings.estimateOffset && !(ref.hasTimestamps && est.hasTimestamps) {
+            throw .pairing("--estimate-t-offset needs timestamps in both files; KITTI poses have none without --ref-times/--est-times")
+        }
+        if settings.estimateOffset {
+            do { context.offsetEstimate = try estimateTimeOffset(reference: ref.trajectory, estimate: est.trajectory, maxOffset: settings.maxOffset) } catch {
+                throw .pairing("\(ref.path), \(est.path): \(error.description)")
+            }
+            settings.offset = context.offsetEstimate!.offset
+        }
         let associated: AssociatedTrajectories
         if ref.hasTimestamps && est.hasTimestamps {
             do {
@@ -93,12 +124,21 @@ public struct PreparedPair: Sendable {
                                                 estimate: est.trajectory.poses.values, referenceTimestamps: ref.trajectory.timestamps,
                                                 estimateTimestamps: est.trajectory.timestamps)
         }
+        if settings.alignment.isYawOnly {
+            let (axis, source) = resolveUpAxis(settings.upAxis, reference: ref)
+            settings.upAxis = axis
+            context.upAxisSource = source
+        }
         let transform: Similarity3
-        do { transform = try alignmentTransform(reference: associated.reference, estimate: associated.estimate, method: settings.alignment) } catch {
+        do {
+            transform = try alignmentTransform(reference: associated.reference, estimate: associated.estimate, method: settings.alignment,
+                                               upAxis: settings.upAxis ?? .y, count: settings.alignCount)
+        } catch {
             throw .alignment(error)
         }
         let aligned = settings.alignment == .none ? associated.estimate : transform.apply(to: associated.estimate)
-        self.init(reference: ref, estimate: est, associated: associated, alignedEstimate: aligned, alignment: transform)
+        self.init(reference: ref, estimate: est, associated: associated, alignedEstimate: aligned, alignment: transform,
+                  settings: settings, context: context)
     }
 }
 
@@ -140,6 +180,7 @@ public struct APEReport: Sendable, Encodable {
     /// Associated pair indices (reference, estimate).
     public var referenceIndices: [Int]
     public var estimateIndices: [Int]
+    public var context = EvaluationContext()
 
     public var pairs: Int { errors.count }
 
@@ -147,11 +188,13 @@ public struct APEReport: Sendable, Encodable {
         var c = encoder.container(keyedBy: AnyKey.self)
         try encodeEvaluation(metric: "ape", reference: referencePath, estimate: estimatePath, relation: relation, settings: settings,
                              statistics: statistics, pairs: pairs, alignment: alignment, into: &c)
+        try encodeContext(context, settings: settings, into: &c)
     }
 
     /// evo-style text block.
     public var text: String {
-        statisticsText(title: "APE w.r.t. \(relation.title) (\(relation.unit))\n\(settings.alignment.title)", statistics, pairs: pairs)
+        contextText(context, settings: settings)
+            + statisticsText(title: "APE w.r.t. \(relation.title) (\(relation.unit))\n\(alignmentTitle(settings))", statistics, pairs: pairs)
     }
 }
 
@@ -198,7 +241,7 @@ private func statisticsText(title: String, _ s: ErrorStatistics, pairs: Int) -> 
 public func evaluateAPE(reference: TrajectorySource, estimate: TrajectorySource, relation: PoseRelation = .translationPart,
                         settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> APEReport {
     let p = try prepareTrajectoryPair(reference: reference, estimate: estimate, settings: settings)
-    return try apeReport(p, relation: relation, settings: settings)
+    return try apeReport(p, relation: relation, settings: p.settings)
 }
 
 /// APE of two trajectories in memory (no files): `name`s stand for paths in the report.
@@ -209,7 +252,7 @@ public func evaluateAPE(reference: Trajectory, estimate: Trajectory, referenceNa
                         relation: PoseRelation = .translationPart, settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> APEReport {
     let p = try PreparedPair(reference: TrajectoryFile(name: referenceName, trajectory: reference),
                              estimate: TrajectoryFile(name: estimateName, trajectory: estimate), settings: settings)
-    return try apeReport(p, relation: relation, settings: settings)
+    return try apeReport(p, relation: relation, settings: p.settings)
 }
 
 /// APE on an already prepared pair (lets a caller time or reuse the stages).
@@ -223,7 +266,7 @@ public func apeReport(_ p: PreparedPair, relation: PoseRelation, settings: Evalu
     } catch { throw .metric(error) }
     return APEReport(referencePath: p.reference.path, estimatePath: p.estimate.path, relation: relation, settings: settings,
                      statistics: stats, alignment: p.alignment, errors: errors,
-                     referenceIndices: p.associated.referenceIndices, estimateIndices: p.associated.estimateIndices)
+                     referenceIndices: p.associated.referenceIndices, estimateIndices: p.associated.estimateIndices, context: p.context)
 }
 
 /// Result of `evaluateRPE`; JSON as `APEReport` plus `delta`, `delta_unit`, `all_pairs`, `pairing`.
@@ -238,6 +281,7 @@ public struct RPEReport: Sendable, Encodable {
     public var errors: [Double]
     /// The pairs (i, j) in associated-pose indices (evo's `delta_ids` are the j).
     public var pairList: [IndexPair]
+    public var context = EvaluationContext()
 
     public var pairs: Int { errors.count }
 
@@ -249,14 +293,15 @@ public struct RPEReport: Sendable, Encodable {
         try c.encode(options.unit.rawValue, forKey: AnyKey("delta_unit"))
         try c.encode(options.allPairs, forKey: AnyKey("all_pairs"))
         try c.encode(options.pairing.rawValue, forKey: AnyKey("pairing"))
+        try encodeContext(context, settings: settings, into: &c)
     }
 
     public var text: String {
         let unit = options.unit.name
         let title = "RPE w.r.t. \(relation.title) (\(relation.unit))\nfor delta = \(formatDelta(options)) (\(unit)) using "
             + (options.allPairs ? "all pairs" : "consecutive pairs") + (options.pairing == .evo ? "" : " (pairs: \(options.pairing.rawValue))")
-            + "\n\(settings.alignment.title)"
-        return statisticsText(title: title, statistics, pairs: pairs)
+            + "\n\(alignmentTitle(settings))"
+        return contextText(context, settings: settings) + statisticsText(title: title, statistics, pairs: pairs)
     }
 }
 
@@ -279,7 +324,7 @@ private func formatDelta(_ o: RPEOptions) -> String {
 public func evaluateRPE(reference: TrajectorySource, estimate: TrajectorySource, relation: PoseRelation = .translationPart,
                         options: RPEOptions = RPEOptions(), settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> RPEReport {
     let p = try prepareTrajectoryPair(reference: reference, estimate: estimate, settings: settings)
-    return try rpeReport(p, relation: relation, options: options, settings: settings)
+    return try rpeReport(p, relation: relation, options: options, settings: p.settings)
 }
 
 /// RPE of two trajectories in memory (no files): `name`s stand for paths in the report.
@@ -290,7 +335,7 @@ public func evaluateRPE(reference: Trajectory, estimate: Trajectory, referenceNa
                         settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> RPEReport {
     let p = try PreparedPair(reference: TrajectoryFile(name: referenceName, trajectory: reference),
                              estimate: TrajectoryFile(name: estimateName, trajectory: estimate), settings: settings)
-    return try rpeReport(p, relation: relation, options: options, settings: settings)
+    return try rpeReport(p, relation: relation, options: options, settings: p.settings)
 }
 
 /// RPE on an already prepared pair.
@@ -306,7 +351,7 @@ public func rpeReport(_ p: PreparedPair, relation: PoseRelation, options: RPEOpt
         let r = try relativePoseErrors(reference: ref, estimate: est, pairs: pairs, relation: relation)
         let stats = try ErrorStatistics(r.errors)
         return RPEReport(referencePath: p.reference.path, estimatePath: p.estimate.path, relation: relation, options: options,
-                         settings: settings, statistics: stats, alignment: p.alignment, errors: r.errors, pairList: r.pairs)
+                         settings: settings, statistics: stats, alignment: p.alignment, errors: r.errors, pairList: r.pairs, context: p.context)
     } catch { throw .metric(error) }
 }
 

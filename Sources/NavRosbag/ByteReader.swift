@@ -111,11 +111,22 @@ final class MappedFile: @unchecked Sendable {
             throw RecordingError(.unreadable, file: path, "no such file")
         }
         guard !isDirectory.boolValue else { throw RecordingError(.unreadable, file: path, "is a folder, expected a .bag or .mcap file") }
-        let fd = open(path, O_RDONLY)
+        // Non-blocking, so a FIFO without a writer cannot hang the open; the type is then checked
+        // on the opened descriptor (no race with a file swapped in between).
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw RecordingError(.unreadable, file: path, "cannot open for reading") }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw RecordingError(.unreadable, file: path, "cannot read the file's size") }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            let kind = switch st.st_mode & S_IFMT {
+            case S_IFIFO: "a FIFO"
+            case S_IFCHR, S_IFBLK: "a device"
+            case S_IFSOCK: "a socket"
+            default: "not a regular file"
+            }
+            throw RecordingError(.unreadable, file: path, "is \(kind), expected a .bag or .mcap file")
+        }
         let size = Int(st.st_size)
         if size == 0 {
             mapped = nil

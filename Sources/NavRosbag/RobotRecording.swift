@@ -21,21 +21,24 @@ public struct RecordingChannel: Sendable, Equatable {
     public var id: Int
     public var topic: String
     /// The type as the file names it: `sensor_msgs/Imu` (ROS 1) or `sensor_msgs/msg/Imu` (ROS 2).
-    public var typeName: String
+    public var typeName: String { didSet { messageType = Self.decodable(typeName, encoding, md5) } }
     /// nil when the channel's encoding is not one navbench reads (MCAP `protobuf`, `json`, …).
-    public var encoding: MessageEncoding?
+    public var encoding: MessageEncoding? { didSet { messageType = Self.decodable(typeName, encoding, md5) } }
     /// The ROS 1 definition's MD5 (nil in MCAP).
-    public var md5: String?
+    public var md5: String? { didSet { messageType = Self.decodable(typeName, encoding, md5) } }
     /// The MCAP channel's `message_encoding` or `ros1` for bags.
     public var encodingName: String
+    /// The message type navbench decodes, or nil: an unknown type, an unknown encoding, or a
+    /// ROS 1 definition whose MD5 is not the standard one (a different layout under the same name).
+    /// Worked out once per channel (not per message).
+    public private(set) var messageType: RosMessageType?
 
     public init(id: Int, topic: String, typeName: String, encoding: MessageEncoding?, md5: String?, encodingName: String) {
         self.id = id; self.topic = topic; self.typeName = typeName; self.encoding = encoding; self.md5 = md5; self.encodingName = encodingName
+        messageType = Self.decodable(typeName, encoding, md5)
     }
 
-    /// The message type navbench decodes, or nil: an unknown type, an unknown encoding, or a
-    /// ROS 1 definition whose MD5 is not the standard one (a different layout under the same name).
-    public var messageType: RosMessageType? {
+    static func decodable(_ typeName: String, _ encoding: MessageEncoding?, _ md5: String?) -> RosMessageType? {
         guard encoding != nil, let t = RosMessageType(typeName: typeName) else { return nil }
         if let md5, md5 != "*", md5 != t.ros1MD5 { return nil }
         return t
@@ -86,12 +89,17 @@ public final class RobotRecording: @unchecked Sendable {
     /// only during the call).
     ///
     /// - Complexity: O(file size): one pass; each chunk is decompressed once.
-    public func forEachMessage(_ body: (RecordingChannel, UInt64, UnsafeRawBufferPointer) throws(RecordingError) -> Void) throws(RecordingError) {
+    ///
+    /// - Returns: every channel (connection) the file defines, by id, including those without
+    ///   messages.
+    @discardableResult
+    public func forEachMessage(_ body: (RecordingChannel, UInt64, UnsafeRawBufferPointer) throws(RecordingError) -> Void) throws(RecordingError) -> [RecordingChannel] {
         var scanner = RecordScanner(file: displayName, bytes: file.bytes)
         switch format {
         case .rosbag: try scanner.scanBag(body)
         case .mcap: try scanner.scanMCAP(body)
         }
+        return scanner.channels.values.sorted { $0.id < $1.id }
     }
 
     /// Topics, types, counts and time spans, from one pass over every message.
@@ -231,60 +239,75 @@ struct RecordScanner {
 
     // MARK: ROS 1 bag v2.0
 
-    /// The fields of a record header: `u32 length, name=value` repeated.
-    func bagFields(_ header: UnsafeRawBufferPointer, location: String) throws(RecordingError) -> [String: UnsafeRawBufferPointer] {
-        var r = ByteReader(header)
-        var fields: [String: UnsafeRawBufferPointer] = [:]
-        while !r.atEnd {
-            let field = try read(location + ", header", inChunk: true, within: "record header") { () throws(Shortfall) in try r.bytes(try r.length32()) }
-            guard let eq = field.firstIndex(of: UInt8(ascii: "=")) else {
-                throw RecordingError(.corrupt, file: file, location: location, "header field '\(field.text)' has no '=' (expected name=value)")
+    /// The fields of a record header: `u32 length, name=value` repeated. Views into the
+    /// record; looked up by name without building strings (a bag has millions of records).
+    struct BagFields {
+        var items: [(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)] = []
+
+        /// The value of the last field called `name` (as a dictionary of the fields would give).
+        subscript(_ name: StaticString) -> UnsafeRawBufferPointer? {
+            let key = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            for item in items.reversed() where item.name.count == key.count && item.name.elementsEqual(key) {
+                return item.value
             }
-            fields[UnsafeRawBufferPointer(rebasing: field[..<eq]).text] = UnsafeRawBufferPointer(rebasing: field[(eq + 1)...])
+            return nil
+        }
+    }
+
+    func bagFields(_ header: UnsafeRawBufferPointer, location: @autoclosure () -> String) throws(RecordingError) -> BagFields {
+        var r = ByteReader(header)
+        var fields = BagFields()
+        fields.items.reserveCapacity(4)
+        while !r.atEnd {
+            let field = try read(location() + ", header", inChunk: true, within: "record header") { () throws(Shortfall) in try r.bytes(try r.length32()) }
+            guard let eq = field.firstIndex(of: UInt8(ascii: "=")) else {
+                throw RecordingError(.corrupt, file: file, location: location(), "header field '\(field.text)' has no '=' (expected name=value)")
+            }
+            fields.items.append((UnsafeRawBufferPointer(rebasing: field[..<eq]), UnsafeRawBufferPointer(rebasing: field[(eq + 1)...])))
         }
         return fields
     }
 
-    func bagField<T: FixedWidthInteger>(_ fields: [String: UnsafeRawBufferPointer], _ name: String, _: T.Type, location: String, op: String) throws(RecordingError) -> T {
-        guard let v = fields[name] else { throw RecordingError(.corrupt, file: file, location: location, "\(op) record has no '\(name)' header field") }
+    func bagField<T: FixedWidthInteger>(_ fields: BagFields, _ name: StaticString, _: T.Type, location: @autoclosure () -> String, op: String) throws(RecordingError) -> T {
+        guard let v = fields[name] else { throw RecordingError(.corrupt, file: file, location: location(), "\(op) record has no '\(name)' header field") }
         guard v.count == MemoryLayout<T>.size else {
-            throw RecordingError(.corrupt, file: file, location: location, "\(op) field '\(name)' is \(v.count) bytes, expected \(MemoryLayout<T>.size)")
+            throw RecordingError(.corrupt, file: file, location: location(), "\(op) field '\(name)' is \(v.count) bytes, expected \(MemoryLayout<T>.size)")
         }
         return T(littleEndian: v.loadUnaligned(as: T.self))
     }
 
-    func bagString(_ fields: [String: UnsafeRawBufferPointer], _ name: String, location: String, op: String) throws(RecordingError) -> String {
-        guard let v = fields[name] else { throw RecordingError(.corrupt, file: file, location: location, "\(op) record has no '\(name)' header field") }
+    func bagString(_ fields: BagFields, _ name: StaticString, location: @autoclosure () -> String, op: String) throws(RecordingError) -> String {
+        guard let v = fields[name] else { throw RecordingError(.corrupt, file: file, location: location(), "\(op) record has no '\(name)' header field") }
         return v.text
     }
 
     /// One record: header fields and data.
-    func bagRecord(_ r: inout ByteReader, location: String, inChunk: Bool) throws(RecordingError) -> (op: UInt8, fields: [String: UnsafeRawBufferPointer], data: UnsafeRawBufferPointer) {
-        let header = try read(location, inChunk: inChunk) { () throws(Shortfall) in try r.bytes(try r.length32()) }
-        let fields = try bagFields(header, location: location)
-        let data = try read(location + ", data", inChunk: inChunk) { () throws(Shortfall) in try r.bytes(try r.length32()) }
+    func bagRecord(_ r: inout ByteReader, location: @autoclosure () -> String, inChunk: Bool) throws(RecordingError) -> (op: UInt8, fields: BagFields, data: UnsafeRawBufferPointer) {
+        let header = try read(location(), inChunk: inChunk) { () throws(Shortfall) in try r.bytes(try r.length32()) }
+        let fields = try bagFields(header, location: location())
+        let data = try read(location() + ", data", inChunk: inChunk) { () throws(Shortfall) in try r.bytes(try r.length32()) }
         guard let op = fields["op"], op.count == 1 else {
-            throw RecordingError(.corrupt, file: file, location: location, "record has no one-byte 'op' header field")
+            throw RecordingError(.corrupt, file: file, location: location(), "record has no one-byte 'op' header field")
         }
         return (op[0], fields, data)
     }
 
-    mutating func bagConnection(_ fields: [String: UnsafeRawBufferPointer], _ data: UnsafeRawBufferPointer, location: String) throws(RecordingError) {
-        let id = Int(try bagField(fields, "conn", UInt32.self, location: location, op: "connection"))
-        let topic = try bagString(fields, "topic", location: location, op: "connection")
-        let c = try bagFields(data, location: location + ", connection header")
-        guard let type = c["type"]?.text else { throw RecordingError(.corrupt, file: file, location: location, "connection \(id) (\(topic)) has no 'type'") }
+    mutating func bagConnection(_ fields: BagFields, _ data: UnsafeRawBufferPointer, location: @autoclosure () -> String) throws(RecordingError) {
+        let id = Int(try bagField(fields, "conn", UInt32.self, location: location(), op: "connection"))
+        let topic = try bagString(fields, "topic", location: location(), op: "connection")
+        let c = try bagFields(data, location: location() + ", connection header")
+        guard let type = c["type"]?.text else { throw RecordingError(.corrupt, file: file, location: location(), "connection \(id) (\(topic)) has no 'type'") }
         channels[id] = RecordingChannel(id: id, topic: topic, typeName: type, encoding: .ros1, md5: c["md5sum"]?.text, encodingName: "ros1")
     }
 
-    mutating func bagMessage(_ fields: [String: UnsafeRawBufferPointer], _ data: UnsafeRawBufferPointer, location: String, _ visit: Visit) throws(RecordingError) {
-        let conn = Int(try bagField(fields, "conn", UInt32.self, location: location, op: "message data"))
-        let time = try bagField(fields, "time", UInt64.self, location: location, op: "message data")
+    mutating func bagMessage(_ fields: BagFields, _ data: UnsafeRawBufferPointer, location: @autoclosure () -> String, _ visit: Visit) throws(RecordingError) {
+        let conn = Int(try bagField(fields, "conn", UInt32.self, location: location(), op: "message data"))
+        let time = try bagField(fields, "time", UInt64.self, location: location(), op: "message data")
         guard let channel = channels[conn] else {
-            throw RecordingError(.corrupt, file: file, location: location, "message of connection \(conn), which no earlier connection record defines")
+            throw RecordingError(.corrupt, file: file, location: location(), "message of connection \(conn), which no earlier connection record defines")
         }
         let sec = time & 0xFFFF_FFFF, nsec = time >> 32
-        guard nsec < 1_000_000_000 else { throw RecordingError(.corrupt, file: file, location: location, "time has \(nsec) ns, expected < 10⁹") }
+        guard nsec < 1_000_000_000 else { throw RecordingError(.corrupt, file: file, location: location(), "time has \(nsec) ns, expected < 10⁹") }
         try visit(channel, sec * 1_000_000_000 + nsec, data)
     }
 
@@ -324,13 +347,14 @@ struct RecordScanner {
                     var c = ByteReader(inner)
                     while !c.atEnd {
                         let innerAt = c.offset
-                        let loc = "\(location), record at offset \(innerAt)"
-                        let ir = try bagRecord(&c, location: loc, inChunk: true)
+                        // Built only for a message (millions of records pass without one).
+                        let loc = { "\(location), record at offset \(innerAt)" }
+                        let ir = try bagRecord(&c, location: loc(), inChunk: true)
                         switch ir.op {
-                        case 0x07: try bagConnection(ir.fields, ir.data, location: loc)
-                        case 0x02: try bagMessage(ir.fields, ir.data, location: loc, visit)
+                        case 0x07: try bagConnection(ir.fields, ir.data, location: loc())
+                        case 0x02: try bagMessage(ir.fields, ir.data, location: loc(), visit)
                         default:
-                            throw RecordingError(.corrupt, file: file, location: loc, "op 0x0\(String(ir.op, radix: 16)) inside a chunk, expected a connection (0x07) or message data (0x02)")
+                            throw RecordingError(.corrupt, file: file, location: loc(), "op 0x0\(String(ir.op, radix: 16)) inside a chunk, expected a connection (0x07) or message data (0x02)")
                         }
                     }
                 }

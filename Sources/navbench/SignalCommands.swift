@@ -56,9 +56,9 @@ struct Filter: ParsableCommand {
             try filterTrace(input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command)
         } else {
             let table = try CSVTable.read(source.input)
-            let text = try filterCSV(table, spec: filter, column: source.column!, outputColumn: outputColumn ?? source.column! + "_filtered",
-                                     timeColumn: source.timeColumn, rate: source.rate)
-            try writeTextAtomically(text, to: out)
+            let bytes = try filterCSVBytes(table, spec: filter, column: source.column!, outputColumn: outputColumn ?? source.column! + "_filtered",
+                                           timeColumn: source.timeColumn, rate: source.rate)
+            try writeBytesAtomically(bytes, to: out)
         }
         print(out)
     }

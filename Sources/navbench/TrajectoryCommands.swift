@@ -31,14 +31,22 @@ struct TrajectoryPairOptions: ParsableArguments {
     var referenceTimes: String?
     @Option(name: .customLong("est-times"), help: "KITTI times file of the estimate.")
     var estimateTimes: String?
-    @Option(help: "Alignment of the estimate: se3, sim3, yaw (4-DoF about +y), origin, none.")
+    @Option(help: "Alignment of the estimate: se3, sim3, yaw (4-DoF about the up axis), posyaw (rpg), origin, none.")
     var align: AlignmentMethod = .none
+    @Option(name: .customLong("up-axis"), help: "Gravity axis of --align yaw/posyaw: x, y, z or auto (the format's convention, else the reference's flattest axis).")
+    var upAxis: UpAxisOption = .auto
+    @Option(name: .customLong("n-to-align"), help: "Align on the first N pairs only (evo's --n_to_align; default all).")
+    var nToAlign: Int?
     @Option(help: "Timestamp association: nearest (evo), one-to-one (TUM associate.py), interpolation (lerp/slerp).")
     var association: AssociationMethod = .nearest
     @Option(name: .customLong("max-diff"), help: "Largest time difference of an associated pair, seconds.")
     var maxDiff: Double = 0.01
     @Option(name: .customLong("t-offset"), help: "Seconds added to the estimate's timestamps before association.")
     var offset: Double = 0
+    @Flag(name: .customLong("estimate-t-offset"), help: "Find the time offset by cross-correlating angular speeds (replaces --t-offset).")
+    var estimateOffset = false
+    @Option(name: .customLong("max-t-offset"), help: "Largest |offset| --estimate-t-offset searches, seconds (default half the shorter duration).")
+    var maxOffset: Double?
     @Flag(help: "Print JSON: statistics (rmse, mean, median, std, min, max, sse), pairs and settings.")
     var json = false
     @Option(name: .customLong("protocol"), help: "A published protocol instead: kitti, tum-rpe (rpe); evaal, hilti (ape). See docs/metrics.md.")
@@ -47,6 +55,11 @@ struct TrajectoryPairOptions: ParsableArguments {
     func validate() throws {
         guard maxDiff.isFinite && maxDiff >= 0 else { throw ValidationError("--max-diff must be a finite number of seconds ≥ 0, got \(maxDiff)") }
         guard offset.isFinite else { throw ValidationError("--t-offset must be a finite number of seconds, got \(offset)") }
+        if estimateOffset && offset != 0 { throw ValidationError("--estimate-t-offset finds the offset itself; drop --t-offset") }
+        if let maxOffset, !(maxOffset.isFinite && maxOffset > 0) { throw ValidationError("--max-t-offset must be a positive number of seconds, got \(maxOffset)") }
+        if maxOffset != nil && !estimateOffset { throw ValidationError("--max-t-offset needs --estimate-t-offset") }
+        if let nToAlign, nToAlign < 1 { throw ValidationError("--n-to-align must be ≥ 1, got \(nToAlign)") }
+        if upAxis != .auto && !align.isYawOnly { throw ValidationError("--up-axis applies to --align yaw or posyaw, not \(align.rawValue)") }
         for (flag, v) in [("--ref-stream", referenceStream), ("--est-stream", estimateStream)] {
             if let v, v != "groundtruth" && v != "vio" { throw ValidationError("\(flag) must be groundtruth or vio, got \(v)") }
         }
@@ -58,8 +71,15 @@ struct TrajectoryPairOptions: ParsableArguments {
     }
 
     var settings: EvaluationSettings {
-        EvaluationSettings(alignment: align, association: association, maxDifference: maxDiff, offset: offset)
+        EvaluationSettings(alignment: align, association: association, maxDifference: maxDiff, offset: offset,
+                           upAxis: upAxis.axis, alignCount: nToAlign, estimateOffset: estimateOffset, maxOffset: maxOffset)
     }
+}
+
+/// `--up-axis`: an axis or auto.
+enum UpAxisOption: String, ExpressibleByArgument, CaseIterable {
+    case x, y, z, auto
+    var axis: UpAxis? { UpAxis(rawValue: rawValue) }
 }
 
 /// Encodes a report as sorted, indented JSON.
@@ -88,6 +108,7 @@ struct APECommand: ParsableCommand {
             """)
 
     @OptionGroup var pair: TrajectoryPairOptions
+    @OptionGroup var outputs: EvaluationOutputOptions
     @Option(help: "Pose relation: translation_part, rotation_angle_deg, rotation_angle_rad, rotation_part, full_transformation, point_distance.")
     var relation: PoseRelation = .translationPart
 
@@ -98,9 +119,12 @@ struct APECommand: ParsableCommand {
     func run() throws {
         if let p = pair.evaluationProtocol { return try pair.runProtocol(p, command: "ape") }
         let (ref, est) = pair.sources
-        let report = try runReport { () throws(EvaluationError) in
-            try evaluateAPE(reference: ref, estimate: est, relation: relation, settings: pair.settings)
+        let (report, prepared) = try runReport { () throws(EvaluationError) in
+            let p = try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings)
+            return (try apeReport(p, relation: relation, settings: p.settings), p)
         }
+        for w in report.context.warnings { printError("navbench: warning: \(w)") }
+        try outputs.write(report, prepared)
         print(pair.json ? try jsonText(report) : report.text, terminator: pair.json ? "\n" : "")
     }
 }
@@ -117,6 +141,7 @@ struct RPECommand: ParsableCommand {
             """)
 
     @OptionGroup var pair: TrajectoryPairOptions
+    @OptionGroup var outputs: EvaluationOutputOptions
     @Option(help: "Pose relation (APE's plus point_distance_error_ratio).")
     var relation: PoseRelation = .translationPart
     @Option(help: "Distance between the poses of a pair, in --delta-unit.")
@@ -142,9 +167,12 @@ struct RPECommand: ParsableCommand {
         }
         let (ref, est) = pair.sources
         let options = RPEOptions(delta: delta, unit: deltaUnit, allPairs: allPairs, relativeTolerance: deltaTolerance, pairing: pairing)
-        let report = try runReport { () throws(EvaluationError) in
-            try evaluateRPE(reference: ref, estimate: est, relation: relation, options: options, settings: pair.settings)
+        let (report, prepared) = try runReport { () throws(EvaluationError) in
+            let p = try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings)
+            return (try rpeReport(p, relation: relation, options: options, settings: p.settings), p)
         }
+        for w in report.context.warnings { printError("navbench: warning: \(w)") }
+        try outputs.write(report, prepared)
         print(pair.json ? try jsonText(report) : report.text, terminator: pair.json ? "\n" : "")
     }
 }

@@ -114,3 +114,65 @@ let rosFixtures = "Tests/NavRosbagTests/Fixtures"
         #expect(h.out.contains("\"protocolName\" : \"hilti\""))
     }
 }
+
+/// Hostile bags through the binary: names from the file escaped in `--list` and errors, a
+/// zip-bomb chunk one line and exit 1. The bytes are built here from the bag specification.
+@Suite struct RecordingHostileCLITests {
+    static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+    static func fields(_ f: [(String, [UInt8])]) -> [UInt8] {
+        f.flatMap { k, v in le(UInt32(k.utf8.count + 1 + v.count)) + Array(k.utf8) + [UInt8(ascii: "=")] + v }
+    }
+    static func record(_ f: [(String, [UInt8])], _ data: [UInt8] = []) -> [UInt8] {
+        let h = fields(f)
+        return le(UInt32(h.count)) + h + le(UInt32(data.count)) + data
+    }
+    static func bag(_ records: [UInt8]) -> [UInt8] {
+        Array("#ROSBAG V2.0\n".utf8) + record([("op", [3]), ("index_pos", le(UInt64(0)))]) + records
+    }
+
+    @Test func namesAreEscapedAndABombIsOneLine() throws {
+        let dir = NSTemporaryDirectory() + "navbench-rosbag-hostile-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let topic = Array("/a\n/b\u{1B}[31m".utf8)
+        let inner = Self.record([("op", [7]), ("conn", Self.le(UInt32(0))), ("topic", topic)],
+                                Self.fields([("topic", topic), ("type", Array("std_msgs/String".utf8)), ("md5sum", Array("*".utf8))]))
+            + Self.record([("op", [2]), ("conn", Self.le(UInt32(0))), ("time", Self.le(UInt64(1)))], Self.le(UInt32(0)))
+        let names = dir + "/names.bag"
+        FileManager.default.createFile(atPath: names, contents: Data(Self.bag(Self.record([("op", [5]), ("compression", Array("none".utf8)),
+                                                                                          ("size", Self.le(UInt32(inner.count)))], inner))))
+        let list = try navbench(["import", "rosbag", names, "--list"])
+        #expect(list.status == 0)
+        #expect(list.out.split(separator: "\n").last == "topics:      /a\\n/b\\u{1B}[31m  1 msgs : std_msgs/String", "\(list.out)")
+        #expect(!list.out.contains("\u{1B}"))
+        let missing = try navbench(["import", "rosbag", names, "--imu", "/nope", "--out", dir + "/x.h5"])
+        #expect(missing.status == 1)
+        #expect(missing.err == "navbench: error: \(names): /nope: no such topic (for imu); the file has /a\\n/b\\u{1B}[31m\n")
+
+        // A connection without messages: the topic exists, it is empty.
+        let imu = Array("/imu".utf8)
+        let conn = Self.record([("op", [7]), ("conn", Self.le(UInt32(0))), ("topic", imu)],
+                               Self.fields([("topic", imu), ("type", Array("sensor_msgs/Imu".utf8)), ("md5sum", Array("*".utf8))]))
+        let empty = dir + "/empty.bag"
+        FileManager.default.createFile(atPath: empty, contents: Data(Self.bag(Self.record([("op", [5]), ("compression", Array("none".utf8)),
+                                                                                          ("size", Self.le(UInt32(conn.count)))], conn))))
+        let e = try navbench(["import", "rosbag", empty, "--imu", "/imu", "--out", dir + "/e.h5"])
+        #expect(e.status == 1)
+        #expect(e.err == "navbench: error: \(empty): /imu: no messages, expected sensor_msgs/Imu samples\n")
+        let t = try navbench(["ape", empty + ":/imu", empty + ":/imu"])
+        #expect(t.err == "navbench: error: \(empty): /imu: sensor_msgs/Imu; a trajectory expects geometry_msgs/PoseStamped, nav_msgs/Odometry, tf2_msgs/TFMessage\n")
+
+        // 79 bytes of bz2 that expand to 64 MiB, in a chunk that declares 1,000 bytes.
+        let bomb: [UInt8] = stride(from: 0, to: bz2BombHex.count, by: 2).map {
+            UInt8(bz2BombHex[bz2BombHex.index(bz2BombHex.startIndex, offsetBy: $0)...].prefix(2), radix: 16)!
+        }
+        let bombPath = dir + "/bomb.bag"
+        FileManager.default.createFile(atPath: bombPath, contents: Data(Self.bag(Self.record([("op", [5]), ("compression", Array("bz2".utf8)),
+                                                                                             ("size", Self.le(UInt32(1000)))], bomb))))
+        let r = try navbench(["import", "rosbag", bombPath, "--list"])
+        #expect(r.status == 1)
+        #expect(r.err == "navbench: error: \(bombPath): chunk at byte 51: bz2 chunk decompresses to more than the declared 1000 bytes (expected its 'size' field to give the uncompressed length)\n")
+    }
+}
+
+/// `bz2.compress(b"\0" * (64 << 20), 9)`, as hex.
+let bz2BombHex = "425a68393141592653590e09e2df015f8e4000c0000008200030804d4642a025a90a8097314159265359bc04b5c300a275c000c0000008200020a40836328a884d2a2a2138bb9229c2848500bb83e8"

@@ -102,7 +102,7 @@ import Testing
             ("count.tum", good + "2 0 0 0 0 0 1\n", "line 2: expected 8 fields like the first data line, found 7"),
             ("first.tum", "1 2 3\n", "line 1: expected 8 numbers (timestamp tx ty tz qx qy qz qw) for TUM, found 3 fields"),
             ("zeroq.tum", good + "2 0 0 0 0 0 0 0\n", "line 2: quaternion (qx qy qz qw) has zero norm; expected a rotation"),
-            ("order.tum", good + "\n2 0 0 0 0 0 0 1\n1.5 0 0 0 0 0 0 1\n", "line 4: expected strictly increasing timestamps; 1.5 is not after 2.0 (line 3)"),
+            ("order.tum", good + "\n2 0 0 0 0 0 0 1\n1.5 0 0 0 0 0 0 1\n", "line 4: expected non-decreasing timestamps (repeats are accepted); 1.5 is before 2.0 (line 3)"),
             ("nan.tum", good + "2 nan 0 0 0 0 0 1\n", "line 2: field 2 (tx): expected a finite number, found nan"),
             ("empty.tum", "", "empty file (0 bytes), expected TUM lines: timestamp tx ty tz qx qy qz qw"),
             ("comments.tum", "# only\n\n", "no data lines (only blank or # comment lines), expected TUM rows"),

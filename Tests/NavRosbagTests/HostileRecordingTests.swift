@@ -153,4 +153,12 @@ let bz2Bomb: [UInt8] = {
         #expect(text.split(separator: "\n").count == 11, "\(text)")
         #expect(text.contains("topics:      /a\\n/forged  9 msgs : x\\e[31m  1 msgs : std_msgs/String"), "\(text)")
     }
+
+    @Test func fifosAndDevicesAreNeverOpenedForReading() throws {
+        let fifo = temporaryFolder() + "/pipe.bag"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A FIFO without a writer would block a plain open(2) for ever.
+        #expect(throws: RecordingError(.unreadable, file: fifo, "is a FIFO, expected a .bag or .mcap file")) { try RobotRecording(path: fifo) }
+        #expect(throws: RecordingError(.unreadable, file: "/dev/zero", "is a device, expected a .bag or .mcap file")) { try RobotRecording(path: "/dev/zero") }
+    }
 }

@@ -61,8 +61,13 @@ package func checkRecordingTopic(file: String, role: String, selection sel: Topi
 /// Rows sorted by stamp (stable), a repeated stamp keeping the first row.
 ///
 /// - Returns: the rows and how many repeats were left out.
-/// - Complexity: O(n log n).
+/// - Complexity: O(n) when the stamps already increase strictly (a recording's usual order; the
+///   rows are returned as they are), else O(n log n).
+@inlinable
 package func orderedByStamp<T>(_ rows: [(RosStamp, T)]) -> (rows: [(RosStamp, T)], repeated: Int) {
+    var increasing = true
+    for i in rows.indices.dropFirst() where !(rows[i - 1].0 < rows[i].0) { increasing = false; break }
+    if increasing { return (rows, 0) }
     let sorted = rows.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
     var out: [(RosStamp, T)] = []
     out.reserveCapacity(sorted.count)
@@ -151,7 +156,7 @@ public func readRecordingTrajectory(file: String, topic: String?) throws(TraceEr
     var rows: [(RosStamp, RosPose)] = []
     var childFrames: Set<String> = []
     do throws(RecordingError) {
-        try recording.forEachMessage { channel, time, payload throws(RecordingError) in
+        let channels = try recording.forEachMessage { channel, time, payload throws(RecordingError) in
             if seen[channel.topic] == nil { seen[channel.topic] = (channel.typeName, channel.messageType) }
             guard channel.topic == selection.topic, let type = channel.messageType, types.contains(type), let encoding = channel.encoding else { return }
             let message: RosMessage
@@ -163,6 +168,10 @@ public func readRecordingTrajectory(file: String, topic: String?) throws(TraceEr
                 childFrames.insert(p.childFrameID)
                 if selection.childFrame == nil || p.childFrameID == selection.childFrame { rows.append((p.stamp, p)) }
             }
+        }
+        // A topic with a connection but no messages is there, only empty.
+        if seen[selection.topic] == nil, let c = channels.first(where: { $0.topic == selection.topic }) {
+            seen[selection.topic] = (c.typeName, c.messageType)
         }
     } catch { throw traceError(error) }
     try checkRecordingTopic(file: file, role: "a trajectory", selection: selection, found: seen[selection.topic], types: types, topics: Array(seen.keys))

@@ -177,8 +177,9 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
     var poses: [String: [(RosStamp, RosPose)]] = [:]
     var childFramesSeen: [String: Set<String>] = [:]
     let clock = mapping.clock
+    var channels: [RecordingChannel] = []
     do throws(RecordingError) {
-        try recording.forEachMessage { channel, time, payload throws(RecordingError) in
+        channels = try recording.forEachMessage { channel, time, payload throws(RecordingError) in
             if seen[channel.topic] == nil {
                 seen[channel.topic] = Seen(typeName: channel.typeName, messageType: channel.messageType, count: 0)
             }
@@ -206,7 +207,9 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
 
     for (role, sel, types) in roles {
         guard let sel else { continue }
-        try checkRecordingTopic(file: file, role: role, selection: sel, found: seen[sel.topic].map { ($0.typeName, $0.messageType) },
+        // A topic with a connection but no messages is there, only empty.
+        let defined = channels.first { $0.topic == sel.topic }.map { ($0.typeName, $0.messageType) }
+        try checkRecordingTopic(file: file, role: role, selection: sel, found: seen[sel.topic].map { ($0.typeName, $0.messageType) } ?? defined,
                                 types: types, topics: Array(seen.keys))
     }
     let skipped = seen.filter { $0.value.messageType == nil }.sorted { $0.key < $1.key }

@@ -37,11 +37,15 @@ public func importTrajectories(_ inputs: [TrajectoryInput], format: TrajectoryFo
     guard !inputs.isEmpty else { throw TraceError(.missing, file: "-", "no input trajectory") }
     var session = Session(metadata: importMetadata(options, frameConvention: SessionMetadata.arkitFrame
         + "; imported \(format.rawValue) trajectory, frame and quaternion order kept (x, y, z, w)"))
+    var notes: [String] = []
     for input in inputs {
         if format == .kitti && input.timesPath == nil {
             throw TraceError(.missing, file: input.path, "KITTI poses have no timestamps; give a times file (one time in seconds per line)")
         }
-        let t = try readTrajectory(at: input.path, format: format, timesPath: input.timesPath).trajectory
+        // A trace's time axis is strictly increasing: a run of repeated stamps keeps its last
+        // pose (the one evo's association pairs with that stamp).
+        let (t, dropped) = removingDuplicateTimestamps(try readTrajectory(at: input.path, format: format, timesPath: input.timesPath).trajectory)
+        if dropped > 0 { notes.append("\(input.path): \(dropped) repeated timestamps; kept the last pose of each repeat") }
         switch input.stream {
         case .groundtruth:
             guard session.groundTruth == nil else { throw TraceError(.badValue, file: input.path, "a second trajectory for the groundtruth stream; give each input its own --stream") }
@@ -52,5 +56,5 @@ public func importTrajectories(_ inputs: [TrajectoryInput], format: TrajectoryFo
                                     trackingState: Array(repeating: .normal, count: t.count))
         }
     }
-    return ImportResult(session: session)
+    return ImportResult(session: session, notes: notes)
 }

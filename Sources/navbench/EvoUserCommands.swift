@@ -1,0 +1,170 @@
+import ArgumentParser
+import Foundation
+import NavCore
+import NavGeometry
+import NavIO
+import NavMetrics
+import NavReport
+
+extension PlotPlane: ExpressibleByArgument {}
+extension ResultsFormat: ExpressibleByArgument {}
+
+/// `--save-results` and `--plot` of `ape` and `rpe`.
+struct EvaluationOutputOptions: ParsableArguments {
+    @Option(name: .customLong("save-results"), help: "Folder for per-pair results: stats.json, errors.csv/json, poses.csv/json (aligned estimate), aligned.h5.")
+    var saveResults: String?
+    @Option(help: "Write an SVG: the trajectories coloured by error, and the error over time.")
+    var plot: String?
+    @Option(name: .customLong("plot-plane"), help: "Plane of --plot: xy, xz, yz, zx, yx, zy (default: the floor plane of the up axis).")
+    var plotPlane: PlotPlane?
+
+    func validate() throws {
+        if let plot, !plot.lowercased().hasSuffix(".svg") { throw ValidationError("--plot writes SVG; give a file name ending in .svg, got \(plot)") }
+        if plotPlane != nil && plot == nil { throw ValidationError("--plot-plane needs --plot FILE.svg") }
+    }
+
+    func plane(_ p: PreparedPair) -> PlotPlane {
+        plotPlane ?? PlotPlane.floor(of: p.settings.upAxis ?? resolveUpAxis(nil, reference: p.reference).0)
+    }
+
+    func write(_ r: APEReport, _ p: PreparedPair) throws {
+        if let dir = saveResults { try runReport { () throws(EvaluationError) in try saveEvaluation(r, pair: p, to: dir) } }
+        if let plot { try writePlot(errorPlotSVG(ErrorPlotData(r, pair: p, plane: plane(p))), plot) }
+    }
+
+    func write(_ r: RPEReport, _ p: PreparedPair) throws {
+        if let dir = saveResults { try runReport { () throws(EvaluationError) in try saveEvaluation(r, pair: p, to: dir) } }
+        if let plot { try writePlot(errorPlotSVG(ErrorPlotData(r, pair: p, plane: plane(p))), plot) }
+    }
+
+    private func writePlot(_ svg: String, _ path: String) throws {
+        do { try writeTextAtomically(svg, to: path) } catch {
+            printError("navbench: error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct ResCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "res",
+        abstract: "Tabulate saved APE/RPE results side by side (as evo_res), with box plots.",
+        discussion: """
+            Each RESULT is a folder written by `navbench ape|rpe --save-results` (or its stats.json). The table \
+            has one row per result: name (the estimate's file name), metric, relation, unit, pairs and evo's \
+            statistics, read from stats.json (the --json output, unchanged). --json prints those reports as one array.
+            """)
+
+    @Argument(help: "Result folders written by --save-results.") var results: [String]
+    @Option(help: "Table format: table, csv, markdown.") var format: ResultsFormat = .table
+    @Option(help: "Write the table to this file as well (atomically).") var out: String?
+    @Option(help: "Write box plots of the errors to this SVG file.") var plot: String?
+    @Flag(help: "Print the saved --json reports as one JSON array.") var json = false
+
+    func validate() throws {
+        guard !results.isEmpty else { throw ValidationError("give at least one result folder (navbench ape … --save-results DIR)") }
+        if let plot, !plot.lowercased().hasSuffix(".svg") { throw ValidationError("--plot writes SVG; give a file name ending in .svg, got \(plot)") }
+    }
+
+    func run() throws {
+        var loaded: [SavedEvaluation] = []
+        var failures: [String] = []
+        for r in results {
+            do { loaded.append(try loadSavedEvaluation(r)) } catch {
+                printError("navbench: error: \(error)")
+                failures.append(r)
+            }
+        }
+        if !loaded.isEmpty {
+            let text = json ? "[\n" + loaded.map(\.statsJSON).joined(separator: ",\n") + "\n]\n" : resultsTable(loaded, format: format)
+            print(text, terminator: "")
+            do {
+                if let out { try writeTextAtomically(text, to: out) }
+                if let plot { try writeTextAtomically(resultsBoxPlotSVG(loaded), to: plot) }
+            } catch {
+                printError("navbench: error: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        if !failures.isEmpty {
+            printError("navbench: \(failures.count) of \(results.count) results could not be read: \(failures.joined(separator: ", "))")
+            throw ExitCode(1)
+        }
+    }
+}
+
+extension SegmentAnchoring: ExpressibleByArgument {}
+extension QuantileMethod: ExpressibleByArgument {}
+
+struct DriftCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drift",
+        abstract: "Segment drift (KITTI), RTE (RoNIN) and end-point drift (TLIO) of an estimate against a reference.",
+        discussion: """
+            Pairs and aligns as `navbench ape` (same options). Segment drift: for start frames every --step pairs \
+            and each --length L (default 10…50 % of the reference path, as rpg_trajectory_evaluation; --kitti for \
+            100…800 m), the first frame past L metres of reference path ends the segment; translation drift in % \
+            of L, rotation in deg/m (docs/metrics.md, Drift).
+            """)
+
+    @OptionGroup var pair: TrajectoryPairOptions
+    @Option(name: .customLong("length"), help: "Segment length in metres; repeat for several (default: 10…50 % of the reference path).")
+    var lengths: [Double] = []
+    @Flag(help: "Use the KITTI benchmark lengths 100, 200, …, 800 m.") var kitti = false
+    @Option(help: "Start a segment every N associated poses (KITTI devkit: 10).") var step = 10
+    @Option(help: "Segment anchoring: se3 (KITTI, relative motion) or yaw (rpg posyaw, tilt errors count).")
+    var anchoring: SegmentAnchoring = .se3
+    @Option(name: .customLong("rte-window"), help: "RTE window in seconds (RoNIN: 60).") var rteWindow = 60.0
+
+    func validate() throws {
+        if kitti && !lengths.isEmpty { throw ValidationError("give --length values or --kitti, not both") }
+        for l in lengths where !(l.isFinite && l > 0) { throw ValidationError("--length must be a positive number of metres, got \(l)") }
+        guard step >= 1 else { throw ValidationError("--step must be at least 1 pose, got \(step)") }
+        guard rteWindow.isFinite && rteWindow > 0 else { throw ValidationError("--rte-window must be positive seconds, got \(rteWindow)") }
+    }
+
+    func run() throws {
+        let (ref, est) = pair.sources
+        let options = DriftOptions(lengths: kitti ? DriftOptions.kittiLengths : (lengths.isEmpty ? nil : lengths), step: step,
+                                   anchoring: anchoring, rteWindow: rteWindow)
+        let report = try runReport { () throws(EvaluationError) in
+            try driftReport(try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings), options: options)
+        }
+        for w in report.context.warnings { printError("navbench: warning: \(w)") }
+        print(pair.json ? try jsonText(report) : report.text, terminator: pair.json ? "\n" : "")
+    }
+}
+
+struct ScoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "score",
+        abstract: "Positioning scores: CE50/CE95 (ISO/IEC 18305), the IPIN score, and the registration error of the alignment.",
+        discussion: """
+            Pairs and aligns as `navbench ape` (same options). Horizontal errors are measured in the plane normal to \
+            the up axis (--up-axis, or the format's convention). IPIN: 75th percentile (Hazen) of horizontal error + \
+            15 m per floor of error (floors from --floor-height). Registration: the --align transform against the \
+            best rigid (SE(3) Umeyama) registration of all pairs, with the error it induces at the estimate's positions.
+            """)
+
+    @OptionGroup var pair: TrajectoryPairOptions
+    @Option(name: .customLong("floor-height"), help: "Storey height in metres: floor = ⌊height / this⌋ along the up axis (default: no floors).")
+    var floorHeight: Double?
+    @Option(name: .customLong("floor-penalty"), help: "IPIN penalty per floor of error, metres.") var floorPenalty = 15.0
+    @Option(name: .customLong("quantile-method"), help: "Quantile method of CE50/CE95 (numpy's names; default hazen as IPIN).")
+    var quantileMethod: QuantileMethod = .hazen
+
+    func validate() throws {
+        if let floorHeight, !(floorHeight.isFinite && floorHeight > 0) { throw ValidationError("--floor-height must be positive metres, got \(floorHeight)") }
+        guard floorPenalty.isFinite && floorPenalty >= 0 else { throw ValidationError("--floor-penalty must be ≥ 0 metres, got \(floorPenalty)") }
+    }
+
+    func run() throws {
+        let (ref, est) = pair.sources
+        let options = ScoreOptions(floorHeight: floorHeight, floorPenalty: floorPenalty, quantileMethod: quantileMethod)
+        let report = try runReport { () throws(EvaluationError) in
+            try scoreReport(try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings), options: options)
+        }
+        for w in report.context.warnings { printError("navbench: warning: \(w)") }
+        print(pair.json ? try jsonText(report) : report.text, terminator: pair.json ? "\n" : "")
+    }
+}
