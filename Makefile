@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -39,6 +39,7 @@ test: deps-python
 	$(SWIFT) build
 	$(SWIFT) test
 	$(MAKE) --no-print-directory gate
+	$(PYTHON) scripts/check_junit.py
 	$(MAKE) --no-print-directory notebook-check
 	scripts/check_slurm_shards.sh
 	FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
@@ -53,7 +54,7 @@ layers: deps-python
 gate: build
 	rm -rf .build/gate
 	.build/debug/navbench run Experiments/default.yaml --out .build/gate --quiet
-	.build/debug/navbench compare Reports/baseline .build/gate --spec Experiments/default.yaml --out .build/gate/compare.md > /dev/null
+	.build/debug/navbench compare Reports/baseline .build/gate --spec Experiments/default.yaml --markdown .build/gate/compare.md --junit .build/gate/junit.xml > /dev/null
 	@echo "gate: no metric of the default experiment regressed against Reports/baseline"
 
 ## baseline: accept the current default experiment as the regression baseline (commit Reports/baseline).
@@ -81,6 +82,11 @@ fixtures-signal: deps-python-fixtures
 ## bench-signal: filters, Kalman, FFT, Welch, Allan deviation vs the Python peers, same run.
 bench-signal: release deps-python-fixtures
 	scripts/bench-signal.sh
+
+## fixtures-statistics: regenerate the scipy/statsmodels references of NavStatisticsTests (committed;
+## seeded, byte-identical for the pins of scripts/requirements-fixtures.txt).
+fixtures-statistics: deps-python-fixtures
+	$(PYTHON) scripts/make_statistics_fixtures.py
 
 ## fixtures-evo: regenerate the evo / rdp / simplification golden fixtures of NavMetricsTests and
 ## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).

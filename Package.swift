@@ -4,6 +4,7 @@ import PackageDescription
 // Layers, one way only (scripts/check_layers.py checks every import against this; docs/architecture.md):
 //   NavCore (value types, shared maths, no I/O)
 //     ← NavSignal, NavSynth, NavGeometry (pure algorithms)   NavSpectral (FFT through CFFTW)
+//       NavStatistics (bootstrap, Wilson, Wilcoxon, permutation, Hodges–Lehmann, Holm; pure)
 //       NavRosbag (ROS 1 bag / MCAP records and messages through CBZip2, CLZ4, CZstd; read by NavIO, NavImport)
 //       ← NavGuidance, NavAids (guidance model, calibration and proximity; pure)
 //         ← NavMetrics (APE, RPE, drift, positioning scores; pure)   NavSim (closed-loop walkers; pure)
@@ -21,6 +22,7 @@ let package = Package(
         .library(name: "NavImport", targets: ["NavImport"]),
         .library(name: "NavGeometry", targets: ["NavGeometry"]),
         .library(name: "NavMetrics", targets: ["NavMetrics"]),
+        .library(name: "NavStatistics", targets: ["NavStatistics"]),
         .library(name: "NavPipeline", targets: ["NavPipeline"]),
     ],
     dependencies: [
@@ -56,6 +58,10 @@ let package = Package(
             dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .target(
+            name: "NavStatistics",
+            dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .target(
             name: "NavSignal",
             dependencies: ["NavCore", .product(name: "Numerics", package: "swift-numerics")]
         ),
@@ -87,7 +93,7 @@ let package = Package(
             name: "NavImport",
             dependencies: ["NavCore", "NavIO", "NavRosbag", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics"]),
+        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics", "NavStatistics"]),
         .target(
             name: "NavPipeline",
             dependencies: [
@@ -145,5 +151,6 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
+        .testTarget(name: "NavStatisticsTests", dependencies: ["NavCore", "NavStatistics"], resources: [.copy("Fixtures")]),
     ]
 )

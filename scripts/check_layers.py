@@ -21,7 +21,7 @@ import sys
 # Lower number = lower layer. A library may import only modules of a strictly lower layer.
 LAYERS = {
     "NavCore": 0,
-    "NavSignal": 1, "NavSpectral": 1, "NavGeometry": 1, "NavSynth": 1, "NavRosbag": 1,
+    "NavSignal": 1, "NavSpectral": 1, "NavGeometry": 1, "NavSynth": 1, "NavRosbag": 1, "NavStatistics": 1,
     "NavGuidance": 2, "NavAids": 2,
     "NavMetrics": 3, "NavSim": 3,
     "NavIO": 4,
@@ -38,7 +38,7 @@ C_MODULES = {"CHDF5": {"NavIO"}, "CFFTW": {"NavSpectral"},
 # Modules a test target may import above its library: reading fixtures, making sessions.
 TEST_HELPERS = {"NavIO", "NavSynth"}
 # Modules of the toolchain, never declared.
-SYSTEM = {"Foundation", "FoundationEssentials", "Glibc", "Darwin", "Dispatch", "Synchronization",
+SYSTEM = {"Foundation", "FoundationEssentials", "FoundationXML", "Glibc", "Darwin", "Dispatch", "Synchronization",
           "Testing", "XCTest", "os", "Musl"}
 # Modules a product brings (product name -> modules).
 PRODUCT_MODULES = {"Numerics": {"Numerics", "RealModule", "ComplexModule"}}

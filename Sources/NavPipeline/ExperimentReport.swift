@@ -46,7 +46,9 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
                             inputs: inputs, command: command)
     let (sectionsMarkdown, extraFailures) = try writeSections(plan, out: out)
     out.failures = extraFailures
-    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures + extraFailures, plots: plots)
+    let statistics = try writeStatistics(plan, table: table, out: out)
+    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures + extraFailures,
+                                       plots: plots, statistics: statistics)
     if plan.spec.sweep.rdpTolerance.count > 1 {
         md += "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
     }
@@ -82,8 +84,8 @@ private func writeRouteFiles(_ plan: ExperimentPlan, results: [Int: JobResult], 
         // Position-error CDF per configuration.
         var labels: [String] = []
         for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
-        let cdf = SVGPlot(title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction",
-                          series: labels.map { c in SVGPlot.Series(label: c, points: cdfPoints(mine.filter { $0.configuration == c }.flatMap(\.positionErrors))) })
+        let cdf = SVGPlot(title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
+                          series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
         try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
         plots[route] = ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
     }
@@ -108,7 +110,8 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
                     return (x: tol, y: n == 0 ? .nan : s / Double(n))
                 })
             }
-            let plot = SVGPlot(title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: metric, series: series)
+            let unit = table.rows.first { $0.metric == metric }?.unit ?? ""
+            let plot = SVGPlot(title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: unit.isEmpty ? metric : "\(metric) (\(unit))", series: series)
             try writeTextAtomically(plot.svg, to: path("plots/\(safeFileComponent(metric))-vs-tolerance.svg"))
         }
     }

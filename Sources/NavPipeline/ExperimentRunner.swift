@@ -14,6 +14,9 @@ public struct ExperimentJob: Sendable {
     public var configuration: Configuration
     /// Identity in the cache: inputs' checksums, configuration and navbench version.
     public var key: String
+    /// Session label in the results (`<dataset>/<session id>` when datasets are kept apart;
+    /// nil: the navigation's session id). See `SessionGrouping`.
+    public var session: String? = nil
 }
 
 /// What one job produced, as cached on disk (JSON).
@@ -59,7 +62,7 @@ public func expandGlobs(_ patterns: [String]) -> [String] {
 public func planExperiment(_ spec: ExperimentSpec) -> ExperimentPlan {
     let files = expandGlobs(spec.inputs)
     var sessions: [String: Session] = [:], checksums: [String: String] = [:], failures: [String] = []
-    if files.isEmpty { failures.append("inputs \(spec.inputs.joined(separator: ", ")): no files match") }
+    if files.isEmpty && spec.dataSeeds.isEmpty { failures.append("inputs \(spec.inputs.joined(separator: ", ")): no files match") }
     for f in files {
         do {
             let s = try readTrace(at: f)
@@ -67,35 +70,28 @@ public func planExperiment(_ spec: ExperimentSpec) -> ExperimentPlan {
             checksums[f] = try sha256Hex(ofFile: f)
         } catch { failures.append(String(describing: error)) }
     }
+    addSyntheticVenues(spec, sessions: &sessions, checksums: &checksums)
     return planJobs(spec, sessions: sessions, checksums: checksums, failures: failures)
 }
 
 /// Pairs loaded sessions by route and lists the jobs (also for sessions made in memory, as
 /// the sweep benchmark does; `checksums` then identify them in the cache).
 public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checksums: [String: String], failures: [String]) -> ExperimentPlan {
-    var failures = failures
-    let files = sessions.keys.sorted()
-    var recordings: [String: String] = [:], navigations: [String: [String]] = [:]
-    for f in files where sessions[f] != nil {
-        let m = sessions[f]!.metadata
-        guard !m.routeID.isEmpty else { continue }  // not part of a route: used by calibration, proximity, filters only
-        if m.kind == .recording {
-            if let other = recordings[m.routeID] { failures.append("\(f): route \(m.routeID) already has the recording \(other); ignored") } else { recordings[m.routeID] = f }
-        } else if m.kind == .navigation {
-            navigations[m.routeID, default: []].append(f)
-        }
-    }
+    let grouping = SessionGrouping(sessions: sessions)
+    var failures = failures + grouping.failures
     let configurations = spec.sweep.configurations
     var jobs: [ExperimentJob] = []
-    for route in navigations.keys.sorted() {
-        guard let rec = recordings[route] else {
-            failures.append("route \(route): no recording session among the inputs; its \(navigations[route]!.count) navigation sessions were skipped")
+    for group in grouping.routes where !group.navigations.isEmpty {
+        let route = group.route
+        guard let rec = group.recording else {
+            failures.append("route \(route)\(group.dataset.isEmpty ? "" : " in \(group.dataset)"): no recording session among the inputs; its \(group.navigations.count) navigation sessions were skipped")
             continue
         }
-        for nav in navigations[route]!.sorted() {
+        for nav in group.navigations {
             for c in configurations {
                 let key = sha256Hex(of: Data("navbench \(NavbenchVersion.current)|\(checksums[rec]!)|\(checksums[nav]!)|\(c.options.canonicalJSON)".utf8))
-                jobs.append(ExperimentJob(index: jobs.count, routeID: route, recording: rec, navigation: nav, configuration: c, key: key))
+                jobs.append(ExperimentJob(index: jobs.count, routeID: route, recording: rec, navigation: nav, configuration: c, key: key,
+                                          session: grouping.labels[nav]))
             }
         }
     }
@@ -111,7 +107,7 @@ public func runJob(_ job: ExperimentJob, plan: ExperimentPlan) throws -> JobResu
         let step = max(1, p.count / 300)
         return stride(from: 0, to: p.count, by: step).map { [p[$0].x, -p[$0].z] }
     }
-    return JobResult(route: job.routeID, session: run.navigationID, configuration: job.configuration.label,
+    return JobResult(route: job.routeID, session: job.session ?? run.navigationID, configuration: job.configuration.label,
                      parameters: job.configuration.parameters, metrics: run.metrics, truePath: thin(run.truePath),
                      estimatedPath: thin(run.estimatedPath), route2D: run.trueRoute.keypoints.map { [$0.position.x, -$0.position.z] },
                      positionErrors: zip(run.estimatedPath, run.truePath).map { ($0 - $1).norm })
@@ -139,7 +135,7 @@ public func executeJobs(_ plan: ExperimentPlan, cacheFolder: String, workers: In
             let path = (cacheFolder as NSString).appendingPathComponent(job.key + ".json")
             var result: JobResult?, failure: String?, computed = false
             if let data = FileManager.default.contents(atPath: path), let cached = try? jobResultDecoder().decode(JobResult.self, from: data) {
-                result = cached
+                result = cached.labelled(job)
             } else {
                 do {
                     let r = try runJob(job, plan: plan)
@@ -169,7 +165,7 @@ public func cachedResults(_ plan: ExperimentPlan, cacheFolder: String) -> (resul
     let dec = jobResultDecoder()
     for job in plan.jobs {
         let path = (cacheFolder as NSString).appendingPathComponent(job.key + ".json")
-        if let data = FileManager.default.contents(atPath: path), let r = try? dec.decode(JobResult.self, from: data) { results[job.index] = r } else { missing.append(job) }
+        if let data = FileManager.default.contents(atPath: path), let r = try? dec.decode(JobResult.self, from: data) { results[job.index] = r.labelled(job) } else { missing.append(job) }
     }
     return (results, missing)
 }

@@ -29,6 +29,10 @@ public struct ExperimentSpec: Sendable, Equatable {
     public var closedLoop: ClosedLoopSpec?
     /// The spec file's text, hashed into reports.
     public var text: String
+    /// Report statistics: baseline configuration, bootstrap resamples and seed (`statistics:`).
+    public var statistics = StatisticsOptions()
+    /// Seeds of synthetic venues generated inside the experiment (`data_seeds:`), each a dataset.
+    public var dataSeeds: [UInt64] = []
 
     public static let defaultKeyMetrics = [
         "clock_agreement_within_1h", "bearing_error_mean_abs", "on_track_precision", "false_arrivals",
@@ -65,7 +69,7 @@ public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 extension ExperimentSpec {
-    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "closed_loop"]
+    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "statistics", "data_seeds", "closed_loop"]
     static var sweepKeys: [String] { SweepDimension.all.map(\.key) }
 
     /// Parses and validates a YAML spec.
@@ -100,7 +104,8 @@ extension ExperimentSpec {
             throw fail("name", "expected a name of letters, digits, - and _")
         }
         let inputs: [String]
-        if let s = top["inputs"] as? String { inputs = [s] } else if let l = top["inputs"] as? [String], !l.isEmpty { inputs = l } else {
+        if let s = top["inputs"] as? String { inputs = [s] } else if let l = top["inputs"] as? [String], !l.isEmpty { inputs = l }
+        else if top["inputs"] == nil && top["data_seeds"] != nil { inputs = [] } else {
             throw fail("inputs", "expected a glob or a list of globs of trace files")
         }
         var spec = ExperimentSpec(name: name, inputs: inputs, output: (top["output"] as? String) ?? "Reports/\(name)",
@@ -152,6 +157,8 @@ extension ExperimentSpec {
             }
         }
         if let c = top["closed_loop"] { spec.closedLoop = try ClosedLoopSpec.parse(c, file: file) }
+        spec.statistics = try parseStatistics(top["statistics"], file: file, configurations: spec.sweep.configurations.map(\.label))
+        spec.dataSeeds = try parseDataSeeds(top["data_seeds"], file: file)
         if let c = top["compare"] {
             guard let m = c as? [String: Any] else { throw fail("compare", "expected a mapping metric: {absolute: …, relative: …}") }
             for (metric, v) in m {

@@ -69,7 +69,8 @@ public struct AggregatedTable: Sendable {
 /// key metrics (means over the route's sessions, the best in bold), an overall table, failed
 /// inputs, and the stamp. Deterministic: no clock, no machine facts.
 public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, keyMetrics: [String],
-                                      failures: [String], plots: [String: [String]] = [:]) -> String {
+                                      failures: [String], plots: [String: [String]] = [:],
+                                      statistics: ExperimentStatistics? = nil) -> String {
     var md = "# Experiment \(stamp.experiment)\n\n"
     md += "navbench \(stamp.navbenchVersion) · spec sha256 `\(stamp.specSHA256.prefix(16))` · regenerate with `\(stamp.command)`\n\n"
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
@@ -77,14 +78,18 @@ public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, k
     md += "\(routes.count) routes, \(configs.count) configurations, \(Set(table.rows.map { $0.route + "/" + $0.session }).count) navigation runs"
     md += failures.isEmpty ? ".\n\n" : "; \(failures.count) failed (listed below).\n\n"
     md += "Configurations:\n\n" + configurationLegend(table) + "\n"
-    let render = { (rows: [MetricRow]) in configurationTableMarkdown(rows, keyMetrics: keyMetrics) }
-    md += "## Overall\n\nMeans over all routes and sessions; the best configuration per metric in bold "
-        + "(lower is better for errors, drift, corrections and false or missed arrivals; higher for agreement, precision, recall and completion).\n\n"
-    md += render(table.rows) + "\n"
-    let byRoute = Dictionary(grouping: table.rows, by: \.route)
-    for route in routes {
-        md += "## Route \(markdownInline(route))\n\n" + render(byRoute[route] ?? []) + "\n"
-        for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }
+    if let st = statistics {
+        md += statisticalSections(st, routes: routes, plots: plots)
+    } else {
+        let render = { (rows: [MetricRow]) in configurationTableMarkdown(rows, keyMetrics: keyMetrics) }
+        md += "## Overall\n\nMeans over all routes and sessions; the best configuration per metric in bold "
+            + "(lower is better for errors, drift, corrections and false or missed arrivals; higher for agreement, precision, recall and completion).\n\n"
+        md += render(table.rows) + "\n"
+        let byRoute = Dictionary(grouping: table.rows, by: \.route)
+        for route in routes {
+            md += "## Route \(markdownInline(route))\n\n" + render(byRoute[route] ?? []) + "\n"
+            for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }
+        }
     }
     md += "## Failed inputs\n\n" + (failures.isEmpty ? "None.\n" : failures.map { "- \(markdownCode($0))\n" }.joined())
     md += "\n## Inputs\n\n| file | sha256 |\n|---|---|\n" + stamp.inputs.map { "| \(markdownInline($0[0])) | `\($0[1])` |\n" }.joined()

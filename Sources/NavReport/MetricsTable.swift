@@ -40,7 +40,8 @@ public struct MetricsTable: Sendable, Equatable {
         return out
     }
 
-    /// Reads `metrics.csv` written by `csv`.
+    /// Reads `metrics.csv` written by `csv`, or written back by pandas (`to_csv`: NaN as an
+    /// empty cell; `NaN`, `nan` and `inf` spellings accepted).
     ///
     /// - Throws: one line naming the file, line and column.
     public static func read(_ path: String) throws(TraceError) -> MetricsTable {
@@ -52,8 +53,8 @@ public struct MetricsTable: Sendable, Equatable {
         var rows: [MetricRow] = []
         for (i, f) in t.rows.enumerated() {
             let raw = f[f.count - 2]
-            guard let v = raw == "nan" ? Double.nan : Double(raw) else {
-                throw TraceError(.badValue, file: path, object: "line \(i + 2), column 'value'", "expected a number or nan, found '\(raw)'")
+            guard let v = raw.isEmpty || raw == "nan" || raw == "NaN" ? Double.nan : Double(raw) else {
+                throw TraceError(.badValue, file: path, object: "line \(i + 2), column 'value'", "expected a number, nan or an empty cell, found '\(raw)'")
             }
             rows.append(MetricRow(route: f[0], session: f[1], configuration: f[2], parameters: Array(f[3..<(f.count - 3)]),
                                   metric: f[f.count - 3], value: v, unit: f[f.count - 1]))

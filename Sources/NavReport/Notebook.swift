@@ -2,7 +2,9 @@ import Foundation
 import NavIO
 
 /// A Jupyter notebook (nbformat 4.5) that loads an experiment's `metrics.csv` with pandas and
-/// regenerates its tables and plots. Deterministic JSON (sorted keys, no outputs).
+/// regenerates its tables and plots (shown inline and saved under `figures/`), recomputes the
+/// report's statistics with scipy/statsmodels and asserts they agree, and covers every optional
+/// section the run has. Deterministic JSON (sorted keys, no outputs).
 public func experimentNotebook(experiment: String, metricsPath: String, keyMetrics: [String]) -> String {
     struct Cell: Encodable {
         var cell_type: String
@@ -46,12 +48,18 @@ public func experimentNotebook(experiment: String, metricsPath: String, keyMetri
             route, session, configuration and metric). Written by `navbench export-notebook`.
             """)),
         Cell(cell_type: "code", id: "load", source: lines("""
+            import pathlib
             import pandas as pd
-            import matplotlib
-            matplotlib.use("Agg")
             import matplotlib.pyplot as plt
+            %matplotlib inline
 
-            metrics = pd.read_csv(\(pythonStringLiteral(metricsPath)), keep_default_na=False, na_values=["nan"])
+            # Figures are shown in the notebook and saved next to it.
+            FIGURES = pathlib.Path("figures")
+            FIGURES.mkdir(exist_ok=True)
+            # Okabe–Ito: colour-blind-safe, as the report's SVG plots.
+            PALETTE = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"] * 3
+            METRICS = \(pythonStringLiteral(metricsPath))
+            metrics = pd.read_csv(METRICS, keep_default_na=False, na_values=["nan", ""])
             key_metrics = [\(keys)]
             metrics.head()
             """)),
@@ -72,13 +80,21 @@ public func experimentNotebook(experiment: String, metricsPath: String, keyMetri
             fig, axes = plt.subplots(1, len(key_metrics), figsize=(4 * len(key_metrics), 3.5))
             for ax, m in zip(axes if len(key_metrics) > 1 else [axes], key_metrics):
                 if m in overall:
-                    overall[m].plot.bar(ax=ax, title=m)
+                    overall[m].plot.bar(ax=ax, title=m, color=PALETTE[: len(overall)])
+                    ax.set_xticklabels(range(1, len(overall) + 1), rotation=0)
+                    ax.set_xlabel("configuration (rows of the table above)")
+                    ax.set_ylabel(f"{m} ({metrics.loc[metrics.metric == m, 'unit'].iloc[0]})")
             fig.tight_layout()
+            fig.savefig(FIGURES / "overall.png", dpi=100)
+            plt.show()
             if "rdp_tolerance" in metrics:
                 by_tol = metrics[metrics.metric.isin(key_metrics)].groupby(["rdp_tolerance", "metric"]).value.mean().unstack()
-                by_tol.plot(marker="o", subplots=True, figsize=(6, 2.2 * len(by_tol.columns)), title="metric vs RDP tolerance")
+                axes = by_tol.plot(marker="o", subplots=True, figsize=(6, 2.2 * len(by_tol.columns)), title="metric vs RDP tolerance", color=PALETTE[: len(by_tol.columns)])
+                axes[-1].set_xlabel("RDP tolerance (m)")
+                axes[0].figure.savefig(FIGURES / "tolerance.png", dpi=100)
+                plt.show()
             """)),
-    ]
+    ] + statisticsNotebookCells().map { Cell(cell_type: "code", id: $0.id, source: lines($0.source)) }
     let nb = Notebook(cells: cells, metadata: [
         "kernelspec": ["display_name": "Python 3", "language": "python", "name": "python3"],
         "language_info": ["name": "python"],

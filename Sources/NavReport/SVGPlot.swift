@@ -1,13 +1,18 @@
 import Foundation
 
-/// A minimal, deterministic SVG line plot (fixed size, fixed palette, numbers with 2 decimals).
+/// A minimal, deterministic SVG line plot: colour-blind-safe styles (`PlotStyle`), the legend
+/// beside the plot inside the canvas (the canvas grows with the number of series), round tick
+/// values (`niceTicks`, `tickLabel`), numbers with 2 decimals.
 public struct SVGPlot: Sendable {
     public struct Series: Sendable {
         public var label: String
         public var points: [(x: Double, y: Double)]
         public var dashed: Bool
-        public init(label: String, points: [(x: Double, y: Double)], dashed: Bool = false) {
-            self.label = label; self.points = points; self.dashed = dashed
+        /// Style index (`PlotStyle`): the same index gives the same colour and dash in every plot,
+        /// so a configuration keeps its colour across plots. nil: the series' position.
+        public var style: Int?
+        public init(label: String, points: [(x: Double, y: Double)], dashed: Bool = false, style: Int? = nil) {
+            self.label = label; self.points = points; self.dashed = dashed; self.style = style
         }
     }
 
@@ -22,10 +27,19 @@ public struct SVGPlot: Sendable {
         self.title = title; self.xLabel = xLabel; self.yLabel = yLabel; self.series = series; self.equalAspect = equalAspect
     }
 
-    static let palette = ["#000000", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"]
+    /// The colour-blind-safe palette (`PlotStyle.okabeIto`), for plots that pick colours themselves.
+    static let palette = PlotStyle.okabeIto
+
+    /// Longest legend label shown (longer ones end in "…").
+    static let legendCharacters = 72
 
     public var svg: String {
-        let width = 640.0, height = 420.0, left = 60.0, right = 170.0, top = 36.0, bottom = 46.0
+        let longest = min(Self.legendCharacters, series.map(\.label.count).max() ?? 0)
+        let right = 50.0 + 6.6 * Double(longest)
+        let left = 64.0, top = 36.0, bottom = 46.0
+        let width = 470.0 + right
+        // Room for every legend entry (16 px each) beside the plot.
+        let height = max(420.0, top + 14 + 16 * Double(series.count) + bottom)
         let all = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
         var x0 = all.map(\.x).min() ?? 0, x1 = all.map(\.x).max() ?? 1
         var y0 = all.map(\.y).min() ?? 0, y1 = all.map(\.y).max() ?? 1
@@ -41,21 +55,29 @@ public struct SVGPlot: Sendable {
         s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         s += "<text x=\"\(f(width / 2))\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">\(escape(title))</text>\n"
         s += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" fill=\"none\" stroke=\"#888\"/>\n"
-        for k in 0...4 {
-            let xv = x0 + Double(k) / 4 * (equalAspect ? pw / sx : x1 - x0)
-            let yv = y0 + Double(k) / 4 * (equalAspect ? ph / sy : y1 - y0)
-            s += "<text x=\"\(f(px(xv)))\" y=\"\(f(top + ph + 16))\" text-anchor=\"middle\">\(String(format: "%.4g", xv))</text>\n"
-            s += "<text x=\"\(f(left - 6))\" y=\"\(f(py(yv) + 4))\" text-anchor=\"end\">\(String(format: "%.4g", yv))</text>\n"
+        let xEnd = equalAspect ? x0 + pw / sx : x1, yEnd = equalAspect ? y0 + ph / sy : y1
+        let (xTicks, xStep) = niceTicks(x0, xEnd), (yTicks, yStep) = niceTicks(y0, yEnd)
+        for v in xTicks {
+            let label = tickLabel(v, step: xStep)
+            s += "<line x1=\"\(f(px(v)))\" y1=\"\(f(top + ph))\" x2=\"\(f(px(v)))\" y2=\"\(f(top + ph + 4))\" stroke=\"#888\"/>\n"
+            s += "<text x=\"\(f(px(v)))\" y=\"\(f(top + ph + 16))\" text-anchor=\"middle\">\(label)</text>\n"
+        }
+        for v in yTicks {
+            let label = tickLabel(v, step: yStep)
+            s += "<line x1=\"\(f(left - 4))\" y1=\"\(f(py(v)))\" x2=\"\(f(left))\" y2=\"\(f(py(v)))\" stroke=\"#888\"/>\n"
+            s += "<text x=\"\(f(left - 6))\" y=\"\(f(py(v) + 4))\" text-anchor=\"end\">\(label)</text>\n"
         }
         s += "<text x=\"\(f(left + pw / 2))\" y=\"\(f(height - 8))\" text-anchor=\"middle\">\(escape(xLabel))</text>\n"
         s += "<text x=\"14\" y=\"\(f(top + ph / 2))\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(f(top + ph / 2)))\">\(escape(yLabel))</text>\n"
         for (i, serie) in series.enumerated() {
-            let color = Self.palette[i % Self.palette.count]
+            let style = PlotStyle(serie.style ?? i)
+            let dash = serie.dashed ? " stroke-dasharray=\"5,3\"" : style.dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
             let pts = serie.points.filter { $0.x.isFinite && $0.y.isFinite }.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
-            s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\"\(serie.dashed ? " stroke-dasharray=\"5,3\"" : "") points=\"\(pts)\"/>\n"
+            s += "<polyline fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"1.5\"\(dash) points=\"\(pts)\"/>\n"
             let ly = top + 14 + Double(i) * 16
-            s += "<line x1=\"\(f(width - right + 10))\" y1=\"\(f(ly - 4))\" x2=\"\(f(width - right + 30))\" y2=\"\(f(ly - 4))\" stroke=\"\(color)\" stroke-width=\"2\"\(serie.dashed ? " stroke-dasharray=\"5,3\"" : "")/>\n"
-            s += "<text x=\"\(f(width - right + 34))\" y=\"\(f(ly))\">\(escape(String(serie.label.prefix(22))))</text>\n"
+            s += "<line x1=\"\(f(width - right + 10))\" y1=\"\(f(ly - 4))\" x2=\"\(f(width - right + 30))\" y2=\"\(f(ly - 4))\" stroke=\"\(style.color)\" stroke-width=\"2\"\(dash)/>\n"
+            let label = serie.label.count > Self.legendCharacters ? String(serie.label.prefix(Self.legendCharacters - 1)) + "…" : serie.label
+            s += "<text x=\"\(f(width - right + 34))\" y=\"\(f(ly))\">\(escape(label))</text>\n"
         }
         return s + "</svg>\n"
     }
@@ -84,4 +106,19 @@ func fixed2(_ v: Double) -> String {
     let a = abs(hundredths)
     let frac = a % 100
     return "\(sign)\(a / 100).\(frac < 10 ? "0" : "")\(frac)"
+}
+
+/// The style of series k: one of the 8 colours of the Okabe–Ito palette (distinguishable with
+/// every common colour-vision deficiency), then, for k ≥ 8, the same colours dashed and then
+/// dotted: 24 distinct styles before any repeats.
+public struct PlotStyle: Sendable, Equatable {
+    public static let okabeIto = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
+    public var color: String
+    /// SVG `stroke-dasharray`, nil for a solid line.
+    public var dash: String?
+    public init(_ k: Int) {
+        let i = max(0, k)
+        color = Self.okabeIto[i % 8]
+        dash = [nil, "7,3", "2,2"][(i / 8) % 3]
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NavCore
 import NavIO
 import NavPipeline
+import NavReport
 import NavSynth
 
 struct BenchExperiment: ParsableCommand {
@@ -57,9 +58,17 @@ struct BenchExperiment: ParsableCommand {
         t = Date()
         _ = try writeExperimentReport(plan, results: results, failures: failures, command: "bench", facts: [:])
         let report = Date().timeIntervalSince(t)
+        // The report's statistics alone (cells, paired comparisons, main effects), timed again.
+        let table = metricsTable(plan, results)
+        t = Date()
+        let statistics = ExperimentStatistics(table: table, keyMetrics: spec.keyMetrics, options: spec.statistics)
+        let statisticsTime = Date().timeIntervalSince(t)
         try? FileManager.default.removeItem(atPath: spec.output)
         print("{\"routes\": \(routes), \"configs\": \(configs), \"jobs\": \(plan.jobs.count), \"workers\": \(jobs), "
               + "\"failures\": \(failures.count), \"generate_s\": \(String(format: "%.2f", generation)), "
-              + "\"run_s\": \(String(format: "%.2f", run)), \"report_s\": \(String(format: "%.2f", report))}")
+              + "\"run_s\": \(String(format: "%.2f", run)), \"report_s\": \(String(format: "%.2f", report)), "
+              + "\"statistics_s\": \(String(format: "%.2f", statisticsTime)), \"cells\": \(statistics.cells.count), "
+              + "\"comparisons\": \(statistics.comparisons.count), "
+              + "\"statistics_share_of_wall\": \(String(format: "%.3f", statisticsTime / (generation + run + report)))}")
     }
 }

@@ -94,18 +94,25 @@ struct Merge: ParsableCommand {
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Compare two runs' metrics; exit 1 when a metric got worse beyond its tolerance.",
+        abstract: "Compare two runs' metrics; exit 1 when a metric got worse beyond its tolerance and beyond noise.",
         discussion: """
-            BASELINE and CURRENT are run folders or metrics.csv files. Lower is better for errors, drift, corrections and
-            false or missed arrivals; higher for agreement, precision, recall and completion; counts like instructions never regress.
-            A row missing from CURRENT is a regression. Exit status: 0 no regression, 1 regression, 2 an input cannot be read.
+            BASELINE and CURRENT are run folders or metrics.csv files (pandas-written ones too). Lower is better for errors,
+            drift, corrections and false or missed arrivals; higher for agreement, precision, recall and completion; counts like
+            instructions never regress. Per route and metric, the runs both tables have are paired and a regression needs the
+            mean paired difference to be worse beyond the tolerance AND its 95 % bootstrap CI to exclude zero; with fewer than
+            5 paired runs the per-row tolerance rule decides (and the table says so). A row missing from CURRENT or a value
+            turned NaN is a regression. Default tolerances per unit: docs/ci.md.
+            Exit status: 0 no regression, 1 regression, 2 an input cannot be read.
             """)
 
     @Argument(help: "Baseline run folder or metrics.csv.") var baseline: String
     @Argument(help: "Current run folder or metrics.csv.") var current: String
-    @Option(help: "Tolerance METRIC=ABS,REL (repeatable); default 1e-9 + 1e-6·|baseline|.") var tolerance: [String] = []
+    @Option(help: "Tolerance METRIC=ABS,REL (repeatable); defaults per unit (docs/ci.md).") var tolerance: [String] = []
     @Option(help: "Experiment spec whose compare: section gives tolerances.") var spec: String?
-    @Option(help: "Also write the Markdown table here.") var out: String?
+    @Option(help: "Also write the Markdown change table here (same as --markdown).") var out: String?
+    @Option(help: "Write the Markdown change table for a CI job summary here.") var markdown: String?
+    @Option(help: "Write a JUnit XML report here (one testcase per route and metric).") var junit: String?
+    @Option(help: "Bootstrap resamples of the paired CI.") var resamples: Int = 10_000
 
     func metricsPath(_ p: String) -> String {
         var isDir: ObjCBool = false
@@ -113,6 +120,7 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
+        guard resamples >= 100 else { throw ValidationError("--resamples \(resamples): expected at least 100") }
         var tolerances: [String: CompareTolerance] = [:]
         if let spec { tolerances = try ExperimentSpec.load(spec).tolerances }
         for t in tolerance {
@@ -126,11 +134,12 @@ struct Compare: ParsableCommand {
             printError("navbench: error: \(error)")
             throw ExitCode(2)
         }
-        try checkOutput(out, extraInputs: [metricsPath(baseline), metricsPath(current)])
-        let result = compareMetrics(baseline: b, current: c, tolerances: tolerances)
-        let md = comparisonMarkdown(result, baselineName: baseline, currentName: current)
+        for path in [out, markdown, junit] { try checkOutput(path, extraInputs: [metricsPath(baseline), metricsPath(current)]) }
+        let result = noiseAwareGate(baseline: b, current: c, tolerances: tolerances, resamples: resamples)
+        let md = gateMarkdown(result, baselineName: baseline, currentName: current)
         print(md, terminator: "")
-        if let out { try writeTextAtomically(md, to: out) }
+        for path in [out, markdown].compactMap({ $0 }) { try writeTextAtomically(md, to: path) }
+        if let junit { try writeTextAtomically(gateJUnitXML(result, suiteName: "\(current) vs \(baseline)"), to: junit) }
         if !result.regressions.isEmpty { throw ExitCode(1) }
     }
 }

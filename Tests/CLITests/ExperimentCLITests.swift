@@ -9,18 +9,30 @@ import Testing
         let baseline = try String(contentsOfFile: repoRoot + "/Reports/baseline/metrics.csv", encoding: .utf8)
         let same = try navbench(["compare", "Reports/baseline", "Reports/baseline/metrics.csv"], cwd: repoRoot)
         #expect(same.status == 0)
-        #expect(same.out.contains("0 regressed, 0 changed otherwise."))
-        // Worsen one drift value: the gate must fail with status 1 and name it.
+        #expect(same.out.contains("**0 regressed**, 0 moved without regressing"))
+        // One drift value of one run worse by 1 cm: a single unit of many, within noise (exit 0, said so).
         var lines = baseline.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let i = lines.firstIndex { $0.contains(",end_point_drift,") }!
         var fields = lines[i].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         fields[fields.count - 2] = String(Double(fields[fields.count - 2])! + 0.01)
         lines[i] = fields.joined(separator: ",")
         try lines.joined(separator: "\n").write(toFile: dir + "/metrics.csv", atomically: true, encoding: .utf8)
-        let worse = try navbench(["compare", "Reports/baseline", dir + "/metrics.csv"], cwd: repoRoot)
+        let one = try navbench(["compare", "Reports/baseline", dir + "/metrics.csv"], cwd: repoRoot)
+        #expect(one.status == 0)
+        #expect(one.out.contains("| ok | \(fields[0]) | end_point_drift |") && one.out.contains("within noise (CI includes 0)"))
+        // Every drift value of that route 10 % + 1 cm worse: a systematic regression (exit 1, named).
+        for j in lines.indices where lines[j].hasPrefix(fields[0] + ",") && lines[j].contains(",end_point_drift,") {
+            var f = lines[j].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            f[f.count - 2] = String(Double(f[f.count - 2])! * 1.1 + 0.01)
+            lines[j] = f.joined(separator: ",")
+        }
+        try lines.joined(separator: "\n").write(toFile: dir + "/metrics.csv", atomically: true, encoding: .utf8)
+        let worse = try navbench(["compare", "Reports/baseline", dir + "/metrics.csv", "--junit", dir + "/junit.xml"], cwd: repoRoot)
         #expect(worse.status == 1)
-        #expect(worse.out.contains("1 regressed"))
-        #expect(worse.out.contains("| **worse** | \(fields[0]) | \(fields[1]) |"))
+        #expect(worse.out.contains("**1 regressed**"))
+        #expect(worse.out.contains("| **worse** | \(fields[0]) | end_point_drift |"))
+        let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
+        #expect(junit.contains("failures=\"1\"") && junit.contains("<failure type=\"regression\""))
         let unreadable = try navbench(["compare", "Reports/baseline", dir + "/nothing.csv"], cwd: repoRoot)
         #expect(unreadable.status == 2)
         #expect(unreadable.err == "navbench: error: \(dir)/nothing.csv: no such file\n")

@@ -288,9 +288,11 @@ text("crd", "deep_nesting.crd", bplist([bytes([0xA1]) + (i + 1).to_bytes(2, "big
 # exponential sharing: array k = [k+1, k+1] (a DAG with 2^60 paths)
 n = 60
 text("crd", "dag_bomb.crd", bplist([bytes([0xA2]) + (i + 1).to_bytes(2, "big") * 2 for i in range(n)] + [s("leaf")], 0))
-for name in sorted(os.listdir("Tests/NavIOTests/Fixtures/import")) if os.path.isdir("Tests/NavIOTests/Fixtures/import") else []:
+CLEW_FIXTURES = "Tests/NavImportTests/Fixtures/import/clew"
+assert os.path.isdir(CLEW_FIXTURES), f"{CLEW_FIXTURES}: missing (the mutated .crd inputs come from it)"
+for name in sorted(os.listdir(CLEW_FIXTURES)):
     if name.endswith(".crd"):
-        b = bytearray(open(os.path.join("Tests/NavIOTests/Fixtures/import", name), "rb").read())
+        b = bytearray(open(os.path.join(CLEW_FIXTURES, name), "rb").read())
         for i in range(6):
             c = bytearray(b)
             for j in rng.integers(8, len(c) - 32, size=16): c[j] = int(rng.integers(0, 256))

@@ -1,0 +1,75 @@
+import Foundation
+import NavIO
+import NavReport
+
+extension ExperimentSpec {
+    /// Parses the optional `statistics:` block: `{baseline: LABEL, resamples: N ≥ 100, seed: N ≥ 0, alpha: (0, 1)}`.
+    ///
+    /// `configurations` are the sweep's labels; a baseline must name one of them (seed tokens left
+    /// out, as the statistics treat seeds as replicates).
+    static func parseStatistics(_ node: Any?, file: String, configurations: [String] = []) throws(SpecError) -> StatisticsOptions {
+        var o = StatisticsOptions()
+        guard let node else { return o }
+        func fail(_ key: String, _ problem: String) -> SpecError { SpecError(file: file, key: key, problem: problem) }
+        guard let m = node as? [String: Any] else { throw fail("statistics", "expected a mapping with keys baseline, resamples, seed, alpha") }
+        for k in m.keys.sorted() where !["baseline", "resamples", "seed", "alpha"].contains(k) {
+            throw fail("statistics.\(k)", "unknown key; valid: baseline, resamples, seed, alpha")
+        }
+        if let b = m["baseline"] {
+            guard let s = b as? String, !s.isEmpty else { throw fail("statistics.baseline", "expected a configuration label as summary.md lists it") }
+            let known = configurations.map { $0.split(separator: " ").filter { !$0.hasPrefix("seed=") }.joined(separator: " ") }
+                .map { $0.isEmpty ? "default" : $0 }
+            guard known.isEmpty || known.contains(s) else {
+                let list = known.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (known.count > 5 ? ", …" : "")
+                throw fail("statistics.baseline", "'\(escapedForMessage(s))' is not a configuration of the sweep; valid: \(list)")
+            }
+            o.baseline = s
+        }
+        if let r = m["resamples"] {
+            guard let n = r as? Int, n >= 100, n <= 1_000_000 else { throw fail("statistics.resamples", "'\(r)' is not an integer in 100…1000000") }
+            o.resamples = n
+        }
+        if let s = m["seed"] {
+            guard let n = s as? Int, n >= 0 else { throw fail("statistics.seed", "'\(s)' is not an integer ≥ 0") }
+            o.seed = UInt64(n)
+        }
+        if let a = m["alpha"] {
+            guard let x = (a as? Double) ?? (a as? Int).map(Double.init), x > 0, x < 1 else { throw fail("statistics.alpha", "'\(a)' is not in (0, 1)") }
+            o.alpha = x
+        }
+        return o
+    }
+}
+
+/// The statistics step of `writeExperimentReport`: `cells.csv`, `comparisons.csv` and the box
+/// plots of the key metrics (atomically), and the statistics the summary prints.
+func writeStatistics(_ plan: ExperimentPlan, table: MetricsTable, out: ExperimentOutputs) throws -> ExperimentStatistics {
+    var statistics = ExperimentStatistics(table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics)
+    try writeTextAtomically(statistics.cellsCSV, to: (out.folder as NSString).appendingPathComponent("cells.csv"))
+    try writeTextAtomically(statistics.comparisonsCSV, to: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
+    for (file, svg) in statistics.boxPlots(table) {
+        try writeTextAtomically(svg, to: (out.folder as NSString).appendingPathComponent("plots/" + file))
+        statistics.plots.append("plots/" + file)
+    }
+    return statistics
+}
+
+/// One CDF series per distinct configuration: configurations whose values are identical share a
+/// series labelled "first (+k identical)"; each keeps the style of its position in `labels`, so a
+/// configuration has the same colour in every plot.
+///
+/// Complexity: O(c² · n) for c configurations of n values.
+func distinctSeries(_ labels: [String], values: (String) -> [Double]) -> [SVGPlot.Series] {
+    var groups: [(label: String, index: Int, values: [Double], count: Int)] = []
+    for (i, c) in labels.enumerated() {
+        let v = values(c)
+        if let g = groups.firstIndex(where: { $0.values.elementsEqual(v) { $0 == $1 || ($0.isNaN && $1.isNaN) } }) {
+            groups[g].count += 1
+        } else {
+            groups.append((c, i, v, 1))
+        }
+    }
+    return groups.map { g in
+        SVGPlot.Series(label: g.count > 1 ? "\(g.label) (+\(g.count - 1) identical)" : g.label, points: cdfPoints(g.values), style: g.index)
+    }
+}

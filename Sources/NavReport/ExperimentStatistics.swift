@@ -1,0 +1,301 @@
+import Foundation
+import NavCore
+import NavStatistics
+
+/// Settings of the report statistics (docs/statistics.md).
+public struct StatisticsOptions: Sendable, Equatable {
+    /// Bootstrap resamples per interval.
+    public var resamples = BootstrapInterval.defaultResamples
+    /// Seed of every bootstrap stream (each cell draws its own labelled sub-stream).
+    public var seed: UInt64 = 20_261_123
+    public var confidence = 0.95
+    /// Family-wise error rate of the Holm-adjusted decisions.
+    public var alpha = 0.05
+    /// Configuration the comparisons are made against (nil: the first).
+    public var baseline: String?
+    public init() {}
+}
+
+/// Name of the pooled "route" of the overall tables in cells.csv and comparisons.csv.
+public let allRoutesLabel = "all"
+
+/// The statistical view of a metrics table. Units of analysis are (route, session, seed):
+/// the sweep's `seed` column is a replicate, not a configuration, so configurations are
+/// the parameter combinations without it.
+public struct ExperimentStatistics: Sendable {
+    /// One row of cells.csv.
+    public struct Cell: Sendable, Equatable {
+        public var route: String, configuration: String, metric: String, unit: String
+        public var n: Int, nanCount: Int
+        public var mean: Double, median: Double, std: Double
+        public var ciLow: Double, ciHigh: Double
+        /// "bca" (bootstrap of the mean) or "wilson" (0/1 metrics: a rate).
+        public var ciMethod: String
+        public var percentileLow: Double, percentileHigh: Double
+    }
+
+    /// One row of comparisons.csv: a configuration group against the baseline, paired over units.
+    public struct Comparison: Sendable, Equatable {
+        public var route: String, metric: String, configuration: String, baseline: String
+        public var n: Int
+        /// Hodges–Lehmann median of the differences configuration − baseline, with its CI.
+        public var medianDifference: Double, ciLow: Double, ciHigh: Double
+        public var meanDifference: Double
+        /// Wilcoxon signed-rank p (two-sided) and its Holm adjustment over the route's table.
+        public var pValue: Double, pHolm: Double
+        public var test: String
+        /// Paired sign-flip permutation p of the mean difference.
+        public var pPermutation: Double
+        public var significant: Bool
+        /// Configurations identical to `configuration` on every unit (collapsed into it).
+        public var identical: [String]
+    }
+
+    /// Identical configurations of one table, collapsed.
+    public struct Group: Sendable, Equatable {
+        public var members: [String]
+        public var representative: String { members[0] }
+    }
+
+    /// A level of a sweep dimension against the dimension's first level, paired over every other
+    /// dimension and every unit, all routes pooled.
+    public struct MainEffect: Sendable, Equatable {
+        public var dimension: String, level: String, reference: String, metric: String
+        public var n: Int
+        public var meanDifference: Double, ciLow: Double, ciHigh: Double
+    }
+
+    public var options: StatisticsOptions
+    public var cells: [Cell]
+    public var comparisons: [Comparison]
+    /// Per table (route or `allRoutesLabel`): groups of identical configurations, in first-appearance order.
+    public var groups: [String: [Group]]
+    /// Per table and metric: the group better than every other after Holm, if any.
+    public var best: [String: [String: String]]
+    public var mainEffects: [MainEffect]
+    public var routes: [String]
+    public var keyMetrics: [String]
+    /// Cell position by "table␁configuration␁metric", and each metric's unit.
+    var cellIndex: [String: Int] = [:]
+    /// Plots the summary shows under Overall (set by the report writer).
+    public var plots: [String] = []
+    var units: [String: String] = [:]
+}
+
+/// Row accessors by parameter column.
+struct RowView {
+    let seedColumn: Int?
+    init(_ t: MetricsTable) { seedColumn = t.parameterColumns.firstIndex(of: "seed") }
+    /// The configuration without the seed token (the seed is a replicate).
+    func configuration(_ r: MetricRow) -> String {
+        guard let i = seedColumn else { return r.configuration }
+        let seedToken = "seed=" + r.parameters[i]
+        let kept = r.configuration.split(separator: " ").filter { $0 != seedToken }.joined(separator: " ")
+        return kept.isEmpty ? "default" : kept
+    }
+    func unit(_ r: MetricRow) -> String { r.route + "\u{1}" + r.session + "\u{1}" + (seedColumn.map { r.parameters[$0] } ?? "") }
+}
+
+extension ExperimentStatistics {
+    /// Computes cells, comparisons, collapsed groups, best configurations and main effects.
+    /// Deterministic for given options (labelled seeds per cell; parallel work written by index).
+    ///
+    /// Complexity: O(B·R) for R rows and B resamples, plus the pairwise tests.
+    public init(table: MetricsTable, keyMetrics: [String], options: StatisticsOptions = StatisticsOptions()) {
+        self.options = options
+        let view = RowView(table)
+        var routes: [String] = [], configs: [String] = [], metrics: [String] = [], units: [String: String] = [:]
+        // values[table][metric][configuration][unit] = value (repeated units keep the first).
+        var values: [String: [String: [String: [String: Double]]]] = [:]
+        var unitOrder: [String: [String]] = [:]
+        var seenUnit: [String: Set<String>] = [:]
+        for r in table.rows {
+            if !routes.contains(r.route) { routes.append(r.route) }
+            let c = view.configuration(r)
+            if !configs.contains(c) { configs.append(c) }
+            if units[r.metric] == nil { metrics.append(r.metric); units[r.metric] = r.unit }
+            let u = view.unit(r)
+            for t in [r.route, allRoutesLabel] {
+                if values[t]?[r.metric]?[c]?[u] == nil { values[t, default: [:]][r.metric, default: [:]][c, default: [:]][u] = r.value }
+                if !seenUnit[t, default: []].contains(u) { seenUnit[t, default: []].insert(u); unitOrder[t, default: []].append(u) }
+            }
+        }
+        self.routes = routes
+        let keys = keyMetrics.filter { units[$0] != nil }
+        self.keyMetrics = keys
+        let tables = routes + [allRoutesLabel]
+        // Cells (every metric), in parallel by index.
+        struct CellJob { var table: String, configuration: String, metric: String }
+        var jobs: [CellJob] = []
+        for t in tables { for c in configs { for m in metrics where values[t]?[m]?[c] != nil { jobs.append(CellJob(table: t, configuration: c, metric: m)) } } }
+        let order = unitOrder
+        let snapshot = values
+        let cellJobs = jobs, unitOf = units
+        let cellBox = UnsafeResults<Cell>(count: jobs.count)
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+            let j = cellJobs[i]
+            let byUnit = snapshot[j.table]![j.metric]![j.configuration]!
+            let v = order[j.table]!.compactMap { byUnit[$0] }
+            let s = SampleSummary(v)
+            let finite = v.filter(\.isFinite)
+            let unit = unitOf[j.metric]!
+            var cell = Cell(route: j.table, configuration: j.configuration, metric: j.metric, unit: unit, n: s.n, nanCount: s.nonFinite,
+                            mean: s.mean, median: s.median, std: s.std, ciLow: .nan, ciHigh: .nan, ciMethod: "bca",
+                            percentileLow: .nan, percentileHigh: .nan)
+            if unit == "bool" && finite.allSatisfy({ $0 == 0 || $0 == 1 }) {
+                let w = WilsonInterval(successes: finite.filter { $0 == 1 }.count, trials: finite.count, confidence: options.confidence)
+                cell.ciLow = w.low; cell.ciHigh = w.high; cell.ciMethod = "wilson"
+            }
+            let label = "cell\u{1}\(j.table)\u{1}\(j.configuration)\u{1}\(j.metric)"
+            let b = BootstrapInterval.mean(finite, confidence: options.confidence, resamples: options.resamples,
+                                           seed: streamSeed(options.seed, label))
+            if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
+            cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
+            cellBox[i] = cell
+        }
+        cells = cellBox.values
+        cellIndex = Self.index(cells)
+        self.units = units
+        // Paired differences of two configurations on the units both have finite values for.
+        func differences(_ t: String, _ m: String, _ a: String, _ b: String) -> [Double] {
+            guard let va = values[t]?[m]?[a], let vb = values[t]?[m]?[b] else { return [] }
+            return order[t]!.compactMap { u in
+                guard let x = va[u], let y = vb[u], x.isFinite, y.isFinite else { return nil }
+                return x - y
+            }
+        }
+        func identicalValues(_ t: String, _ a: String, _ b: String) -> Bool {
+            for m in metrics {
+                let va = values[t]?[m]?[a] ?? [:], vb = values[t]?[m]?[b] ?? [:]
+                guard va.count == vb.count else { return false }
+                for (u, x) in va {
+                    guard let y = vb[u], x == y || (x.isNaN && y.isNaN) else { return false }
+                }
+            }
+            return true
+        }
+        let baselineName = options.baseline.flatMap { configs.contains($0) ? $0 : nil } ?? configs.first ?? ""
+        var groups: [String: [Group]] = [:], comparisons: [Comparison] = [], best: [String: [String: String]] = [:]
+        for t in tables {
+            var gs: [Group] = []
+            for c in configs where values[t]?.values.contains(where: { $0[c] != nil }) ?? false {
+                if let i = gs.firstIndex(where: { identicalValues(t, $0.representative, c) }) { gs[i].members.append(c) } else { gs.append(Group(members: [c])) }
+            }
+            // The baseline's group leads.
+            if let i = gs.firstIndex(where: { $0.members.contains(baselineName) }), i > 0 { gs.insert(gs.remove(at: i), at: 0) }
+            groups[t] = gs
+            guard let base = gs.first else { continue }
+            var family: [Comparison] = []
+            for g in gs.dropFirst() {
+                for m in keys {
+                    let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
+                    family.append(Self.compare(differences(t, m, g.representative, base.representative), route: t, metric: m,
+                                               configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
+                                               seed: seed, resamples: options.resamples))
+                }
+            }
+            let adjusted = holmAdjusted(family.map(\.pValue))
+            for i in family.indices {
+                family[i].pHolm = adjusted[i]
+                family[i].significant = adjusted[i] < options.alpha
+            }
+            comparisons += family
+            // Best: the group with the best mean, better than every other group after Holm.
+            var bestHere: [String: String] = [:]
+            for m in keys {
+                let polarity = MetricPolarity.of(m)
+                guard polarity != .neutral, gs.count > 1 else { continue }
+                let means = gs.map { g in Statistics.mean((values[t]?[m]?[g.representative] ?? [:]).values.filter(\.isFinite)) }
+                guard let candidate = means.indices.filter({ means[$0].isFinite })
+                    .min(by: { polarity == .lowerIsBetter ? means[$0] < means[$1] : means[$0] > means[$1] }) else { continue }
+                var ps: [Double] = [], directionOK = true
+                for other in gs.indices where other != candidate {
+                    let d = differences(t, m, gs[candidate].representative, gs[other].representative)
+                    let hl = HodgesLehmann(differences: d)
+                    let p = WilcoxonSignedRank(differences: d)?.pValue ?? 1
+                    ps.append(d.isEmpty ? 1 : p)
+                    if let hl, polarity == .lowerIsBetter ? hl.estimate >= 0 : hl.estimate <= 0 { directionOK = false }
+                }
+                if directionOK, holmAdjusted(ps).allSatisfy({ $0 < options.alpha }) { bestHere[m] = gs[candidate].representative }
+            }
+            best[t] = bestHere
+        }
+        self.groups = groups
+        self.comparisons = comparisons
+        self.best = best
+        mainEffects = Self.mainEffects(table, view: view, keyMetrics: keys, options: options)
+    }
+
+    static func compare(_ d: [Double], route: String, metric: String, configuration: String, baseline: String, identical: [String],
+                        seed: UInt64, resamples: Int) -> Comparison {
+        var c = Comparison(route: route, metric: metric, configuration: configuration, baseline: baseline, n: d.count,
+                           medianDifference: .nan, ciLow: .nan, ciHigh: .nan, meanDifference: Statistics.mean(d),
+                           pValue: .nan, pHolm: .nan, test: "none", pPermutation: .nan, significant: false, identical: identical)
+        guard !d.isEmpty else { return c }
+        if let hl = HodgesLehmann(differences: d) { c.medianDifference = hl.estimate; c.ciLow = hl.low; c.ciHigh = hl.high }
+        if let w = WilcoxonSignedRank(differences: d) {
+            c.pValue = w.pValue
+            c.test = "wilcoxon-" + w.method.rawValue
+        } else {
+            c.pValue = 1
+            c.test = "all-differences-zero"
+        }
+        c.pPermutation = SignFlipPermutationTest(differences: d, resamples: resamples, seed: seed).pValue
+        return c
+    }
+
+    /// Main effects: per varying dimension (seed excluded), each level minus the first level,
+    /// matched on route, session, metric and every other parameter, averaged per unit (route,
+    /// session, seed) so that n counts independent units, not configurations; BCa CI of the mean
+    /// of the unit differences.
+    static func mainEffects(_ table: MetricsTable, view: RowView, keyMetrics: [String], options: StatisticsOptions) -> [MainEffect] {
+        var out: [MainEffect] = []
+        let columns = table.parameterColumns
+        var levels: [[String]] = Array(repeating: [], count: columns.count)
+        for r in table.rows { for (i, v) in r.parameters.enumerated() where !levels[i].contains(v) { levels[i].append(v) } }
+        for (dim, name) in columns.enumerated() where name != "seed" && levels[dim].count > 1 {
+            for m in keyMetrics {
+                // key without this dimension → value at each level.
+                var byKey: [String: [String: Double]] = [:], keyOrder: [String] = [], unitOf: [String: String] = [:]
+                for r in table.rows where r.metric == m {
+                    var p = r.parameters
+                    p[dim] = ""
+                    let k = ([r.route, r.session] + p).joined(separator: "\u{1}")
+                    if byKey[k] == nil { keyOrder.append(k); unitOf[k] = view.unit(r) }
+                    if byKey[k]?[r.parameters[dim]] == nil { byKey[k, default: [:]][r.parameters[dim]] = r.value }
+                }
+                let reference = levels[dim][0]
+                for level in levels[dim].dropFirst() {
+                    // The differences of one unit (route, session, seed) over the other dimensions are
+                    // averaged first: the unit, not the configuration, is the independent replicate.
+                    var sums: [String: (Double, Int)] = [:], unitOrder: [String] = []
+                    for k in keyOrder {
+                        guard let a = byKey[k]?[level], let b = byKey[k]?[reference], a.isFinite, b.isFinite else { continue }
+                        let u = unitOf[k]!
+                        if sums[u] == nil { unitOrder.append(u) }
+                        let (s, c) = sums[u] ?? (0, 0)
+                        sums[u] = (s + (a - b), c + 1)
+                    }
+                    let d = unitOrder.map { sums[$0]!.0 / Double(sums[$0]!.1) }
+                    let ci = BootstrapInterval.mean(d, confidence: options.confidence, resamples: options.resamples,
+                                                    seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)")).bca
+                    out.append(MainEffect(dimension: name, level: level, reference: reference, metric: m, n: d.count,
+                                          meanDifference: Statistics.mean(d), ciLow: ci.low, ciHigh: ci.high))
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// Results written by index from `concurrentPerform` (each index once).
+final class UnsafeResults<T>: @unchecked Sendable {
+    private var storage: [T?]
+    private let lock = NSLock()
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    subscript(i: Int) -> T {
+        get { lock.lock(); defer { lock.unlock() }; return storage[i]! }
+        set { lock.lock(); storage[i] = newValue; lock.unlock() }
+    }
+    var values: [T] { storage.map { $0! } }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// XML text escaped for element content and attribute values (& < > " ' and control characters
+/// other than tab, line feed and carriage return, which XML 1.0 cannot carry, replaced by U+FFFD).
+func xmlEscaped(_ s: String) -> String {
+    var out = ""
+    out.reserveCapacity(s.utf8.count)
+    for u in s.unicodeScalars {
+        switch u {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&apos;"
+        case "\t", "\n", "\r": out.unicodeScalars.append(u)
+        default: out.unicodeScalars.append(u.value < 0x20 || (0xFFFE...0xFFFF).contains(u.value) ? "\u{FFFD}" : u)
+        }
+    }
+    return out
+}
+
+/// JUnit XML of the gate, in the shape GitHub/GitLab/Jenkins test reporters read
+/// (`testsuites > testsuite > testcase > failure`, counts in the `tests`, `failures`, `errors`
+/// and `skipped` attributes): one testcase per gated (route, metric), classname `navbench.compare.<route>`,
+/// a `failure` element for each regression with baseline, current, difference and CI. Deterministic
+/// (no timestamps, `time="0"`).
+public func gateJUnitXML(_ r: GateResult, suiteName: String) -> String {
+    let tests = r.gated.count, failures = r.regressions.count
+    var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    x += "<testsuites name=\"navbench compare\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
+    x += "  <testsuite name=\"\(xmlEscaped(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
+    for g in r.gated {
+        x += "    <testcase classname=\"navbench.compare.\(xmlEscaped(g.route))\" name=\"\(xmlEscaped(g.metric))\" time=\"0\""
+        guard g.regressed else { x += "/>\n"; continue }
+        x += ">\n"
+        let unit = g.unit.isEmpty ? "" : " \(g.unit)"
+        let message = "\(g.metric) on \(g.route) worse: baseline \(gateNumber(g.baselineMean)), current \(gateNumber(g.currentMean)), "
+            + "difference \(gateNumber(g.meanDifference))\(unit), 95% CI [\(gateNumber(g.ciLow)), \(gateNumber(g.ciHigh))], n=\(g.n)"
+        var body = message + "\n" + g.reason + "\n"
+        for ch in g.rowRegressions.prefix(50) {
+            body += "\(ch.session) [\(ch.configuration)]: \(gateNumber(ch.baseline)) -> \(ch.current.map(gateNumber) ?? "missing")\n"
+        }
+        if g.rowRegressions.count > 50 { body += "… \(g.rowRegressions.count - 50) more rows\n" }
+        x += "      <failure type=\"regression\" message=\"\(xmlEscaped(message))\">\(xmlEscaped(body))</failure>\n"
+        x += "    </testcase>\n"
+    }
+    x += "  </testsuite>\n</testsuites>\n"
+    return x
+}

@@ -1,0 +1,199 @@
+import Foundation
+import NavCore
+import NavStatistics
+
+/// One gated (route, metric) of `navbench compare`: the paired difference current − baseline
+/// over the runs both tables have, with its bootstrap confidence interval, and the verdict.
+public struct GatedMetric: Sendable, Equatable {
+    public var route: String
+    public var metric: String
+    public var unit: String
+    public var polarity: MetricPolarity
+    /// Units (session × configuration) with a finite value in both tables.
+    public var n: Int
+    public var baselineMean: Double
+    public var currentMean: Double
+    /// Mean of the paired differences current − baseline (NaN when not paired).
+    public var meanDifference: Double
+    public var ciLow: Double
+    public var ciHigh: Double
+    public var tolerance: CompareTolerance
+    /// false: too few units to pair; the per-row tolerance rule decided.
+    public var paired: Bool
+    /// Rows of this (route, metric) that regressed structurally (missing, turned NaN) or, when
+    /// not paired, beyond tolerance.
+    public var rowRegressions: [MetricChange]
+    public var regressed: Bool
+    /// One line saying why (for the tables and the JUnit failure message).
+    public var reason: String
+}
+
+/// The result of the noise-aware gate: one `GatedMetric` per (route, metric) with a polarity.
+public struct GateResult: Sendable {
+    public var gated: [GatedMetric]
+    public var comparedRows: Int
+    public var regressions: [GatedMetric] { gated.filter(\.regressed) }
+}
+
+/// Per-metric default tolerances, robust to last-digit floating-point differences between
+/// machines (libm, FMA contraction): 1e-6 relative everywhere, plus an absolute floor by unit.
+///
+/// | unit | absolute | relative |
+/// |---|---:|---:|
+/// | m, s, m/s, rad, deg, dB, dBm | 1e-6 | 1e-6 |
+/// | fraction, ratio, /min, (none) | 1e-9 | 1e-6 |
+/// | count | 0.5 | 0 |
+public func defaultTolerance(unit: String) -> CompareTolerance {
+    switch unit {
+    case "count": return CompareTolerance(absolute: 0.5, relative: 0)
+    case "m", "s", "m/s", "rad", "deg", "dB", "dBm", "rad/s": return CompareTolerance(absolute: 1e-6, relative: 1e-6)
+    default: return CompareTolerance(absolute: 1e-9, relative: 1e-6)
+    }
+}
+
+/// The decision of the noise-aware gate on a paired mean difference (current − baseline) with
+/// its CI [low, high], for a metric of `polarity` and a tolerance of `allowance` (≥ 0):
+///
+/// - "no worse": the estimate is 0 or in the better direction;
+/// - "within tolerance": worse by at most `allowance`;
+/// - "within noise (CI includes 0)": worse beyond the tolerance, but not significant;
+/// - "possibly worse (CI reaches into the tolerance)": worse beyond the tolerance and the CI
+///   excludes 0, but the CI's near end lies within the tolerance — the data do not show the
+///   change exceeds what the tolerance allows; reported, not failed;
+/// - regression: the whole CI lies beyond the tolerance on the worse side (so it excludes 0, and
+///   the change is significantly larger than the tolerance — a one-sided minimum-effect test at
+///   2.5 %). With a near-zero tolerance (the defaults) this is "the CI excludes 0".
+///
+/// A two-step rule (estimate beyond tolerance, CI excludes 0) would flag a true change just under
+/// the tolerance up to half of the time; this one flags it at most 2.5 % of the time
+/// (NoiseAwareGateTests.smallShiftInNoiseIsNotFlaggedLargeOneIs measures both rates).
+public func gateVerdict(estimate: Double, low: Double, high: Double, polarity: MetricPolarity,
+                        allowance: Double) -> (regressed: Bool, reason: String) {
+    let sign: Double = polarity == .lowerIsBetter ? 1 : polarity == .higherIsBetter ? -1 : 0
+    let worseBy = sign * estimate
+    // The CI end nearest to "no change", in the worse direction.
+    let nearEnd = sign > 0 ? low : -high
+    guard sign != 0, worseBy > 0, estimate.isFinite else { return (false, "no worse") }
+    if worseBy <= allowance { return (false, "within tolerance") }
+    guard nearEnd.isFinite, nearEnd > 0 else { return (false, "within noise (CI includes 0)") }
+    if nearEnd <= allowance { return (false, "possibly worse (CI reaches into the tolerance)") }
+    return (true, "worse beyond tolerance (whole CI beyond it)")
+}
+
+/// The noise-aware regression gate. For every (route, metric) with a polarity, pairs the runs
+/// both tables have (same session and configuration; repeated keys paired in order of
+/// appearance) and flags a regression only when the mean paired difference is worse beyond
+/// `absolute + relative·|baseline mean|` **and** significant: its whole 95 % BCa bootstrap CI
+/// (seeded by route and metric) lies beyond that tolerance, so it excludes zero (`gateVerdict`).
+///
+/// With fewer than `minimumPairs` paired units the per-row rule of `compareMetrics` decides,
+/// and `reason` says so. A row missing from `current`, or a finite value turned NaN, is always
+/// a regression. A table compared with itself never regresses.
+///
+/// Complexity: O(R·B) for R rows and B resamples.
+public func noiseAwareGate(baseline: MetricsTable, current: MetricsTable, tolerances: [String: CompareTolerance] = [:],
+                           resamples: Int = BootstrapInterval.defaultResamples, minimumPairs: Int = 5,
+                           confidence: Double = 0.95) -> GateResult {
+    // Unit key: session, configuration, occurrence index of the (route, session, configuration, metric) key.
+    func keyed(_ t: MetricsTable) -> [(key: String, row: MetricRow)] {
+        var seen: [String: Int] = [:]
+        return t.rows.map { r in
+            let k = r.key
+            let i = seen[k, default: 0]
+            seen[k] = i + 1
+            return (k + "\u{1}\(i)", r)
+        }
+    }
+    let now = Dictionary(keyed(current).map { ($0.key, $0.row.value) }, uniquingKeysWith: { a, _ in a })
+    var order: [String] = []
+    var groups: [String: [(key: String, row: MetricRow)]] = [:]
+    for e in keyed(baseline) {
+        let g = e.row.route + "\u{1}" + e.row.metric
+        if groups[g] == nil { order.append(g) }
+        groups[g, default: []].append(e)
+    }
+    var gated: [GatedMetric] = []
+    for g in order {
+        let entries = groups[g]!
+        let first = entries[0].row
+        let polarity = MetricPolarity.of(first.metric)
+        guard polarity != .neutral else { continue }
+        let tol = tolerances[first.metric] ?? defaultTolerance(unit: first.unit)
+        var b: [Double] = [], c: [Double] = [], structural: [MetricChange] = []
+        var rowsOnly: [(MetricRow, Double)] = []
+        for (key, r) in entries {
+            guard let v = now[key] else {
+                structural.append(MetricChange(route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
+                                               baseline: r.value, current: nil, polarity: polarity, regressed: true))
+                continue
+            }
+            if r.value.isFinite && v.isNaN {
+                structural.append(MetricChange(route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
+                                               baseline: r.value, current: v, polarity: polarity, regressed: true))
+                continue
+            }
+            if r.value.isFinite && v.isFinite { b.append(r.value); c.append(v); rowsOnly.append((r, v)) }
+        }
+        let n = b.count
+        let bm = Statistics.mean(b), cm = Statistics.mean(c)
+        var item = GatedMetric(route: first.route, metric: first.metric, unit: first.unit, polarity: polarity, n: n,
+                               baselineMean: bm, currentMean: cm, meanDifference: .nan, ciLow: .nan, ciHigh: .nan,
+                               tolerance: tol, paired: n >= minimumPairs, rowRegressions: structural, regressed: false, reason: "")
+        if n >= minimumPairs {
+            let d = zip(c, b).map { $0 - $1 }
+            let ci = BootstrapInterval.mean(d, confidence: confidence, resamples: resamples,
+                                            seed: streamSeed(0x6761_7465, g)).bca
+            item.meanDifference = ci.estimate
+            item.ciLow = ci.low
+            item.ciHigh = ci.high
+            let verdict = gateVerdict(estimate: ci.estimate, low: ci.low, high: ci.high, polarity: polarity,
+                                      allowance: tol.absolute + tol.relative * abs(bm))
+            item.regressed = verdict.regressed
+            item.reason = verdict.reason
+        } else {
+            // Not enough units to pair: the per-row tolerance rule.
+            for (r, v) in rowsOnly {
+                let delta = v - r.value
+                guard abs(delta) > tol.absolute + tol.relative * abs(r.value) else { continue }
+                let worse = polarity == .lowerIsBetter ? delta > 0 : delta < 0
+                if worse {
+                    item.rowRegressions.append(MetricChange(route: r.route, session: r.session, configuration: r.configuration,
+                                                            metric: r.metric, baseline: r.value, current: v, polarity: polarity, regressed: true))
+                }
+            }
+            if n > 0 { item.meanDifference = cm - bm }
+            item.reason = "not paired (\(n) unit\(n == 1 ? "" : "s") < \(minimumPairs)): per-row tolerance rule"
+        }
+        if !structural.isEmpty {
+            item.reason = "\(structural.count) row\(structural.count == 1 ? "" : "s") missing or turned NaN; " + item.reason
+        }
+        if !item.rowRegressions.isEmpty { item.regressed = true }
+        gated.append(item)
+    }
+    return GateResult(gated: gated, comparedRows: baseline.rows.count)
+}
+
+func gateNumber(_ v: Double) -> String { v.isFinite ? String(format: "%.6g", v) : "–" }
+
+/// The change table for a CI job summary (GitHub `$GITHUB_STEP_SUMMARY`, GitLab MR notes):
+/// regressions first, then the metrics that moved, then a count of unchanged ones.
+public func gateMarkdown(_ r: GateResult, baselineName: String, currentName: String) -> String {
+    var md = "# navbench compare: \(markdownInline(currentName)) against \(markdownInline(baselineName))\n\n"
+    let moved = r.gated.filter { !$0.regressed && ($0.meanDifference != 0 && !$0.meanDifference.isNaN || !$0.rowRegressions.isEmpty) }
+    md += "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows: **\(r.regressions.count) regressed**, "
+        + "\(moved.count) moved without regressing, \(r.gated.count - r.regressions.count - moved.count) unchanged.\n\n"
+    md += "A metric regresses when the mean paired difference (current − baseline) is worse beyond its tolerance and its whole "
+        + "95 % BCa bootstrap CI lies beyond the tolerance (so it excludes zero); with fewer than 5 paired runs the per-row tolerance rule "
+        + "decides (said in the last column).\n\n"
+    let shown = r.regressions + moved
+    guard !shown.isEmpty else { return md + "No metric moved.\n" }
+    md += "| | route | metric | n | baseline mean | current mean | difference | 95 % CI | tolerance | why |\n"
+    md += "|---|---|---|---:|---:|---:|---:|---|---|---|\n"
+    for g in shown {
+        let unit = g.unit.isEmpty ? "" : " \(g.unit)"
+        md += "| \(g.regressed ? "**worse**" : "ok") | \(markdownInline(g.route)) | \(markdownInline(g.metric)) | \(g.n) | \(gateNumber(g.baselineMean)) | "
+            + "\(gateNumber(g.currentMean)) | \(gateNumber(g.meanDifference))\(unit) | [\(gateNumber(g.ciLow)), \(gateNumber(g.ciHigh))] | "
+            + "\(gateNumber(g.tolerance.absolute)) + \(gateNumber(g.tolerance.relative))·\\|b\\| | \(g.reason) |\n"
+    }
+    return md
+}

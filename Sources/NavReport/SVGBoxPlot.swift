@@ -1,0 +1,107 @@
+import Foundation
+import NavIO
+import NavStatistics
+
+/// A deterministic SVG box plot, one box per group: the box spans the quartiles (numpy's linear
+/// interpolation), the line inside is the median, the diamond the mean, whiskers reach the most
+/// extreme values within 1.5·IQR of the box (Tukey), points beyond are drawn one by one.
+/// Groups are numbered on the x axis and named in the legend beside the plot; each box has the
+/// colour of its `PlotStyle` index, so a configuration has the same colour in every plot.
+public struct SVGBoxPlot: Sendable {
+    public struct Group: Sendable {
+        public var label: String
+        public var values: [Double]
+        public var style: Int
+        public init(label: String, values: [Double], style: Int) { self.label = label; self.values = values; self.style = style }
+    }
+    public var title: String
+    public var yLabel: String
+    public var groups: [Group]
+
+    public init(title: String, yLabel: String, groups: [Group]) { self.title = title; self.yLabel = yLabel; self.groups = groups }
+
+    /// Quartiles, whisker ends and outliers of the finite values.
+    public static func summary(_ values: [Double]) -> (q1: Double, median: Double, q3: Double, low: Double, high: Double, outliers: [Double])? {
+        let s = values.filter(\.isFinite).sorted()
+        guard !s.isEmpty else { return nil }
+        let q1 = Statistics.quantileSorted(s, 0.25), med = Statistics.quantileSorted(s, 0.5), q3 = Statistics.quantileSorted(s, 0.75)
+        let fence = 1.5 * (q3 - q1)
+        let inside = s.filter { $0 >= q1 - fence && $0 <= q3 + fence }
+        return (q1, med, q3, inside.first ?? q1, inside.last ?? q3, s.filter { $0 < q1 - fence || $0 > q3 + fence })
+    }
+
+    public var svg: String {
+        let longest = min(SVGPlot.legendCharacters, groups.map(\.label.count).max() ?? 0) + 4
+        let right = 50.0 + 6.6 * Double(longest), left = 64.0, top = 36.0, bottom = 46.0
+        let width = max(470.0, 60 + 36 * Double(groups.count)) + right
+        let height = max(420.0, top + 14 + 16 * Double(groups.count) + bottom)
+        let pw = width - left - right, ph = height - top - bottom
+        let all = groups.flatMap(\.values).filter(\.isFinite)
+        var y0 = all.min() ?? 0, y1 = all.max() ?? 1
+        if y1 - y0 < 1e-9 { y0 -= 0.5; y1 += 0.5 }
+        let pad = (y1 - y0) * 0.05
+        y0 -= pad; y1 += pad
+        func f(_ v: Double) -> String { fixed2(v) }
+        func py(_ y: Double) -> Double { top + ph - (y - y0) / (y1 - y0) * ph }
+        let slot = pw / Double(max(1, groups.count))
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        s += "<text x=\"\(f(width / 2))\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">\(xmlEscaped(title))</text>\n"
+        s += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" fill=\"none\" stroke=\"#888\"/>\n"
+        let (yTicks, yStep) = niceTicks(y0, y1)
+        for v in yTicks {
+            let label = tickLabel(v, step: yStep)
+            s += "<line x1=\"\(f(left - 4))\" y1=\"\(f(py(v)))\" x2=\"\(f(left))\" y2=\"\(f(py(v)))\" stroke=\"#888\"/>\n"
+            s += "<text x=\"\(f(left - 6))\" y=\"\(f(py(v) + 4))\" text-anchor=\"end\">\(label)</text>\n"
+        }
+        s += "<text x=\"\(f(left + pw / 2))\" y=\"\(f(height - 8))\" text-anchor=\"middle\">configuration (legend)</text>\n"
+        s += "<text x=\"14\" y=\"\(f(top + ph / 2))\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(f(top + ph / 2)))\">\(xmlEscaped(yLabel))</text>\n"
+        for (i, g) in groups.enumerated() {
+            let color = PlotStyle(g.style).color
+            let cx = left + slot * (Double(i) + 0.5), half = min(14, slot * 0.35)
+            s += "<text x=\"\(f(cx))\" y=\"\(f(top + ph + 16))\" text-anchor=\"middle\">\(i + 1)</text>\n"
+            if let b = Self.summary(g.values) {
+                s += "<line x1=\"\(f(cx))\" y1=\"\(f(py(b.low)))\" x2=\"\(f(cx))\" y2=\"\(f(py(b.q1)))\" stroke=\"\(color)\"/>\n"
+                s += "<line x1=\"\(f(cx))\" y1=\"\(f(py(b.q3)))\" x2=\"\(f(cx))\" y2=\"\(f(py(b.high)))\" stroke=\"\(color)\"/>\n"
+                s += "<rect x=\"\(f(cx - half))\" y=\"\(f(py(b.q3)))\" width=\"\(f(2 * half))\" height=\"\(f(max(0.5, py(b.q1) - py(b.q3))))\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"/>\n"
+                s += "<line x1=\"\(f(cx - half))\" y1=\"\(f(py(b.median)))\" x2=\"\(f(cx + half))\" y2=\"\(f(py(b.median)))\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+                let mean = Statistics.mean(g.values.filter(\.isFinite))
+                s += "<path d=\"M \(f(cx)) \(f(py(mean) - 4)) L \(f(cx + 4)) \(f(py(mean))) L \(f(cx)) \(f(py(mean) + 4)) L \(f(cx - 4)) \(f(py(mean))) Z\" fill=\"white\" stroke=\"\(color)\"/>\n"
+                for o in b.outliers { s += "<circle cx=\"\(f(cx))\" cy=\"\(f(py(o)))\" r=\"2\" fill=\"none\" stroke=\"\(color)\"/>\n" }
+            }
+            let ly = top + 14 + Double(i) * 16
+            let name = g.label.count > SVGPlot.legendCharacters ? String(g.label.prefix(SVGPlot.legendCharacters - 1)) + "…" : g.label
+            s += "<rect x=\"\(f(width - right + 10))\" y=\"\(f(ly - 9))\" width=\"10\" height=\"10\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"/>\n"
+            s += "<text x=\"\(f(width - right + 24))\" y=\"\(f(ly))\">\(i + 1): \(xmlEscaped(name))</text>\n"
+        }
+        return s + "</svg>\n"
+    }
+}
+
+extension ExperimentStatistics {
+    /// Box plots of the key metrics over all routes: one box per group of identical
+    /// configurations (the values of its units), coloured by the configuration's position in the
+    /// experiment, so colours agree across plots. Returns (file name, SVG) pairs; file names
+    /// go through `safeFileComponent`.
+    public func boxPlots(_ table: MetricsTable) -> [(file: String, svg: String)] {
+        let view = RowView(table)
+        var configs: [String] = []
+        var values: [String: [String: [Double]]] = [:]   // metric → configuration → values
+        for r in table.rows {
+            let c = view.configuration(r)
+            if !configs.contains(c) { configs.append(c) }
+            if keyMetrics.contains(r.metric) { values[r.metric, default: [:]][c, default: []].append(r.value) }
+        }
+        let gs = groups[allRoutesLabel] ?? []
+        return keyMetrics.compactMap { m -> (file: String, svg: String)? in
+            guard let byConfig = values[m] else { return nil }
+            let boxes = gs.map { g in
+                SVGBoxPlot.Group(label: g.members.count > 1 ? "\(g.representative) (+\(g.members.count - 1) identical)" : g.representative,
+                                 values: byConfig[g.representative] ?? [], style: configs.firstIndex(of: g.representative) ?? 0)
+            }
+            let unit = units[m].map { $0.isEmpty ? "" : " (\($0))" } ?? ""
+            let plot = SVGBoxPlot(title: "\(m) by configuration (all routes)", yLabel: m + unit, groups: boxes)
+            return (file: "box-\(safeFileComponent(m)).svg", svg: plot.svg)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import NavCore
+
+/// Bootstrap confidence interval of the mean (Efron & Tibshirani 1993, ch. 13–14): B resamples
+/// with replacement drawn from a `SeededRandom` stream, so the interval is a function of the
+/// data, the seed and B only.
+///
+/// - **percentile**: the α/2 and 1 − α/2 quantiles of the B resampled means (linear
+///   interpolation, numpy's default);
+/// - **BCa** (bias-corrected and accelerated, as `scipy.stats.bootstrap(method='BCa')`):
+///   z₀ = Φ⁻¹(share of resampled means below the mean, ties counting half),
+///   â = Σ(θ̄₍.₎ − θ₍ᵢ₎)³ / (6·(Σ(θ̄₍.₎ − θ₍ᵢ₎)²)^{3/2}) from the jackknife means θ₍ᵢ₎,
+///   α₁,₂ = Φ(z₀ + (z₀ + z_{α/2, 1−α/2}) / (1 − â(z₀ + z_{α/2, 1−α/2}))), then those quantiles;
+/// - **small-sample expansion** (Hesterberg 2015, "What teachers should know about the
+///   bootstrap", §4: the expanded percentile interval): both methods use
+///   z_{α/2} = −√(n/(n−1))·t_{α/2, n−1} in place of the normal quantile, which corrects the
+///   bootstrap's narrowness bias (its spread is σ̂·√((n−1)/n), and the normal quantile ignores
+///   the uncertainty of σ̂). Without it a nominal 95 % BCa interval of a mean of 10 normal
+///   values covers ≈ 91 %; with it ≈ 95 % (BootstrapIntervalTests.bcaCoversTheTrueMean).
+///
+/// n = 1 gives NaN bounds; a constant sample gives the degenerate interval [x, x].
+public struct BootstrapInterval: Sendable, Equatable {
+    public enum Method: String, Sendable, CaseIterable { case bca = "bca", percentile = "percentile" }
+
+    public var estimate: Double
+    public var low: Double
+    public var high: Double
+    public var method: Method
+    public var resamples: Int
+
+    /// Default number of resamples.
+    public static let defaultResamples = 10_000
+
+    /// Both intervals of the mean of `values` (finite values only) from one set of resamples.
+    ///
+    /// Complexity: O(B·n) time, O(B) memory.
+    public static func mean(_ values: [Double], confidence: Double = 0.95, resamples: Int = defaultResamples,
+                            seed: UInt64) -> (bca: BootstrapInterval, percentile: BootstrapInterval) {
+        let n = values.count
+        let theta = Statistics.mean(values)
+        func both(_ lo: Double, _ hi: Double, _ plo: Double, _ phi: Double) -> (bca: BootstrapInterval, percentile: BootstrapInterval) {
+            (BootstrapInterval(estimate: theta, low: lo, high: hi, method: .bca, resamples: resamples),
+             BootstrapInterval(estimate: theta, low: plo, high: phi, method: .percentile, resamples: resamples))
+        }
+        guard n > 1, resamples > 1 else { return both(.nan, .nan, .nan, .nan) }
+        if values.allSatisfy({ $0 == values[0] }) { return both(theta, theta, theta, theta) }
+        var rng = SeededRandom(seed: seed)
+        var means = [Double](repeating: 0, count: resamples)
+        let count = UInt64(n)
+        values.withUnsafeBufferPointer { x in
+            for b in 0..<resamples {
+                var s = 0.0
+                for _ in 0..<n {
+                    // Lemire's multiply-shift: an index in 0..<n (bias ≤ n/2⁶⁴).
+                    s += x[Int(count.multipliedFullWidth(by: rng.next()).high)]
+                }
+                means[b] = s / Double(n)
+            }
+        }
+        let alpha = (1 - confidence) / 2
+        // Expanded tail probability: Φ(−√(n/(n−1))·t_{1−α/2, n−1}).
+        let zExpanded = (Double(n) / Double(n - 1)).squareRoot() * StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - alpha)
+        let tail = StandardNormal.cdf(-zExpanded)
+        // Bias correction: share of resampled means below θ̂ (ties count half).
+        var below = 0, equal = 0
+        for m in means { if m < theta { below += 1 } else if m == theta { equal += 1 } }
+        let z0 = StandardNormal.quantile((Double(below) + 0.5 * Double(equal)) / Double(resamples))
+        // Acceleration from the jackknife (leave-one-out means).
+        let total = values.reduce(0, +)
+        let jack = values.map { (total - $0) / Double(n - 1) }
+        let jackMean = Statistics.mean(jack)
+        var num = 0.0, den = 0.0
+        for t in jack { let d = jackMean - t; num += d * d * d; den += d * d }
+        let a = den > 0 ? num / (6 * pow15(den)) : 0
+        func adjusted(_ zAlpha: Double) -> Double {
+            let s = z0 + zAlpha
+            return StandardNormal.cdf(z0 + s / (1 - a * s))
+        }
+        let a1 = adjusted(-zExpanded), a2 = adjusted(zExpanded)
+        // Only four quantiles are needed: select their order statistics (O(B)) instead of sorting (O(B log B)).
+        let q = Statistics.quantilesBySelection(&means, a1.isFinite && a2.isFinite ? [tail, 1 - tail, a1, a2] : [tail, 1 - tail])
+        guard q.count == 4 else { return both(.nan, .nan, q[0], q[1]) }
+        return both(q[2], q[3], q[0], q[1])
+    }
+
+    private static func pow15(_ x: Double) -> Double { x * x.squareRoot() }
+}
+
+/// The seed of a named sub-stream of `seed` (first draw of `SeededRandom(seed:label:)`), so each
+/// cell, comparison or gate has its own bootstrap stream whatever order they are computed in.
+public func streamSeed(_ seed: UInt64, _ label: String) -> UInt64 {
+    var g = SeededRandom(seed: seed, label: label)
+    return g.next()
+}

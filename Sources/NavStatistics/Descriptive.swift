@@ -1,0 +1,114 @@
+/// Descriptive statistics of a sample of finite values: what every report cell prints.
+///
+/// Numerical contract: mean by pairwise-free left-to-right summation (the order of the input,
+/// so a report is byte-identical on rerun); `std` is the sample standard deviation (n − 1,
+/// numpy `ddof=1`), NaN for n < 2; `median` the average of the two middle values for even n.
+public struct SampleSummary: Sendable, Equatable {
+    public var n: Int
+    /// Values left out because they were NaN or infinite.
+    public var nonFinite: Int
+    public var mean: Double
+    public var median: Double
+    public var std: Double
+
+    /// Summarises the finite values of `values`, counting the others in `nonFinite`.
+    ///
+    /// Complexity: O(n log n) (the median sorts a copy).
+    public init(_ values: [Double]) {
+        let f = values.filter(\.isFinite)
+        n = f.count
+        nonFinite = values.count - f.count
+        mean = Statistics.mean(f)
+        median = Statistics.median(f)
+        std = Statistics.standardDeviation(f)
+    }
+}
+
+/// Small numerical helpers shared by the tests and intervals of this module.
+public enum Statistics {
+    /// Arithmetic mean; NaN when empty.
+    public static func mean(_ x: [Double]) -> Double {
+        x.isEmpty ? .nan : x.reduce(0, +) / Double(x.count)
+    }
+
+    /// Median (average of the middle two for even n); NaN when empty.
+    public static func median(_ x: [Double]) -> Double {
+        guard !x.isEmpty else { return .nan }
+        let s = x.sorted()
+        let m = s.count / 2
+        return s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2
+    }
+
+    /// Sample standard deviation with n − 1 in the denominator; NaN for n < 2.
+    public static func standardDeviation(_ x: [Double]) -> Double {
+        guard x.count > 1 else { return .nan }
+        let m = mean(x)
+        return (x.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(x.count - 1)).squareRoot()
+    }
+
+    /// Quantile of sorted values with linear interpolation between order statistics
+    /// (numpy's default `method='linear'`: h = (n − 1)·q).
+    public static func quantileSorted(_ s: [Double], _ q: Double) -> Double {
+        guard !s.isEmpty else { return .nan }
+        let h = Double(s.count - 1) * min(max(q, 0), 1)
+        let lo = Int(h.rounded(.down))
+        let hi = min(lo + 1, s.count - 1)
+        return s[lo] + (h - Double(lo)) * (s[hi] - s[lo])
+    }
+
+    /// Average ranks (1-based; ties get the mean of the ranks they span), as
+    /// `scipy.stats.rankdata(method='average')`, and the sizes of the tie groups (> 1).
+    ///
+    /// Complexity: O(n log n).
+    public static func averageRanks(_ x: [Double]) -> (ranks: [Double], tieSizes: [Int]) {
+        let order = x.indices.sorted { x[$0] < x[$1] || (x[$0] == x[$1] && $0 < $1) }
+        var ranks = [Double](repeating: 0, count: x.count)
+        var ties: [Int] = []
+        var i = 0
+        while i < order.count {
+            var j = i
+            while j + 1 < order.count && x[order[j + 1]] == x[order[i]] { j += 1 }
+            let r = Double(i + j + 2) / 2
+            for k in i...j { ranks[order[k]] = r }
+            if j > i { ties.append(j - i + 1) }
+            i = j + 1
+        }
+        return (ranks, ties)
+    }
+
+    /// The quantiles `qs` of `x` (numpy's linear interpolation, as `quantileSorted` of the sorted
+    /// values) by selecting only the order statistics they need; `x` is reordered in place.
+    ///
+    /// Complexity: O(n log k) expected for k quantiles (multiple quickselect, median-of-three pivots).
+    public static func quantilesBySelection(_ x: inout [Double], _ qs: [Double]) -> [Double] {
+        guard !x.isEmpty else { return qs.map { _ in .nan } }
+        let positions = qs.map { Double(x.count - 1) * min(max($0, 0), 1) }
+        var needed = Set<Int>()
+        for h in positions { let lo = Int(h.rounded(.down)); needed.insert(lo); needed.insert(min(lo + 1, x.count - 1)) }
+        x.withUnsafeMutableBufferPointer { select(&$0, Array(needed).sorted(), 0, $0.count - 1) }
+        return positions.map { h in
+            let lo = Int(h.rounded(.down)), hi = min(lo + 1, x.count - 1)
+            return x[lo] + (h - Double(lo)) * (x[hi] - x[lo])
+        }
+    }
+
+    /// Places the order statistics `ks` (sorted, within lo…hi) at their indices.
+    private static func select(_ a: inout UnsafeMutableBufferPointer<Double>, _ ks: [Int], _ lo: Int, _ hi: Int) {
+        guard !ks.isEmpty, lo < hi else { return }
+        // Median-of-three pivot, Hoare partition.
+        let mid = lo + (hi - lo) / 2
+        if a[mid] < a[lo] { a.swapAt(mid, lo) }
+        if a[hi] < a[lo] { a.swapAt(hi, lo) }
+        if a[hi] < a[mid] { a.swapAt(hi, mid) }
+        let pivot = a[mid]
+        var i = lo, j = hi
+        while i <= j {
+            while a[i] < pivot { i += 1 }
+            while a[j] > pivot { j -= 1 }
+            if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+        }
+        // Now a[lo…j] ≤ pivot ≤ a[i…hi], and lo…hi between j and i equal the pivot.
+        select(&a, ks.filter { $0 <= j }, lo, j)
+        select(&a, ks.filter { $0 >= i }, i, hi)
+    }
+}

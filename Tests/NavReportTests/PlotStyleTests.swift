@@ -1,0 +1,52 @@
+import Foundation
+@testable import NavReport
+import Testing
+
+/// Plots a paper can use: round ticks, distinct colour-blind-safe styles, legends inside the canvas.
+@Suite struct PlotStyleTests {
+    /// The plots use `niceTicks` and `tickLabel` (ErrorPlot.swift): labels like "0.5", never "0.5023".
+    @Test func ticksAreRoundAndCoverTheRange() {
+        func labels(_ lo: Double, _ hi: Double) -> [String] { let t = niceTicks(lo, hi); return t.ticks.map { tickLabel($0, step: t.step) } }
+        #expect(labels(0.4977, 1.0023) == ["0.5", "0.6", "0.7", "0.8", "0.9", "1.0"])
+        #expect(labels(0, 10) == ["0", "2", "4", "6", "8", "10"])
+        #expect(labels(-3.2, 47) == ["0", "10", "20", "30", "40"])
+        for (lo, hi) in [(0.0013, 0.0071), (12.0, 1234.0), (-1.0, 1.0), (0.5023, 0.5024)] {
+            let t = niceTicks(lo, hi)
+            #expect(t.ticks.count >= 2 && t.ticks.count <= 8, "\(lo)…\(hi): \(t.ticks)")
+            for v in t.ticks {
+                #expect(v >= lo - 1e-12 && v <= hi + 1e-12)
+                let label = tickLabel(v, step: t.step)
+                #expect(abs(Double(label)! - v) <= 1e-9 * max(1, abs(v)), "\(label) vs \(v)")
+            }
+        }
+        let svg = SVGPlot(title: "t", xLabel: "x (m)", yLabel: "y (m)", series: [SVGPlot.Series(label: "a", points: [(x: 0.4977, y: 0.5023), (x: 1.0023, y: 0.9)])]).svg
+        #expect(!svg.contains(">0.5023<") && svg.contains(">0.5<"))
+    }
+
+    @Test func twentyFourSeriesHaveTwentyFourStylesAndFitTheCanvas() throws {
+        let styles = (0..<24).map { PlotStyle($0) }
+        #expect(Set(styles.map { "\($0.color)\($0.dash ?? "")" }).count == 24)
+        #expect(Set(styles.map(\.color)).isSubset(of: Set(PlotStyle.okabeIto)))
+        let series = (0..<24).map { k in SVGPlot.Series(label: "tol=0.\(k) reg=gravity-aligned anchors=all arrival=symmetric position_filter=ema:tau=0.3 (+2 identical)", points: [(x: 0, y: Double(k)), (x: 1, y: Double(k) + 1)]) }
+        let svg = SVGPlot(title: "t", xLabel: "x (m)", yLabel: "y (m)", series: series).svg
+        let height = try #require(Double(svg.firstMatch(of: /height="(\d+)"/)!.1))
+        let width = try #require(Double(svg.firstMatch(of: /width="(\d+)"/)!.1))
+        // Every legend text lies inside the canvas.
+        for m in svg.matches(of: /<text x="([0-9.]+)" y="([0-9.]+)">([^<]*)<\/text>/) {
+            let x = Double(m.1)!, y = Double(m.2)!
+            #expect(y <= height && x + 6.6 * Double(m.3.count) <= width + 1, "legend '\(m.3)' at \(x),\(y) outside \(width)×\(height)")
+        }
+        #expect(svg.contains("…"))
+    }
+
+    /// Tukey box: quartiles by linear interpolation (numpy's default), whiskers within 1.5·IQR.
+    @Test func boxSummaryAndOneBoxPerGroup() throws {
+        // numpy.percentile([1, 2, 3, 4, 100], [25, 50, 75]) = [2, 3, 4]; fence 1.5·2 = 3 → 100 is an outlier.
+        let b = try #require(SVGBoxPlot.summary([4, 2, 100, 1, 3, .nan]))
+        #expect(b.q1 == 2 && b.median == 3 && b.q3 == 4 && b.low == 1 && b.high == 4 && b.outliers == [100])
+        let plot = SVGBoxPlot(title: "end_of_route_error", yLabel: "end_of_route_error (m)",
+                              groups: (0..<9).map { SVGBoxPlot.Group(label: "config \($0)", values: [1, 2, 3, Double($0)], style: $0) })
+        #expect(plot.svg.matches(of: /fill-opacity="0.25"/).count == 18)   // a box and a legend swatch per group
+        #expect(plot.svg.contains(PlotStyle(8).color) && plot.svg.contains("end_of_route_error (m)"))
+    }
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Reference values for NavStatisticsTests (committed in Tests/NavStatisticsTests/Fixtures/).
+
+scipy.stats.wilcoxon (zero_method='wilcox', both methods, with and without correction, ties and
+zeros), scipy.stats.permutation_test (paired sign flips, exact), statsmodels multipletests
+(method='holm') and proportion_confint(method='wilson'), scipy.special.ndtr/ndtri. Seeded, so
+the output is byte-identical for the pinned versions (`make fixtures-statistics`, which pins them).
+"""
+import json
+import math
+import sys
+
+import numpy as np
+import scipy
+import statsmodels
+from scipy import special, stats
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
+
+out = sys.argv[1] if len(sys.argv) > 1 else "Tests/NavStatisticsTests/Fixtures/statistics_reference.json"
+rng = np.random.default_rng(20261123)
+
+
+def f(x):
+    return None if (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+wilcoxon = []
+
+
+def add_wilcoxon(name, d, method, correction=False):
+    d = np.asarray(d, dtype=float)
+    r = stats.wilcoxon(d, zero_method="wilcox", correction=correction, method=method)
+    case = {"name": name, "d": d.tolist(), "method": method, "correction": correction,
+            "statistic": f(r.statistic), "pvalue": f(r.pvalue)}
+    if method == "asymptotic":
+        case["z"] = f(r.zstatistic)
+    wilcoxon.append(case)
+
+
+for n in (5, 10, 20, 35, 50):
+    d = rng.normal(0.3, 1.0, n)
+    add_wilcoxon(f"continuous-{n}", d, "exact")
+    add_wilcoxon(f"continuous-{n}", d, "asymptotic")
+    add_wilcoxon(f"continuous-{n}-corrected", d, "asymptotic", correction=True)
+    add_wilcoxon(f"continuous-{n}-auto", d, "auto")
+for n in (60, 120):
+    d = rng.normal(0.1, 1.0, n)
+    add_wilcoxon(f"continuous-{n}-auto", d, "auto")
+for n in (15, 30, 70):  # ties, no zeros
+    d = np.round(rng.normal(0.4, 1.0, n), 1)
+    d[d == 0] = 0.1
+    add_wilcoxon(f"ties-{n}", d, "asymptotic")
+    add_wilcoxon(f"ties-{n}-corrected", d, "asymptotic", correction=True)
+    add_wilcoxon(f"ties-{n}-auto", d, "auto")
+for n in (9, 13, 26, 44):  # ties and zeros
+    d = np.round(rng.normal(0.2, 0.8, n), 0) * 0.5
+    add_wilcoxon(f"zeros-{n}", d, "asymptotic")
+    add_wilcoxon(f"zeros-{n}-corrected", d, "asymptotic", correction=True)
+    add_wilcoxon(f"zeros-{n}-auto", d, "auto")
+add_wilcoxon("all-negative-8", -np.arange(1.0, 9.0), "exact")
+
+holm = []
+for m in (1, 2, 5, 12, 40):
+    p = rng.uniform(0, 0.2, m) ** 2
+    holm.append({"p": p.tolist(), "adjusted": multipletests(p, method="holm")[1].tolist()})
+p = np.array([0.01, 0.01, 0.04, 0.04, 0.2, 0.5, 0.9, 0.001])
+holm.append({"p": p.tolist(), "adjusted": multipletests(p, method="holm")[1].tolist()})
+
+wilson = []
+for count, nobs in ((0, 1), (1, 1), (0, 10), (3, 10), (10, 10), (7, 30), (29, 30), (45, 90), (1, 5000), (4999, 5000)):
+    for alpha in (0.05, 0.01):
+        lo, hi = proportion_confint(count, nobs, alpha=alpha, method="wilson")
+        wilson.append({"count": count, "nobs": nobs, "alpha": alpha, "low": float(lo), "high": float(hi)})
+
+permutation = []
+for n in (6, 10, 14):
+    d = rng.normal(0.4, 1.0, n)
+    r = stats.permutation_test((d,), lambda x, axis: np.sum(x, axis=axis), permutation_type="samples",
+                               vectorized=True, n_resamples=np.inf, alternative="two-sided")
+    permutation.append({"d": d.tolist(), "pvalue": float(r.pvalue)})
+
+normal = []
+for p in (1e-300, 1e-20, 1e-10, 1e-5, 0.001, 0.025, 0.1, 0.3, 0.5, 0.7, 0.9, 0.975, 0.995, 0.999999, 1 - 1e-12):
+    normal.append({"p": p, "quantile": float(special.ndtri(p))})
+cdf = []
+for z in (-38.0, -10.0, -5.0, -1.959963984540054, -1.0, 0.0, 0.5, 1.0, 2.5, 8.0):
+    cdf.append({"z": z, "cdf": float(special.ndtr(z)), "sf": float(special.ndtr(-z))})
+
+student_t = []
+for df in (1, 2, 3, 4.5, 9, 29, 100, 1000):
+    for q in (1e-10, 0.001, 0.025, 0.05, 0.3, 0.5, 0.8, 0.975, 0.995, 1 - 1e-9):
+        student_t.append({"df": float(df), "p": q, "quantile": float(stats.t.ppf(q, df))})
+    for x in (-30.0, -2.0, -0.5, 0.0, 0.7, 1.96, 4.0, 50.0):
+        student_t.append({"df": float(df), "x": x, "cdf": float(stats.t.cdf(x, df))})
+
+doc = {"versions": {"numpy": np.__version__, "scipy": scipy.__version__, "statsmodels": statsmodels.__version__},
+       "wilcoxon": wilcoxon, "holm": holm, "wilson": wilson, "permutation": permutation, "normal_quantile": normal,
+       "normal_cdf": cdf, "student_t": student_t}
+with open(out, "w") as fh:
+    json.dump(doc, fh, indent=1, sort_keys=True)
+    fh.write("\n")
+print(f"wrote {out}: {len(wilcoxon)} wilcoxon, {len(holm)} holm, {len(wilson)} wilson, {len(permutation)} permutation cases")
