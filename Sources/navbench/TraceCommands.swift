@@ -54,6 +54,7 @@ struct TraceDropStream: ParsableCommand {
 
 struct TraceMerge: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "merge",
         abstract: "The streams of A and B in one trace (A's session attributes); a stream in both is an error.")
     @Argument(help: "The first trace (.h5).") var a: String
     @Argument(help: "The second trace (.h5).") var b: String
@@ -65,7 +66,7 @@ struct TraceMerge: ParsableCommand {
 }
 
 struct TraceTrim: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Keep the samples of every stream with START ≤ t ≤ END.")
+    static let configuration = CommandConfiguration(commandName: "trim", abstract: "Keep the samples of every stream with START ≤ t ≤ END.")
     @Argument(help: "The trace (.h5; read only).") var file: String
     @Option(help: "First time kept, seconds.") var start: Double
     @Option(help: "Last time kept, seconds.") var end: Double
