@@ -77,8 +77,8 @@ func crumbs(_ timestamps: [Double], _ poses: [Pose], interval: Double?) -> (time
 /// The true registration of a session frame onto the venue frame: the ground-truth pose at the
 /// first VIO sample composed with the inverse VIO pose there, gravity-aligned (every session
 /// frame is gravity-aligned in ARKit).
-func trueSessionToVenue(_ s: Session) throws -> Pose {
-    guard let vio = s.vio, let gt = s.groundTruth, let t0 = vio.timestamps.first else {
+func trueSessionToVenue(_ s: Session, vio given: VIOStream? = nil) throws -> Pose {
+    guard let vio = s.vio ?? given, let gt = s.groundTruth, let t0 = vio.timestamps.first else {
         throw GuidanceJobError("\(s.metadata.sessionID): needs vio and groundtruth streams")
     }
     let truth = PoseSampler(timestamps: gt.timestamps, poses: gt.poses)
@@ -94,9 +94,12 @@ func trueSessionToVenue(_ s: Session) throws -> Pose {
 /// Guidance starts at the last navigation sighting used.
 ///
 /// Unless `force`, the first session must be a recording and the second a navigation of the
-/// same `route_id`. Either session's VIO may span at most `maxGuidanceSpanSeconds` (the replay
+/// same `route_id`. `estimate` (an external VIO, `loadEstimate`) replaces the navigation's VIO
+/// for guidance; the session's own VIO, when present, still gives the true registration of
+/// its frame onto the venue. Either session's VIO may span at most `maxGuidanceSpanSeconds` (the replay
 /// clock ticks every 0.01 s over it), checked before anything is replayed.
-public func runGuidance(recording: Session, navigation: Session, options o: GuidanceOptions, force: Bool = false) throws -> GuidanceRun {
+public func runGuidance(recording: Session, navigation: Session, options o: GuidanceOptions, force: Bool = false,
+                        estimate: VIOStream? = nil) throws -> GuidanceRun {
     let rid = recording.metadata.sessionID, nid = navigation.metadata.sessionID
     if !force {
         guard recording.metadata.kind == .recording else {
@@ -111,7 +114,8 @@ public func runGuidance(recording: Session, navigation: Session, options o: Guid
     }
     for (s, id) in [(recording, rid), (navigation, nid)] {
         // VIO and ground truth together: the replay clock runs over both.
-        let ends = [s.vio?.timestamps.first, s.vio?.timestamps.last, s.groundTruth?.timestamps.first, s.groundTruth?.timestamps.last].compactMap { $0 }
+        let v = id == nid ? (estimate ?? s.vio) : s.vio
+        let ends = [v?.timestamps.first, v?.timestamps.last, s.groundTruth?.timestamps.first, s.groundTruth?.timestamps.last].compactMap { $0 }
         if let a = ends.min(), let b = ends.max(), !(b - a <= maxGuidanceSpanSeconds) {
             throw GuidanceJobError("\(escapedForMessage(id)): /vio and /groundtruth span \(b - a) s, more than the \(Int(maxGuidanceSpanSeconds)) s a guidance replay accepts")
         }
@@ -119,7 +123,7 @@ public func runGuidance(recording: Session, navigation: Session, options o: Guid
     guard let rvio = recording.vio, let rgt = recording.groundTruth else {
         throw GuidanceJobError("\(rid): a recording needs vio and groundtruth streams")
     }
-    guard let nvio = navigation.vio, let ngt = navigation.groundTruth else {
+    guard let nvio = estimate ?? navigation.vio, let ngt = navigation.groundTruth else {
         throw GuidanceJobError("\(nid): a navigation session needs vio and groundtruth streams")
     }
     guard let ra = recording.anchors, let firstRecordingSighting = ra.poses.first else {
@@ -163,7 +167,7 @@ public func runGuidance(recording: Session, navigation: Session, options o: Guid
     var metrics = guidanceAccuracy(estimated: timeline, trueRoute: trueRoute, truth: truthPoses, truthTimeline: truthTimeline, parameters: p)
 
     // Registration and drift beside guidance.
-    let T_VR = try trueSessionToVenue(recording), T_VN = try trueSessionToVenue(navigation)
+    let T_VR = try trueSessionToVenue(recording), T_VN = try trueSessionToVenue(navigation, vio: estimate)
     let trueRN = T_VR.inverse * T_VN
     let keypointsInN = route.keypoints.map { T_RN.inverse.act(on: $0.position) }
     let reg = registrationAccuracy(estimated: T_RN, truth: trueRN, routePoints: keypointsInN)

@@ -66,10 +66,12 @@ struct Guide: ParsableCommand {
     @Flag(help: "Also list the on-track haptic pulses.") var pulses = false
     @Flag(help: "Print JSON: timeline and metrics.") var json = false
     @Flag(help: "Replay even when the session kinds or route ids do not match.") var force = false
+    @OptionGroup var estimate: EstimateFlags
 
     func run() throws {
         let rec = try readTrace(at: recording), nav = try readTrace(at: navigation)
-        let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options(settings: settings), force: force)
+        let vio = try estimate.source.map { try loadEstimate($0, for: nav) }
+        let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options(settings: settings), force: force, estimate: vio)
         let events = run.estimated.events.filter { pulses || $0.kind != .pulse }
         if json {
             struct Out: Encodable { var route: String; var recording: String; var navigation: String; var events: [GuidanceEvent]; var metrics: [String: Double?]; var units: [String: String] }
@@ -97,5 +99,24 @@ struct Guide: ParsableCommand {
         for m in run.metrics {
             print(m.name.padding(toLength: 34, withPad: " ", startingAt: 0) + (m.value.isFinite ? String(format: "%10.4f", m.value) : "         –") + "  " + m.unit)
         }
+    }
+}
+
+/// An external estimate replacing the navigation's VIO (docs/extending.md: the frame contract).
+struct EstimateFlags: ParsableArguments {
+    @Option(help: "An estimated trajectory (TUM, KITTI with --vio-times, EuRoC, trace .h5) replacing the navigation's VIO; it must be in the session's frame (+y up, metres).") var vio: String?
+    @Option(name: .customLong("vio-format"), help: "Format of --vio: tum, kitti, euroc, h5 (default: detect).") var vioFormat: TrajectoryFormat?
+    @Option(name: .customLong("vio-times"), help: "Times file of a KITTI --vio (one stamp per line).") var vioTimes: String?
+    @Option(name: .customLong("vio-stream"), help: "Stream of a .h5 --vio: vio (default) or groundtruth.") var vioStream: String?
+    @Option(name: .customLong("t-offset"), help: "Seconds added to the stamps of --vio (session clock = estimate clock + offset).") var tOffset: Double = 0
+
+    func validate() throws {
+        if vio == nil, vioFormat != nil || vioTimes != nil || vioStream != nil || tOffset != 0 {
+            throw ValidationError("--vio-format, --vio-times, --vio-stream and --t-offset need --vio FILE")
+        }
+    }
+
+    var source: EstimateSource? {
+        vio.map { EstimateSource(path: $0, format: vioFormat, stream: vioStream, timesPath: vioTimes, timeOffset: tOffset) }
     }
 }
