@@ -25,7 +25,7 @@ release: deps
 
 ## demo: build, validate the bundled Datasets/, run the default experiment (Reports/default/) and the real-data one (Reports/real/).
 demo: release
-	.build/release/navbench validate --quiet Datasets/*.h5
+	.build/release/navbench validate --quiet Datasets/*.h5 Datasets/venue/*.h5
 	.build/release/navbench survey Datasets --out Reports/datasets
 	.build/release/navbench run Experiments/default.yaml
 	.build/release/navbench run Experiments/real.yaml
@@ -66,9 +66,10 @@ baseline: build
 notebook-check: build
 	scripts/check_notebook.sh
 
-## datasets: regenerate Datasets/ bit for bit (the command the manifest names).
+## datasets: regenerate Datasets/ and Datasets/venue bit for bit (the commands the manifests name).
 datasets: build
 	$(SWIFT) run --skip-build navbench synth --seed $(SEED) --navigations 3 --out Datasets
+	$(SWIFT) run --skip-build navbench synth --seed $(SEED) --navigations 3 --venue building --out Datasets/venue
 
 ## fixtures: regenerate the h5py-written test fixtures (committed).
 fixtures: deps-python

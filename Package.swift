@@ -7,7 +7,7 @@ import PackageDescription
 //       NavStatistics (bootstrap, Wilson, Wilcoxon, permutation, Hodges–Lehmann, Holm; pure)
 //       NavRosbag (ROS 1 bag / MCAP records and messages through CBZip2, CLZ4, CZstd; read by NavIO, NavImport)
 //       ← NavGuidance, NavAids (guidance model, calibration and proximity; pure)
-//         ← NavMetrics (APE, RPE, drift, positioning scores; pure)
+//         ← NavMetrics (APE, RPE, drift, positioning scores; pure)   NavSim (closed-loop walkers; pure)
 //           ← NavIO (HDF5 through CHDF5, CSV, trace format v1, validate/inspect, trajectory text formats)
 //             ← NavImport (importers and exporters of other formats; YAML mappings through Yams)
 //               ← NavReport (reports over files, trajectory evaluation pipeline)
@@ -80,6 +80,7 @@ let package = Package(
         ),
         .target(name: "NavGuidance", dependencies: ["NavCore"]),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
+        .target(name: "NavSim", dependencies: ["NavCore", "NavSynth", "NavGuidance"]),
         // ROS 1 bags and MCAP: records, chunks (bz2, LZ4, Zstandard), ROS 1 and CDR messages.
         .target(name: "NavRosbag", dependencies: ["NavCore", "CBZip2", "CLZ4", "CZstd"]),
         .target(
@@ -98,7 +99,7 @@ let package = Package(
             name: "NavPipeline",
             dependencies: [
                 "NavCore", "NavIO", "NavImport", "NavSignal", "NavSpectral", "NavReport", "NavGuidance", "NavAids",
-                "NavGeometry", "NavMetrics", "NavSynth", .product(name: "Yams", package: "Yams"),
+                "NavGeometry", "NavMetrics", "NavSynth", "NavSim", .product(name: "Yams", package: "Yams"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -106,7 +107,7 @@ let package = Package(
             name: "navbench",
             dependencies: [
                 "NavCore", "NavIO", "NavImport", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
-                "NavGeometry", "NavGuidance", "NavMetrics", "NavAids", "NavRosbag",
+                "NavGeometry", "NavGuidance", "NavMetrics", "NavAids", "NavRosbag", "NavSim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -115,6 +116,7 @@ let package = Package(
             dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .testTarget(name: "NavSynthTests", dependencies: ["NavCore", "NavSynth"]),
+        .testTarget(name: "NavSimTests", dependencies: ["NavCore", "NavSynth", "NavGuidance", "NavSim"]),
         .testTarget(
             name: "NavIOTests",
             dependencies: ["NavCore", "NavIO", "NavSynth"],
@@ -144,7 +146,7 @@ let package = Package(
         .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
-        .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal"]),
+        .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim"]),
         .testTarget(
             name: "NavRosbagTests",
             dependencies: ["NavCore", "NavRosbag"],

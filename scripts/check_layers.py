@@ -23,7 +23,7 @@ LAYERS = {
     "NavCore": 0,
     "NavSignal": 1, "NavSpectral": 1, "NavGeometry": 1, "NavSynth": 1, "NavRosbag": 1, "NavStatistics": 1,
     "NavGuidance": 2, "NavAids": 2,
-    "NavMetrics": 3,
+    "NavMetrics": 3, "NavSim": 3,
     "NavIO": 4,
     "NavImport": 5,
     "NavReport": 6,

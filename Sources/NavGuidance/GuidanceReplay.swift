@@ -78,75 +78,18 @@ public struct PoseSampler: Sendable {
 /// - Complexity: O(duration / hapticInterval · log poses).
 public func replayGuidance(route: GuidanceRoute, poses: PoseSampler, start: Double,
                            parameters p: GuidanceParameters = GuidanceParameters()) -> GuidanceTimeline {
-    var events: [GuidanceEvent] = []
-    var checks: [HapticCheck] = []
-    var intensity: [(Double, Double)] = []
     guard !route.keypoints.isEmpty, let lastPoseTime = poses.timestamps.last else {
         return GuidanceTimeline(start: start, end: start, events: [], checks: [], endIntensity: [])
     }
-    let followEvery = max(1, Int((p.followInterval / p.hapticInterval).rounded()))
-    var target = 0
-    var previousKeypoint = poses.pose(at: start)?.translation ?? route.keypoints[0].position
-    var lastDirection = start           // Clew sets this when navigation starts: no early corrections
-    var lastPulse = start
-    var offTrackSince: Double?
-    var lastCorrection: Double?
-    var arrivedAt: Double?
-    var k = 0
+    var engine = GuidanceEngine(route: route, parameters: p, start: start,
+                                initialPosition: poses.pose(at: start)?.translation, recordChecks: true)
     var t = start
     while t <= lastPoseTime {
-        k += 1
-        t = start + Double(k) * p.hapticInterval
-        guard let pose = poses.pose(at: t) else { continue }
-        if let arrivedAt {
-            if t > arrivedAt + p.endOfRouteSeconds { break }
-            let end = route.keypoints.last!.position
-            intensity.append((t, max(0, 1 - hypot(pose.translation.x - end.x, pose.translation.z - end.z))))
-            continue
-        }
-        // followCrumb
-        if k % followEvery == 0 {
-            let d = Direction(from: pose, to: target, of: route, parameters: p)
-            if d.atTarget {
-                if target < route.keypoints.count - 1 {
-                    events.append(GuidanceEvent(time: t, kind: .arrival, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
-                    previousKeypoint = route.keypoints[target].position
-                    target += 1
-                    let next = Direction(from: pose, to: target, of: route, parameters: p)
-                    events.append(instruction(t, next, target: target, pose: pose, previous: previousKeypoint, route: route, p))
-                    lastDirection = t
-                } else {
-                    events.append(GuidanceEvent(time: t, kind: .arrived, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
-                    arrivedAt = t
-                    continue
-                }
-            }
-        }
-        // getHapticFeedback
-        let d = Direction(from: pose, to: target, of: route, parameters: p)
-        let onTrack = d.onTrack(p)
-        checks.append(HapticCheck(time: t, target: target, onTrack: onTrack))
-        if onTrack {
-            offTrackSince = nil
-            lastCorrection = nil
-            if t - lastPulse > p.pulseInterval {
-                events.append(GuidanceEvent(time: t, kind: .pulse, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
-                lastPulse = t
-            }
-        } else {
-            if offTrackSince == nil { offTrackSince = t }
-            if t - lastDirection > p.directionGracePeriod, t - offTrackSince! > p.offTrackGracePeriod {
-                let multiplier = target == 0 ? 2.0 : 1.0
-                if lastCorrection == nil || t - lastCorrection! > p.correctionInterval * multiplier {
-                    lastCorrection = t
-                    let side = d.angle > 0 ? "right" : "left"
-                    let text = target == 0 ? "Bear \(side) to face the start" : "Bear \(side) to get on track"
-                    events.append(GuidanceEvent(time: t, kind: .correction, text: text, keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
-                }
-            }
-        }
+        t = engine.nextTime
+        _ = engine.step(pose: poses.pose(at: t), time: t)
+        if engine.finished { break }
     }
-    return GuidanceTimeline(start: start, end: min(t, lastPoseTime), events: events, checks: checks, endIntensity: intensity)
+    return engine.timeline(end: min(t, lastPoseTime))
 }
 
 /// Clew's `setDirectionText`: direction words, stairs suffix, and the distance phrase.

@@ -9,8 +9,12 @@ public enum PhoneHeading {
     /// ψ = atan2(v.x, v.z). Both axes point back toward the user, so ψ is the direction
     /// *from* the phone's front *to* the user.
     public static func yaw(_ pose: Pose) -> Double {
-        let m = pose.rotation.rotationMatrix
-        let z = Vector3(m[0][2], m[1][2], m[2][2]), x = Vector3(m[0][0], m[1][0], m[2][0])
+        // Columns 0 and 2 of the rotation matrix (the same expressions as
+        // `Quaternion.rotationMatrix`, without allocating it: this runs every tick).
+        let q = pose.rotation
+        let (qx, qy, qz, qw) = (q.x, q.y, q.z, q.w)
+        let z = Vector3(2 * (qx * qz + qy * qw), 2 * (qy * qz - qx * qw), 1 - 2 * (qx * qx + qy * qy))
+        let x = Vector3(1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy + qz * qw), 2 * (qx * qz - qy * qw))
         let v = abs(z.y) < abs(x.y) ? z : x
         return atan2(v.x, v.z)
     }

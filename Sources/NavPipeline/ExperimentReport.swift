@@ -159,6 +159,13 @@ private func writeSections(_ plan: ExperimentPlan, out: ExperimentOutputs) throw
             md += "| \(r[0].session) | \(r[0].parameters[0]) | \(r[0].configuration) | \(v("pairs")) | \(v("ape_rmse")) | \(v("ape_mean")) | \(v("ape_median")) | \(v("ape_max")) |\n"
         }
     }
+    if plan.spec.closedLoop != nil {
+        let c = runClosedLoopSection(plan)
+        extraFailures += c.failures
+        try writeTextAtomically(c.table.csv, to: path("closed-loop.csv"))
+        for (name, svg) in c.svgs { try writeTextAtomically(svg, to: path(name)) }
+        md += c.markdown
+    }
     return (md, extraFailures)
 }
 

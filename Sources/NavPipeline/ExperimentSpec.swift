@@ -25,6 +25,8 @@ public struct ExperimentSpec: Sendable, Equatable {
     public var gyroFilters: [String] = []
     /// Trajectory pairs evaluated with APE (evo's conventions): reference, estimate, alignment.
     public var ape: [[String]] = []
+    /// Closed-loop walkers (docs/navigator.md); none when nil.
+    public var closedLoop: ClosedLoopSpec?
     /// The spec file's text, hashed into reports.
     public var text: String
     /// Report statistics: baseline configuration, bootstrap resamples and seed (`statistics:`).
@@ -67,7 +69,7 @@ public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 extension ExperimentSpec {
-    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "statistics", "data_seeds"]
+    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "statistics", "data_seeds", "closed_loop"]
     static var sweepKeys: [String] { SweepDimension.all.map(\.key) }
 
     /// Parses and validates a YAML spec.
@@ -154,6 +156,7 @@ extension ExperimentSpec {
                 spec.ape.append([r, est, align])
             }
         }
+        if let c = top["closed_loop"] { spec.closedLoop = try ClosedLoopSpec.parse(c, file: file) }
         spec.statistics = try parseStatistics(top["statistics"], file: file, configurations: spec.sweep.configurations.map(\.label))
         spec.dataSeeds = try parseDataSeeds(top["data_seeds"], file: file)
         if let c = top["compare"] {

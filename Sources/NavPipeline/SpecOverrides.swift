@@ -17,7 +17,8 @@ extension ExperimentSpec {
 
     /// Parses a spec and applies overrides in order. Each is `KEY=VALUE`:
     /// - KEY is a top-level key (`name`, `output`, `inputs`, `metrics`, `calibration`, …), a sweep
-    ///   dimension (`rdp_tolerance` or `sweep.rdp_tolerance`), or a dotted path into a mapping
+    ///   dimension (`rdp_tolerance` or `sweep.rdp_tolerance`), a closed-loop dimension (`walker`
+    ///   or `closed_loop.walker`, `vio_error`, `walls`), or a dotted path into a mapping
     ///   (`compare.end_point_drift`);
     /// - VALUE `a,b` is a list (a sweep over a and b); a value in YAML flow syntax (`[…]`, `{…}`)
     ///   is read as YAML, which is how a filter spec containing a comma is given
@@ -36,7 +37,9 @@ extension ExperimentSpec {
             }
             var path = kv[0].split(separator: ".").map(String.init)
             if path.count == 1, SweepDimension.named(path[0]) != nil { path = ["sweep", path[0]] }
-            let value = try overrideValue(kv[1], list: path.first == "sweep" || (path.count == 1 && listKeys.contains(path[0])),
+            if path.count == 1, SweepDimension.closedLoopNamed(path[0]) != nil { path = ["closed_loop", path[0]] }
+            let closedLoopList = path.count == 2 && path[0] == "closed_loop" && (SweepDimension.closedLoopNamed(path[1]) != nil || path[1] == "seeds" || path[1] == "recordings")
+            let value = try overrideValue(kv[1], list: path.first == "sweep" || closedLoopList || (path.count == 1 && listKeys.contains(path[0])),
                                           file: file, key: kv[0])
             top = setting(top, path[...], value)
         }
@@ -88,6 +91,7 @@ extension ExperimentSpec {
         if !ape.isEmpty {
             y += "ape:\n" + ape.map { "  - {reference: \(q($0[0])), estimate: \(q($0[1])), align: \(q($0[2]))}\n" }.joined()
         }
+        if let closedLoop { y += closedLoop.resolvedYAML }
         if !tolerances.isEmpty {
             y += "compare:\n" + tolerances.keys.sorted().map { k in
                 "  \(q(k)): {absolute: \(formatNumber(tolerances[k]!.absolute)), relative: \(formatNumber(tolerances[k]!.relative))}\n"

@@ -37,10 +37,14 @@ public func generatorJSON(seed: UInt64, parameters: SynthParameters, route: Synt
         var seed: UInt64
         var parameters: SynthParameters
         var route_waypoints: [[Double]]
+        var route_pauses: [SynthPause]?
+        var route_speed_changes: [SynthSpeedChange]?
     }
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys]
-    let stamp = Stamp(seed: seed, parameters: parameters, route_waypoints: route.waypoints.map { [$0.x, $0.y, $0.z] })
+    let stamp = Stamp(seed: seed, parameters: parameters, route_waypoints: route.waypoints.map { [$0.x, $0.y, $0.z] },
+                      route_pauses: route.pauses.isEmpty ? nil : route.pauses,
+                      route_speed_changes: route.speedChanges.isEmpty ? nil : route.speedChanges)
     return String(decoding: (try? enc.encode(stamp)) ?? Data(), as: UTF8.self)
 }
 
@@ -81,14 +85,22 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     var s = 0.0, t = 0.0
     let rampSeconds = 1.0
     var walkStart = -1.0
+    var pauseUntil = -1.0, nextPause = 0
     while true {
-        if t < p.standStartSeconds || s >= length {
+        if t < p.standStartSeconds || s >= length || t < pauseUntil {
             walking.append(false)
         } else {
             if walkStart < 0 { walkStart = t }
             let ramp = min(1, (t - walkStart) / rampSeconds)
-            s = min(length, s + speed * ramp * (1 + 0.08 * Double.sin(2 * .pi * cadence * t)) * dt)
+            let v = route.speedChanges.isEmpty ? speed : speed * route.speedFactor(at: s)
+            s = min(length, s + v * ramp * (1 + 0.08 * Double.sin(2 * .pi * cadence * t)) * dt)
             walking.append(true)
+            if nextPause < route.pauses.count && s >= route.pauses[nextPause].at {
+                // Stand, then start again with the same 1 s ramp.
+                pauseUntil = t + route.pauses[nextPause].seconds
+                walkStart = pauseUntil
+                nextPause += 1
+            }
         }
         sAlong.append(s)
         t += dt
@@ -206,28 +218,24 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     let startPose = Pose(rotation: Quaternion(yaw: orientation[0].yaw), translation: position[0])
     let toN = startPose.inverse
     let vioStep = Int(p.imuRate / p.vioRate)
-    let scale = 1 + rng.gaussian() * p.vioScaleErrorStd
-    var lossStart = -1.0, lossEnd = -1.0
-    if rng.bernoulli(p.trackingLossProbability) {
-        lossStart = rng.uniform(p.standStartSeconds + 2, max(p.standStartSeconds + 3, times[n - 1] - 4))
-        lossEnd = lossStart + rng.uniform(p.trackingLossSecondsRange[0], p.trackingLossSecondsRange[1])
-    }
+    var vioError = VIOErrorSpec()
+    vioError.yawRandomWalkDegreesPerSqrtSecond = p.vioYawRandomWalkDegreesPerSqrtSecond
+    vioError.scaleErrorStd = p.vioScaleErrorStd
+    vioError.positionRandomWalkPerSqrtSecond = p.vioPositionRandomWalkPerSqrtSecond
+    vioError.trackingLossProbability = p.trackingLossProbability
+    vioError.trackingLossSecondsRange = p.trackingLossSecondsRange
+    var drift = VIODrift(spec: vioError, start: .zero,
+                         lossWindow: (p.standStartSeconds + 2, max(p.standStartSeconds + 3, times[n - 1] - 4)), rng: &rng)
     var vt: [Double] = [], vposes: [Pose] = [], vstate: [TrackingState] = []
-    var yawDrift = 0.0
-    var estimate = Vector3.zero
     var previousTrue = (toN * truth[0]).translation
     let vdt = Double(vioStep) * dt
     var estimateAtIMU = [Pose](repeating: .identity, count: n)  // estimated pose held between VIO ticks
     for i in stride(from: 0, to: n, by: vioStep) {
         let tn = toN * truth[i]
-        let lost = times[i] >= lossStart && times[i] < lossEnd
-        yawDrift += rng.gaussian() * p.vioYawRandomWalkDegreesPerSqrtSecond * .pi / 180 * vdt.squareRoot()
         let step = tn.translation - previousTrue
         previousTrue = tn.translation
-        if !lost {
-            estimate += Quaternion(yaw: yawDrift).act(on: scale * step)
-                + gaussian3(&rng, p.vioPositionRandomWalkPerSqrtSecond * vdt.squareRoot())
-        }
+        let lost = drift.advance(trueStep: step, time: times[i], dt: vdt, rng: &rng)
+        let yawDrift = drift.yawDrift, estimate = drift.estimate
         let noise = Quaternion(axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
                                angle: p.vioOrientationNoiseDegrees * .pi / 180 * abs(rng.gaussian()))
         let pose = Pose(rotation: (Quaternion(yaw: yawDrift) * tn.rotation * noise).normalized, translation: estimate)

@@ -104,8 +104,19 @@ public struct SynthParameters: Codable, Sendable, Equatable {
 public struct SynthRoute: Sendable, Equatable {
     public var id: String
     public var waypoints: [Vector3]
+    /// Where the walker stands still (opening a door, at the top of a stair): arc length along
+    /// the waypoints (m) and duration (s). Empty for the original venue's routes.
+    public var pauses: [SynthPause] = []
+    /// Speed changes: from an arc length (m) on, the walking speed is multiplied by `factor`
+    /// (slower through doors and on stairs). Empty: one speed.
+    public var speedChanges: [SynthSpeedChange] = []
 
-    public init(id: String, waypoints: [Vector3]) { self.id = id; self.waypoints = waypoints }
+    public init(id: String, waypoints: [Vector3], pauses: [SynthPause] = [], speedChanges: [SynthSpeedChange] = []) {
+        self.id = id; self.waypoints = waypoints; self.pauses = pauses; self.speedChanges = speedChanges
+    }
+
+    /// The speed factor at arc length `s` (the last change at or before `s`; 1 before any).
+    func speedFactor(at s: Double) -> Double { speedChanges.last { $0.at <= s }?.factor ?? 1 }
 
     /// The bundled venue: a straight corridor, a corridor with two turns, and a staircase.
     public static let venueRoutes: [SynthRoute] = [
@@ -114,4 +125,16 @@ public struct SynthRoute: Sendable, Equatable {
         SynthRoute(id: "R3-stairs", waypoints: [Vector3(30, 0, 0), Vector3(30, 0, -8), Vector3(30, 3.2, -14),
                                                 Vector3(30, 3.2, -16), Vector3(36, 3.2, -16)]),
     ]
+}
+
+/// A stop of the walker: at arc length `at` (m), for `seconds`.
+public struct SynthPause: Sendable, Equatable, Codable {
+    public var at: Double, seconds: Double
+    public init(at: Double, seconds: Double) { self.at = at; self.seconds = seconds }
+}
+
+/// From arc length `at` (m) on, the walking speed times `factor`.
+public struct SynthSpeedChange: Sendable, Equatable, Codable {
+    public var at: Double, factor: Double
+    public init(at: Double, factor: Double) { self.at = at; self.factor = factor }
 }

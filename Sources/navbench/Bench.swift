@@ -5,7 +5,7 @@ import NavIO
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Time navbench on the peer-bench workloads (figures to set beside the Python peers').",
-        subcommands: [ReadIMU.self, BenchSignal.self, BenchAPE.self, BenchRPE.self, BenchRDP.self, BenchExperiment.self])
+        subcommands: [ReadIMU.self, BenchSignal.self, BenchAPE.self, BenchRPE.self, BenchRDP.self, BenchExperiment.self, BenchSimulate.self])
 }
 
 /// Median wall time of `repeats` runs after one warm-up.

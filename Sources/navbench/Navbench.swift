@@ -12,7 +12,7 @@ struct Navbench: ParsableCommand {
         abstract: "Replay and measure indoor navigation aids on recorded sessions.",
         version: NavbenchVersion.current,
         subcommands: [Inspect.self, Validate.self, Synth.self, Survey.self, Filter.self, PSD.self, ADev.self,
-                      APECommand.self, RPECommand.self, SimplifyCommand.self, Guide.self, Calibrate.self, Proximity.self, Run.self, Merge.self, Compare.self,
+                      APECommand.self, RPECommand.self, SimplifyCommand.self, Guide.self, Simulate.self, Calibrate.self, Proximity.self, Run.self, Merge.self, Compare.self,
                       ExportNotebook.self, Import.self, Export.self, Bench.self, ResCommand.self, DriftCommand.self, ScoreCommand.self])
 }
 
@@ -130,10 +130,13 @@ struct Synth: ParsableCommand {
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "Output folder.") var out: String
     @Option(help: "Navigation sessions per route (at most 100).") var navigations: Int = 3
+    @Option(help: "Venue: corridors (R1–R3: a straight corridor, two turns, a stair) or building (B1–B4: a two-storey floor plan with walls and doors, routes walked the way people walk, written with building.floorplan.json; docs/synthetic-data.md).")
+    var venue: String = "corridors"
     /// Each navigation is a few MB; 100 per route keeps a venue well under a GB.
     static let maxNavigations = 100
 
     func validate() throws {
+        guard ["corridors", "building"].contains(venue) else { throw ValidationError("--venue \(venue): expected corridors or building") }
         guard (1...Synth.maxNavigations).contains(navigations) else {
             throw ValidationError("--navigations must be from 1 to \(Synth.maxNavigations), got \(navigations)")
         }
@@ -142,16 +145,27 @@ struct Synth: ParsableCommand {
     func run() throws {
         var p = SynthParameters()
         p.navigationSessionsPerRoute = navigations
-        let sessions = synthesizeVenue(seed: seed, parameters: p)
+        let building = venue == "building" ? SynthVenue.building : nil
+        if let building { p = building.parameters(navigations: navigations) }
+        let sessions = building.map { synthesizeVenue(seed: seed, parameters: p, routes: $0.routes) } ?? synthesizeVenue(seed: seed, parameters: p)
         for s in sessions {
             let path = (out as NSString).appendingPathComponent(s.fileName)
             try writeTrace(s.session, to: path)
             print(path)
         }
-        try writeManifest(folder: out, files: sessions.map(\.fileName), facts: [
+        var files = sessions.map(\.fileName)
+        if let building {
+            let name = safeFileComponent(building.name) + ".floorplan.json"
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys]
+            try writeTextAtomically(String(decoding: try enc.encode(building.floorPlan), as: UTF8.self) + "\n",
+                                    to: (out as NSString).appendingPathComponent(name))
+            files.append(name)
+        }
+        try writeManifest(folder: out, files: files, facts: [
             "generator": "navbench synth", "navbench_version": NavbenchVersion.current,
             "seed": String(seed), "navigations": String(navigations),
-            "command": "navbench synth --seed \(seed) --navigations \(navigations) --out <folder>",
+            "command": "navbench synth --seed \(seed) --navigations \(navigations)" + (building == nil ? "" : " --venue building") + " --out <folder>",
         ])
         print((out as NSString).appendingPathComponent("manifest.json"))
     }

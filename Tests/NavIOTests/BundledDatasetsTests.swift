@@ -32,8 +32,31 @@ import Testing
         }
     }
 
+    /// Datasets/venue (the building venue, `navbench synth --venue building`): its manifest
+    /// matches, the sessions and the floor plan regenerate bit for bit.
+    @Test func buildingVenueRegeneratesBitForBit() throws {
+        let folder = Self.folder + "/venue"
+        #expect(try verifyManifest(folder: folder) == [])
+        let data = try #require(FileManager.default.contents(atPath: folder + "/manifest.json"))
+        let manifest = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        let facts = manifest["facts"] as! [String: String]
+        let files = manifest["files"] as! [[String: String]]
+        #expect(facts["command"]?.contains("--venue building") == true)
+        let p = SynthVenue.building.parameters(navigations: try #require(Int(facts["navigations"]!)))
+        let dir = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let sessions = synthesizeVenue(seed: try #require(UInt64(facts["seed"]!)), parameters: p, routes: SynthVenue.building.routes)
+        #expect((sessions.map(\.fileName) + ["building.floorplan.json"]).sorted() == files.map { $0["file"]! })
+        for s in sessions {
+            try writeTrace(s.session, to: dir + "/" + s.fileName)
+            #expect(try sha256Hex(ofFile: dir + "/" + s.fileName) == files.first { $0["file"] == s.fileName }?["sha256"], "\(s.fileName)")
+        }
+        let plan = try JSONDecoder().decode(FloorPlan.self, from: try #require(FileManager.default.contents(atPath: folder + "/building.floorplan.json")))
+        #expect(plan == SynthVenue.building.floorPlan)
+    }
+
     @Test func everyFileValidates() throws {
-        for f in try traceFiles(in: Self.folder) {
+        for f in try traceFiles(in: Self.folder) + traceFiles(in: Self.folder + "/venue") {
             let r = validateTrace(at: f)
             #expect(r.isValid, "\(r.errors.first?.description ?? "")")
         }

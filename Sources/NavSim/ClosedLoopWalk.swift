@@ -1,0 +1,468 @@
+import Foundation
+import NavCore
+import NavGuidance
+import NavSynth
+
+/// Where a closed-loop walk happens: the route the phone guides along (route frame R), the same
+/// keypoints in the venue frame V (truth), how R sits in V, the anchor, and the walls.
+public struct ClosedLoopScenario: Sendable {
+    public var routeID: String
+    /// Keypoints as the phone knows them (frame R).
+    public var route: GuidanceRoute
+    /// The same keypoints in the venue frame (where the walker truly is).
+    public var trueRoute: GuidanceRoute
+    /// T_VR: maps route-frame points into the venue frame (what a perfect registration gives).
+    public var venueFromRoute: Pose
+    /// The anchor's position in R: the pivot of a registration yaw error.
+    public var anchor: Vector3
+    /// Walls in V (empty: open space).
+    public var floorPlan: FloorPlan
+
+    public init(routeID: String, route: GuidanceRoute, trueRoute: GuidanceRoute, venueFromRoute: Pose = .identity,
+                anchor: Vector3? = nil, floorPlan: FloorPlan = .openSpace) {
+        self.routeID = routeID; self.route = route; self.trueRoute = trueRoute; self.venueFromRoute = venueFromRoute
+        self.anchor = anchor ?? route.keypoints.first?.position ?? .zero
+        self.floorPlan = floorPlan
+    }
+}
+
+/// What varies between closed-loop configurations.
+public struct ClosedLoopSettings: Sendable, Hashable {
+    public var walker: NavigatorProfile
+    public var vioError: VIOErrorSpec
+    public var guidance: GuidanceParameters
+    /// The estimated pose is updated every this many seconds (ARKit frames the app sees).
+    public var vioInterval = 0.04
+
+    public init(walker: NavigatorProfile = NavigatorProfile(), vioError: VIOErrorSpec = .none,
+                guidance: GuidanceParameters = GuidanceParameters()) {
+        self.walker = walker; self.vioError = vioError; self.guidance = guidance
+    }
+}
+
+/// The outcome of one closed-loop walk (definitions in docs/guidance.md, "Closed-loop outcomes").
+public struct WalkOutcome: Sendable, Equatable, Codable {
+    public var run: Int
+    /// "Arrived" declared and the true position within 2 m (`success`) / 1 m (`success_1m`) of the
+    /// true destination. Clew's last arrival box (1 m deep, 1 m wide) alone admits up to √2 m.
+    public var success: Bool
+    public var success_1m: Bool
+    public var arrived: Bool
+    /// The time limit ran out before "arrived".
+    public var lost: Bool
+    /// Horizontal distance from where the walker stops (or is when lost) to the true destination, m.
+    public var end_of_route_error: Double
+    /// Fraction of keypoints checked off (intermediate arrivals and the final "arrived").
+    public var completion: Double
+    /// True walked path length / true route length.
+    public var path_length_ratio: Double
+    /// From the start of guidance to "arrived", s (nil when not arrived).
+    public var time_to_complete: Double?
+    public var instructions: Int
+    public var corrections: Int
+    public var pulses: Int
+    public var wall_contacts: Int
+    public var false_arrivals: Int
+    public var missed_arrivals: Int
+
+    enum CodingKeys: String, CodingKey {
+        case run, success, success_1m, arrived, lost, end_of_route_error, completion, path_length_ratio, time_to_complete,
+             instructions, corrections, pulses, wall_contacts, false_arrivals, missed_arrivals
+    }
+
+    /// Every key always present (`time_to_complete` null when not arrived).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(run, forKey: .run); try c.encode(success, forKey: .success); try c.encode(success_1m, forKey: .success_1m)
+        try c.encode(arrived, forKey: .arrived); try c.encode(lost, forKey: .lost)
+        try c.encode(end_of_route_error, forKey: .end_of_route_error); try c.encode(completion, forKey: .completion)
+        try c.encode(path_length_ratio, forKey: .path_length_ratio); try c.encode(time_to_complete, forKey: .time_to_complete)
+        try c.encode(instructions, forKey: .instructions); try c.encode(corrections, forKey: .corrections)
+        try c.encode(pulses, forKey: .pulses); try c.encode(wall_contacts, forKey: .wall_contacts)
+        try c.encode(false_arrivals, forKey: .false_arrivals); try c.encode(missed_arrivals, forKey: .missed_arrivals)
+    }
+}
+
+/// One walk with (optionally) its true path sampled every 0.1 s.
+public struct WalkTrace: Sendable {
+    public var outcome: WalkOutcome
+    public var path: [Vector3]
+}
+
+/// Simulates one blind walker guided by Clew along `scenario`: the walker (`NavigatorProfile`)
+/// moves in the venue frame; the phone sees the true pose through the VIO drift and the
+/// registration error (`VIOErrorSpec`) and drives `GuidanceEngine`; the walker reacts to what
+/// the engine says and vibrates. Random numbers come from streams named by seed, route and run
+/// (`walker-steps`, `walker-turns`, `walker-reactions`, `vio`), so two settings share them run
+/// by run (common random numbers).
+///
+/// - Complexity: O(duration / hapticInterval · (1 + walls)).
+public func simulateWalk(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, run: Int,
+                         recordPath: Bool = false) -> WalkTrace {
+    var walker = ClosedLoopWalker(s, settings: settings, seed: seed, run: run, recordPath: recordPath)
+    walker.walk()
+    return WalkTrace(outcome: walker.outcome(), path: walker.path)
+}
+
+/// The state of one closed-loop walk (see `simulateWalk`).
+struct ClosedLoopWalker {
+    enum Mode { case waiting, walking, turning, seeking, stopped }
+    enum Action { case turn(Double), stopSeeking, stop }
+
+    let s: ClosedLoopScenario
+    let w: NavigatorProfile
+    let p: GuidanceParameters
+    let dt: Double
+    var engine: GuidanceEngine
+    var stepRNG: SeededRandom, turnRNG: SeededRandom, reactionRNG: SeededRandom, vioRNG: SeededRandom
+    var drift: VIODrift
+    let seenFromVenue: Pose          // E · T_RV
+    let tilt: Quaternion
+    let followEvery: Int
+    let vioEvery: Int
+    let timeLimit: Double
+    let bias: Double
+    let stepStd: Double
+    let flatRoute: Bool
+    let recordPath: Bool
+    /// The floor plan split by floor (each holds only its floor's walls): fewer walls per tick.
+    let floorPlans: [Int: FloorPlan]
+
+    var x: Double, z: Double, y: Double
+    var yaw: Double                 // phone yaw ψ (ARKit convention): walking direction (−sin ψ, −cos ψ)
+    var dirX = 0.0, dirZ = 0.0
+    var mode = Mode.waiting
+    var turnTarget = 0.0
+    var seekCentre = 0.0, seekAmplitude = 0.0, seekSign = 1.0
+    var pending: [(due: Double, action: Action)] = []
+    var stepProgress = 0.0
+    var lastPulseFelt = 0.0, lastHeard = 0.0
+    var vioLast: Vector3
+    var seen: Pose
+    var inContact = false
+    var contacts = 0
+    var pathLength = 0.0
+    var falseArrivals = 0
+    var trueReached: [Bool]
+    var stoppedAt: Double?
+    var lost = false
+    var t = 0.0
+    var path: [Vector3] = []
+    var heightSegment = 0
+
+    init(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, run: Int, recordPath: Bool) {
+        self.s = s
+        w = settings.walker
+        p = settings.guidance
+        dt = p.hapticInterval
+        self.recordPath = recordPath
+        floorPlans = Dictionary(grouping: s.floorPlan.walls, by: \.floor).mapValues {
+            FloorPlan(walls: $0, floorHeight: s.floorPlan.floorHeight, phoneHeight: s.floorPlan.phoneHeight)
+        }
+        let label = "\(s.routeID)/\(run)"
+        stepRNG = SeededRandom(seed: seed, label: "walker-steps/" + label)
+        turnRNG = SeededRandom(seed: seed, label: "walker-turns/" + label)
+        reactionRNG = SeededRandom(seed: seed, label: "walker-reactions/" + label)
+        vioRNG = SeededRandom(seed: seed, label: "vio/" + label)
+        let deg = Double.pi / 180
+        bias = (w.stepBiasMeanDegrees + w.stepBiasStdDegrees * stepRNG.gaussian()) * deg
+        stepStd = w.stepDirectionStdDegrees * deg
+        let kps = s.trueRoute.keypoints
+        let start = kps.first?.position ?? .zero
+        (x, y, z) = (start.x, start.y, start.z)
+        // Face the first keypoint at least 0.5 m away, with the initial orientation error.
+        var ahead = kps.first { Double.hypot($0.position.x - start.x, $0.position.z - start.z) > 0.5 }?.position ?? start + Vector3(0, 0, -1)
+        ahead.y = start.y
+        yaw = Double.atan2(y: -(ahead.x - start.x), x: -(ahead.z - start.z)) + turnRNG.gaussian() * w.initialOrientationStdDegrees * deg
+        tilt = Quaternion(axis: Vector3(1, 0, 0), angle: -10 * deg) * Quaternion(axis: Vector3(0, 0, 1), angle: -.pi / 2)
+        // What the phone sees: registration yaw error δ about the anchor, after T_RV.
+        let delta = settings.vioError.yawOffsetDegrees * deg
+        let qd = Quaternion(yaw: delta)
+        let err = Pose(rotation: qd, translation: s.anchor - qd.act(on: s.anchor))
+        seenFromVenue = err * s.venueFromRoute.inverse
+        followEvery = max(1, Int((p.followInterval / p.hapticInterval).rounded()))
+        vioEvery = max(1, Int((settings.vioInterval / p.hapticInterval).rounded()))
+        let length = s.trueRoute.length
+        timeLimit = w.lostTimeFactor * length / w.speed + w.lostTimeMarginSeconds
+        let expected = length / w.speed
+        drift = VIODrift(spec: settings.vioError, start: start, lossWindow: (2, max(3, expected - 4)), rng: &vioRNG)
+        vioLast = start
+        let ys = kps.map(\.position.y)
+        flatRoute = (ys.max() ?? 0) - (ys.min() ?? 0) < 0.5
+        trueReached = Array(repeating: false, count: kps.count)
+        let firstSeen = seenFromVenue * Pose(rotation: Quaternion(yaw: yaw) * tilt, translation: start)
+        seen = firstSeen
+        engine = GuidanceEngine(route: s.route, parameters: p, start: 0, initialPosition: firstSeen.translation, recordChecks: false)
+        updateDirection()
+        if recordPath { path.append(Vector3(x, y, z)) }
+    }
+
+    mutating func updateDirection() { dirX = -Double.sin(yaw); dirZ = -Double.cos(yaw) }
+
+    var truePose: Pose { Pose(rotation: Quaternion(yaw: yaw) * tilt, translation: Vector3(x, y, z)) }
+
+    mutating func walk() {
+        let deg = Double.pi / 180
+        while mode != .stopped {
+            t = engine.nextTime
+            move()
+            if engine.tick % vioEvery == vioEvery - 1 { updateEstimate() }
+            if engine.tick % followEvery == followEvery - 1, engine.target < trueReached.count, !engine.completed {
+                // The true pose in the true box of the current target (for missed arrivals).
+                if Direction(from: truePose, to: engine.target, of: s.trueRoute, parameters: p).atTarget { trueReached[engine.target] = true }
+            }
+            let step = engine.step(pose: seen, time: t)
+            for i in step.newEvents { hear(engine.events[i], deg: deg) }
+            act()
+            if mode == .waiting && t >= w.startWaitSeconds { mode = .walking; lastPulseFelt = t; lastHeard = t }
+            if mode == .walking && w.seekAfterSeconds > 0 && t - lastPulseFelt > w.seekAfterSeconds && t - lastHeard > w.seekAfterSeconds {
+                mode = .seeking; seekCentre = yaw; seekAmplitude = 30 * deg; seekSign = 1
+            }
+            if mode != .stopped && t > timeLimit { lost = true; mode = .stopped }
+            if recordPath && engine.tick % 10 == 0 { path.append(Vector3(x, y, z)) }
+        }
+        if recordPath { path.append(Vector3(x, y, z)) }
+    }
+
+    /// One tick of motion.
+    mutating func move() {
+        let deg = Double.pi / 180
+        switch mode {
+        case .waiting, .stopped:
+            return
+        case .turning:
+            let rate = w.turnRateDegreesPerSecond * deg * dt
+            let remaining = Angle.wrapToPi(turnTarget - yaw)
+            if rate <= 0 || abs(remaining) <= rate { yaw = turnTarget; mode = .walking; lastPulseFelt = t; lastHeard = t }
+            else { yaw += remaining > 0 ? rate : -rate }
+            updateDirection()
+            return
+        case .seeking:
+            yaw += seekSign * w.seekRateDegreesPerSecond * deg * dt
+            if seekSign * Angle.wrapToPi(yaw - seekCentre) >= seekAmplitude {
+                seekSign = -seekSign
+                if seekSign > 0 { seekAmplitude = min(.pi, seekAmplitude + 30 * deg) }
+            }
+            updateDirection()
+            return
+        case .walking:
+            let d = w.speed * dt
+            stepProgress += d
+            if stepProgress >= w.stepLength {
+                stepProgress -= w.stepLength
+                // Kallie et al.: each step's direction error (bias + variable) turns the heading;
+                // positive = to the right, i.e. a smaller ψ.
+                yaw -= bias + stepStd * stepRNG.gaussian()
+                updateDirection()
+            }
+            let floor = s.floorPlan.floor(phoneAt: y)
+            let m = (floorPlans[floor] ?? .openSpace).move(x: x, z: z, dx: d * dirX, dz: d * dirZ, floor: floor)
+            pathLength += Double.hypot(m.x - x, m.z - z)
+            x = m.x; z = m.z
+            if m.contact && !inContact { contacts += 1 }
+            inContact = m.contact
+            if !flatRoute { updateHeight() }
+        }
+    }
+
+    /// Height of the walker: that of the nearest point of the true route (stairs), searched
+    /// among the segments next to the last one so floors above do not capture the walker.
+    mutating func updateHeight() {
+        let k = s.trueRoute.keypoints
+        guard k.count > 1 else { return }
+        var best = Double.infinity, bestY = y, bestSeg = heightSegment
+        for i in max(0, heightSegment - 1)...min(k.count - 2, heightSegment + 1) {
+            let a = k[i].position, b = k[i + 1].position
+            let abx = b.x - a.x, abz = b.z - a.z
+            let l2 = abx * abx + abz * abz
+            let f = l2 > 0 ? min(1, max(0, ((x - a.x) * abx + (z - a.z) * abz) / l2)) : 0
+            let d = Double.hypot(a.x + f * abx - x, a.z + f * abz - z)
+            if d < best { best = d; bestY = a.y + f * (b.y - a.y); bestSeg = i }
+        }
+        let old = y
+        y = bestY
+        heightSegment = bestSeg
+        pathLength += abs(y - old)
+    }
+
+    /// The phone's estimate: VIO drift on the true motion, then registration.
+    mutating func updateEstimate() {
+        let now = Vector3(x, y, z)
+        drift.advance(trueStep: now - vioLast, time: t, dt: Double(vioEvery) * dt, rng: &vioRNG)
+        vioLast = now
+        let estimated = Pose(rotation: Quaternion(yaw: yaw + drift.yawDrift) * tilt, translation: drift.estimate)
+        seen = seenFromVenue * estimated
+    }
+
+    mutating func reaction() -> Double { max(0, w.speechReactionSeconds + w.speechReactionStdSeconds * reactionRNG.gaussian()) }
+
+    /// The commanded turn of a direction, radians, positive = right.
+    func commanded(_ e: GuidanceEvent) -> Double {
+        if w.exactAngles { return e.angle ?? 0 }
+        let deg = Double.pi / 180
+        if p.sixSectorWording {
+            return [0, 0, 45, 90, 180, -90, -45][max(0, min(6, e.sector ?? 1))] * deg
+        }
+        let h = (e.hour ?? 12) % 12
+        return (h <= 6 ? Double(h) : Double(h - 12)) * 30 * deg
+    }
+
+    mutating func hear(_ e: GuidanceEvent, deg: Double) {
+        switch e.kind {
+        case .instruction:
+            let c = commanded(e)
+            pending.append((t + reaction(), .turn(c)))
+        case .correction:
+            let c = w.exactAngles ? (e.angle ?? 0) : ((e.angle ?? 0) > 0 ? 1 : -1) * w.bearDegrees * deg
+            pending.append((t + reaction(), .turn(c)))
+        case .pulse:
+            lastPulseFelt = t
+            if mode == .seeking { pending.append((t + w.hapticReactionSeconds, .stopSeeking)) }
+        case .arrival:
+            if Direction(from: truePose, to: e.keypoint, of: s.trueRoute, parameters: p).atTarget == false { falseArrivals += 1 }
+        case .arrived:
+            if Direction(from: truePose, to: e.keypoint, of: s.trueRoute, parameters: p).atTarget == false { falseArrivals += 1 }
+            pending.append((t + w.hapticReactionSeconds, .stop))
+        }
+    }
+
+    /// Executes the actions whose reaction time has passed, in order.
+    mutating func act() {
+        guard !pending.isEmpty else { return }
+        let deg = Double.pi / 180
+        while let i = pending.firstIndex(where: { $0.due <= t }) {
+            let a = pending.remove(at: i).action
+            switch a {
+            case .stop:
+                mode = .stopped
+                stoppedAt = t
+                pending.removeAll()
+                return
+            case .stopSeeking:
+                if mode == .seeking { mode = .walking; lastPulseFelt = t; lastHeard = t }
+            case .turn(let c):
+                var turn = c
+                let m = abs(c)
+                if m > 22.5 * deg {
+                    let (mean, sd) = m <= 60 * deg ? (w.overRotationSlightDegrees, w.overRotationSlightStdDegrees)
+                                                   : (w.overRotationAmpleDegrees, w.overRotationAmpleStdDegrees)
+                    turn = (c > 0 ? 1 : -1) * max(0, m + (mean + sd * turnRNG.gaussian()) * deg)
+                }
+                turnTarget = yaw - turn
+                lastHeard = t
+                if w.turnRateDegreesPerSecond <= 0 { yaw = turnTarget; updateDirection(); mode = .walking; lastPulseFelt = t }
+                else { mode = .turning }
+            }
+        }
+    }
+
+    func outcome() -> WalkOutcome {
+        let k = s.trueRoute.keypoints
+        let end = k.last?.position ?? .zero
+        let err = Double.hypot(x - end.x, z - end.z)
+        let arrived = engine.completed
+        let events = engine.events
+        var arrivals = Set<Int>()
+        for e in events where e.kind == .arrival || e.kind == .arrived { arrivals.insert(e.keypoint) }
+        let missed = trueReached.indices.filter { trueReached[$0] && !arrivals.contains($0) }.count
+        let length = s.trueRoute.length
+        return WalkOutcome(
+            run: 0, success: arrived && !lost && err <= 2, success_1m: arrived && !lost && err <= 1, arrived: arrived, lost: lost,
+            end_of_route_error: err, completion: k.isEmpty ? 0 : Double(arrivals.count) / Double(k.count),
+            path_length_ratio: length > 0 ? pathLength / length : .nan,
+            time_to_complete: engine.arrivedAt.map { $0 - engine.start },
+            instructions: events.filter { $0.kind == .instruction }.count,
+            corrections: events.filter { $0.kind == .correction }.count,
+            pulses: events.filter { $0.kind == .pulse }.count,
+            wall_contacts: contacts, false_arrivals: falseArrivals, missed_arrivals: missed)
+    }
+}
+
+/// Many walkers on one scenario with one setting: per-run outcomes and their aggregate.
+public struct ClosedLoopResult: Sendable {
+    public var outcomes: [WalkOutcome]
+    /// True paths of the first `samplePaths` runs.
+    public var samplePaths: [[Vector3]]
+    public var aggregate: ClosedLoopAggregate
+}
+
+/// Aggregate of closed-loop runs, each rate with its Wilson 95 % interval and each mean with a
+/// normal-approximation 95 % interval (1.96·s/√n).
+public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
+    public var runs: Int
+    public var success_rate: Double
+    public var success_rate_ci95: [Double]
+    public var success_rate_1m: Double
+    public var arrived_rate: Double
+    public var lost_rate: Double
+    public var end_of_route_error: Double
+    public var end_of_route_error_ci95: [Double]
+    public var end_of_route_error_median: Double
+    public var completion: Double
+    public var path_length_ratio: Double
+    public var time_to_complete: Double?
+    public var corrections: Double
+    public var pulses: Double
+    public var wall_contacts: Double
+    public var false_arrivals: Double
+    public var missed_arrivals: Double
+
+    public init(_ o: [WalkOutcome]) {
+        let n = Double(o.count)
+        func mean(_ xs: [Double]) -> Double { xs.isEmpty ? .nan : xs.reduce(0, +) / Double(xs.count) }
+        func ci(_ xs: [Double]) -> [Double] {
+            let m = mean(xs)
+            guard xs.count > 1 else { return [m, m] }
+            let sd = (xs.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(xs.count - 1)).squareRoot()
+            let h = 1.96 * sd / Double(xs.count).squareRoot()
+            return [m - h, m + h]
+        }
+        runs = o.count
+        let successes = Double(o.filter(\.success).count)
+        success_rate = n > 0 ? successes / n : .nan
+        success_rate_ci95 = wilsonInterval(successes: successes, n: n)
+        success_rate_1m = n > 0 ? Double(o.filter(\.success_1m).count) / n : .nan
+        arrived_rate = n > 0 ? Double(o.filter(\.arrived).count) / n : .nan
+        lost_rate = n > 0 ? Double(o.filter(\.lost).count) / n : .nan
+        let errors = o.map(\.end_of_route_error)
+        end_of_route_error = mean(errors)
+        end_of_route_error_ci95 = ci(errors)
+        let sorted = errors.sorted()
+        end_of_route_error_median = sorted.isEmpty ? .nan
+            : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        completion = mean(o.map(\.completion))
+        path_length_ratio = mean(o.map(\.path_length_ratio))
+        let times = o.compactMap(\.time_to_complete)
+        time_to_complete = times.isEmpty ? nil : mean(times)
+        corrections = mean(o.map { Double($0.corrections) })
+        pulses = mean(o.map { Double($0.pulses) })
+        wall_contacts = mean(o.map { Double($0.wall_contacts) })
+        false_arrivals = mean(o.map { Double($0.false_arrivals) })
+        missed_arrivals = mean(o.map { Double($0.missed_arrivals) })
+    }
+}
+
+/// Wilson score interval at 95 % (z = 1.96) for `successes` of `n`.
+public func wilsonInterval(successes k: Double, n: Double, z: Double = 1.96) -> [Double] {
+    guard n > 0 else { return [.nan, .nan] }
+    let phat = k / n, z2 = z * z
+    let centre = (phat + z2 / (2 * n)) / (1 + z2 / n)
+    let half = z / (1 + z2 / n) * (phat * (1 - phat) / n + z2 / (4 * n * n)).squareRoot()
+    return [max(0, centre - half), min(1, centre + half)]
+}
+
+/// Runs `runs` walkers (run indices 0..<runs) and aggregates them.
+///
+/// - Complexity: O(runs · duration / hapticInterval · (1 + walls)).
+public func simulateWalks(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, runs: Int,
+                          samplePaths: Int = 0) -> ClosedLoopResult {
+    var outcomes: [WalkOutcome] = [], paths: [[Vector3]] = []
+    for r in 0..<max(0, runs) {
+        let trace = simulateWalk(s, settings: settings, seed: seed, run: r, recordPath: r < samplePaths)
+        var o = trace.outcome
+        o.run = r
+        outcomes.append(o)
+        if r < samplePaths { paths.append(trace.path) }
+    }
+    return ClosedLoopResult(outcomes: outcomes, samplePaths: paths, aggregate: ClosedLoopAggregate(outcomes))
+}

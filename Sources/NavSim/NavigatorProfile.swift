@@ -1,0 +1,150 @@
+import Foundation
+import NavCore
+
+/// A virtual blind navigator: how they walk, veer, turn on a spoken direction and react to
+/// Clew's haptics. Every field is documented with unit, default and source in
+/// docs/navigator.md; profiles are named presets and every field can be overridden
+/// (`cane:speed=0.8,reaction_time=1.5`).
+public struct NavigatorProfile: Sendable, Hashable, Codable {
+    public var name = "ideal"
+    // Walking
+    /// Walking speed, m/s.
+    public var speed = 1.0
+    /// Step length, m (step frequency = speed / step length).
+    public var stepLength = 0.6
+    // Veering (Kallie, Schrater & Legge 2007: three sources of undetected motor error)
+    /// Initial orientation error when starting to walk, std, deg.
+    public var initialOrientationStdDegrees = 0.0
+    /// Consistent step-direction bias, deg per step (positive = veer right), drawn per walker
+    /// as N(stepBiasMean, stepBiasStd).
+    public var stepBiasMeanDegrees = 0.0
+    public var stepBiasStdDegrees = 0.0
+    /// Variable error of each step's direction, std, deg per step (a heading random walk).
+    public var stepDirectionStdDegrees = 0.0
+    // Turning on a spoken direction
+    /// The walker executes the exact angle of the instruction (an ideal reference) instead of
+    /// the spoken hour or sector.
+    public var exactAngles = true
+    /// Over-rotation of slight turns (spoken 22.5–60°) and its std, deg (Ahmetovic et al. 2018).
+    public var overRotationSlightDegrees = 0.0
+    public var overRotationSlightStdDegrees = 0.0
+    /// Over-rotation of ample turns (60–120°, also used beyond 120°) and its std, deg.
+    public var overRotationAmpleDegrees = 0.0
+    public var overRotationAmpleStdDegrees = 0.0
+    /// Rotation speed while turning in place, deg/s (0 = instantaneous).
+    public var turnRateDegreesPerSecond = 0.0
+    /// Reaction time to speech (onset to start of turning), mean and std, s.
+    public var speechReactionSeconds = 0.0
+    public var speechReactionStdSeconds = 0.0
+    /// Reaction time to a haptic pulse, s.
+    public var hapticReactionSeconds = 0.0
+    /// "Bear left/right": turn by this much toward the side, deg (exact angle when `exactAngles`).
+    public var bearDegrees = 30.0
+    // Haptics
+    /// Stop and sweep for an on-track pulse when none was felt for this long, s (0 = never).
+    public var seekAfterSeconds = 0.0
+    /// Sweep speed while seeking, deg/s.
+    public var seekRateDegreesPerSecond = 60.0
+    // Start, end, lost
+    /// Walk ahead anyway when no direction was heard this long after the start, s.
+    public var startWaitSeconds = 3.0
+    /// Lost when not arrived after lostTimeFactor · route length / speed + lostTimeMarginSeconds.
+    public var lostTimeFactor = 2.0
+    public var lostTimeMarginSeconds = 20.0
+
+    public init() {}
+
+    /// The named profiles.
+    public static let names = ["ideal", "cane", "guide-dog"]
+
+    /// A named profile: `ideal` (no noise, exact angles, no delays), `cane`, `guide-dog`.
+    public static func named(_ name: String) -> NavigatorProfile? {
+        var p = NavigatorProfile()
+        p.name = name
+        switch name {
+        case "ideal":
+            return p
+        case "cane", "guide-dog":
+            p.exactAngles = false
+            p.initialOrientationStdDegrees = 5
+            p.stepBiasMeanDegrees = 0
+            p.overRotationSlightDegrees = 17.4
+            p.overRotationSlightStdDegrees = 4.0
+            p.overRotationAmpleDegrees = 13.4
+            p.overRotationAmpleStdDegrees = 3.7
+            p.turnRateDegreesPerSecond = 90
+            p.bearDegrees = 30
+            p.seekAfterSeconds = 3
+            p.seekRateDegreesPerSecond = 60
+            if name == "cane" {
+                p.speed = 0.9
+                p.stepLength = 0.55
+                p.stepBiasStdDegrees = 0.3
+                p.stepDirectionStdDegrees = 1.5
+                p.speechReactionSeconds = 1.2
+                p.speechReactionStdSeconds = 0.3
+                p.hapticReactionSeconds = 0.4
+            } else {
+                p.speed = 1.15
+                p.stepLength = 0.65
+                p.stepBiasStdDegrees = 0.1
+                p.stepDirectionStdDegrees = 0.7
+                p.speechReactionSeconds = 1.0
+                p.speechReactionStdSeconds = 0.25
+                p.hapticReactionSeconds = 0.35
+            }
+            return p
+        default:
+            return nil
+        }
+    }
+
+    /// Override keys and the fields they set (docs/navigator.md).
+    static var doubleKeys: [(String, WritableKeyPath<NavigatorProfile, Double>)] { [
+        ("speed", \.speed), ("step_length", \.stepLength),
+        ("initial_orientation_std", \.initialOrientationStdDegrees),
+        ("step_bias", \.stepBiasMeanDegrees), ("step_bias_std", \.stepBiasStdDegrees),
+        ("step_direction_std", \.stepDirectionStdDegrees),
+        ("over_rotation_slight", \.overRotationSlightDegrees), ("over_rotation_slight_std", \.overRotationSlightStdDegrees),
+        ("over_rotation_ample", \.overRotationAmpleDegrees), ("over_rotation_ample_std", \.overRotationAmpleStdDegrees),
+        ("turn_rate", \.turnRateDegreesPerSecond),
+        ("reaction_time", \.speechReactionSeconds), ("reaction_time_std", \.speechReactionStdSeconds),
+        ("haptic_reaction_time", \.hapticReactionSeconds), ("bear", \.bearDegrees),
+        ("seek_after", \.seekAfterSeconds), ("seek_rate", \.seekRateDegreesPerSecond),
+        ("start_wait", \.startWaitSeconds), ("lost_time_factor", \.lostTimeFactor), ("lost_time_margin", \.lostTimeMarginSeconds),
+    ] }
+
+    /// Parses `PROFILE[:key=value,…]`, e.g. `cane:speed=0.8,exact_angles=1`.
+    public init(parsing text: String) throws(NavigatorProfileError) {
+        let head = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let base = head.first, let p = NavigatorProfile.named(base) else {
+            throw NavigatorProfileError("walker '\(text)': unknown profile '\(head.first ?? "")' (expected \(NavigatorProfile.names.joined(separator: ", ")), optionally :key=value,…)")
+        }
+        self = p
+        guard head.count == 2 else { return }
+        for part in head[1].split(separator: ",") {
+            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard kv.count == 2, let x = Double(kv[1]), x.isFinite else {
+                throw NavigatorProfileError("walker '\(text)': expected key=number, got '\(part)'")
+            }
+            if kv[0] == "exact_angles" {
+                guard x == 0 || x == 1 else { throw NavigatorProfileError("walker '\(text)': exact_angles is 0 or 1, got \(kv[1])") }
+                exactAngles = x == 1
+                continue
+            }
+            guard let path = NavigatorProfile.doubleKeys.first(where: { $0.0 == kv[0] })?.1 else {
+                throw NavigatorProfileError("walker '\(text)': unknown key '\(kv[0])' (expected exact_angles, \(NavigatorProfile.doubleKeys.map(\.0).joined(separator: ", ")))")
+            }
+            if kv[0] != "step_bias" && x < 0 { throw NavigatorProfileError("walker '\(text)': \(kv[0]) must be ≥ 0, got \(kv[1])") }
+            if (kv[0] == "speed" || kv[0] == "step_length") && x <= 0 { throw NavigatorProfileError("walker '\(text)': \(kv[0]) must be > 0, got \(kv[1])") }
+            self[keyPath: path] = x
+        }
+        name = text
+    }
+}
+
+/// A walker spec that cannot be parsed: one line saying what was expected.
+public struct NavigatorProfileError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var description: String
+    public init(_ d: String) { description = d }
+}

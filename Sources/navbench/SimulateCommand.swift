@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import NavCore
+import NavGuidance
+import NavIO
+import NavPipeline
+import NavSim
+import NavSynth
+
+/// The simulate-specific options (shared by `simulate` and `bench simulate`).
+struct SimulateFlags: ParsableArguments {
+    @Option(name: .customLong(SweepDimension.walker.flag), help: ArgumentHelp(SweepDimension.walker.help))
+    var walker: String = SweepDimension.walker.defaultValue
+    @Option(name: .customLong(SweepDimension.vioError.flag), help: ArgumentHelp(SweepDimension.vioError.help))
+    var vioError: String = SweepDimension.vioError.defaultValue
+    @Option(name: .customLong(SweepDimension.walls.flag), help: ArgumentHelp(SweepDimension.walls.help))
+    var walls: String = SweepDimension.walls.defaultValue
+
+    func validate() throws { _ = try parsed() }
+
+    func parsed() throws -> (NavigatorProfile, VIOErrorSpec, WallsMode) {
+        let w: NavigatorProfile, v: VIOErrorSpec, m: WallsMode
+        do { w = try NavigatorProfile(parsing: walker) } catch { throw ValidationError(error.description) }
+        do { v = try VIOErrorSpec(parsing: vioError) } catch { throw ValidationError(error.description) }
+        do { m = try WallsMode(parsing: walls) } catch { throw ValidationError(error.description) }
+        return (w, v, m)
+    }
+}
+
+/// Per-run outcomes and their aggregate, as `simulate --json` prints them.
+struct SimulateReport: Encodable {
+    var route: String
+    var recording: String
+    var walker: String
+    var vio_error: String
+    var walls: String
+    var seed: UInt64
+    var keypoints: Int
+    var route_length: Double
+    var success_rate: Double
+    var end_of_route_error: Double
+    var aggregate: ClosedLoopAggregate
+    var runs: [WalkOutcome]
+}
+
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Closed-loop guidance: virtual blind walkers follow Clew's guidance along a recorded route.",
+        discussion: "The route is built from RECORDING as in guide; each run walks it with the walker model (docs/navigator.md) while the phone sees the true pose through the VIO and registration error. Outcomes are defined in docs/guidance.md.")
+
+    @Argument(help: "The recording session (.h5).") var recording: String
+    @OptionGroup var simulate: SimulateFlags
+    @Option(help: "Number of walkers.") var runs: Int = 30
+    @OptionGroup var flags: GuidanceFlags
+    @Flag(help: "Print JSON: aggregate and per-run outcomes.") var json = false
+
+    func validate() throws {
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1, got \(runs)") }
+    }
+
+    func run() throws {
+        let (walker, vio, walls) = try simulate.parsed()
+        let rec = try readTrace(at: recording)
+        let options = try flags.options()
+        let seed = options.seed
+        let scenario = try closedLoopScenario(recording: rec, options: options, walls: walls,
+                                              venuePlan: walls == .venue ? try venueFloorPlan(recordingPath: recording, session: rec) : nil)
+        let settings = ClosedLoopSettings(walker: walker, vioError: vio, guidance: options.guidance)
+        let result = simulateWalks(scenario, settings: settings, seed: seed, runs: runs)
+        let a = result.aggregate
+        if json {
+            let report = SimulateReport(route: scenario.routeID, recording: rec.metadata.sessionID, walker: simulate.walker,
+                                        vio_error: vio.canonical, walls: simulate.walls, seed: seed, keypoints: scenario.route.keypoints.count,
+                                        route_length: scenario.trueRoute.length, success_rate: a.success_rate,
+                                        end_of_route_error: a.end_of_route_error, aggregate: a, runs: result.outcomes)
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys, .prettyPrinted]
+            enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            print(String(decoding: try enc.encode(report), as: UTF8.self))
+            return
+        }
+        print("route \(scenario.routeID): \(scenario.route.keypoints.count) keypoints, \(String(format: "%.1f", scenario.trueRoute.length)) m; walker \(simulate.walker); vio error \(vio.canonical); seed \(seed)")
+        print("  run  success  arrived  lost  end error m  completion  path ratio  time s  corrections  pulses  wall contacts")
+        for o in result.outcomes {
+            func col(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
+            let time = o.time_to_complete.map { String(format: "%.1f", $0) } ?? "–"
+            print(String(format: "%5d  ", o.run) + col(o.success ? "yes" : "no", 7) + "  " + col(o.arrived ? "yes" : "no", 7) + "  "
+                  + col(o.lost ? "yes" : "no", 4) + String(format: "  %11.2f  %10.2f  %10.2f  ", o.end_of_route_error, o.completion, o.path_length_ratio)
+                  + col(time, 6) + String(format: "  %11d  %6d  %13d", o.corrections, o.pulses, o.wall_contacts))
+        }
+        print(String(format: "success rate (within 2 m) %.3f [95%% CI %.3f, %.3f] (n = %d); within 1 m %.3f; lost %.3f", a.success_rate,
+                     a.success_rate_ci95[0], a.success_rate_ci95[1], a.runs, a.success_rate_1m, a.lost_rate))
+        print(String(format: "end-of-route error mean %.2f m [95%% CI %.2f, %.2f], median %.2f m", a.end_of_route_error,
+                     a.end_of_route_error_ci95[0], a.end_of_route_error_ci95[1], a.end_of_route_error_median))
+    }
+}
+
+struct BenchSimulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Closed-loop walker runs per second on one core: a straight route of --length metres at the guidance tick (0.01 s).")
+
+    @Option(help: "Route length, m.") var length: Double = 30
+    @Option(help: "Walkers per timed repeat.") var runs: Int = 2000
+    @Option(help: "Timed repeats.") var repeats: Int = 5
+    @OptionGroup var simulate: SimulateFlags
+
+    func run() throws {
+        let (walker, vio, walls) = try simulate.parsed()
+        let points = stride(from: 0.0, through: length, by: 0.3).map { Vector3(0, 1.3, -$0) }
+        let route = GuidanceRoute(positions: [points.first!, points.last!])
+        let plan: FloorPlan
+        if case .corridor(let w) = walls { plan = FloorPlan.corridor(along: points, halfWidth: w) } else { plan = .openSpace }
+        let scenario = ClosedLoopScenario(routeID: "bench", route: route, trueRoute: route, floorPlan: plan)
+        let settings = ClosedLoopSettings(walker: walker, vioError: vio)
+        var ticks = 0.0, success = 0.0
+        let (m, _) = medianSeconds(repeats: repeats) {
+            let r = simulateWalks(scenario, settings: settings, seed: 1, runs: runs)
+            ticks = r.outcomes.reduce(0) { $0 + ($1.time_to_complete ?? 0) } / 0.01
+            success = r.aggregate.success_rate
+        }
+        print("{\"id\": \"navbench_simulate\", \"route_m\": \(length), \"walker\": \"\(simulate.walker)\", \"vio_error\": \"\(vio.canonical)\", \"runs\": \(runs), \"median_s\": \(m), \"runs_per_s\": \(Double(runs) / m), \"ticks_per_s\": \(ticks / m), \"success_rate\": \(success), \"repeats\": \(repeats)}")
+    }
+}

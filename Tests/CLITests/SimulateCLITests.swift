@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// `navbench simulate`: the documented JSON keys, the same bytes for the same seed, one-line errors.
+@Suite(.serialized) struct SimulateCLITests {
+    let recording = "Datasets/venue/B1-offices_recording.h5"
+
+    @Test func jsonHasTheDocumentedKeysAndRepeatsBitForBit() throws {
+        let args = ["simulate", recording, "--walker", "cane", "--vio-error", "synth,yaw_offset=2", "--runs", "4", "--seed", "7", "--json"]
+        let a = try navbench(args, cwd: repoRoot), b = try navbench(args, cwd: repoRoot)
+        #expect(a.status == 0 && a.err == "")
+        #expect(a.out == b.out)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(a.out.utf8)) as? [String: Any])
+        for k in ["success_rate", "end_of_route_error", "runs", "aggregate", "walker", "vio_error", "walls", "seed", "keypoints"] {
+            #expect(json[k] != nil, "missing \(k)")
+        }
+        let runs = try #require(json["runs"] as? [[String: Any]])
+        #expect(runs.count == 4)
+        for k in ["success", "end_of_route_error", "path_length_ratio", "time_to_complete", "corrections", "wall_contacts", "lost"] {
+            #expect(runs.allSatisfy { $0.keys.contains(k) }, "per-run key \(k)")
+        }
+        let other = try navbench(args.map { $0 == "7" ? "8" : $0 }, cwd: repoRoot)
+        #expect(other.out != a.out)
+    }
+
+    @Test func badWalkerIsOneLine() throws {
+        let r = try navbench(["simulate", recording, "--walker", "wheelchair"], cwd: repoRoot)
+        #expect(r.status == 64)
+        #expect(r.err.hasPrefix("navbench: error: walker 'wheelchair': unknown profile 'wheelchair' (expected ideal, cane, guide-dog"))
+        #expect(r.err.split(separator: "\n").count == 1)
+    }
+
+    /// Real route geometry: a Clew route imported from `.crd` and an ARKit-logger recording of
+    /// Datasets/real are walked in open space (no ground truth, no floor plan: no wall contacts).
+    @Test func realRoutesAreWalkedInOpenSpace() throws {
+        let dir = NSTemporaryDirectory() + "navbench-sim-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let imported = try navbench(["import", "clew-crd", "Tests/NavImportTests/Fixtures/import/clew/route.crd", "--out", dir + "/route.h5"], cwd: repoRoot)
+        #expect(imported.status == 0)
+        for file in [dir + "/route.h5", "Datasets/real/arkit-data-logger/ARKit_camera_pose.h5"] {
+            let r = try navbench(["simulate", file, "--walker", "ideal", "--runs", "2", "--json"], cwd: repoRoot)
+            #expect(r.status == 0, "\(r.err)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+            let runs = try #require(json["runs"] as? [[String: Any]])
+            #expect(runs.allSatisfy { ($0["wall_contacts"] as? Int) == 0 && ($0["success"] as? Bool) == true }, "\(file)")
+        }
+    }
+}

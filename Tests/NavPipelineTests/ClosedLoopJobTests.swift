@@ -1,0 +1,93 @@
+import Foundation
+import NavCore
+import NavGuidance
+import NavIO
+import NavPipeline
+import NavSim
+import NavSynth
+import Testing
+
+@Suite struct ClosedLoopJobTests {
+    /// The ideal walker without VIO error succeeds on every bundled route, and its true path
+    /// stays within the intermediate arrival box's half width (2 m) of the true keypoint polyline.
+    @Test(arguments: ["R1-corridor", "R2-turns", "R3-stairs", "venue/B1-offices", "venue/B2-lobby", "venue/B3-stairs", "venue/B4-tour"])
+    func idealWalkerSucceedsOnBundledRoutes(route: String) throws {
+        let path = datasets + "/\(route)_recording.h5"
+        let rec = try readTrace(at: path)
+        let plan = try venueFloorPlan(recordingPath: path, session: rec)
+        #expect((plan != nil) == route.hasPrefix("venue/"))
+        let s = try closedLoopScenario(recording: rec, options: GuidanceOptions(), walls: .venue, venuePlan: plan)
+        let r = simulateWalks(s, settings: ClosedLoopSettings(), seed: 1, runs: 3, samplePaths: 3)
+        #expect(r.aggregate.success_rate == 1)
+        let worst = r.samplePaths.flatMap { $0 }.map { s.trueRoute.distanceToRoute($0) }.max() ?? .infinity
+        #expect(worst <= GuidanceParameters().targetWidth, "farthest from the keypoint polyline: \(worst) m")
+        // (An ideal walker on the straight keypoint lines may brush a door jamb where RDP cut a
+        // curve — B4 at 0.3 m does — and slides along it; it is never lost.)
+        #expect(r.outcomes.allSatisfy { !$0.lost })
+    }
+}
+
+@Suite struct ClosedLoopSpecTests {
+    let base = "name: t\ninputs: [Datasets/*.h5]\nclosed_loop:\n  walker: [ideal, \"cane:speed=0.8\"]\n  vio_error: [none, \"synth,yaw_offset=5\"]\n  runs: 4\n"
+
+    /// The closed-loop keys are SweepDimension definitions: validated, overridable by key, printed.
+    @Test func closedLoopDimensionsParseOverrideAndPrint() throws {
+        let s = try ExperimentSpec.parse(base, file: "t.yaml")
+        #expect(s.closedLoop?.walkers == ["ideal", "cane:speed=0.8"])
+        #expect(s.closedLoop?.walls == [SweepDimension.walls.defaultValue])
+        let o = try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["walker=guide-dog,ideal", "closed_loop.seeds=3,4", "walls=none"])
+        #expect(o.closedLoop?.walkers == ["guide-dog", "ideal"])
+        #expect(o.closedLoop?.seeds == [3, 4])
+        #expect(o.closedLoop?.walls == ["none"])
+        let printed = try ExperimentSpec.parse(o.resolvedYAML, file: "p.yaml")
+        #expect(printed.closedLoop == o.closedLoop)
+    }
+
+    @Test func badClosedLoopValuesAreOneLine() {
+        #expect(throws: SpecError(file: "t.yaml", key: "closed_loop.walker",
+                                  problem: "'wheelchair' is not \(SweepDimension.walker.expected)")) {
+            try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["walker=wheelchair"])
+        }
+        #expect(throws: SpecError.self) { try ExperimentSpec.parse(base + "  colour: red\n", file: "t.yaml") }
+        #expect(throws: SpecError.self) { try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["walls=corridor:-1"]) }
+    }
+}
+
+@Suite struct ClosedLoopSectionTests {
+    /// The closed-loop section of an experiment: same bytes whatever the number of workers, one
+    /// SVG per route with its walls and walked paths, rows for every cell.
+    @Test func sectionIsByteIdenticalWhateverTheWorkers() throws {
+        let text = "name: t\ninputs:\n  - \(datasets)/venue/B1-offices_*.h5\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n  registration: [gravity-aligned, full]\n"
+            + "closed_loop:\n  walker: [ideal, cane]\n  vio_error: [none, \"yaw_offset=3\"]\n  runs: 3\n  sample_paths: 2\n"
+        let plan = planExperiment(try ExperimentSpec.parse(text, file: "t.yaml"))
+        let a = runClosedLoopSection(plan, workers: 1), b = runClosedLoopSection(plan, workers: 2)
+        #expect(a.failures.isEmpty)
+        #expect(a.markdown == b.markdown)
+        #expect(a.table.csv == b.table.csv)
+        #expect(a.svgs.map(\.name) == ["plots/B1-offices-closed-loop.svg"])
+        #expect(a.svgs.map(\.text) == b.svgs.map(\.text))
+        // 2 tolerances (registration is not crossed) × 2 walkers × 2 VIO levels × 1 walls × 1 seed.
+        #expect(Set(a.table.rows.map { "\($0.configuration)|\($0.parameters)" }).count == 8)
+        let svg = a.svgs[0].text
+        #expect(svg.contains("<line") && svg.components(separatedBy: "<polyline").count - 1 == 3)  // 2 paths + the route
+        // The ideal walker without VIO error succeeds at 0.3 m.
+        let ideal = a.table.rows.first { $0.parameters[0] == "ideal" && $0.parameters[1] == "none" && $0.parameters[3].hasPrefix("tol=0.3") && $0.metric == "success_rate" }
+        #expect(ideal?.value == 1)
+    }
+}
+
+@Suite struct BuildingVenueKeypointTests {
+    /// On the building venue Clew's RDP tolerances keep different numbers of keypoints on every
+    /// route (crumbs every 0.5 s of the recording's VIO, as `guide` and `simulate` build routes).
+    @Test(arguments: ["B1-offices", "B2-lobby", "B3-stairs", "B4-tour"])
+    func tolerancesKeepDifferentKeypoints(route: String) throws {
+        let rec = try readTrace(at: datasets + "/venue/\(route)_recording.h5")
+        var counts: [Int] = []
+        for tol in [0.1, 0.3, 0.6, 1.0] {
+            var o = GuidanceOptions()
+            o.rdpTolerance = tol
+            counts.append(try closedLoopScenario(recording: rec, options: o, walls: .none).route.keypoints.count)
+        }
+        #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 > $1 }, "\(route): \(counts)")
+    }
+}
