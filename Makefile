@@ -60,7 +60,7 @@ gate: build
 ## baseline: accept the current default experiment as the regression baseline (commit Reports/baseline).
 baseline: build
 	.build/debug/navbench run Experiments/default.yaml --out Reports/baseline --quiet
-	rm -rf Reports/baseline/.cache
+	rm -rf Reports/baseline/.cache Reports/baseline/results*.sqlite*
 
 ## notebook-check: export the notebook and execute it with jupyter (installs nbformat, nbconvert, pandas, matplotlib).
 notebook-check: build

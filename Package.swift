@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -99,6 +100,7 @@ let package = Package(
             dependencies: [
                 "NavCore", "NavIO", "NavImport", "NavSignal", "NavSpectral", "NavReport", "NavGuidance", "NavAids",
                 "NavGeometry", "NavMetrics", "NavSynth", "NavSim", .product(name: "Yams", package: "Yams"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(

@@ -12,14 +12,14 @@ public struct ExperimentJob: Sendable {
     public var recording: String
     public var navigation: String
     public var configuration: Configuration
-    /// Identity in the cache: inputs' checksums, configuration and navbench version.
+    /// Identity in the results store: inputs' checksums, configuration and navbench version.
     public var key: String
     /// Session label in the results (`<dataset>/<session id>` when datasets are kept apart;
     /// nil: the navigation's session id). See `SessionGrouping`.
     public var session: String? = nil
 }
 
-/// What one job produced, as cached on disk (JSON).
+/// What one job produced, as kept in the results store (`runs.result`, JSON).
 public struct JobResult: Sendable, Codable {
     public var route: String
     public var session: String
@@ -117,60 +117,79 @@ public func runJob(_ job: ExperimentJob, plan: ExperimentPlan) throws -> JobResu
 public typealias ProgressHandler = @Sendable (_ done: Int, _ total: Int) -> Void
 
 /// Runs the plan's jobs (those of shard `shard` of `shards`) on `workers` threads. A job whose
-/// result is cached in `cacheFolder` is read, not recomputed; a new result is cached atomically.
-/// A failing job is listed and the rest completes.
+/// result is in the results store at `storePath` (`ResultsStore`) is read, not recomputed; a new
+/// result is committed to the store in batches as jobs finish. A failing job is listed (and
+/// recorded in the store's `failures`) and the rest completes.
 ///
-/// - Returns: results by job index, and failure lines.
-public func executeJobs(_ plan: ExperimentPlan, cacheFolder: String, workers: Int, shard: Int = 1, shards: Int = 1,
-                        progress: ProgressHandler? = nil) -> (results: [Int: JobResult], failures: [String], computed: Int) {
+/// - Returns: results by job index, failure lines, and how many jobs were computed.
+/// - Throws: `ResultsStoreError` when the store cannot be opened or written.
+public func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
+                        progress: ProgressHandler? = nil) throws -> (results: [Int: JobResult], failures: [String], computed: Int) {
     let mine = plan.jobs.filter { $0.index % shards == shard - 1 }
-    let state = Mutex((next: 0, done: 0, computed: 0, results: [Int: JobResult](), failures: [String]()))
-    try? FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
+    try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let store = try ResultsStore(path: storePath)
+    try store.describe(plan, shard: shard, shards: shards)
+    let present = try store.presentKeys()
+    let state = Mutex((next: 0, done: 0, computed: 0, results: [Int: JobResult](), failures: [String](), storeError: String?.none))
     let count = max(1, min(workers, mine.count))
     DispatchQueue.concurrentPerform(iterations: count) { _ in
         while true {
-            let i: Int? = state.withLock { s in s.next < mine.count ? { s.next += 1; return s.next - 1 }() : nil }
+            let i: Int? = state.withLock { s in s.next < mine.count && s.storeError == nil ? { s.next += 1; return s.next - 1 }() : nil }
             guard let i else { return }
             let job = mine[i]
-            let path = (cacheFolder as NSString).appendingPathComponent(job.key + ".json")
-            var result: JobResult?, failure: String?, computed = false
-            if let data = FileManager.default.contents(atPath: path), let cached = try? jobResultDecoder().decode(JobResult.self, from: data) {
+            var result: JobResult?, failure: String?, computed = false, storeError: String?
+            if present.contains(job.key), let cached = try? store.result(key: job.key) {
                 result = cached.labelled(job)
             } else {
+                let started = Date()
                 do {
                     let r = try runJob(job, plan: plan)
-                    if let data = try? jobResultEncoder().encode(r) { try? writeTextAtomically(String(decoding: data, as: UTF8.self), to: path) }
                     result = r
                     computed = true
+                    do {
+                        try store.add(StoredRun(job: job, recordingSHA256: plan.checksums[job.recording] ?? "",
+                                                navigationSHA256: plan.checksums[job.navigation] ?? "",
+                                                seconds: Date().timeIntervalSince(started), result: r))
+                    } catch { storeError = "\(error)" }
                 } catch {
                     failure = "\(job.navigation) [\(job.configuration.label)]: \(error)"
+                    do { try store.fail(job, message: failure!) } catch { storeError = "\(error)" }
                 }
             }
             let (done, total) = state.withLock { s in
                 if let result { s.results[job.index] = result }
                 if let failure { s.failures.append(failure) }
                 if computed { s.computed += 1 }
+                if let storeError, s.storeError == nil { s.storeError = storeError }
                 s.done += 1
                 return (s.done, mine.count)
             }
             progress?(done, total)
         }
     }
+    try store.flush()
+    if let e = state.withLock({ $0.storeError }) { throw ResultsStoreError.unreadable(path: storePath, reason: e) }
     return state.withLock { s in (s.results, s.failures.sorted(), s.computed) }
 }
 
-/// Loads every job's cached result (for `merge` after sharded runs).
-public func cachedResults(_ plan: ExperimentPlan, cacheFolder: String) -> (results: [Int: JobResult], missing: [ExperimentJob]) {
+/// Loads every job's stored result (for `merge` after sharded runs): the shard stores of the
+/// report folder are first copied into `OUTPUT/results.sqlite`.
+///
+/// - Throws: `ResultsStoreError.foreignShard` (one line naming the shard) for a shard store of
+///   another spec or navbench version.
+public func storedResults(_ plan: ExperimentPlan) throws -> (results: [Int: JobResult], missing: [ExperimentJob]) {
+    let spec = plan.spec
+    try? FileManager.default.createDirectory(atPath: spec.output, withIntermediateDirectories: true)
+    let store = try ResultsStore(path: experimentStorePath(spec))
+    for shardPath in shardStorePaths(spec) { _ = try store.absorb(shard: shardPath, specSHA256: plan.specSHA256) }
     var results: [Int: JobResult] = [:], missing: [ExperimentJob] = []
-    let dec = jobResultDecoder()
     for job in plan.jobs {
-        let path = (cacheFolder as NSString).appendingPathComponent(job.key + ".json")
-        if let data = FileManager.default.contents(atPath: path), let r = try? dec.decode(JobResult.self, from: data) { results[job.index] = r.labelled(job) } else { missing.append(job) }
+        if let r = try? store.result(key: job.key) { results[job.index] = r.labelled(job) } else { missing.append(job) }
     }
     return (results, missing)
 }
 
-/// Cache files: sorted keys, non-finite numbers as strings.
+/// Stored results: sorted keys, non-finite numbers as strings.
 func jobResultEncoder() -> JSONEncoder {
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys]

@@ -16,11 +16,6 @@ public struct ExperimentOutcome: Sendable {
     public var report: ExperimentOutputs?
 }
 
-/// Where a run caches its job results: `OUTPUT/.cache`.
-public func experimentCacheFolder(_ spec: ExperimentSpec) -> String {
-    (spec.output as NSString).appendingPathComponent(".cache")
-}
-
 /// Runs an experiment: loads the inputs, runs the jobs of shard `shard` of `shards` on `workers`
 /// threads (cached results are reused) and, unsharded, writes the report into `spec.output`.
 /// `command` is the line the report names to regenerate it.
@@ -31,7 +26,7 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
     let plan = planExperiment(spec)
-    let (results, failures, computed) = executeJobs(plan, cacheFolder: experimentCacheFolder(spec), workers: workers,
+    let (results, failures, computed) = try executeJobs(plan, storePath: experimentStorePath(spec, shard: shard, shards: shards), workers: workers,
                                                     shard: shard, shards: shards, progress: progress)
     var outcome = ExperimentOutcome(plan: plan, results: results, failures: plan.failures + failures, computed: computed)
     guard shards == 1 else { return outcome }
@@ -41,7 +36,8 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     return outcome
 }
 
-/// Writes the report of a sharded run from the shards' cached results; a job without a result
+/// Writes the report of a sharded run from the shards' stores (merged into `OUTPUT/results.sqlite`);
+/// a job without a result
 /// is listed as a failure.
 public func mergeExperiment(_ spec: ExperimentSpec, command: String) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
@@ -49,7 +45,7 @@ public func mergeExperiment(_ spec: ExperimentSpec, command: String) throws -> E
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
     let plan = planExperiment(spec)
-    let (results, missing) = cachedResults(plan, cacheFolder: experimentCacheFolder(spec))
+    let (results, missing) = try storedResults(plan)
     let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
     let report = try writeExperimentReport(plan, results: results, failures: failures, command: command,
                                            facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count))

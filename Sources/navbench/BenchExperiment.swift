@@ -53,7 +53,7 @@ struct BenchExperiment: ParsableCommand {
             """, file: "bench")
         let plan = planJobs(spec, sessions: byName, checksums: sums, failures: [])
         t = Date()
-        let (results, failures, _) = executeJobs(plan, cacheFolder: spec.output + "/.cache", workers: jobs)
+        let (results, failures, _) = try executeJobs(plan, storePath: spec.output + "/results.sqlite", workers: jobs)
         let run = Date().timeIntervalSince(t)
         t = Date()
         _ = try writeExperimentReport(plan, results: results, failures: failures, command: "bench", facts: [:])

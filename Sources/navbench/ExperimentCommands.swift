@@ -29,7 +29,7 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run an experiment spec: every (route, navigation session, configuration), in parallel, resumable; write the report.",
         discussion: """
-            Schema: docs/experiments.md. Results are cached in OUTPUT/.cache by input checksums and configuration, so a rerun skips \
+            Schema: docs/experiments.md. Results go into OUTPUT/results.sqlite keyed by input checksums and configuration, so a rerun skips \
             finished jobs. KEY=VALUE overrides any spec key (a sweep dimension by its name: rdp_tolerance=0.6); KEY=a,b sweeps it; \
             --print-config shows the resolved spec without running.
             """)

@@ -42,7 +42,7 @@ func tempFolder(_ label: String = #function) -> String {
 
     func run(_ s: ExperimentSpec, workers: Int = 2, shard: Int = 1, shards: Int = 1) throws -> ExperimentPlan {
         let plan = planExperiment(s)
-        let (results, failures, _) = executeJobs(plan, cacheFolder: s.output + "/.cache", workers: workers, shard: shard, shards: shards)
+        let (results, failures, _) = try executeJobs(plan, storePath: experimentStorePath(s, shard: shard, shards: shards), workers: workers, shard: shard, shards: shards)
         if shards == 1 { _ = try writeExperimentReport(plan, results: results, failures: failures, command: "test", facts: [:]) }
         return plan
     }
@@ -55,9 +55,12 @@ func tempFolder(_ label: String = #function) -> String {
         let first = try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8)
         let summary = try String(contentsOfFile: dir + "/out/summary.md", encoding: .utf8)
         let again = planExperiment(s)
-        let (_, _, computed) = executeJobs(again, cacheFolder: s.output + "/.cache", workers: 1)
-        #expect(computed == 0)  // all cached
-        try FileManager.default.removeItem(atPath: dir + "/out/.cache")
+        let (_, _, computed) = try executeJobs(again, storePath: experimentStorePath(s), workers: 1)
+        #expect(computed == 0)  // all in the store
+        let store = try ResultsStore(path: experimentStorePath(s))
+        #expect(try store.presentKeys() == Set(plan.jobs.map(\.key)))
+        #expect(try store.integrityCheck() == "ok")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dir + "/out/results.sqlite" + suffix) }
         _ = try run(s, workers: 1)
         #expect(try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8) == first)
         #expect(try String(contentsOfFile: dir + "/out/summary.md", encoding: .utf8) == summary)
@@ -73,7 +76,7 @@ func tempFolder(_ label: String = #function) -> String {
         s.output = dir + "/sharded"  // as `--out`: the spec text (hashed into the report) is the same
         for k in 1...3 { _ = try run(s, shard: k, shards: 3) }
         let plan = planExperiment(s)
-        let (results, missing) = cachedResults(plan, cacheFolder: s.output + "/.cache")
+        let (results, missing) = try storedResults(plan)
         #expect(missing.isEmpty)
         _ = try writeExperimentReport(plan, results: results, failures: [], command: "test", facts: [:])
         let wholeCSV = try String(contentsOfFile: dir + "/whole/metrics.csv", encoding: .utf8)
@@ -81,6 +84,42 @@ func tempFolder(_ label: String = #function) -> String {
         let a = try String(contentsOfFile: dir + "/whole/summary.md", encoding: .utf8)
         let b = try String(contentsOfFile: dir + "/sharded/summary.md", encoding: .utf8)
         #expect(a == b)
+    }
+
+    @Test func mergeRefusesAShardOfAnotherSpec() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try spec(dir + "/out")
+        _ = try run(s, shard: 1, shards: 2)
+        var other = try ExperimentSpec.parse("name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)/out\nsweep:\n  rdp_tolerance: [0.5]\n", file: "t.yaml")
+        other.output = dir + "/out"
+        _ = try run(other, shard: 2, shards: 2)
+        let shardPath = experimentStorePath(other, shard: 2, shards: 2)
+        #expect(throws: ResultsStoreError.self) { _ = try storedResults(planExperiment(s)) }
+        do { _ = try storedResults(planExperiment(s)) } catch {
+            let line = "\(error)"
+            #expect(line.hasPrefix("\(shardPath): shard store of another experiment (spec sha256 "))
+            #expect(!line.contains("\n"))
+        }
+    }
+
+    @Test func aRunInTheStoreHasItsMetricsAsRows() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try spec(dir + "/out")
+        let plan = planExperiment(s)
+        let (results, _, computed) = try executeJobs(plan, storePath: experimentStorePath(s), workers: 2)
+        #expect(computed == plan.jobs.count)
+        let store = try ResultsStore(path: experimentStorePath(s))
+        // Every metric of every run is a row, equal to the run's result (NaN stored as NULL).
+        let rows = try store.metricRows()
+        let expected = results.values.reduce(0) { $0 + $1.metrics.count }
+        #expect(rows.count == expected)
+        for job in plan.jobs {
+            for m in results[job.index]!.metrics {
+                let v = rows[job.key + "|" + m.name]
+                #expect(v != nil)
+                if m.value.isFinite { #expect(v! == m.value) } else { #expect(v! == nil) }
+            }
+        }
     }
 
     @Test func aBadInputIsListedAndTheRestCompletes() throws {
