@@ -36,20 +36,7 @@ import RealModule
 ///   points share one floor-plane position (A = B = 0, yaw undetermined).
 /// - Complexity: O(n).
 public func yawAlignment(source x: [Vector3], target y: [Vector3]) throws(AlignmentError) -> Similarity3 {
-    guard x.count == y.count else { throw .countMismatch(source: x.count, target: y.count) }
-    let n = x.count
-    guard n >= 2 else { throw .tooFewPoints(count: n, needed: 2) }
-    var sumX = Vector3.zero, sumY = Vector3.zero
-    for i in 0..<n { sumX += x[i]; sumY += y[i] }
-    let meanX = sumX / Double(n), meanY = sumY / Double(n)
-    guard meanX.isFinite && meanY.isFinite else { throw .notFinite }
-    var a = 0.0, b = 0.0
-    for i in 0..<n {
-        let dx = x[i] - meanX, dy = y[i] - meanY
-        a += dx.x * dy.x + dx.z * dy.z
-        b += dx.z * dy.x - dx.x * dy.z
-    }
-    guard a != 0 || b != 0 else { throw .degenerate(singularValues: [0, 0, 0]) }
-    let r = yawRotation(Double.atan2(y: b, x: a))
-    return Similarity3(rotation: r, translation: meanY - r * meanX, scale: 1)
+    // The general form with the floor plane (z, x): A and B are the same two products summed
+    // (addition commutes exactly) and R_y is the same matrix, so results are bit-identical.
+    try yawAlignment(source: x, target: y, about: .y)
 }

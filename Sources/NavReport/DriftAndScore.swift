@@ -41,13 +41,7 @@ public struct DriftReport: Sendable, Encodable {
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
-        try c.encode("drift", forKey: AnyKey("metric"))
-        try c.encode(reference, forKey: AnyKey("reference"))
-        try c.encode(estimate, forKey: AnyKey("estimate"))
-        try c.encode(settings.alignment.rawValue, forKey: AnyKey("align"))
-        try c.encode(settings.association.rawValue, forKey: AnyKey("association"))
-        try c.encode(settings.maxDifference, forKey: AnyKey("max_diff"))
-        try c.encode(pairs, forKey: AnyKey("pairs"))
+        try encodeComparedPair(metric: "drift", reference: reference, estimate: estimate, settings: settings, pairs: pairs, into: &c)
         try c.encode(pathLength, forKey: AnyKey("reference_path_length_m"))
         try c.encode(options.anchoring.rawValue, forKey: AnyKey("anchoring"))
         try c.encode(options.step, forKey: AnyKey("step_frames"))
@@ -145,13 +139,7 @@ public struct ScoreReport: Sendable, Encodable {
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
-        try c.encode("score", forKey: AnyKey("metric"))
-        try c.encode(reference, forKey: AnyKey("reference"))
-        try c.encode(estimate, forKey: AnyKey("estimate"))
-        try c.encode(settings.alignment.rawValue, forKey: AnyKey("align"))
-        try c.encode(settings.association.rawValue, forKey: AnyKey("association"))
-        try c.encode(settings.maxDifference, forKey: AnyKey("max_diff"))
-        try c.encode(pairs, forKey: AnyKey("pairs"))
+        try encodeComparedPair(metric: "score", reference: reference, estimate: estimate, settings: settings, pairs: pairs, into: &c)
         try c.encode(upAxis.rawValue, forKey: AnyKey("horizontal_plane_normal"))
         try c.encode(options.quantileMethod.rawValue, forKey: AnyKey("quantile_method"))
         try c.encode(ce50, forKey: AnyKey("ce50_m"))

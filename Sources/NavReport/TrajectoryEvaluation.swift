@@ -205,20 +205,27 @@ struct AlignmentJSON: Encodable {
     }
 }
 
+/// The JSON fields every trajectory comparison (ape, rpe, drift, score) starts with: what was
+/// compared, how it was paired and aligned, and the pair count (keys are written sorted).
+func encodeComparedPair(metric: String, reference: String, estimate: String, settings: EvaluationSettings, pairs: Int,
+                        into c: inout KeyedEncodingContainer<AnyKey>) throws {
+    try c.encode(metric, forKey: AnyKey("metric"))
+    try c.encode(reference, forKey: AnyKey("reference"))
+    try c.encode(estimate, forKey: AnyKey("estimate"))
+    try c.encode(settings.alignment.rawValue, forKey: AnyKey("align"))
+    try c.encode(settings.association.rawValue, forKey: AnyKey("association"))
+    try c.encode(settings.maxDifference, forKey: AnyKey("max_diff"))
+    try c.encode(pairs, forKey: AnyKey("pairs"))
+}
+
 /// The JSON fields APE and RPE share: what was compared and how, evo's statistics under their
 /// names, the pair count and the alignment.
 private func encodeEvaluation(metric: String, reference: String, estimate: String, relation: PoseRelation, settings: EvaluationSettings,
                               statistics s: ErrorStatistics, pairs: Int, alignment: Similarity3,
                               into c: inout KeyedEncodingContainer<AnyKey>) throws {
-    try c.encode(metric, forKey: AnyKey("metric"))
-    try c.encode(reference, forKey: AnyKey("reference"))
-    try c.encode(estimate, forKey: AnyKey("estimate"))
+    try encodeComparedPair(metric: metric, reference: reference, estimate: estimate, settings: settings, pairs: pairs, into: &c)
     try c.encode(relation.rawValue, forKey: AnyKey("relation"))
     try c.encode(relation.unit, forKey: AnyKey("unit"))
-    try c.encode(settings.alignment.rawValue, forKey: AnyKey("align"))
-    try c.encode(settings.association.rawValue, forKey: AnyKey("association"))
-    try c.encode(settings.maxDifference, forKey: AnyKey("max_diff"))
-    try c.encode(pairs, forKey: AnyKey("pairs"))
     for (name, v) in [("rmse", s.rmse), ("mean", s.mean), ("median", s.median), ("std", s.std), ("min", s.min), ("max", s.max), ("sse", s.sse)] {
         try c.encode(v, forKey: AnyKey(name))
     }
