@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean kill-check kill-check-5k measure-scaling
 
 deps:
 	@scripts/install-deps.sh
@@ -42,6 +42,7 @@ test: deps-python
 	$(PYTHON) scripts/check_junit.py
 	$(MAKE) --no-print-directory notebook-check
 	scripts/check_slurm_shards.sh
+	$(MAKE) --no-print-directory kill-check
 	FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
 	$(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
 
@@ -56,6 +57,18 @@ gate: build
 	.build/debug/navbench run Experiments/default.yaml --out .build/gate --quiet
 	.build/debug/navbench compare Reports/baseline .build/gate --spec Experiments/default.yaml --markdown .build/gate/compare.md --junit .build/gate/junit.xml > /dev/null
 	@echo "gate: no metric of the default experiment regressed against Reports/baseline"
+
+## kill-check: kill -9 a 180-run sweep at five points, resume, compare with an uninterrupted run (docs/experiments.md).
+kill-check: build
+	SEEDS=2 scripts/check_kill_resume.sh
+
+## kill-check-5k: the same on a 5,040-run sweep (release build; a few minutes).
+kill-check-5k: release
+	SEEDS=56 NAVBENCH=.build/release/navbench scripts/check_kill_resume.sh
+
+## measure-scaling: peak RSS, wall time and store size at 1k/10k/50k runs, 1 and 2 jobs (docs/scaling.md).
+measure-scaling: release
+	scripts/measure_scaling.sh
 
 ## baseline: accept the current default experiment as the regression baseline (commit Reports/baseline).
 baseline: build

@@ -15,31 +15,42 @@ public struct ExperimentOutputs: Sendable {
     public init(folder: String) { self.folder = folder }
 }
 
-/// The tidy table of the results, in job order (route, session, configuration), metrics in
-/// their computed order.
-public func metricsTable(_ plan: ExperimentPlan, _ results: [Int: JobResult]) -> MetricsTable {
-    var rows: [MetricRow] = []
-    for job in plan.jobs {
-        guard let r = results[job.index] else { continue }
-        for m in r.metrics {
-            rows.append(MetricRow(route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters,
-                                  metric: m.name, value: m.value, unit: m.unit))
+/// The tidy table of the stored runs, in job order (route, session, configuration), metrics in
+/// their computed order; runs whose row does not verify are left out. Read a run at a time
+/// (`MetricRows` keeps 16 bytes a metric, not the runs).
+public func metricsTable(_ plan: ExperimentPlan, store: ResultsStore) throws -> MetricsTable {
+    var sample = PlotSample(plan)
+    return try metricsTable(plan, store: store, sample: &sample)
+}
+
+func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout PlotSample) throws -> MetricsTable {
+    var table = MetricsTable(parameterColumns: Configuration.columns, rows: [])
+    try store.read { reader in
+        for job in plan.jobs {
+            guard let run = try reader.metrics(key: job.key) else { continue }
+            sample.offer(job)
+            let session = job.session ?? run.session
+            for m in run.metrics {
+                table.rows.append(MetricRow(route: job.routeID, session: session, configuration: job.configuration.label,
+                                            parameters: job.configuration.parameters, metric: m.name, value: m.value, unit: m.unit))
+            }
         }
     }
-    return MetricsTable(parameterColumns: Configuration.columns, rows: rows)
+    return table
 }
 
 /// Writes `summary.md`, `metrics.csv`, `routes/<route>.csv`, `plots/*.svg` and `manifest.json`
-/// into the output folder, each atomically. Everything but the manifest's timings and git
-/// commit is a function of the inputs and the spec, so a rerun gives identical files.
-/// A new section of the report goes into `writeSections` (or a step beside it).
-public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResult], failures: [String], command: String,
+/// into the output folder, each atomically, from the runs in `store`. Everything but the
+/// manifest's timings and git commit is a function of the inputs and the spec, so a rerun gives
+/// identical files. A new section of the report goes into `writeSections` (or a step beside it).
+public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
                                   facts: [String: String]) throws -> ExperimentOutputs {
     var out = ExperimentOutputs(folder: plan.spec.output)
-    let table = metricsTable(plan, results)
-    try writeTextAtomically(table.csv, to: out.metrics)
+    var sample = PlotSample(plan)
+    let table = try metricsTable(plan, store: store, sample: &sample)
+    try table.writeCSV(to: out.metrics)
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
-    let plots = try writeRouteFiles(plan, results: results, table: table, routes: routes, out: out)
+    let plots = try writeRouteFiles(plan, sampled: sample.results(plan), table: table, routes: routes, out: out)
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
     let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
@@ -59,18 +70,15 @@ public func writeExperimentReport(_ plan: ExperimentPlan, results: [Int: JobResu
 }
 
 /// Per route: `routes/<route>.csv`, the walked paths (first configuration) and the position-error
-/// CDF per configuration. Returns the plots by route for the summary.
-private func writeRouteFiles(_ plan: ExperimentPlan, results: [Int: JobResult], table: MetricsTable, routes: [String],
+/// CDF per configuration, drawn from the re-run `PlotSample`. Returns the plots by route for the summary.
+private func writeRouteFiles(_ plan: ExperimentPlan, sampled: [JobResult], table: MetricsTable, routes: [String],
                              out: ExperimentOutputs) throws -> [String: [String]] {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     var plots: [String: [String]] = [:]
-    let ordered = plan.jobs.compactMap { results[$0.index] }
     let firstConfig = plan.jobs.first?.configuration.label
-    let rowsByRoute = Dictionary(grouping: table.rows, by: \.route)
-    let resultsByRoute = Dictionary(grouping: ordered, by: \.route)
+    let resultsByRoute = Dictionary(grouping: sampled, by: \.route)
     for route in routes {
-        try writeTextAtomically(MetricsTable(parameterColumns: table.parameterColumns, rows: rowsByRoute[route] ?? []).csv,
-                                to: path("routes/\(safeFileComponent(route)).csv"))
+        try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rows: { $0.route == route })
         let mine = resultsByRoute[route] ?? []
         // Walked paths over the route (first configuration).
         var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]

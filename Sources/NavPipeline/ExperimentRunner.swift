@@ -19,8 +19,9 @@ public struct ExperimentJob: Sendable {
     public var session: String? = nil
 }
 
-/// What one job produced, as kept in the results store (`runs.result`, JSON).
-public struct JobResult: Sendable, Codable {
+/// What one job produced. The results store keeps only its metrics (`StoredRun`); the paths
+/// are for the plots, which re-run the few runs they draw (`PlotSample`).
+public struct JobResult: Sendable {
     public var route: String
     public var session: String
     public var configuration: String
@@ -99,13 +100,19 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
                           specSHA256: sha256Hex(of: Data(spec.text.utf8)))
 }
 
-/// Runs one job (no cache).
-public func runJob(_ job: ExperimentJob, plan: ExperimentPlan) throws -> JobResult {
+/// Runs one job (no store). `paths: false` leaves the paths and errors empty (the sweep keeps
+/// metrics only; a plot re-runs its sample with paths).
+public func runJob(_ job: ExperimentJob, plan: ExperimentPlan, paths: Bool = true) throws -> JobResult {
     let run = try runGuidance(recording: plan.sessions[job.recording]!, navigation: plan.sessions[job.navigation]!,
                               options: job.configuration.options)
     func thin(_ p: [Vector3]) -> [[Double]] {
         let step = max(1, p.count / 300)
         return stride(from: 0, to: p.count, by: step).map { [p[$0].x, -p[$0].z] }
+    }
+    guard paths else {
+        return JobResult(route: job.routeID, session: job.session ?? run.navigationID, configuration: job.configuration.label,
+                         parameters: job.configuration.parameters, metrics: run.metrics, truePath: [], estimatedPath: [], route2D: [],
+                         positionErrors: [])
     }
     return JobResult(route: job.routeID, session: job.session ?? run.navigationID, configuration: job.configuration.label,
                      parameters: job.configuration.parameters, metrics: run.metrics, truePath: thin(run.truePath),
@@ -117,39 +124,39 @@ public func runJob(_ job: ExperimentJob, plan: ExperimentPlan) throws -> JobResu
 public typealias ProgressHandler = @Sendable (_ done: Int, _ total: Int) -> Void
 
 /// Runs the plan's jobs (those of shard `shard` of `shards`) on `workers` threads. A job whose
-/// result is in the results store at `storePath` (`ResultsStore`) is read, not recomputed; a new
-/// result is committed to the store in batches as jobs finish. A failing job is listed (and
-/// recorded in the store's `failures`) and the rest completes.
+/// run is in the results store at `storePath` (`ResultsStore`, row checksum verified) is skipped;
+/// a new run's metrics are committed to the store in batches as jobs finish. A failing job is
+/// listed (and recorded in the store's `failures`) and the rest completes. No result is kept in
+/// memory: the report reads the store (`writeExperimentReport`).
 ///
-/// - Returns: results by job index, failure lines, and how many jobs were computed.
+/// - Returns: jobs done (computed or found in the store), failure lines, and jobs computed.
 /// - Throws: `ResultsStoreError` when the store cannot be opened or written.
+/// - Complexity: memory O(workers + batch + failures), not O(jobs).
 public func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
-                        progress: ProgressHandler? = nil) throws -> (results: [Int: JobResult], failures: [String], computed: Int) {
-    let mine = plan.jobs.filter { $0.index % shards == shard - 1 }
+                        progress: ProgressHandler? = nil) throws -> (done: Int, failures: [String], computed: Int) {
+    let mine = plan.jobs.lazy.filter { $0.index % shards == shard - 1 }.map(\.index)
+    let indices = Array(mine)
     try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let store = try ResultsStore(path: storePath)
     try store.describe(plan, shard: shard, shards: shards)
-    let present = try store.presentKeys()
-    let state = Mutex((next: 0, done: 0, computed: 0, results: [Int: JobResult](), failures: [String](), storeError: String?.none))
-    let count = max(1, min(workers, mine.count))
+    let state = Mutex((next: 0, done: 0, computed: 0, failures: [String](), storeError: String?.none))
+    let count = max(1, min(workers, indices.count))
     DispatchQueue.concurrentPerform(iterations: count) { _ in
         while true {
-            let i: Int? = state.withLock { s in s.next < mine.count && s.storeError == nil ? { s.next += 1; return s.next - 1 }() : nil }
+            let i: Int? = state.withLock { s in s.next < indices.count && s.storeError == nil ? { s.next += 1; return s.next - 1 }() : nil }
             guard let i else { return }
-            let job = mine[i]
-            var result: JobResult?, failure: String?, computed = false, storeError: String?
-            if present.contains(job.key), let cached = try? store.result(key: job.key) {
-                result = cached.labelled(job)
-            } else {
+            let job = plan.jobs[indices[i]]
+            var failure: String?, computed = false, storeError: String?
+            let stored = (try? store.read { try $0.metrics(key: job.key) }) ?? nil
+            if stored == nil {
                 let started = Date()
                 do {
-                    let r = try runJob(job, plan: plan)
-                    result = r
+                    let r = try runJob(job, plan: plan, paths: false)
                     computed = true
                     do {
                         try store.add(StoredRun(job: job, recordingSHA256: plan.checksums[job.recording] ?? "",
                                                 navigationSHA256: plan.checksums[job.navigation] ?? "",
-                                                seconds: Date().timeIntervalSince(started), result: r))
+                                                seconds: Date().timeIntervalSince(started), route: r.route, session: r.session, metrics: r.metrics))
                     } catch { storeError = "\(error)" }
                 } catch {
                     failure = "\(job.navigation) [\(job.configuration.label)]: \(error)"
@@ -157,48 +164,41 @@ public func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int,
                 }
             }
             let (done, total) = state.withLock { s in
-                if let result { s.results[job.index] = result }
                 if let failure { s.failures.append(failure) }
                 if computed { s.computed += 1 }
                 if let storeError, s.storeError == nil { s.storeError = storeError }
                 s.done += 1
-                return (s.done, mine.count)
+                return (s.done, indices.count)
             }
             progress?(done, total)
         }
     }
     try store.flush()
     if let e = state.withLock({ $0.storeError }) { throw ResultsStoreError.unreadable(path: storePath, reason: e) }
-    return state.withLock { s in (s.results, s.failures.sorted(), s.computed) }
+    return state.withLock { s in (s.done - s.failures.count, s.failures.sorted(), s.computed) }
 }
 
-/// Loads every job's stored result (for `merge` after sharded runs): the shard stores of the
-/// report folder are first copied into `OUTPUT/results.sqlite`.
+/// Copies the shard stores of the report folder into `OUTPUT/results.sqlite` (streamed in SQL,
+/// `ResultsStore.absorb`) and lists the jobs without a verified run in it.
 ///
 /// - Throws: `ResultsStoreError.foreignShard` (one line naming the shard) for a shard store of
-///   another spec or navbench version.
-public func storedResults(_ plan: ExperimentPlan) throws -> (results: [Int: JobResult], missing: [ExperimentJob]) {
+///   another spec, store schema or navbench version.
+public func mergeShardStores(_ plan: ExperimentPlan) throws -> (store: ResultsStore, missing: [ExperimentJob]) {
     let spec = plan.spec
     try? FileManager.default.createDirectory(atPath: spec.output, withIntermediateDirectories: true)
     let store = try ResultsStore(path: experimentStorePath(spec))
     for shardPath in shardStorePaths(spec) { _ = try store.absorb(shard: shardPath, specSHA256: plan.specSHA256) }
-    var results: [Int: JobResult] = [:], missing: [ExperimentJob] = []
-    for job in plan.jobs {
-        if let r = try? store.result(key: job.key) { results[job.index] = r.labelled(job) } else { missing.append(job) }
+    let missing = try store.read { reader in try plan.jobs.filter { try reader.metrics(key: $0.key) == nil } }
+    return (store, missing)
+}
+
+/// The metrics of every job present in the store, by job index, sessions labelled as in the
+/// plan. Memory O(jobs): for tests and small stores (the report streams instead).
+public func storedMetrics(_ plan: ExperimentPlan, store: ResultsStore) throws -> [Int: [Metric]] {
+    try store.read { reader in
+        var out: [Int: [Metric]] = [:]
+        for job in plan.jobs { if let m = try reader.metrics(key: job.key) { out[job.index] = m.metrics } }
+        return out
     }
-    return (results, missing)
 }
 
-/// Stored results: sorted keys, non-finite numbers as strings.
-func jobResultEncoder() -> JSONEncoder {
-    let enc = JSONEncoder()
-    enc.outputFormatting = [.sortedKeys]
-    enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-    return enc
-}
-
-func jobResultDecoder() -> JSONDecoder {
-    let dec = JSONDecoder()
-    dec.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-    return dec
-}

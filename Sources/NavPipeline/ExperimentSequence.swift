@@ -6,8 +6,9 @@ import Foundation
 /// What a run of an experiment produced.
 public struct ExperimentOutcome: Sendable {
     public var plan: ExperimentPlan
-    /// Results by job index (of this shard when sharded).
-    public var results: [Int: JobResult]
+    /// Jobs with a run in the store (of this shard when sharded); the runs themselves are read
+    /// from the store (`storedMetrics`, `metricsTable(_:store:)`), never held here.
+    public var done: Int
     /// Input failures of the plan, then job failures (sorted).
     public var failures: [String]
     /// Jobs computed in this run (the others came from the cache).
@@ -26,11 +27,12 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
     let plan = planExperiment(spec)
-    let (results, failures, computed) = try executeJobs(plan, storePath: experimentStorePath(spec, shard: shard, shards: shards), workers: workers,
-                                                    shard: shard, shards: shards, progress: progress)
-    var outcome = ExperimentOutcome(plan: plan, results: results, failures: plan.failures + failures, computed: computed)
+    let storePath = experimentStorePath(spec, shard: shard, shards: shards)
+    let (done, failures, computed) = try executeJobs(plan, storePath: storePath, workers: workers,
+                                                     shard: shard, shards: shards, progress: progress)
+    var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
     guard shards == 1 else { return outcome }
-    outcome.report = try writeExperimentReport(plan, results: results, failures: failures, command: command,
+    outcome.report = try writeExperimentReport(plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
                                                facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count))
     outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE: exit 1 too
     return outcome
@@ -45,11 +47,12 @@ public func mergeExperiment(_ spec: ExperimentSpec, command: String) throws -> E
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
     let plan = planExperiment(spec)
-    let (results, missing) = try storedResults(plan)
+    let (store, missing) = try mergeShardStores(plan)
     let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
-    let report = try writeExperimentReport(plan, results: results, failures: failures, command: command,
+    let report = try writeExperimentReport(plan, store: store, failures: failures, command: command,
                                            facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count))
-    return ExperimentOutcome(plan: plan, results: results, failures: plan.failures + failures + report.failures, computed: 0, report: report)
+    return ExperimentOutcome(plan: plan, done: plan.jobs.count - missing.count, failures: plan.failures + failures + report.failures,
+                             computed: 0, report: report)
 }
 
 /// Machine facts for the manifest (never in summary.md or metrics.csv).

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NavCore
+import NavIO
 import Synchronization
 
 // The results store of an experiment: `OUTPUT/results.sqlite` (SQLite through GRDB, WAL).
@@ -20,27 +21,35 @@ public enum ResultsStoreError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// One finished run as it goes into the store.
+/// One finished run as it goes into the store: its metrics, never its paths (a plot re-runs
+/// the few runs it draws, `reportSample`).
 struct StoredRun: Sendable {
     var job: ExperimentJob
     var recordingSHA256: String
     var navigationSHA256: String
     var seconds: Double
-    var result: JobResult
+    var route: String
+    var session: String
+    var metrics: [Metric]
 }
 
 /// The SQLite results store: one writer (GRDB's serialized writer queue), runs written in
 /// batched transactions, readers never block it (WAL).
 ///
 /// A run is keyed by `ExperimentJob.key` (SHA-256 of the navbench version, the recording's and
-/// navigation's checksums and the configuration's canonical JSON): a rerun skips present keys.
+/// navigation's checksums and the configuration's canonical JSON): a rerun skips present keys
+/// whose row checksum verifies (a row edited by hand or damaged is computed again, never trusted).
 /// A `kill -9` loses at most the runs not yet committed (in flight or in the pending batch);
 /// every committed transaction holds whole runs (a run row with all its metric rows).
+///
+/// Memory: O(batch) while writing; reads stream (cursors), so a report over n runs holds no
+/// per-run state here.
 public final class ResultsStore: Sendable {
     /// Runs committed per transaction (at most this many finished runs are lost on `kill -9`).
     public static let batchSize = 32
-    /// Schema version in `meta`.
-    public static let schemaVersion = "1"
+    /// Schema version in `meta`; a store of another version is emptied and rebuilt (it is a
+    /// cache of runs, recomputable from the inputs).
+    public static let schemaVersion = "2"
 
     public let path: String
     let pool: DatabasePool
@@ -51,16 +60,29 @@ public final class ResultsStore: Sendable {
         self.path = path
         var config = GRDB.Configuration()
         config.busyMode = .timeout(60)  // shards of a folder share no store, but a reader may be attached
+        config.prepareDatabase { db in
+            // synchronous NORMAL in WAL mode loses no committed transaction when the process is killed.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         do {
             pool = try DatabasePool(path: path, configuration: config)
-            try pool.write { db in try db.execute(sql: ResultsStore.schema) }
+            try pool.write { db in
+                if try db.tableExists("meta"),
+                   let v = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'schema_version'"), v != ResultsStore.schemaVersion {
+                    for t in ["metrics", "failures", "runs", "configurations", "inputs", "meta"] { try db.execute(sql: "DROP TABLE IF EXISTS \(t)") }
+                }
+                try db.execute(sql: ResultsStore.schema)
+            }
         } catch {
             throw ResultsStoreError.unreadable(path: path, reason: "\(error)")
         }
     }
 
-    /// Tables and indexes (idempotent). Metrics are also kept one row per (run, metric) so they
-    /// can be queried; `runs.result` holds the full run result (JSON) the report is written from.
+    /// Tables and indexes (idempotent; docs/experiments.md documents them, keep both in step).
+    /// Metrics are one row per (run, metric) in the run's metric order (`ordinal`). SQLite keeps
+    /// neither NaN (stored as NULL) nor −0 (a whole REAL is stored as an integer): `exact` holds the
+    /// IEEE 754 bits of such a value, NULL otherwise. `runs.checksum` is the SHA-256 of everything
+    /// a report reads from the run (`runChecksum`).
     static let schema = """
         CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS inputs(path TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
@@ -75,14 +97,16 @@ public final class ResultsStore: Sendable {
             navigation_sha256 TEXT NOT NULL,
             navbench_version TEXT NOT NULL,
             seconds REAL NOT NULL,
-            result TEXT NOT NULL);
+            checksum TEXT NOT NULL);
         CREATE INDEX IF NOT EXISTS runs_by_cell ON runs(route, configuration);
         CREATE TABLE IF NOT EXISTS metrics(
             run_key TEXT NOT NULL REFERENCES runs(key) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
             name TEXT NOT NULL,
             value REAL,
             unit TEXT NOT NULL,
-            PRIMARY KEY(run_key, name)) WITHOUT ROWID;
+            exact INTEGER,
+            PRIMARY KEY(run_key, ordinal)) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS metrics_by_name ON metrics(name, value);
         CREATE TABLE IF NOT EXISTS failures(
             key TEXT PRIMARY KEY,
@@ -90,6 +114,7 @@ public final class ResultsStore: Sendable {
             navigation TEXT NOT NULL,
             configuration TEXT NOT NULL,
             message TEXT NOT NULL);
+        INSERT OR IGNORE INTO meta(name, value) VALUES ('schema_version', '2');
         """
 
     /// Records the experiment's identity, inputs and configurations (before the runs).
@@ -118,11 +143,9 @@ public final class ResultsStore: Sendable {
         }
     }
 
-    /// The stored result of one run, or nil.
-    func result(key: String) throws -> JobResult? {
-        let text = try pool.read { db in try String.fetchOne(db, sql: "SELECT result FROM runs WHERE key = ?", arguments: [key]) }
-        guard let text else { return nil }
-        return try jobResultDecoder().decode(JobResult.self, from: Data(text.utf8))
+    /// Reads verified runs inside one read transaction (`StoreReader.metrics(key:)`).
+    public func read<T>(_ body: (StoreReader) throws -> T) throws -> T {
+        try pool.read { db in try body(StoreReader(db: db)) }
     }
 
     /// Queues a finished run; commits the batch when it is full.
@@ -151,19 +174,21 @@ public final class ResultsStore: Sendable {
     }
 
     private func commit(_ batch: [StoredRun]) throws {
-        let encoder = jobResultEncoder()
-        let rows = try batch.map { ($0, String(decoding: try encoder.encode($0.result), as: UTF8.self)) }
         try pool.write { db in
-            for (run, text) in rows {
+            for run in batch {
+                try db.execute(sql: "DELETE FROM metrics WHERE run_key = ?", arguments: [run.job.key])
                 try db.execute(sql: """
                     INSERT OR REPLACE INTO runs(key, job_index, route, session, configuration, recording_sha256, navigation_sha256,
-                                                navbench_version, seconds, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [run.job.key, run.job.index, run.result.route, run.result.session, run.result.configuration,
-                                     run.recordingSHA256, run.navigationSHA256, NavbenchVersion.current, run.seconds, text])
-                try db.execute(sql: "DELETE FROM metrics WHERE run_key = ?", arguments: [run.job.key])
-                for m in run.result.metrics {
-                    try db.execute(sql: "INSERT OR REPLACE INTO metrics(run_key, name, value, unit) VALUES (?, ?, ?, ?)",
-                                   arguments: [run.job.key, m.name, m.value.isFinite ? m.value : nil, m.unit])
+                                                navbench_version, seconds, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [run.job.key, run.job.index, run.route, run.session, run.job.configuration.label,
+                                     run.recordingSHA256, run.navigationSHA256, NavbenchVersion.current, run.seconds,
+                                     runChecksum(key: run.job.key, route: run.route, session: run.session,
+                                                 configuration: run.job.configuration.label, metrics: run.metrics)])
+                for (i, m) in run.metrics.enumerated() {
+                    let exact = m.value.isNaN || (m.value == 0 && m.value.sign == .minus)
+                    try db.execute(sql: "INSERT INTO metrics(run_key, ordinal, name, value, unit, exact) VALUES (?, ?, ?, ?, ?, ?)",
+                                   arguments: [run.job.key, i, m.name, m.value.isNaN ? nil : m.value, m.unit,
+                                               exact ? Int64(bitPattern: m.value.bitPattern) : nil])
                 }
                 try db.execute(sql: "DELETE FROM failures WHERE key = ?", arguments: [run.job.key])
             }
@@ -175,9 +200,19 @@ public final class ResultsStore: Sendable {
     ///
     /// - Returns: runs copied.
     public func absorb(shard shardPath: String, specSHA256: String) throws -> Int {
-        let shardStore = try ResultsStore(path: shardPath)
-        let meta = try shardStore.pool.read { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM meta").map { ($0["name"] as String, $0["value"] as String) })
+        // Read-only: a shard of another schema is refused, never rebuilt.
+        var readOnly = GRDB.Configuration()
+        readOnly.readonly = true
+        let meta: [String: String]
+        do {
+            let shard = try DatabaseQueue(path: shardPath, configuration: readOnly)
+            meta = try shard.read { db in
+                try Dictionary(Row.fetchAll(db, sql: "SELECT name, value FROM meta").map { ($0["name"] as String, $0["value"] as String) },
+                               uniquingKeysWith: { a, _ in a })
+            }
+        } catch { throw ResultsStoreError.unreadable(path: shardPath, reason: "\(error)") }
+        if let v = meta["schema_version"], v != ResultsStore.schemaVersion {
+            throw ResultsStoreError.foreignShard(path: shardPath, field: "store schema", expected: ResultsStore.schemaVersion, found: v)
         }
         if let v = meta["navbench_version"], v != NavbenchVersion.current {
             throw ResultsStoreError.foreignShard(path: shardPath, field: "navbench version", expected: NavbenchVersion.current, found: v)
@@ -190,9 +225,11 @@ public final class ResultsStore: Sendable {
             defer { try? db.execute(sql: "DETACH DATABASE shard") }
             var copied = 0
             try db.inTransaction {
-                try db.execute(sql: "INSERT OR IGNORE INTO runs SELECT * FROM shard.runs")
+                // Streams in SQL (no run passes through Swift): memory O(1) in the shard's size.
+                let runColumns = "key, job_index, route, session, configuration, recording_sha256, navigation_sha256, navbench_version, seconds, checksum"
+                try db.execute(sql: "INSERT OR IGNORE INTO runs(\(runColumns)) SELECT \(runColumns) FROM shard.runs")
                 copied = db.changesCount
-                try db.execute(sql: "INSERT OR IGNORE INTO metrics SELECT * FROM shard.metrics")
+                try db.execute(sql: "INSERT OR IGNORE INTO metrics(run_key, ordinal, name, value, unit, exact) SELECT run_key, ordinal, name, value, unit, exact FROM shard.metrics")
                 try db.execute(sql: "INSERT OR IGNORE INTO inputs SELECT * FROM shard.inputs")
                 try db.execute(sql: "INSERT OR IGNORE INTO configurations SELECT * FROM shard.configurations")
                 try db.execute(sql: "INSERT OR REPLACE INTO failures SELECT * FROM shard.failures WHERE key NOT IN (SELECT key FROM runs)")
@@ -231,4 +268,42 @@ func shardStorePaths(_ spec: ExperimentSpec) -> [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: spec.output)) ?? []
     return names.filter { $0.hasPrefix("results.shard-") && $0.hasSuffix(".sqlite") }.sorted()
         .map { (spec.output as NSString).appendingPathComponent($0) }
+}
+
+/// Reads runs of a store inside one read transaction.
+public struct StoreReader {
+    let db: Database
+
+    /// The metrics of the run `key`, in their computed order, if the run is present and its row
+    /// checksum verifies (nil otherwise: the run is computed again). Labels are the run's as
+    /// stored; the caller names the session of its plan.
+    ///
+    /// Complexity: O(m log n) for m metrics of n stored runs (two index lookups).
+    public func metrics(key: String) throws -> (session: String, metrics: [Metric])? {
+        guard let run = try Row.fetchOne(db.cachedStatement(sql: "SELECT route, session, configuration, checksum FROM runs WHERE key = ?"),
+                                         arguments: [key]) else { return nil }
+        var metrics: [Metric] = []
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT name, value, unit, exact FROM metrics WHERE run_key = ? ORDER BY ordinal"),
+                                         arguments: [key])
+        while let row = try cursor.next() {
+            let exact: Int64? = row[3], value: Double? = row[1]
+            metrics.append(Metric(row[0], exact.map { Double(bitPattern: UInt64(bitPattern: $0)) } ?? value ?? .nan, row[2]))
+        }
+        let route: String = run[0], session: String = run[1], configuration: String = run[2], checksum: String = run[3]
+        guard runChecksum(key: key, route: route, session: session, configuration: configuration, metrics: metrics) == checksum else { return nil }
+        return (session, metrics)
+    }
+}
+
+/// SHA-256 of everything a report reads from a stored run (not its timing): fields
+/// length-prefixed, numbers as their IEEE 754 bits (every NaN as one pattern). A row edited by
+/// hand or damaged no longer matches and is computed again.
+func runChecksum(key: String, route: String, session: String, configuration: String, metrics: [Metric]) -> String {
+    var d = Data()
+    func add(_ n: UInt64) { withUnsafeBytes(of: n.littleEndian) { d.append(contentsOf: $0) } }
+    func add(_ s: String) { let u = Array(s.utf8); add(UInt64(u.count)); d.append(contentsOf: u) }
+    for s in [key, route, session, configuration] { add(s) }
+    add(UInt64(metrics.count))
+    for m in metrics { add(m.name); add(m.value.isNaN ? Double.nan.bitPattern : m.value.bitPattern); add(m.unit) }
+    return sha256Hex(of: d)
 }

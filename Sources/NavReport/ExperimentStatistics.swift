@@ -106,15 +106,21 @@ extension ExperimentStatistics {
         let view = RowView(table)
         var routes: [String] = [], configs: [String] = [], metrics: [String] = [], units: [String: String] = [:]
         // values[table][metric][configuration][unit] = value (repeated units keep the first).
-        var values: [String: [String: [String: [String: Double]]]] = [:]
-        var unitOrder: [String: [String]] = [:]
-        var seenUnit: [String: Set<String>] = [:]
+        // Units are numbered (first appearance), so a value costs a dictionary entry, not a string.
+        var values: [String: [String: [String: [Int: Double]]]] = [:]
+        var unitOrder: [String: [Int]] = [:]
+        var seenUnit: [String: Set<Int>] = [:]
+        var unitNumber: [String: Int] = [:]
+        var lastConfiguration = ("", "")  // (label, without seed) of the previous row: rows of one run share it
         for r in table.rows {
-            if !routes.contains(r.route) { routes.append(r.route) }
-            let c = view.configuration(r)
-            if !configs.contains(c) { configs.append(c) }
+            if routes.last != r.route && !routes.contains(r.route) { routes.append(r.route) }
+            let c: String
+            if r.configuration == lastConfiguration.0 { c = lastConfiguration.1 } else { c = view.configuration(r); lastConfiguration = (r.configuration, c) }
+            if configs.last != c && !configs.contains(c) { configs.append(c) }
             if units[r.metric] == nil { metrics.append(r.metric); units[r.metric] = r.unit }
-            let u = view.unit(r)
+            let unitName = view.unit(r)
+            let u: Int
+            if let n = unitNumber[unitName] { u = n } else { u = unitNumber.count; unitNumber[unitName] = u }
             for t in [r.route, allRoutesLabel] {
                 if values[t]?[r.metric]?[c]?[u] == nil { values[t, default: [:]][r.metric, default: [:]][c, default: [:]][u] = r.value }
                 if !seenUnit[t, default: []].contains(u) { seenUnit[t, default: []].insert(u); unitOrder[t, default: []].append(u) }
@@ -252,7 +258,12 @@ extension ExperimentStatistics {
         var out: [MainEffect] = []
         let columns = table.parameterColumns
         var levels: [[String]] = Array(repeating: [], count: columns.count)
-        for r in table.rows { for (i, v) in r.parameters.enumerated() where !levels[i].contains(v) { levels[i].append(v) } }
+        var seenLevels: [Set<String>] = Array(repeating: [], count: columns.count)
+        var lastParameters: [String]? = nil  // rows of one run share their parameters
+        for r in table.rows where r.parameters != lastParameters {
+            lastParameters = r.parameters
+            for (i, v) in r.parameters.enumerated() where !seenLevels[i].contains(v) { seenLevels[i].insert(v); levels[i].append(v) }
+        }
         for (dim, name) in columns.enumerated() where name != "seed" && levels[dim].count > 1 {
             for m in keyMetrics {
                 // key without this dimension → value at each level.

@@ -31,7 +31,7 @@ public struct AggregatedTable: Sendable {
     public var value: [String: [String: Double]]
     public var runs: [String: Int]
 
-    public init(_ rows: [MetricRow]) {
+    public init<S: Sequence>(_ rows: S) where S.Element == MetricRow {
         var configs: [String] = [], metrics: [String] = []
         var units: [String: String] = [:]
         var values: [String: [String: [Double]]] = [:]
@@ -73,9 +73,16 @@ public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, k
                                       statistics: ExperimentStatistics? = nil) -> String {
     var md = "# Experiment \(stamp.experiment)\n\n"
     md += "navbench \(stamp.navbenchVersion) · spec sha256 `\(stamp.specSHA256.prefix(16))` · regenerate with `\(stamp.command)`\n\n"
-    let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
-    let configs = AggregatedTable(table.rows).configurations
-    md += "\(routes.count) routes, \(configs.count) configurations, \(Set(table.rows.map { $0.route + "/" + $0.session }).count) navigation runs"
+    // One pass, memory O(routes + configurations + sessions) whatever the number of rows.
+    var routes: [String] = [], configs: [String] = [], seenConfigs = Set<String>(), runs = Set<String>()
+    var last = ("", "", "")
+    for r in table.rows where (r.route, r.session, r.configuration) != last {
+        last = (r.route, r.session, r.configuration)
+        if !routes.contains(r.route) { routes.append(r.route) }
+        if seenConfigs.insert(r.configuration).inserted { configs.append(r.configuration) }
+        runs.insert(r.route + "/" + r.session)
+    }
+    md += "\(routes.count) routes, \(configs.count) configurations, \(runs.count) navigation runs"
     md += failures.isEmpty ? ".\n\n" : "; \(failures.count) failed (listed below).\n\n"
     md += "Configurations:\n\n" + configurationLegend(table) + "\n"
     if let st = statistics {
@@ -84,8 +91,8 @@ public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, k
         let render = { (rows: [MetricRow]) in configurationTableMarkdown(rows, keyMetrics: keyMetrics) }
         md += "## Overall\n\nMeans over all routes and sessions; the best configuration per metric in bold "
             + "(lower is better for errors, drift, corrections and false or missed arrivals; higher for agreement, precision, recall and completion).\n\n"
-        md += render(table.rows) + "\n"
-        let byRoute = Dictionary(grouping: table.rows, by: \.route)
+        md += render(Array(table.rows)) + "\n"
+        let byRoute = Dictionary(grouping: Array(table.rows), by: \.route)
         for route in routes {
             md += "## Route \(markdownInline(route))\n\n" + render(byRoute[route] ?? []) + "\n"
             for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }
@@ -107,7 +114,7 @@ func configurationLegend(_ table: MetricsTable) -> String {
 }
 
 /// A table of configurations (rows) × metrics (columns): means over runs, the best in bold.
-public func configurationTableMarkdown(_ rows: [MetricRow], keyMetrics: [String]) -> String {
+public func configurationTableMarkdown<S: Sequence>(_ rows: S, keyMetrics: [String]) -> String where S.Element == MetricRow {
     let agg = AggregatedTable(rows)
     let metrics = keyMetrics.filter { agg.units[$0] != nil }
     var s = "| configuration | runs | " + metrics.map { "\($0) (\(agg.units[$0]!))" }.joined(separator: " | ") + " |\n"

@@ -23,9 +23,25 @@ public struct MetricRow: Sendable, Equatable, Codable {
 /// A tidy table of metric rows: `route, session, configuration, <parameters…>, metric, value, unit`.
 public struct MetricsTable: Sendable, Equatable {
     public var parameterColumns: [String]
-    public var rows: [MetricRow]
+    public var rows: MetricRows
 
-    public init(parameterColumns: [String], rows: [MetricRow]) { self.parameterColumns = parameterColumns; self.rows = rows }
+    public init<S: Sequence>(parameterColumns: [String], rows: S) where S.Element == MetricRow {
+        self.parameterColumns = parameterColumns
+        self.rows = MetricRows()
+        for r in rows { self.rows.append(r) }
+    }
+
+    /// Writes the CSV text of `csv` to `path` atomically, a row at a time (memory O(1) in the rows).
+    public func writeCSV(to path: String, rows selected: ((MetricRow) -> Bool)? = nil) throws(TraceError) {
+        let w = try AtomicTextWriter(path: path)
+        w.write((Self.fixedLeading + parameterColumns + Self.fixedTrailing).joined(separator: ",") + "\n")
+        for r in rows where selected?(r) ?? true { w.write(Self.csvLine(r)) }
+        try w.commit()
+    }
+
+    static func csvLine(_ r: MetricRow) -> String {
+        ([r.route, r.session, r.configuration] + r.parameters + [r.metric, formatNumber(r.value), r.unit]).map(csvEscape).joined(separator: ",") + "\n"
+    }
 
     public static let fixedLeading = ["route", "session", "configuration"]
     public static let fixedTrailing = ["metric", "value", "unit"]
@@ -33,10 +49,7 @@ public struct MetricsTable: Sendable, Equatable {
     /// CSV text; numbers with the fewest digits that read back exactly, NaN as `nan`.
     public var csv: String {
         var out = (Self.fixedLeading + parameterColumns + Self.fixedTrailing).joined(separator: ",") + "\n"
-        for r in rows {
-            out += ([r.route, r.session, r.configuration] + r.parameters + [r.metric, formatNumber(r.value), r.unit])
-                .map(csvEscape).joined(separator: ",") + "\n"
-        }
+        for r in rows { out += Self.csvLine(r) }
         return out
     }
 
@@ -80,4 +93,51 @@ public enum MetricPolarity: String, Sendable {
         if higher.contains(where: { metric.contains($0) }) { return .higherIsBetter }
         return .lowerIsBetter
     }
+}
+
+/// The rows of a `MetricsTable`, stored by columns: the strings of a run (route, session,
+/// configuration, parameters) once per run, the metric name and unit once per table, so a row
+/// costs 16 bytes (context, metric, value) instead of a `MetricRow`'s ~100 and its strings.
+/// Reading a row rebuilds the `MetricRow` (its strings shared, not copied).
+///
+/// Complexity: `append` O(1) amortized (a hash of the metric name); subscript O(1).
+public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
+    struct Context: Sendable, Equatable { var route: String, session: String, configuration: String, parameters: [String] }
+    private var contexts: [Context] = []
+    private var metricNames: [(name: String, unit: String)] = []
+    private var metricIndex: [String: [UInt32]] = [:]
+    private var contextOfRow: [UInt32] = []
+    private var metricOfRow: [UInt32] = []
+    private var values: [Double] = []
+
+    public init() {}
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { values.count }
+
+    public subscript(i: Int) -> MetricRow {
+        let c = contexts[Int(contextOfRow[i])], m = metricNames[Int(metricOfRow[i])]
+        return MetricRow(route: c.route, session: c.session, configuration: c.configuration, parameters: c.parameters,
+                         metric: m.name, value: values[i], unit: m.unit)
+    }
+
+    /// Appends a row; consecutive rows of one run share their context.
+    public mutating func append(_ r: MetricRow) {
+        if let last = contexts.last, last.route == r.route, last.session == r.session, last.configuration == r.configuration,
+           last.parameters == r.parameters {
+        } else {
+            contexts.append(Context(route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters))
+        }
+        let m: UInt32
+        if let i = metricIndex[r.metric]?.first(where: { metricNames[Int($0)].unit == r.unit }) { m = i } else {
+            m = UInt32(metricNames.count)
+            metricNames.append((r.metric, r.unit))
+            metricIndex[r.metric, default: []].append(m)
+        }
+        contextOfRow.append(UInt32(contexts.count - 1))
+        metricOfRow.append(m)
+        values.append(r.value)
+    }
+
+    public static func == (a: MetricRows, b: MetricRows) -> Bool { a.elementsEqual(b) }
 }

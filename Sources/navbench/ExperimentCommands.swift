@@ -64,7 +64,7 @@ struct Run: ParsableCommand {
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         let jobFailures = r.failures.count - r.plan.failures.count - (r.report?.failures.count ?? 0)
         guard let report = r.report else {
-            print("shard \(k)/\(n): \(r.results.count) jobs (\(r.computed) computed, \(r.results.count - r.computed) cached); combine with: navbench merge \(spec) --out \(s.output)")
+            print("shard \(k)/\(n): \(r.done) jobs (\(r.computed) computed, \(r.done - r.computed) cached); combine with: navbench merge \(spec) --out \(s.output)")
             if jobFailures > 0 { throw ExitCode(1) }
             return
         }
@@ -86,7 +86,7 @@ struct Merge: ParsableCommand {
         if let out { s.output = out }
         let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
         let r = try mergeExperiment(s, command: command)
-        print("merged \(r.results.count) of \(r.plan.jobs.count) jobs; report: \(r.report!.summary)")
+        print("merged \(r.done) of \(r.plan.jobs.count) jobs; report: \(r.report!.summary)")
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         if !r.failures.isEmpty { throw ExitCode(1) }
     }

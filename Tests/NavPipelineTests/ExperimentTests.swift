@@ -42,8 +42,8 @@ func tempFolder(_ label: String = #function) -> String {
 
     func run(_ s: ExperimentSpec, workers: Int = 2, shard: Int = 1, shards: Int = 1) throws -> ExperimentPlan {
         let plan = planExperiment(s)
-        let (results, failures, _) = try executeJobs(plan, storePath: experimentStorePath(s, shard: shard, shards: shards), workers: workers, shard: shard, shards: shards)
-        if shards == 1 { _ = try writeExperimentReport(plan, results: results, failures: failures, command: "test", facts: [:]) }
+        let (_, failures, _) = try executeJobs(plan, storePath: experimentStorePath(s, shard: shard, shards: shards), workers: workers, shard: shard, shards: shards)
+        if shards == 1 { _ = try writeExperimentReport(plan, store: ResultsStore(path: experimentStorePath(s)), failures: failures, command: "test", facts: [:]) }
         return plan
     }
 
@@ -76,9 +76,9 @@ func tempFolder(_ label: String = #function) -> String {
         s.output = dir + "/sharded"  // as `--out`: the spec text (hashed into the report) is the same
         for k in 1...3 { _ = try run(s, shard: k, shards: 3) }
         let plan = planExperiment(s)
-        let (results, missing) = try storedResults(plan)
+        let (store, missing) = try mergeShardStores(plan)
         #expect(missing.isEmpty)
-        _ = try writeExperimentReport(plan, results: results, failures: [], command: "test", facts: [:])
+        _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:])
         let wholeCSV = try String(contentsOfFile: dir + "/whole/metrics.csv", encoding: .utf8)
         #expect(try String(contentsOfFile: dir + "/sharded/metrics.csv", encoding: .utf8) == wholeCSV)
         let a = try String(contentsOfFile: dir + "/whole/summary.md", encoding: .utf8)
@@ -94,8 +94,8 @@ func tempFolder(_ label: String = #function) -> String {
         other.output = dir + "/out"
         _ = try run(other, shard: 2, shards: 2)
         let shardPath = experimentStorePath(other, shard: 2, shards: 2)
-        #expect(throws: ResultsStoreError.self) { _ = try storedResults(planExperiment(s)) }
-        do { _ = try storedResults(planExperiment(s)) } catch {
+        #expect(throws: ResultsStoreError.self) { _ = try mergeShardStores(planExperiment(s)) }
+        do { _ = try mergeShardStores(planExperiment(s)) } catch {
             let line = "\(error)"
             #expect(line.hasPrefix("\(shardPath): shard store of another experiment (spec sha256 "))
             #expect(!line.contains("\n"))
@@ -106,20 +106,23 @@ func tempFolder(_ label: String = #function) -> String {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try spec(dir + "/out")
         let plan = planExperiment(s)
-        let (results, _, computed) = try executeJobs(plan, storePath: experimentStorePath(s), workers: 2)
+        let (_, _, computed) = try executeJobs(plan, storePath: experimentStorePath(s), workers: 2)
         #expect(computed == plan.jobs.count)
         let store = try ResultsStore(path: experimentStorePath(s))
-        // Every metric of every run is a row, equal to the run's result (NaN stored as NULL).
+        // Every metric of every run is a row, equal to the run computed again (NaN stored as NULL).
         let rows = try store.metricRows()
-        let expected = results.values.reduce(0) { $0 + $1.metrics.count }
-        #expect(rows.count == expected)
+        var expected = 0
         for job in plan.jobs {
-            for m in results[job.index]!.metrics {
+            let metrics = try runJob(job, plan: plan).metrics
+            expected += metrics.count
+            for m in metrics {
                 let v = rows[job.key + "|" + m.name]
                 #expect(v != nil)
                 if m.value.isFinite { #expect(v! == m.value) } else { #expect(v! == nil) }
             }
         }
+        #expect(rows.count == expected)
+        #expect(try storedMetrics(plan, store: store).count == plan.jobs.count)
     }
 
     @Test func aBadInputIsListedAndTheRestCompletes() throws {

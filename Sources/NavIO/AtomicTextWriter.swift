@@ -1,0 +1,68 @@
+import Foundation
+
+/// A text file written piece by piece and renamed into place on `commit()`, like
+/// `writeTextAtomically` but without holding the whole text: a killed run leaves the old file or
+/// the new one, never half of one. Not committed (an error, a thrown report step), the temporary
+/// file is removed.
+///
+/// Complexity: memory O(buffer) (64 KiB), whatever the file's size.
+public final class AtomicTextWriter {
+    public let path: String
+    private let temporary: String
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+    private var failure: Int32 = 0
+    private static let bufferSize = 1 << 16
+
+    /// Opens `.NAME.tmp-PID` beside `path` (creating the folder).
+    public init(path: String) throws(TraceError) {
+        guard !path.isEmpty, path != "-" else { throw TraceError(.writeFailed, file: "'\(path)'", "not a file path") }
+        self.path = path
+        let dir = parentFolder(of: path)
+        if !dir.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw TraceError(.writeFailed, file: path, "cannot create folder \(escapedForMessage(dir)) (\(errnoText(errno)))")
+            }
+        }
+        temporary = (dir.isEmpty ? "" : dir + "/") + "." + fileName(of: path) + ".tmp-\(getpid())"
+        fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(errno)))") }
+        buffer.reserveCapacity(Self.bufferSize)
+    }
+
+    /// Appends `text` (written out when the buffer fills).
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= Self.bufferSize { drain() }
+    }
+
+    private func drain() {
+        guard failure == 0, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
+        buffer.withUnsafeBytes { buf in
+            var done = 0
+            while done < buf.count {
+                let r = Foundation.write(fd, buf.baseAddress! + done, buf.count - done)
+                if r < 0 { if errno == EINTR { continue }; failure = errno; return }
+                done += r
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the rest and renames the file into place.
+    public func commit() throws(TraceError) {
+        drain()
+        if fd >= 0 { if close(fd) != 0 && failure == 0 { failure = errno }; fd = -1 }
+        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(failure)))")
+        }
+        failure = -1  // committed
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+        if failure != -1 { unlink(temporary) }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import NavCore
+import NavIO
+@testable import NavPipeline
+import Testing
+
+@Suite(.serialized) struct ResultsStoreTests {
+    func smallSpec(_ out: String) throws -> ExperimentSpec {
+        try ExperimentSpec.parse("name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(out)\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n", file: "t.yaml")
+    }
+
+    /// NaN, −0, ±∞ and subnormals come back with their IEEE 754 bits (SQLite alone turns NaN
+    /// into NULL and −0 into 0).
+    @Test func metricsRoundTripBitForBit() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try smallSpec(dir + "/out")
+        let plan = planExperiment(s)
+        let job = plan.jobs[0]
+        let values: [Double] = [.nan, -0.0, 0.0, .infinity, -.infinity, 5e-324, -1.5, 0.1]
+        let metrics = values.enumerated().map { Metric("m\($0.offset)", $0.element, "m") }
+        let store = try ResultsStore(path: dir + "/s.sqlite")
+        try store.add(StoredRun(job: job, recordingSHA256: "r", navigationSHA256: "n", seconds: 0, route: job.routeID, session: "nav1", metrics: metrics))
+        try store.flush()
+        let back = try #require(try store.read { try $0.metrics(key: job.key) })
+        #expect(back.session == "nav1")
+        #expect(back.metrics.map(\.name) == metrics.map(\.name))
+        for (a, b) in zip(back.metrics, metrics) {
+            if b.value.isNaN { #expect(a.value.isNaN) } else { #expect(a.value.bitPattern == b.value.bitPattern) }
+        }
+    }
+
+    /// A metric edited in the file (by hand, or damaged) fails the row checksum: the run is
+    /// computed again and the report is the one of an untouched store.
+    @Test func anEditedRowIsComputedAgainNotTrusted() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try smallSpec(dir + "/out")
+        let plan = planExperiment(s)
+        let path = experimentStorePath(s)
+        _ = try executeJobs(plan, storePath: path, workers: 1)
+        let store = try ResultsStore(path: path)
+        _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:])
+        let csv = try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8)
+        let victim = plan.jobs[1].key
+        try store.pool.write { db in
+            try db.execute(sql: "UPDATE metrics SET value = value + 1 WHERE run_key = ? AND ordinal = 1", arguments: [victim])
+        }
+        #expect(try store.read { try $0.metrics(key: victim) } == nil)
+        let (done, _, computed) = try executeJobs(plan, storePath: path, workers: 1)
+        #expect(computed == 1)
+        #expect(done == plan.jobs.count)
+        _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:])
+        #expect(try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8) == csv)
+    }
+
+    /// The store holds metrics, never paths: no runs column beyond the documented ones.
+    @Test func runsHoldNoPaths() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try smallSpec(dir + "/out")
+        _ = try executeJobs(planExperiment(s), storePath: experimentStorePath(s), workers: 2)
+        let store = try ResultsStore(path: experimentStorePath(s))
+        let columns = try store.pool.read { db in try db.columns(in: "runs").map(\.name) }
+        #expect(columns == ["key", "job_index", "route", "session", "configuration", "recording_sha256", "navigation_sha256",
+                            "navbench_version", "seconds", "checksum"])
+    }
+
+    /// The plot sample: at most `perCell` runs per (route, configuration), the same whatever the
+    /// order runs are offered in, and a cell with few runs drawn whole.
+    @Test func plotSampleIsBoundedAndOrderFree() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let seeds = (1...6).map(String.init).joined(separator: ", ")
+        let s = try ExperimentSpec.parse("name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)\nsweep:\n  rdp_tolerance: [0.3]\n  seeds: [\(seeds)]\n", file: "t.yaml")
+        let plan = planExperiment(s)
+        var forward = PlotSample(plan), backward = PlotSample(plan)
+        for j in plan.jobs { forward.offer(j) }
+        for j in plan.jobs.reversed() { backward.offer(j) }
+        #expect(forward.indices == backward.indices)
+        // 6 configurations (one per seed) × 3 sessions: every cell has 3 ≤ perCell runs.
+        #expect(forward.indices == plan.jobs.map(\.index))
+        var one = try ExperimentSpec.parse("name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)\n", file: "t.yaml")
+        one.output = dir
+        let many = ExperimentPlan(spec: one, sessions: [:], checksums: [:],
+                                  jobs: (0..<50).map { i in var j = plan.jobs[0]; j.index = i; j.key = "k\(i)"; return j },
+                                  failures: [], specSHA256: "")
+        var sample = PlotSample(many)
+        for j in many.jobs { sample.offer(j) }
+        #expect(sample.indices.count == PlotSample.perCell)
+    }
+}
