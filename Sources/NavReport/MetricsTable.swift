@@ -139,5 +139,9 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
         values.append(r.value)
     }
 
+    public mutating func append<S: Sequence>(contentsOf rows: S) where S.Element == MetricRow { for r in rows { append(r) } }
+
+    public static func += <S: Sequence>(lhs: inout MetricRows, rhs: S) where S.Element == MetricRow { lhs.append(contentsOf: rhs) }
+
     public static func == (a: MetricRows, b: MetricRows) -> Bool { a.elementsEqual(b) }
 }

@@ -76,9 +76,8 @@ import Testing
         #expect(forward.indices == backward.indices)
         // 6 configurations (one per seed) × 3 sessions: every cell has 3 ≤ perCell runs.
         #expect(forward.indices == plan.jobs.map(\.index))
-        var one = try ExperimentSpec.parse("name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)\n", file: "t.yaml")
-        one.output = dir
-        let many = ExperimentPlan(spec: one, sessions: [:], checksums: [:],
+        // 50 runs in one cell: perCell of them.
+        let many = ExperimentPlan(spec: s, sessions: [:], checksums: [:],
                                   jobs: (0..<50).map { i in var j = plan.jobs[0]; j.index = i; j.key = "k\(i)"; return j },
                                   failures: [], specSHA256: "")
         var sample = PlotSample(many)
