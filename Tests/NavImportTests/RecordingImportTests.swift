@@ -3,45 +3,12 @@ import NavCore
 @testable import NavImport
 import NavIO
 import NavRosbag
+import NavTestSupport
 import Testing
 
 // `importRecording` (navbench import rosbag|mcap) on the rosbags / mcap fixtures: every trace
 // value equals what the fixture script wrote (after the documented conversions), bags and
 // MCAP give the same session, and each bad input is one line naming file, topic or record.
-
-/// The ROS 1 bag / MCAP fixtures of NavRosbagTests (scripts/make_rosbag_fixtures.py), read in place.
-let rosFixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("NavRosbagTests/Fixtures").path
-func rosFixture(_ name: String) -> String { rosFixtureFolder + "/" + name }
-let rosSamples = ["sample-none.bag", "sample-bz2.bag", "sample-lz4.bag", "sample-none.mcap", "sample-lz4.mcap", "sample-zstd.mcap"]
-
-/// expected.json of those fixtures (floats in hex), the values the writers were given.
-struct RosExpected {
-    struct Sample {
-        var sec: Int64, nsec: UInt32, recv: UInt64
-        var values: [String: [Double]]
-    }
-    var topics: [String: [Sample]]
-
-    static let shared: RosExpected = {
-        let data = FileManager.default.contents(atPath: rosFixture("expected.json"))!
-        let json = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
-        func hex(_ any: Any) -> [Double] {
-            if let s = any as? String { return [Double(s)!] }
-            return (any as! [String]).map { Double($0)! }
-        }
-        var topics: [String: [Sample]] = [:]
-        for key in ["imu", "pose", "odom", "tf_base_link", "mag", "fix"] {
-            topics[key] = (json[key] as! [[String: Any]]).map { row in
-                var values: [String: [Double]] = [:]
-                for (k, v) in row where !["sec", "nsec", "recv_ns"].contains(k) { values[k] = hex(v) }
-                return Sample(sec: (row["sec"] as! NSNumber).int64Value, nsec: (row["nsec"] as! NSNumber).uint32Value,
-                              recv: (row["recv_ns"] as! NSNumber).uint64Value, values: values)
-            }
-        }
-        return RosExpected(topics: topics)
-    }()
-}
 
 func v(_ x: Vector3) -> [Double] { [x.x, x.y, x.z] }
 func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }

@@ -1,9 +1,8 @@
 import Foundation
+import NavTestSupport
 
 /// Path of a committed fixture.
-func fixture(_ name: String) -> String {
-    Bundle.module.path(forResource: "Fixtures/" + name, ofType: nil) ?? Bundle.module.bundlePath + "/Fixtures/" + name
-}
+func fixture(_ name: String) -> String { bundledFixture(.module, name) }
 
 /// The scipy/statsmodels references written by scripts/make_statistics_fixtures.py.
 struct StatisticsReference: Decodable {
