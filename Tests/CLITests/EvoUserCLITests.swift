@@ -30,7 +30,7 @@ import Testing
 
     @Test func offsetFlagsConflict() throws {
         let r = try navbench(["ape", "a.tum", "b.tum", "--estimate-t-offset", "--t-offset", "0.1"], cwd: repoRoot)
-        #expect(r.status != 0)
+        #expect(r.status == 64)
         #expect(r.err.contains("--estimate-t-offset finds the offset itself; drop --t-offset"))
     }
 }
@@ -81,7 +81,7 @@ import Testing
         #expect(sj["up_axis"] as? String == "z")
         #expect((sj["ce95_m"] as! Double) >= (sj["ce50_m"] as! Double))
         let bad = try navbench(["drift", "\(dup)/tum_groundtruth.tum", "\(dup)/tum_estimate.tum", "--length=-1"], cwd: repoRoot)
-        #expect(bad.status != 0 && bad.err.contains("--length must be a positive number of metres, got -1.0"))
+        #expect(bad.status == 64 && bad.err.contains("--length must be a positive number of metres, got -1.0"))
     }
 }
 

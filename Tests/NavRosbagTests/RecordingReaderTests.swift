@@ -116,9 +116,7 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
     @Test func truncatedBag() throws {
         let e = try #require(failure("bad-truncated.bag"))
         #expect(e.kind == .truncated)
-        #expect(e.description.hasSuffix("bad-truncated.bag: bag header record: the index starts at byte 32022, but the file has 21766 bytes (a truncated bag; expected the whole recording)")
-                || e.description.contains("truncated"), "\(e)")
-        #expect(e.description.contains("bad-truncated.bag: "))
+        #expect(e.description.hasSuffix("/bad-truncated.bag: bag header record: the index starts at byte 25130, but the file has 21766 bytes (a truncated bag; expected the whole recording)"), "\(e)")
         #expect(!e.description.contains("\n"))
     }
 
@@ -138,16 +136,14 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
     @Test func truncatedMCAP() throws {
         let e = try #require(failure("bad-truncated.mcap"))
         #expect(e.kind == .truncated)
-        #expect(e.description.contains("bad-truncated.mcap: chunk record at byte ") || e.description.contains("bad-truncated.mcap: record at byte "), "\(e)")
-        #expect(e.description.contains("the file has"), "\(e)")
+        #expect(e.description.hasSuffix("/bad-truncated.mcap: record at byte 15299: needs 1183 bytes at byte 15308, the file has 985 left (a truncated MCAP file)"), "\(e)")
+        #expect(!e.description.contains("\n"))
     }
 
     @Test func mcapChunkWithAWrongLength() throws {
         let e = try #require(failure("bad-chunk-size.mcap"))
         #expect(e.kind == .corrupt)
-        #expect(e.description.contains("bad-chunk-size.mcap: chunk record at byte "), "\(e)")
-        #expect(e.description.contains("zstd chunk "), "\(e)")
-        #expect(e.description.hasSuffix("(expected uncompressed_size to give its length)"), "\(e)")
+        #expect(e.description.hasSuffix("/bad-chunk-size.mcap: chunk record at byte 46: zstd chunk decompresses to 6210 bytes, but declares 6211 (expected uncompressed_size to give its length)"), "\(e)")
     }
 
     @Test func mcapWithAnUnknownCompression() throws {
