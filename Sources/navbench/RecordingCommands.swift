@@ -59,8 +59,8 @@ struct RecordingImportArguments: ParsableArguments {
                 }
                 print(try recording.summary().text(escaping: { escapedForMessage($0) }))
             } catch {
-                printError("navbench: error: \(error)")
-                throw ExitCode(1)
+                printErrorLine(error)
+                throw failureStatus(error)
             }
             return
         }
