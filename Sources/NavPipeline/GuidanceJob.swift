@@ -98,9 +98,12 @@ func trueSessionToVenue(_ s: Session, vio given: VIOStream? = nil) throws -> Pos
 /// for guidance; the session's own VIO, when present, still gives the true registration of
 /// its frame onto the venue. Either session's VIO may span at most `maxGuidanceSpanSeconds` (the replay
 /// clock ticks every 0.01 s over it), checked before anything is replayed.
+///
+/// `names` are what errors name the two sessions by (the CLI passes their files); default their
+/// session ids.
 public func runGuidance(recording: Session, navigation: Session, options o: GuidanceOptions, force: Bool = false,
-                        estimate: VIOStream? = nil) throws -> GuidanceRun {
-    let rid = recording.metadata.sessionID, nid = navigation.metadata.sessionID
+                        estimate: VIOStream? = nil, names: (recording: String, navigation: String)? = nil) throws -> GuidanceRun {
+    let rid = names?.recording ?? recording.metadata.sessionID, nid = names?.navigation ?? navigation.metadata.sessionID
     if !force {
         guard recording.metadata.kind == .recording else {
             throw GuidanceJobError("\(escapedForMessage(rid)): session_kind is \(recording.metadata.kind.rawValue), expected recording as the first session (--force to override)")
@@ -121,16 +124,16 @@ public func runGuidance(recording: Session, navigation: Session, options o: Guid
         }
     }
     guard let rvio = recording.vio, let rgt = recording.groundTruth else {
-        throw GuidanceJobError("\(rid): a recording needs vio and groundtruth streams")
+        throw GuidanceJobError("\(escapedForMessage(rid)): a recording needs vio and groundtruth streams")
     }
     guard let nvio = estimate ?? navigation.vio, let ngt = navigation.groundTruth else {
-        throw GuidanceJobError("\(nid): a navigation session needs vio and groundtruth streams")
+        throw GuidanceJobError("\(escapedForMessage(nid)): a navigation session needs vio and groundtruth streams")
     }
     guard let ra = recording.anchors, let firstRecordingSighting = ra.poses.first else {
-        throw GuidanceJobError("\(rid): no anchor sightings to register against")
+        throw GuidanceJobError("\(escapedForMessage(rid)): no anchor sightings to register against")
     }
     guard let na = navigation.anchors, !na.poses.isEmpty else {
-        throw GuidanceJobError("\(nid): no anchor sightings: the session cannot be registered onto the route")
+        throw GuidanceJobError("\(escapedForMessage(nid)): no anchor sightings: the session cannot be registered onto the route")
     }
     // Route.
     let c = crumbs(rvio.timestamps, rvio.poses, interval: o.crumbInterval)

@@ -71,7 +71,8 @@ struct Guide: ParsableCommand {
     func run() throws {
         let rec = try readTrace(at: recording), nav = try readTrace(at: navigation)
         let vio = try estimate.source.map { try loadEstimate($0, for: nav) }
-        let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options(settings: settings), force: force, estimate: vio)
+        let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options(settings: settings), force: force, estimate: vio,
+                                  names: (recording, navigation))
         let events = run.estimated.events.filter { pulses || $0.kind != .pulse }
         if json {
             struct Out: Encodable { var route: String; var recording: String; var navigation: String; var events: [GuidanceEvent]; var metrics: [String: Double?]; var units: [String: String] }
