@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 @testable import NavSignal
+import NavTestSupport
 import Testing
 
 /// `ChunkedFilter` (block-by-block filtering of long recordings) against the whole-array
