@@ -68,6 +68,7 @@ func formatRange(_ r: ClosedRange<Double>) -> String {
 /// first row to `body`.
 func forEachBlock(_ reader: HDF5Reader, _ object: String, rows: Int, blockRows: Int = traceBlockRows,
                   _ body: ([Double], Int) throws -> Void) throws {
+    try reader.checkDeclaredSize(object)
     var start = 0
     while start < rows {
         let end = min(rows, start + blockRows)

@@ -119,6 +119,15 @@ func withRowSelection(_ dataset: hid_t, shape: [Int], rows: Range<Int>, _ body: 
 }
 
 extension HDF5Reader {
+    /// The declared-size checks of a whole read (shape product without overflow, bytes the
+    /// file can hold) without the memory budget, for a dataset read in bounded blocks: a file
+    /// declaring 2^40 rows is refused before any block is read.
+    public func checkDeclaredSize(_ dataset: String) throws(TraceError) {
+        let d = try openDataset(dataset)
+        defer { H5Dclose(d) }
+        _ = try checkedElementCount(d, try info(of: d, name: dataset), name: dataset, memoryElementSize: 0)
+    }
+
     /// Reads rows `rows` of a numeric dataset as float64 (row-major), checking the range
     /// against the dataset's shape before allocating.
     public func readDoubles(_ dataset: String, rows: Range<Int>) throws(TraceError) -> [Double] {

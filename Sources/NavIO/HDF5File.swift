@@ -231,7 +231,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
     /// The element count of a dataset, checked before anything is allocated: the shape product
     /// without overflow, the declared bytes against what the file can hold (contiguous: the file
     /// size; chunked: the file size × `maxCompressionRatio`) and the memory against the budget.
-    private func checkedElementCount(_ d: hid_t, _ inf: HDF5DatasetInfo, name: String, memoryElementSize: Int) throws(TraceError) -> Int {
+    func checkedElementCount(_ d: hid_t, _ inf: HDF5DatasetInfo, name: String, memoryElementSize: Int) throws(TraceError) -> Int {
         var n = 1
         for dim in inf.shape {
             let (p, o) = n.multipliedReportingOverflow(by: dim)

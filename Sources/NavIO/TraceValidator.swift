@@ -191,7 +191,13 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadVa
             // Values.
             if !loadValues && ds.kind == .float {
                 stream.deferredShapes[ds.name] = info.shape
-                if ds.role == .timestamps { continue }  // checked as a time axis below
+                if ds.role == .timestamps {  // checked as a time axis below, once its size is plausible
+                    do { try reader.checkDeclaredSize(objectPath) } catch {
+                        report.problems.append(ValidationProblem(severity: .error, error: error))
+                        stream.deferredShapes[ds.name] = nil
+                    }
+                    continue
+                }
                 var checker = ValueChecker(spec: ds, columns: ds.columns ?? 1)
                 do { try forEachBlock(reader, objectPath, rows: rows) { v, first in checker.check(v, firstRow: first) } }
                 catch let e as TraceError { report.problems.append(ValidationProblem(severity: .error, error: e)); continue }
