@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-long bench-signal bench-trajectory baseline gate notebook-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -130,6 +130,10 @@ bench-trajectory: release deps-python-fixtures
 ## bench-h5: navbench vs h5py reading the peer-bench IMU workload, same run.
 bench-h5: release deps-python-fixtures
 	scripts/bench-h5.sh
+
+## bench-long: filter --stream on a generated 12-hour IMU trace vs h5py + scipy (alternating rounds, peak RSS) and the --compression levels.
+bench-long: release deps-python-fixtures
+	$(PYTHON) scripts/bench_long_trace.py all
 
 clean:
 	rm -rf .build Reports/datasets

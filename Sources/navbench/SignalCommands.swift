@@ -40,10 +40,15 @@ struct Filter: ParsableCommand {
     @Option(help: "Output file (.csv for CSV input, .h5 for trace input).") var out: String
     @Option(name: .customLong("as"), help: "Name of the added CSV column (default: COLUMN_filtered).") var outputColumn: String?
     @Flag(help: "The CSV column holds angles in degrees: filter on (sin, cos).") var angle = false
+    @Option(help: "Compression of the output trace's large datasets: none or gzip:N (N 1-9; default \(HDF5Compression.filterDefault)).") var compression: String?
     @OptionGroup var source: SeriesSource
 
     func validate() throws {
         do { _ = try FilterSpec(parsing: spec) } catch { throw ValidationError(error.description) }
+        if let compression {
+            do { _ = try HDF5Compression(parsing: compression) } catch { throw ValidationError(error.description) }
+            if !source.isTrace { throw ValidationError("--compression applies to trace output (--stream); CSV output is text") }
+        }
         if source.isTrace && out.hasSuffix(".csv") { throw ValidationError("--out \(out): trace input writes a trace file (.h5)") }
     }
 
@@ -53,7 +58,8 @@ struct Filter: ParsableCommand {
         if angle && !filter.flags.contains("angle") { filter = try FilterSpec(parsing: spec + (spec.contains(":") ? ",angle" : ":angle")) }
         let command = "navbench filter --spec \(spec) --stream \(source.stream ?? "") \(fileName(of: source.input))"
         if let stream = source.stream {
-            try filterTrace(input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command)
+            let level = try compression.map { try HDF5Compression(parsing: $0) } ?? .filterDefault
+            try filterTrace(input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command, compression: level)
         } else {
             let table = try CSVTable.read(source.input)
             let bytes = try filterCSVBytes(table, spec: filter, column: source.column!, outputColumn: outputColumn ?? source.column! + "_filtered",
