@@ -29,15 +29,16 @@ public struct VIOErrorSpec: Sendable, Hashable, Codable {
     public static let none = VIOErrorSpec()
 
     /// The VIO error of the synthetic sessions (`SynthParameters` defaults), without registration error.
-    public static var synth: VIOErrorSpec {
-        let p = SynthParameters()
-        var s = VIOErrorSpec()
-        s.yawRandomWalkDegreesPerSqrtSecond = p.vioYawRandomWalkDegreesPerSqrtSecond
-        s.scaleErrorStd = p.vioScaleErrorStd
-        s.positionRandomWalkPerSqrtSecond = p.vioPositionRandomWalkPerSqrtSecond
-        s.trackingLossProbability = p.trackingLossProbability
-        s.trackingLossSecondsRange = p.trackingLossSecondsRange
-        return s
+    public static var synth: VIOErrorSpec { VIOErrorSpec(synth: SynthParameters()) }
+
+    /// The VIO error `navbench synth` applies with parameters `p` (no registration error).
+    public init(synth p: SynthParameters) {
+        self.init()
+        yawRandomWalkDegreesPerSqrtSecond = p.vioYawRandomWalkDegreesPerSqrtSecond
+        scaleErrorStd = p.vioScaleErrorStd
+        positionRandomWalkPerSqrtSecond = p.vioPositionRandomWalkPerSqrtSecond
+        trackingLossProbability = p.trackingLossProbability
+        trackingLossSecondsRange = p.trackingLossSecondsRange
     }
 
     /// Parses `none`, `synth`, or `key=value[,key=value…]` (keys above; a named level may come

@@ -27,12 +27,7 @@ struct EvaluationOutputOptions: ParsableArguments {
         plotPlane ?? PlotPlane.floor(of: p.settings.upAxis ?? resolveUpAxis(nil, reference: p.reference).0)
     }
 
-    func write(_ r: APEReport, _ p: PreparedPair) throws {
-        if let dir = saveResults { try runReport { () throws(EvaluationError) in try saveEvaluation(r, pair: p, to: dir) } }
-        if let plot { try writePlot(errorPlotSVG(ErrorPlotData(r, pair: p, plane: plane(p))), plot) }
-    }
-
-    func write(_ r: RPEReport, _ p: PreparedPair) throws {
+    func write<Report: PoseErrorReport>(_ r: Report, _ p: PreparedPair) throws {
         if let dir = saveResults { try runReport { () throws(EvaluationError) in try saveEvaluation(r, pair: p, to: dir) } }
         if let plot { try writePlot(errorPlotSVG(ErrorPlotData(r, pair: p, plane: plane(p))), plot) }
     }

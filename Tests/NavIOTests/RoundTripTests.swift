@@ -3,6 +3,7 @@ import NavCore
 import NavIO
 import NavSynth
 import Testing
+import NavTestSupport
 
 @Suite struct RoundTripTests {
     @Test func writeThenReadIsLossless() throws {
