@@ -94,7 +94,9 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
         let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
         let arguments = Arguments(self.arguments)
         let seconds = timeout
-        Task.detached {
+        // On a queue of its own, not the cooperative pool: the caller blocks a thread below, and a
+        // pool whose threads are all blocked (2 cores, parallel jobs) would starve the call.
+        Task(executorPreference: PluginExecutor.shared) {
             // Its own session, so the teardown's SIGTERM (then SIGKILL) reaches what the plugin started too.
             let options = { () -> PlatformOptions in
                 var o = PlatformOptions()
@@ -191,6 +193,19 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return out
+    }
+}
+
+/// Runs plugin calls' tasks on a concurrent dispatch queue (threads that may block), so a
+/// synchronous caller waiting on a semaphore never starves them.
+private final class PluginExecutor: TaskExecutor {
+    static let shared = PluginExecutor()
+    private let queue = DispatchQueue(label: "navbench.exec-plugins", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
 

@@ -30,7 +30,8 @@ extension ExperimentSpec {
     /// `plugin_timeout:` into `spec`; the estimator dimension sweeps `arkit` then the names,
     /// sorted, unless `sweep.estimator` chose among them.
     static func parseEstimators(_ top: [String: Any], into spec: inout ExperimentSpec, file: String) throws(SpecError) {
-        spec.folder = (file as NSString).deletingLastPathComponent.isEmpty ? "." : (file as NSString).deletingLastPathComponent
+        // The folder of `file` ("." for a bare name; NSString's deletingLastPathComponent traps on "").
+        if let slash = file.lastIndex(of: "/") { spec.folder = slash == file.startIndex ? "/" : String(file[..<slash]) } else { spec.folder = "." }
         if let t = top["plugin_timeout"] {
             guard let s = (t as? Double) ?? (t as? Int).map(Double.init), s.isFinite, s > 0, s <= 86_400 else {
                 throw SpecError(file: file, key: "plugin_timeout", problem: "'\(t)' is not a number of seconds in (0, 86400]")
