@@ -196,11 +196,13 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Runs plugin calls' tasks on a concurrent dispatch queue (threads that may block), so a
-/// synchronous caller waiting on a semaphore never starves them.
+/// Runs plugin calls' tasks on a serial dispatch queue of their own. Serial queues are
+/// overcommitting (they get a thread even when the pool is busy), so neither callers blocked on
+/// a semaphore nor CPU-bound work on the cooperative pool or GCD's workers starve a call; the
+/// tasks only wait (spawn, pipes, exit), so one queue serves every call.
 private final class PluginExecutor: TaskExecutor {
     static let shared = PluginExecutor()
-    private let queue = DispatchQueue(label: "navbench.exec-plugins", attributes: .concurrent)
+    private let queue = DispatchQueue(label: "navbench.exec-plugins")
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
