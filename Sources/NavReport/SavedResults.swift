@@ -74,6 +74,9 @@ public func saveEvaluation<Report: PoseErrorReport>(_ report: Report, pair: Prep
 }
 
 private func saveFolder(_ folder: String, statsJSON: String, errors: [SavedError], pair: PreparedPair) throws(EvaluationError) {
+    // Never the filesystem root, an input, or the folder of an input (it would replace aligned.h5
+    // or stats.json that the evaluation read).
+    do { try checkOutputPath(folder, flag: "--save-results", inputs: [pair.reference.path, pair.estimate.path], folder: true) } catch { throw .input(error) }
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {

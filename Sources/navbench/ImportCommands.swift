@@ -71,8 +71,8 @@ struct ImportOutput: ParsableArguments {
             let streams = result.streamCounts.map { "\($0.name) \($0.samples)" }.joined(separator: ", ")
             print("\(out): \(result.session.metadata.kind.rawValue); \(streams)")
         } catch {
-            printError("navbench: error: \(error)")
-            throw ExitCode(1)
+            printErrorLine(error)
+            throw failureStatus(error)
         }
     }
 
@@ -259,7 +259,7 @@ struct Export: ParsableCommand {
             }
             if out != "-" { print(out) }
         } catch {
-            printError("navbench: error: \(error)")
+            printErrorLine(error)
             throw ExitCode(error.kind == .writeFailed ? 73 : 1)
         }
     }

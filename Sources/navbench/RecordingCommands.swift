@@ -14,7 +14,7 @@ extension WorldFrame: ExpressibleByArgument {}
 /// The options of `import rosbag` and `import mcap`. The output options are those of every
 /// import, except that `--out` may be left out with `--list`.
 struct RecordingImportArguments: ParsableArguments {
-    @Argument(help: "The recording (.bag or .mcap; the format is checked from the file's first bytes).") var input: String
+    @Argument(help: "The recording: a .bag for import rosbag, an .mcap for import mcap (checked from the file's first bytes).") var input: String
     @Flag(help: "Print the topics, their message types, counts and rates (like rosbag info) and exit.") var list = false
     @Option(help: "Topic of sensor_msgs/Imu messages → imu.") var imu: String?
     @Option(help: "Topic of sensor_msgs/MagneticField messages → imu/magnetometer (T → µT).") var magnetometer: String?
@@ -59,8 +59,8 @@ struct RecordingImportArguments: ParsableArguments {
                 }
                 print(try recording.summary().text(escaping: { escapedForMessage($0) }))
             } catch {
-                printError("navbench: error: \(error)")
-                throw ExitCode(1)
+                printErrorLine(error)
+                throw failureStatus(error)
             }
             return
         }
