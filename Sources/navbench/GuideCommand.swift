@@ -40,7 +40,8 @@ struct GuidanceFlags: ParsableArguments {
         }
         for s in settings {
             let kv = s.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2, let d = SweepDimension.named(kv[0]) else {
+            guard kv.count == 2, let d = SweepDimension.named(kv[0]), d.key != SweepDimension.estimator.key else {
+                if kv.first == SweepDimension.estimator.key { throw ValidationError("\(s): guide takes an estimate with --vio FILE; estimator= names an estimators: entry of a spec") }
                 throw ValidationError("\(s): expected KEY=VALUE with KEY one of \(SweepDimension.all.map(\.key).joined(separator: ", "))")
             }
             guard let c = d.validate(kv[1]) else { throw ValidationError("\(d.key)=\(kv[1]): expected \(d.expected)") }
