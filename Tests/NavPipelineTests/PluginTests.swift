@@ -77,8 +77,8 @@ import Testing
         #expect(plan.jobs.count == 5)
         // The plugin files are inputs of the manifest and the store, with their checksums.
         #expect(plan.checksums[p + "/double.awk"] == (try sha256Hex(ofFile: p + "/double.awk")))
-        let (results, failures, computed) = try executeJobs(plan, storePath: dir + "/results.sqlite", workers: 2)
-        #expect(computed == 2 && results.count == 2)
+        let (done, failures, computed) = try executeJobs(plan, storePath: dir + "/results.sqlite", workers: 2)
+        #expect(computed == 2 && done == 2)
         #expect(failures.count == 3, "\(failures)")
         for (f, name) in zip(failures, ["exit3.sh': failed (exit status 3", "garbage.sh': malformed output", "hang.sh': no answer within the timeout of 20 s"]) {
             #expect(f.contains(name) && !f.contains("\n"), "\(f)")
@@ -132,10 +132,12 @@ import Testing
         let plan = planExperiment(spec)
         #expect(plan.jobs.count == 5)
         #expect(plan.failures == ["R2-turns_nav2: estimator mine: \(dir)/est/R2-turns_nav2.tum: no such file (pattern est/{session}.tum)"])
-        let (results, failures, _) = try executeJobs(plan, storePath: dir + "/results.sqlite", workers: 2)
+        let (_, failures, _) = try executeJobs(plan, storePath: dir + "/results.sqlite", workers: 2)
         #expect(failures.isEmpty, "\(failures)")
+        let stored = try storedMetrics(plan, store: ResultsStore(path: dir + "/results.sqlite"))
         func metrics(_ session: String, _ label: String) -> [Double] {
-            results.values.first { $0.session == session && $0.configuration == label }!.metrics.map(\.value)
+            let job = plan.jobs.first { ($0.session ?? (($0.navigation as NSString).lastPathComponent as NSString).deletingPathExtension) == session && $0.configuration.label == label }!
+            return stored[job.index]!.map(\.value)
         }
         let arkit = metrics("R2-turns_nav1", "est=arkit")
         for other in ["est=mine", "est=echo"] {
