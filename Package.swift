@@ -119,28 +119,28 @@ let package = Package(
         .testTarget(name: "NavSimTests", dependencies: ["NavCore", "NavSynth", "NavGuidance", "NavSim"]),
         .testTarget(
             name: "NavIOTests",
-            dependencies: ["NavCore", "NavIO", "NavSynth"],
+            dependencies: ["NavTestSupport", "NavCore", "NavIO", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "NavImportTests",
-            dependencies: ["NavCore", "NavIO", "NavImport", "NavRosbag", "NavSynth"],
+            dependencies: ["NavTestSupport", "NavCore", "NavIO", "NavImport", "NavRosbag", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "NavSignalTests",
-            dependencies: ["NavCore", "NavIO", "NavSignal"],
+            dependencies: ["NavTestSupport", "NavCore", "NavIO", "NavSignal"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "NavSpectralTests", dependencies: ["NavIO", "NavSpectral"]),
+        .testTarget(name: "NavSpectralTests", dependencies: ["NavTestSupport", "NavSpectral"]),
         .testTarget(
             name: "NavGeometryTests",
-            dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["NavTestSupport", "NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "NavMetricsTests",
-            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: ["NavTestSupport", "NavCore", "NavGeometry", "NavMetrics", "NavIO", .product(name: "RealModule", package: "swift-numerics")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
@@ -149,10 +149,12 @@ let package = Package(
         .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim"]),
         .testTarget(
             name: "NavRosbagTests",
-            dependencies: ["NavCore", "NavRosbag"],
+            dependencies: ["NavTestSupport", "NavCore", "NavRosbag"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CLITests", dependencies: ["navbench"]),
-        .testTarget(name: "NavStatisticsTests", dependencies: ["NavCore", "NavStatistics"], resources: [.copy("Fixtures")]),
+        // Helpers shared by the test targets (fixture paths, temporary folders, reference files).
+        .target(name: "NavTestSupport", dependencies: ["NavIO"], path: "Tests/NavTestSupport"),
+        .testTarget(name: "NavStatisticsTests", dependencies: ["NavTestSupport", "NavCore", "NavStatistics"], resources: [.copy("Fixtures")]),
     ]
 )

@@ -100,7 +100,17 @@ def generate(out, n):
                 w.finish()
 
 
-def frames(rows_imu, rows_pose):
+def frames(messages):
+    """The peer's work after decoding: (topic, message) pairs into an IMU and a pose DataFrame."""
+    rows_imu, rows_pose = [], []
+    for topic, m in messages:
+        t = m.header.stamp.sec + m.header.stamp.nanosec * 1e-9
+        if topic == "/imu":
+            a, g = m.linear_acceleration, m.angular_velocity
+            rows_imu.append((t, a.x, a.y, a.z, g.x, g.y, g.z))
+        else:
+            p, q = m.pose.position, m.pose.orientation
+            rows_pose.append((t, p.x, p.y, p.z, q.x, q.y, q.z, q.w))
     imu = pd.DataFrame(rows_imu, columns=["t", "ax", "ay", "az", "gx", "gy", "gz"])
     pose = pd.DataFrame(rows_pose, columns=["t", "x", "y", "z", "qx", "qy", "qz", "qw"])
     print(f"imu {len(imu)} rows, pose {len(pose)} rows, mean az {imu['az'].mean():.6f}")
@@ -108,35 +118,17 @@ def frames(rows_imu, rows_pose):
 
 def peer_bag(path):
     from rosbags.highlevel import AnyReader
-    rows_imu, rows_pose = [], []
     with AnyReader([Path(path)], default_typestore=get_typestore(Stores.ROS1_NOETIC)) as reader:
-        for conn, _, raw in reader.messages(connections=reader.connections):
-            m = reader.deserialize(raw, conn.msgtype)
-            t = m.header.stamp.sec + m.header.stamp.nanosec * 1e-9
-            if conn.topic == "/imu":
-                a, g = m.linear_acceleration, m.angular_velocity
-                rows_imu.append((t, a.x, a.y, a.z, g.x, g.y, g.z))
-            else:
-                p, q = m.pose.position, m.pose.orientation
-                rows_pose.append((t, p.x, p.y, p.z, q.x, q.y, q.z, q.w))
-    frames(rows_imu, rows_pose)
+        frames((conn.topic, reader.deserialize(raw, conn.msgtype))
+               for conn, _, raw in reader.messages(connections=reader.connections))
 
 
 def peer_mcap(path):
     from mcap.reader import make_reader
     ts = get_typestore(Stores.ROS2_HUMBLE)
-    rows_imu, rows_pose = [], []
     with open(path, "rb") as f:
-        for schema, channel, message in make_reader(f).iter_messages():
-            m = ts.deserialize_cdr(message.data, schema.name)
-            t = m.header.stamp.sec + m.header.stamp.nanosec * 1e-9
-            if channel.topic == "/imu":
-                a, g = m.linear_acceleration, m.angular_velocity
-                rows_imu.append((t, a.x, a.y, a.z, g.x, g.y, g.z))
-            else:
-                p, q = m.pose.position, m.pose.orientation
-                rows_pose.append((t, p.x, p.y, p.z, q.x, q.y, q.z, q.w))
-    frames(rows_imu, rows_pose)
+        frames((channel.topic, ts.deserialize_cdr(message.data, schema.name))
+               for schema, channel, message in make_reader(f).iter_messages())
 
 
 if __name__ == "__main__":

@@ -37,6 +37,9 @@ C_MODULES = {"CHDF5": {"NavIO"}, "CFFTW": {"NavSpectral"},
              "CBZip2": {"NavRosbag"}, "CLZ4": {"NavRosbag"}, "CZstd": {"NavRosbag"}}
 # Modules a test target may import above its library: reading fixtures, making sessions.
 TEST_HELPERS = {"NavIO", "NavSynth"}
+# Library targets of test code only (under Tests/): shared test helpers. They may import
+# NavCore and the test helpers, and only test targets may depend on them.
+TEST_SUPPORT = {"NavTestSupport": {"NavCore", "NavIO"}}
 # Modules of the toolchain, never declared.
 SYSTEM = {"Foundation", "FoundationEssentials", "FoundationXML", "Glibc", "Darwin", "Dispatch", "Synchronization",
           "Testing", "XCTest", "os", "Musl"}
@@ -85,6 +88,9 @@ def main():
             if module not in provides:
                 problems.append(f"{where}: {name} imports {module}, which Package.swift does not declare for it")
         used_deps = {provides[m] for m in used if m in provides}
+        for dep in sorted(declared & set(TEST_SUPPORT)):
+            if t["type"] != "test":
+                problems.append(f"Package.swift: {name} depends on the test support target {dep}; only test targets may")
         for dep in sorted(declared - used_deps):
             if t["type"] == "test" and targets.get(dep, {}).get("type") == "executable":
                 continue  # a test target that runs the executable
@@ -99,6 +105,12 @@ def main():
                     if module in LAYERS and LAYERS[module] > LAYERS[subject] and module not in TEST_HELPERS:
                         problems.append(f"{where}: {name} imports {module}, a layer above {subject} "
                                         f"(layer order in docs/architecture.md)")
+            continue
+        if name in TEST_SUPPORT:
+            for module, where in sorted(used.items()):
+                if module in LAYERS and module not in TEST_SUPPORT[name]:
+                    problems.append(f"{where}: the test support target {name} imports {module}; it may import only "
+                                    f"{', '.join(sorted(TEST_SUPPORT[name]))}")
             continue
         if name not in LAYERS:
             problems.append(f"Package.swift: target {name} has no layer in scripts/check_layers.py and docs/architecture.md")

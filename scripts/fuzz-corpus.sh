@@ -21,6 +21,13 @@ rm -rf "$WORK"; mkdir -p "$WORK"
 WORK=$(realpath "$WORK")
 C="$WORK/corpus"
 "$PY" Tests/Fuzz/make_corpus.py "$C" Datasets >/dev/null || { echo "fuzz: corpus generation failed"; exit 2; }
+# The corpus must be the one the README describes: inputs vanishing silently (a moved fixture
+# folder once cut the Clew routes from 64 to 15) fail the run.
+if ! cmp -s "$C/COUNTS" Tests/Fuzz/EXPECTED_COUNTS; then
+    echo "fuzz: the corpus differs from Tests/Fuzz/EXPECTED_COUNTS (kind count): $(diff Tests/Fuzz/EXPECTED_COUNTS "$C/COUNTS" | grep '^[<>]' | tr '\n' ' ')"
+    echo "fuzz: if the change is intended, copy $C/COUNTS to Tests/Fuzz/EXPECTED_COUNTS and update Tests/Fuzz/README.md"
+    exit 2
+fi
 for f in Tests/Fuzz/findings/*; do [ -f "$f" ] && mkdir -p "$C/findings" && cp "$f" "$C/findings/"; done
 mkfifo "$C/h5/fifo"
 ln -s fifo "$C/h5/fifo_link.h5"

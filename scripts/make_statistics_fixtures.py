@@ -3,12 +3,14 @@
 
 scipy.stats.wilcoxon (zero_method='wilcox', both methods, with and without correction, ties and
 zeros), scipy.stats.permutation_test (paired sign flips, exact), statsmodels multipletests
-(method='holm') and proportion_confint(method='wilson'), scipy.special.ndtr/ndtri. Seeded, so
+(method='holm') and proportion_confint(method='wilson'), scipy.special.ndtr/ndtri, stats.t, and
+scipy.stats.bootstrap (BCa and percentile) on given resampled means. Seeded, so
 the output is byte-identical for the pinned versions (`make fixtures-statistics`, which pins them).
 """
 import json
 import math
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import scipy
@@ -94,9 +96,36 @@ for df in (1, 2, 3, 4.5, 9, 29, 100, 1000):
     for x in (-30.0, -2.0, -0.5, 0.0, 0.7, 1.96, 4.0, 50.0):
         student_t.append({"df": float(df), "x": x, "cdf": float(stats.t.cdf(x, df))})
 
+# scipy.stats.bootstrap on resampled means given to it (bootstrap_result), so navbench's
+# BootstrapInterval.intervals can be compared on the very same resamples: plain (scipy's
+# confidence) and with Hesterberg's small-sample expansion, which is scipy's interval at the
+# confidence 1 − 2·Φ(−√(n/(n−1))·t_{1−α/2, n−1}). A separate stream keeps the values above as they were.
+boot_rng = np.random.default_rng(20261124)
+bootstrap = []
+for name, x in (("normal n=10", boot_rng.normal(5, 2, size=10)),
+                ("exponential n=30", boot_rng.exponential(1.0, size=30)),
+                ("lognormal n=8", boot_rng.lognormal(0, 1, size=8)),
+                ("integers with ties n=12", boot_rng.integers(0, 4, size=12).astype(float)),
+                ("normal n=100", boot_rng.normal(0, 1, size=100))):
+    n = len(x)
+    means = x[boot_rng.integers(0, n, size=(1000, n))].mean(axis=1)
+    results = []
+    for confidence in (0.95, 0.9):
+        for expanded in (False, True):
+            level = confidence
+            if expanded:
+                level = 1 - 2 * float(special.ndtr(-math.sqrt(n / (n - 1)) * stats.t.ppf(1 - (1 - confidence) / 2, n - 1)))
+            given = SimpleNamespace(bootstrap_distribution=means)
+            bca = stats.bootstrap((x,), np.mean, n_resamples=0, bootstrap_result=given, method="BCa", confidence_level=level)
+            pct = stats.bootstrap((x,), np.mean, n_resamples=0, bootstrap_result=given, method="percentile", confidence_level=level)
+            results.append({"confidence": confidence, "expanded": expanded,
+                            "bca": [float(bca.confidence_interval.low), float(bca.confidence_interval.high)],
+                            "percentile": [float(pct.confidence_interval.low), float(pct.confidence_interval.high)]})
+    bootstrap.append({"name": name, "x": [float(v) for v in x], "means": [float(v) for v in means], "results": results})
+
 doc = {"versions": {"numpy": np.__version__, "scipy": scipy.__version__, "statsmodels": statsmodels.__version__},
        "wilcoxon": wilcoxon, "holm": holm, "wilson": wilson, "permutation": permutation, "normal_quantile": normal,
-       "normal_cdf": cdf, "student_t": student_t}
+       "normal_cdf": cdf, "student_t": student_t, "bootstrap": bootstrap}
 with open(out, "w") as fh:
     json.dump(doc, fh, indent=1, sort_keys=True)
     fh.write("\n")

@@ -5,9 +5,12 @@ import Foundation
 public enum ClockFace {
     /// Hour 1…12 for an angle (radians, positive = target to the right, 0 = straight ahead):
     /// h = Int(angle·6/π + 12.5) mod 12, with 0 shown as 12 (30° sectors centred on the hours).
-    /// `Int` truncates toward zero, as Clew's `Int(Float)`.
+    /// `Int` truncates toward zero, as Clew's `Int(Float)`. An angle beyond ±10⁹ rad is reduced
+    /// to (−π, π] first (the same hour, without overflowing `Int`); a non-finite angle gives 12.
     public static func hour(angle: Double) -> Int {
-        let h = Int(angle * 6 / .pi + 12.5) % 12
+        guard angle.isFinite else { return 12 }
+        let a = abs(angle) < 1e9 ? angle : remainder(angle, 2 * .pi)
+        let h = Int(a * 6 / .pi + 12.5) % 12
         return h == 0 ? 12 : h
     }
 

@@ -282,6 +282,7 @@ public func writeBytesAtomically(_ bytes: [UInt8], to path: String) throws(Trace
             throw TraceError(.writeFailed, file: path, "cannot create folder \(dir)")
         }
     }
+    try requireReplaceableOutput(path)
     do { try bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: path), options: .atomic) } } catch {
         throw TraceError(.writeFailed, file: path, "cannot write (\(error.localizedDescription))")
     }

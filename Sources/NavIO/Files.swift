@@ -36,6 +36,7 @@ public func writeTextAtomically(_ text: String, to path: String) throws(TraceErr
             throw TraceError(.writeFailed, file: path, "cannot create folder \(escapedForMessage(dir)) (\(errnoText(errno)))")
         }
     }
+    try requireReplaceableOutput(path)
     let name = fileName(of: path)
     let temporary = (dir.isEmpty ? "" : dir + "/") + "." + name + ".tmp-\(getpid())"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -56,6 +57,20 @@ public func writeTextAtomically(_ text: String, to path: String) throws(TraceErr
         unlink(temporary)
         throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(failure)))")
     }
+}
+
+/// Refuses to replace anything but a regular file: an atomic write renames its temporary file
+/// over `path`, which would replace a device node, a FIFO or a socket (`--out /dev/null` run as
+/// root) with a regular file. A missing `path` is fine.
+///
+/// - Throws: `TraceError.writeFailed` (exit status 73) naming `path` and what it is.
+public func requireReplaceableOutput(_ path: String) throws(TraceError) {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return }
+    let kind = st.st_mode & S_IFMT
+    if kind == S_IFREG || kind == S_IFLNK && nonRegularFileKind(path) == nil { return }
+    let what = kind == S_IFLNK ? "a link to \(nonRegularFileKind(path) ?? "something other than a file")" : (nonRegularFileKind(path) ?? "not a regular file")
+    throw TraceError(.writeFailed, file: path, "is \(what); an output replaces only a regular file")
 }
 
 /// `strerror` of an errno value ("No space left on device").

@@ -26,6 +26,7 @@ public final class HDF5Writer {
         guard path != "-", !path.isEmpty else {
             throw TraceError(.writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
         }
+        try requireReplaceableOutput(path)
         let dir = parentFolder(of: path)
         if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         temporaryPath = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
@@ -46,6 +47,7 @@ public final class HDF5Writer {
     public func commit() throws(TraceError) {
         guard H5Fclose(file) >= 0 else { throw TraceError(.writeFailed, file: path, "closing the file failed (disk full?)") }
         file = -1
+        try requireReplaceableOutput(path)
         guard rename(temporaryPath, path) == 0 else {
             throw TraceError(.writeFailed, file: path, "cannot move the finished file into place")
         }

@@ -15,8 +15,9 @@ public func checkOutputPath(_ out: String, flag: String = "--out", inputs: [Stri
         throw TraceError(.writeFailed, file: out, object: flag, "the filesystem root is never an output; name a folder")
     }
     if out == "-" && folder { throw TraceError(.writeFailed, file: out, object: flag, "a report folder cannot be standard output") }
-    if !folder, out != "-", nonRegularFileKind(out) == "a folder" {
-        throw TraceError(.writeFailed, file: out, object: flag, "is a folder, expected an output file path")
+    if !folder, out != "-", let kind = nonRegularFileKind(out) {
+        throw TraceError(.writeFailed, file: out, object: flag, kind == "a folder" ? "is a folder, expected an output file path"
+                         : "is \(kind), expected a regular output file (an output replaces only a regular file)")
     }
     func identity(_ p: String) -> (UInt64, UInt64)? {
         var st = stat()

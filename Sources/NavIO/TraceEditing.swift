@@ -123,9 +123,13 @@ private func streamOrder(_ name: String) -> Int { TraceSchema.streams.firstIndex
 /// of the inputs is refused: inputs are never modified.
 public func editTrace(inputs: [String], output: String, command: String,
                       _ edit: ([LoadedTrace]) throws -> LoadedTrace) throws {
+    guard output != "-", !output.isEmpty else {
+        throw TraceError(.writeFailed, file: output.isEmpty ? "''" : output, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
+    }
+    try requireReplaceableOutput(output)
     let outURL = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path
     for i in inputs where URL(fileURLWithPath: i).standardizedFileURL.resolvingSymlinksInPath().path == outURL {
-        throw TraceEditError("\(escapedForMessage(output)): the output is an input; inputs are never modified (name another --out)")
+        throw TraceError(.writeFailed, file: output, "the output is an input; inputs are never modified (name another --out)")
     }
     var traces: [LoadedTrace] = []
     for i in inputs {
@@ -145,6 +149,7 @@ public func editTrace(inputs: [String], output: String, command: String,
     if let e = check.errors.first {
         throw TraceEditError("\(escapedForMessage(output)): the edited trace would be invalid: \(e.error.problem)")
     }
+    try requireReplaceableOutput(output)
     guard rename(staging, output) == 0 else {
         throw TraceError(.writeFailed, file: output, "cannot move the finished file into place")
     }

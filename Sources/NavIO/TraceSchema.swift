@@ -70,14 +70,14 @@ public enum TraceSchema {
         ], summary: "BLE ranging; rows of one scan share a timestamp"),
         Stream(name: "vio", timeOrder: .strictlyIncreasing, datasets: [
             timestamps,
-            Dataset("position", columns: 3, units: "m"),
+            Dataset("position", columns: 3, units: "m", range: positionRange),
             Dataset("orientation", columns: 4, units: "1", role: .quaternion),
             Dataset("tracking_state", units: "1", kind: .integer, range: 0...2),
         ], summary: "camera pose in the session frame"),
         Stream(name: "anchors", timeOrder: .nonDecreasing, datasets: [
             timestamps,
             Dataset("anchor_id", units: "1", kind: .integer),
-            Dataset("position", columns: 3, units: "m"),
+            Dataset("position", columns: 3, units: "m", range: positionRange),
             Dataset("orientation", columns: 4, units: "1", role: .quaternion),
         ], summary: "anchor sightings: anchor pose in the session frame"),
         Stream(name: "location", timeOrder: .strictlyIncreasing, datasets: [
@@ -90,11 +90,16 @@ public enum TraceSchema {
         ], summary: "location fixes with floor level"),
         Stream(name: "groundtruth", timeOrder: .strictlyIncreasing, datasets: [
             timestamps,
-            Dataset("position", columns: 3, units: "m"),
+            Dataset("position", columns: 3, units: "m", range: positionRange),
             Dataset("orientation", columns: 4, units: "1", role: .quaternion),
             Dataset("floor", units: "level", kind: .integer, required: false),
         ], summary: "true device pose in the venue frame"),
     ]
+
+    /// Every pose position, metres: within 10,000 km of the frame's origin on each axis (UTM
+    /// northings fit). Larger values are corrupt data, and their squares and differences would
+    /// overflow the geometry (1e308 crashed the guidance replay before this bound).
+    public static let positionRange: ClosedRange<Double> = -1e7...1e7
 
     /// Root attributes: name, whether required, meaning.
     public static let rootAttributes: [(name: String, required: Bool, meaning: String)] = [

@@ -90,7 +90,7 @@ public func detectTrajectoryFormat(path: String) throws(TraceError) -> Trajector
         if fields == 8 { return .tum }
         if fields == 12 { return .kitti }
         throw TraceError(.wrongShape, file: path, object: "line \(lineNo)",
-                         "cannot tell the trajectory format: \(fields) fields; expected 8 (TUM), 12 (KITTI) or ≥ 8 comma-separated (EuRoC); name it with --format")
+                         "cannot tell the trajectory format: \(fields) fields; expected 8 (TUM), 12 (KITTI) or ≥ 8 comma-separated (EuRoC); name it with --format (--vio-format for guide --vio)")
     }
     throw TraceError(.empty, file: path, "no data lines, expected a TUM, KITTI or EuRoC trajectory")
 }

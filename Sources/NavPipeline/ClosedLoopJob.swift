@@ -43,9 +43,10 @@ public func venueFloorPlan(recordingPath: String, session: Session) throws -> Fl
     guard let data = FileManager.default.contents(atPath: path) else { throw GuidanceJobError("\(escapedForMessage(path)): cannot read the floor plan") }
     do {
         let plan = try JSONDecoder().decode(FloorPlan.self, from: data)
-        guard plan.floorHeight.isFinite, plan.floorHeight > 0, plan.phoneHeight.isFinite,
-              plan.walls.allSatisfy({ [$0.x0, $0.z0, $0.x1, $0.z1].allSatisfy(\.isFinite) }) else {
-            throw GuidanceJobError("\(escapedForMessage(path)): walls and heights must be finite, floor_height > 0")
+        let inVenue = TraceSchema.positionRange
+        guard plan.floorHeight.isFinite, (0.5...100).contains(plan.floorHeight), (-100...100).contains(plan.phoneHeight),
+              plan.walls.allSatisfy({ [$0.x0, $0.z0, $0.x1, $0.z1].allSatisfy(inVenue.contains) }) else {
+            throw GuidanceJobError("\(escapedForMessage(path)): expected floorHeight 0.5–100 m, phoneHeight within ±100 m and wall ends within ±10⁷ m")
         }
         return plan
     } catch let e as GuidanceJobError { throw e } catch {

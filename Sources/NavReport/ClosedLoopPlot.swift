@@ -16,11 +16,9 @@ public func closedLoopSVG(title: String, walls: [(x0: Double, z0: Double, x1: Do
     let scale = min((width - 2 * margin) / (x1 - x0), (height - 2 * margin - 20) / (n1 - n0))
     func px(_ x: Double) -> String { String(format: "%.1f", margin + (x - x0) * scale) }
     func py(_ n: Double) -> String { String(format: "%.1f", height - margin - (n - n0) * scale) }
-    func esc(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-    }
-    var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
-    s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"\(Int(width / 2))\" y=\"18\" text-anchor=\"middle\">\(esc(title))</text>\n"
+    func esc(_ s: String) -> String { xmlEscaped(s) }
+    var s = svgCanvasOpening(width: width, height: height)
+    s += "<text x=\"\(Int(width / 2))\" y=\"18\" text-anchor=\"middle\">\(esc(title))</text>\n"
     s += "<text x=\"\(Int(width / 2))\" y=\"\(Int(height - 8))\" text-anchor=\"middle\">east (m); north up; 1 m = \(String(format: "%.1f", scale)) px</text>\n"
     for w in walls {
         s += "<line x1=\"\(px(w.x0))\" y1=\"\(py(-w.z0))\" x2=\"\(px(w.x1))\" y2=\"\(py(-w.z1))\" stroke=\"#888\" stroke-width=\"\(w.floor == 0 ? 3 : 1.5)\"/>\n"

@@ -79,25 +79,17 @@ public struct ErrorPlotData: Sendable {
 }
 
 extension ErrorPlotData {
-    /// Plot data of an APE report (error at each associated pose).
-    public init(_ r: APEReport, pair: PreparedPair, plane: PlotPlane) {
+    /// Plot data of an APE or RPE report: the error of pair (i, j) drawn at pose j and time t_j
+    /// (APE: i = j, one error per associated pose).
+    public init<Report: PoseErrorReport>(_ r: Report, pair: PreparedPair, plane: PlotPlane) {
         let t = pair.associated.referenceTimestamps
         let t0 = t.first ?? 0
-        self.init(title: "APE w.r.t. \(r.relation.title) — \((r.estimatePath as NSString).lastPathComponent)",
-                  reference: pair.associated.reference.map(\.translation), estimate: pair.alignedEstimate.map(\.translation),
-                  poseErrors: r.errors.map { Optional($0) }, errorSeries: zip(t, r.errors).map { ($0 - t0, $1) },
-                  unit: r.relation.unit, rmse: r.statistics.rmse, mean: r.statistics.mean, median: r.statistics.median, plane: plane)
-    }
-
-    /// Plot data of an RPE report (the error of pair (i, j) drawn at pose j and time t_j).
-    public init(_ r: RPEReport, pair: PreparedPair, plane: PlotPlane) {
-        let t = pair.associated.referenceTimestamps
-        let t0 = t.first ?? 0
+        let pairs = r.errorPairs
         var pe = [Double?](repeating: nil, count: pair.alignedEstimate.count)
-        for (p, e) in zip(r.pairList, r.errors) { pe[p.j] = e }
-        self.init(title: "RPE w.r.t. \(r.relation.title) — \((r.estimatePath as NSString).lastPathComponent)",
+        for (p, e) in zip(pairs, r.errors) { pe[p.j] = e }
+        self.init(title: "\(r.metricName) w.r.t. \(r.relation.title) — \((r.estimatePath as NSString).lastPathComponent)",
                   reference: pair.associated.reference.map(\.translation), estimate: pair.alignedEstimate.map(\.translation),
-                  poseErrors: pe, errorSeries: zip(r.pairList, r.errors).map { (t[$0.j] - t0, $1) },
+                  poseErrors: pe, errorSeries: zip(pairs, r.errors).map { (t[$0.j] - t0, $1) },
                   unit: r.relation.unit, rmse: r.statistics.rmse, mean: r.statistics.mean, median: r.statistics.median, plane: plane)
     }
 }
@@ -120,16 +112,11 @@ private struct Panel {
             s += "<line x1=\"\(fixed2(left - 4))\" y1=\"\(fixed2(py(v)))\" x2=\"\(fixed2(left))\" y2=\"\(fixed2(py(v)))\" stroke=\"#888\"/>"
             s += "<text x=\"\(fixed2(left - 7))\" y=\"\(fixed2(py(v) + 4))\" text-anchor=\"end\">\(tickLabel(v, step: ys))</text>\n"
         }
-        s += "<text x=\"\(fixed2(left + width / 2))\" y=\"\(fixed2(top + height + 36))\" text-anchor=\"middle\">\(svgEscape(xLabel))</text>\n"
+        s += "<text x=\"\(fixed2(left + width / 2))\" y=\"\(fixed2(top + height + 36))\" text-anchor=\"middle\">\(xmlEscaped(xLabel))</text>\n"
         let cy = top + height / 2
-        s += "<text x=\"\(fixed2(left - 48))\" y=\"\(fixed2(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 \(fixed2(left - 48)) \(fixed2(cy)))\">\(svgEscape(yLabel))</text>\n"
+        s += "<text x=\"\(fixed2(left - 48))\" y=\"\(fixed2(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 \(fixed2(left - 48)) \(fixed2(cy)))\">\(xmlEscaped(yLabel))</text>\n"
         return s
     }
-}
-
-func svgEscape(_ t: String) -> String {
-    t.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-        .replacingOccurrences(of: "\"", with: "&quot;")
 }
 
 /// A white box with entries (a line sample and a label) inside a panel's top-left or
@@ -141,7 +128,7 @@ private func legend(_ entries: [(stroke: String, dashed: Bool, label: String)], 
     for (k, e) in entries.enumerated() {
         let ly = y + 14 + 16 * Double(k)
         s += "<line x1=\"\(fixed2(x + 6))\" y1=\"\(fixed2(ly - 4))\" x2=\"\(fixed2(x + 28))\" y2=\"\(fixed2(ly - 4))\" stroke=\"\(e.stroke)\" stroke-width=\"2\"\(e.dashed ? " stroke-dasharray=\"5,3\"" : "")/>"
-        s += "<text x=\"\(fixed2(x + 34))\" y=\"\(fixed2(ly))\">\(svgEscape(e.label))</text>\n"
+        s += "<text x=\"\(fixed2(x + 34))\" y=\"\(fixed2(ly))\">\(xmlEscaped(e.label))</text>\n"
     }
     return s
 }
@@ -154,9 +141,8 @@ private func legend(_ entries: [(stroke: String, dashed: Bool, label: String)], 
 /// - Complexity: O(n).
 public func errorPlotSVG(_ d: ErrorPlotData) -> String {
     let width = 760.0, height = 900.0
-    var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
-    s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    s += "<text x=\"\(fixed2(width / 2))\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">\(svgEscape(d.title))</text>\n"
+    var s = svgCanvasOpening(width: width, height: height)
+    s += "<text x=\"\(fixed2(width / 2))\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">\(xmlEscaped(d.title))</text>\n"
     let unitText = d.unit == "none" || d.unit.isEmpty ? "" : " (\(d.unit))"
     // Trajectory panel, equal scale.
     let pts = (d.reference + d.estimate).map(d.plane.project).filter { $0.0.isFinite && $0.1.isFinite }
@@ -197,7 +183,7 @@ public func errorPlotSVG(_ d: ErrorPlotData) -> String {
         let y = barTop + barH * (1 - (v - emin) / erange)
         s += "<text x=\"\(fixed2(barX + 20))\" y=\"\(fixed2(y + 4))\">\(tickLabel(v, step: bs))</text>\n"
     }
-    s += "<text x=\"\(fixed2(barX))\" y=\"\(fixed2(barTop - 6))\">error\(svgEscape(unitText))</text>\n"
+    s += "<text x=\"\(fixed2(barX))\" y=\"\(fixed2(barTop - 6))\">error\(xmlEscaped(unitText))</text>\n"
     // Error over time.
     let series = d.errorSeries.filter { $0.t.isFinite && $0.e.isFinite }
     let t1 = max(series.map(\.t).max() ?? 1, 1e-9)

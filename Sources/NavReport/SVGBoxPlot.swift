@@ -16,9 +16,16 @@ public struct SVGBoxPlot: Sendable {
     }
     public var title: String
     public var yLabel: String
+    /// Title of the x axis (the groups are numbered there and named in the legend).
+    public var xLabel: String
     public var groups: [Group]
+    /// At most this many outliers drawn per box (evenly spaced in rank), so a box of 100,000
+    /// errors stays a small file.
+    public static let maxOutliersDrawn = 300
 
-    public init(title: String, yLabel: String, groups: [Group]) { self.title = title; self.yLabel = yLabel; self.groups = groups }
+    public init(title: String, yLabel: String, xLabel: String = "configuration (legend)", groups: [Group]) {
+        self.title = title; self.yLabel = yLabel; self.xLabel = xLabel; self.groups = groups
+    }
 
     /// Quartiles, whisker ends and outliers of the finite values.
     public static func summary(_ values: [Double]) -> (q1: Double, median: Double, q3: Double, low: Double, high: Double, outliers: [Double])? {
@@ -44,18 +51,11 @@ public struct SVGBoxPlot: Sendable {
         func f(_ v: Double) -> String { fixed2(v) }
         func py(_ y: Double) -> Double { top + ph - (y - y0) / (y1 - y0) * ph }
         let slot = pw / Double(max(1, groups.count))
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
-        s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        s += "<text x=\"\(f(width / 2))\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">\(xmlEscaped(title))</text>\n"
-        s += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" fill=\"none\" stroke=\"#888\"/>\n"
+        var s = svgCanvasOpening(width: width, height: height) + svgTitle(title, x: width / 2, y: 20, fontSize: 14)
+            + svgFrame(left: left, top: top, width: pw, height: ph)
         let (yTicks, yStep) = niceTicks(y0, y1)
-        for v in yTicks {
-            let label = tickLabel(v, step: yStep)
-            s += "<line x1=\"\(f(left - 4))\" y1=\"\(f(py(v)))\" x2=\"\(f(left))\" y2=\"\(f(py(v)))\" stroke=\"#888\"/>\n"
-            s += "<text x=\"\(f(left - 6))\" y=\"\(f(py(v) + 4))\" text-anchor=\"end\">\(label)</text>\n"
-        }
-        s += "<text x=\"\(f(left + pw / 2))\" y=\"\(f(height - 8))\" text-anchor=\"middle\">configuration (legend)</text>\n"
-        s += "<text x=\"14\" y=\"\(f(top + ph / 2))\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(f(top + ph / 2)))\">\(xmlEscaped(yLabel))</text>\n"
+        s += svgLeftTicks(yTicks, step: yStep, left: left, y: py)
+        s += svgAxisTitles(x: xLabel, y: yLabel, left: left, top: top, width: pw, height: ph, canvasHeight: height)
         for (i, g) in groups.enumerated() {
             let color = PlotStyle(g.style).color
             let cx = left + slot * (Double(i) + 0.5), half = min(14, slot * 0.35)
@@ -67,7 +67,8 @@ public struct SVGBoxPlot: Sendable {
                 s += "<line x1=\"\(f(cx - half))\" y1=\"\(f(py(b.median)))\" x2=\"\(f(cx + half))\" y2=\"\(f(py(b.median)))\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
                 let mean = Statistics.mean(g.values.filter(\.isFinite))
                 s += "<path d=\"M \(f(cx)) \(f(py(mean) - 4)) L \(f(cx + 4)) \(f(py(mean))) L \(f(cx)) \(f(py(mean) + 4)) L \(f(cx - 4)) \(f(py(mean))) Z\" fill=\"white\" stroke=\"\(color)\"/>\n"
-                for o in b.outliers { s += "<circle cx=\"\(f(cx))\" cy=\"\(f(py(o)))\" r=\"2\" fill=\"none\" stroke=\"\(color)\"/>\n" }
+                let step = max(1, (b.outliers.count + Self.maxOutliersDrawn - 1) / Self.maxOutliersDrawn)
+                for o in Swift.stride(from: 0, to: b.outliers.count, by: step).map({ b.outliers[$0] }) { s += "<circle cx=\"\(f(cx))\" cy=\"\(f(py(o)))\" r=\"2\" fill=\"none\" stroke=\"\(color)\"/>\n" }
             }
             let ly = top + 14 + Double(i) * 16
             let name = g.label.count > SVGPlot.legendCharacters ? String(g.label.prefix(SVGPlot.legendCharacters - 1)) + "…" : g.label

@@ -51,10 +51,8 @@ public struct SVGPlot: Sendable {
         func f(_ v: Double) -> String { fixed2(v) }
         func px(_ x: Double) -> Double { left + (x - x0) * sx }
         func py(_ y: Double) -> Double { top + ph - (y - y0) * sy }
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
-        s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        s += "<text x=\"\(f(width / 2))\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">\(escape(title))</text>\n"
-        s += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" fill=\"none\" stroke=\"#888\"/>\n"
+        var s = svgCanvasOpening(width: width, height: height) + svgTitle(title, x: width / 2, y: 20, fontSize: 14)
+            + svgFrame(left: left, top: top, width: pw, height: ph)
         let xEnd = equalAspect ? x0 + pw / sx : x1, yEnd = equalAspect ? y0 + ph / sy : y1
         let (xTicks, xStep) = niceTicks(x0, xEnd), (yTicks, yStep) = niceTicks(y0, yEnd)
         for v in xTicks {
@@ -62,13 +60,8 @@ public struct SVGPlot: Sendable {
             s += "<line x1=\"\(f(px(v)))\" y1=\"\(f(top + ph))\" x2=\"\(f(px(v)))\" y2=\"\(f(top + ph + 4))\" stroke=\"#888\"/>\n"
             s += "<text x=\"\(f(px(v)))\" y=\"\(f(top + ph + 16))\" text-anchor=\"middle\">\(label)</text>\n"
         }
-        for v in yTicks {
-            let label = tickLabel(v, step: yStep)
-            s += "<line x1=\"\(f(left - 4))\" y1=\"\(f(py(v)))\" x2=\"\(f(left))\" y2=\"\(f(py(v)))\" stroke=\"#888\"/>\n"
-            s += "<text x=\"\(f(left - 6))\" y=\"\(f(py(v) + 4))\" text-anchor=\"end\">\(label)</text>\n"
-        }
-        s += "<text x=\"\(f(left + pw / 2))\" y=\"\(f(height - 8))\" text-anchor=\"middle\">\(escape(xLabel))</text>\n"
-        s += "<text x=\"14\" y=\"\(f(top + ph / 2))\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(f(top + ph / 2)))\">\(escape(yLabel))</text>\n"
+        s += svgLeftTicks(yTicks, step: yStep, left: left, y: py)
+        s += svgAxisTitles(x: xLabel, y: yLabel, left: left, top: top, width: pw, height: ph, canvasHeight: height)
         for (i, serie) in series.enumerated() {
             let style = PlotStyle(serie.style ?? i)
             let dash = serie.dashed ? " stroke-dasharray=\"5,3\"" : style.dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
@@ -77,13 +70,9 @@ public struct SVGPlot: Sendable {
             let ly = top + 14 + Double(i) * 16
             s += "<line x1=\"\(f(width - right + 10))\" y1=\"\(f(ly - 4))\" x2=\"\(f(width - right + 30))\" y2=\"\(f(ly - 4))\" stroke=\"\(style.color)\" stroke-width=\"2\"\(dash)/>\n"
             let label = serie.label.count > Self.legendCharacters ? String(serie.label.prefix(Self.legendCharacters - 1)) + "…" : serie.label
-            s += "<text x=\"\(f(width - right + 34))\" y=\"\(f(ly))\">\(escape(label))</text>\n"
+            s += "<text x=\"\(f(width - right + 34))\" y=\"\(f(ly))\">\(xmlEscaped(label))</text>\n"
         }
         return s + "</svg>\n"
-    }
-
-    func escape(_ t: String) -> String {
-        t.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }
 

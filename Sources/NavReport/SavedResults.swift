@@ -61,31 +61,22 @@ public struct SavedEvaluation: Sendable {
     public var errorValues: [Double] { errors.map(\.error) }
 }
 
-/// Writes `--save-results DIR` for an APE report (see `SavedEvaluation` for the files).
+/// Writes `--save-results DIR` for an APE or RPE report (see `SavedEvaluation` for the files).
 ///
 /// - Throws: `EvaluationError.input` naming the file that could not be written.
 /// - Complexity: O(n).
-public func saveEvaluation(_ report: APEReport, pair: PreparedPair, to folder: String) throws(EvaluationError) {
-    let errors = report.errors.indices.map { k in
-        SavedError(i: k, j: k, time: pair.associated.referenceTimestamps[k], endTime: pair.associated.referenceTimestamps[k], error: report.errors[k])
-    }
-    let json: String
-    do { json = try reportJSON(report) } catch { throw .pairing("cannot encode the report: \(error)") }
-    try saveFolder(folder, statsJSON: json, errors: errors, pair: pair)
-}
-
-/// Writes `--save-results DIR` for an RPE report.
-///
-/// - Complexity: O(n).
-public func saveEvaluation(_ report: RPEReport, pair: PreparedPair, to folder: String) throws(EvaluationError) {
+public func saveEvaluation<Report: PoseErrorReport>(_ report: Report, pair: PreparedPair, to folder: String) throws(EvaluationError) {
     let t = pair.associated.referenceTimestamps
-    let errors = zip(report.pairList, report.errors).map { p, e in SavedError(i: p.i, j: p.j, time: t[p.i], endTime: t[p.j], error: e) }
+    let errors = zip(report.errorPairs, report.errors).map { p, e in SavedError(i: p.i, j: p.j, time: t[p.i], endTime: t[p.j], error: e) }
     let json: String
     do { json = try reportJSON(report) } catch { throw .pairing("cannot encode the report: \(error)") }
     try saveFolder(folder, statsJSON: json, errors: errors, pair: pair)
 }
 
 private func saveFolder(_ folder: String, statsJSON: String, errors: [SavedError], pair: PreparedPair) throws(EvaluationError) {
+    // Never the filesystem root, an input, or the folder of an input (it would replace aligned.h5
+    // or stats.json that the evaluation read).
+    do { try checkOutputPath(folder, flag: "--save-results", inputs: [pair.reference.path, pair.estimate.path], folder: true) } catch { throw .input(error) }
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {

@@ -166,10 +166,23 @@ private func defaultStream(_ s: TrajectorySource, _ role: String) -> String? {
     return (s.format == .h5 || ((s.format == nil) && (ext == "h5" || ext == "hdf5"))) ? role : nil
 }
 
+/// What `--save-results` and `--plot` need of an APE or RPE report: the errors and the
+/// associated-pose pair (i, j) each one was measured on (APE: i = j = k).
+public protocol PoseErrorReport: Sendable, Encodable {
+    /// "APE" or "RPE".
+    var metricName: String { get }
+    var estimatePath: String { get }
+    var relation: PoseRelation { get }
+    var statistics: ErrorStatistics { get }
+    var errors: [Double] { get }
+    /// One per error, in the same order.
+    var errorPairs: [IndexPair] { get }
+}
+
 /// Result of `evaluateAPE`. JSON: statistics under evo's names at the top level
 /// (`rmse`, `mean`, `median`, `std`, `min`, `max`, `sse`) plus `pairs`, `relation`, `unit`,
 /// `align` and the alignment transform.
-public struct APEReport: Sendable, Encodable {
+public struct APEReport: PoseErrorReport {
     public var referencePath: String
     public var estimatePath: String
     public var relation: PoseRelation
@@ -183,6 +196,8 @@ public struct APEReport: Sendable, Encodable {
     public var context = EvaluationContext()
 
     public var pairs: Int { errors.count }
+    public var metricName: String { "APE" }
+    public var errorPairs: [IndexPair] { errors.indices.map { IndexPair($0, $0) } }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
@@ -277,7 +292,7 @@ public func apeReport(_ p: PreparedPair, relation: PoseRelation, settings: Evalu
 }
 
 /// Result of `evaluateRPE`; JSON as `APEReport` plus `delta`, `delta_unit`, `all_pairs`, `pairing`.
-public struct RPEReport: Sendable, Encodable {
+public struct RPEReport: PoseErrorReport {
     public var referencePath: String
     public var estimatePath: String
     public var relation: PoseRelation
@@ -291,6 +306,8 @@ public struct RPEReport: Sendable, Encodable {
     public var context = EvaluationContext()
 
     public var pairs: Int { errors.count }
+    public var metricName: String { "RPE" }
+    public var errorPairs: [IndexPair] { pairList }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)

@@ -106,6 +106,8 @@ public func simulateWalk(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, 
 
 /// The state of one closed-loop walk (see `simulateWalk`).
 struct ClosedLoopWalker {
+    /// Longest walk simulated, seconds: a walker still walking then is lost.
+    static let maximumSeconds = 7200.0
     enum Mode { case waiting, walking, turning, seeking, stopped }
     enum Action { case turn(Double), stopSeeking, stop }
 
@@ -183,7 +185,8 @@ struct ClosedLoopWalker {
         followEvery = max(1, Int((p.followInterval / p.hapticInterval).rounded()))
         vioEvery = max(1, Int((settings.vioInterval / p.hapticInterval).rounded()))
         let length = s.trueRoute.length
-        timeLimit = w.lostTimeFactor * length / w.speed + w.lostTimeMarginSeconds
+        // Never more than two simulated hours: a walker that slow is lost, whatever the route.
+        timeLimit = min(w.lostTimeFactor * length / w.speed + w.lostTimeMarginSeconds, ClosedLoopWalker.maximumSeconds)
         let expected = length / w.speed
         drift = VIODrift(spec: settings.vioError, start: start, lossWindow: (2, max(3, expected - 4)), rng: &vioRNG)
         vioLast = start

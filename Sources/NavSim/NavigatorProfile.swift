@@ -114,6 +114,22 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
         ("start_wait", \.startWaitSeconds), ("lost_time_factor", \.lostTimeFactor), ("lost_time_margin", \.lostTimeMarginSeconds),
     ] }
 
+    /// Accepted values of each override key: what a person can do, so that a typo such as
+    /// `speed=1e308` is one line rather than an overflow, and `speed=0.0001` is refused rather
+    /// than a walk of years (docs/navigator.md).
+    static func allowedRange(_ key: String) -> ClosedRange<Double> {
+        switch key {
+        case "speed": return 0.1...5                               // m/s
+        case "step_length": return 0.1...3                         // m
+        case "step_bias": return -90...90                          // deg, signed
+        case "turn_rate", "seek_rate": return 1...3600             // deg/s
+        case "lost_time_factor": return 1...100
+        case "lost_time_margin", "seek_after", "start_wait": return 0...3600   // s
+        case "reaction_time", "reaction_time_std", "haptic_reaction_time": return 0...60   // s
+        default: return 0...180                                    // angles and their spreads, deg
+        }
+    }
+
     /// Parses `PROFILE[:key=value,…]`, e.g. `cane:speed=0.8,exact_angles=1`.
     public init(parsing text: String) throws(NavigatorProfileError) {
         let head = text.split(separator: ":", maxSplits: 1).map(String.init)
@@ -135,8 +151,10 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
             guard let path = NavigatorProfile.doubleKeys.first(where: { $0.0 == kv[0] })?.1 else {
                 throw NavigatorProfileError("walker '\(text)': unknown key '\(kv[0])' (expected exact_angles, \(NavigatorProfile.doubleKeys.map(\.0).joined(separator: ", ")))")
             }
-            if kv[0] != "step_bias" && x < 0 { throw NavigatorProfileError("walker '\(text)': \(kv[0]) must be ≥ 0, got \(kv[1])") }
-            if (kv[0] == "speed" || kv[0] == "step_length") && x <= 0 { throw NavigatorProfileError("walker '\(text)': \(kv[0]) must be > 0, got \(kv[1])") }
+            let allowed = NavigatorProfile.allowedRange(kv[0])
+            guard allowed.contains(x) else {
+                throw NavigatorProfileError("walker '\(text)': \(kv[0]) must be from \(allowed.lowerBound.formatted) to \(allowed.upperBound.formatted), got \(kv[1])")
+            }
             self[keyPath: path] = x
         }
         name = text
@@ -147,4 +165,9 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
 public struct NavigatorProfileError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String
     public init(_ d: String) { description = d }
+}
+
+private extension Double {
+    /// 0.1, 5, 3600 (no trailing ".0").
+    var formatted: String { self == rounded() ? String(Int(self)) : String(self) }
 }

@@ -56,10 +56,31 @@ public struct BootstrapInterval: Sendable, Equatable {
                 means[b] = s / Double(n)
             }
         }
+        let (bca, percentile) = intervals(values, resampledMeans: &means, confidence: confidence)
+        return both(bca.low, bca.high, percentile.low, percentile.high)
+    }
+
+    /// The BCa and percentile limits of the mean of `values` from given resampled means (the
+    /// second half of `mean`, public so it can be checked against
+    /// `scipy.stats.bootstrap(..., bootstrap_result=…)` on the same resamples).
+    /// `smallSampleExpansion` false gives scipy's intervals exactly; true (navbench's reports)
+    /// replaces z_{α/2} by −√(n/(n−1))·t_{α/2, n−1}, which is scipy's interval at the
+    /// confidence 1 − 2Φ(−√(n/(n−1))·t_{1−α/2, n−1}).
+    ///
+    /// `resampledMeans` is reordered (selection). n < 2 or fewer than 2 resamples give NaN.
+    ///
+    /// Complexity: O(B + n).
+    public static func intervals(_ values: [Double], resampledMeans means: inout [Double], confidence: Double = 0.95,
+                                 smallSampleExpansion: Bool = true) -> (bca: (low: Double, high: Double), percentile: (low: Double, high: Double)) {
+        let n = values.count, resamples = means.count
+        guard n > 1, resamples > 1 else { return ((.nan, .nan), (.nan, .nan)) }
+        let theta = Statistics.mean(values)
         let alpha = (1 - confidence) / 2
-        // Expanded tail probability: Φ(−√(n/(n−1))·t_{1−α/2, n−1}).
-        let zExpanded = (Double(n) / Double(n - 1)).squareRoot() * StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - alpha)
-        let tail = StandardNormal.cdf(-zExpanded)
+        // Expanded tail probability: Φ(−√(n/(n−1))·t_{1−α/2, n−1}); without the expansion, α/2.
+        let zExpanded = smallSampleExpansion
+            ? (Double(n) / Double(n - 1)).squareRoot() * StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - alpha)
+            : -StandardNormal.quantile(alpha)
+        let tail = smallSampleExpansion ? StandardNormal.cdf(-zExpanded) : alpha
         // Bias correction: share of resampled means below θ̂ (ties count half).
         var below = 0, equal = 0
         for m in means { if m < theta { below += 1 } else if m == theta { equal += 1 } }
@@ -78,8 +99,8 @@ public struct BootstrapInterval: Sendable, Equatable {
         let a1 = adjusted(-zExpanded), a2 = adjusted(zExpanded)
         // Only four quantiles are needed: select their order statistics (O(B)) instead of sorting (O(B log B)).
         let q = Statistics.quantilesBySelection(&means, a1.isFinite && a2.isFinite ? [tail, 1 - tail, a1, a2] : [tail, 1 - tail])
-        guard q.count == 4 else { return both(.nan, .nan, q[0], q[1]) }
-        return both(q[2], q[3], q[0], q[1])
+        guard q.count == 4 else { return ((.nan, .nan), (q[0], q[1])) }
+        return ((q[2], q[3]), (q[0], q[1]))
     }
 
     private static func pow15(_ x: Double) -> Double { x * x.squareRoot() }

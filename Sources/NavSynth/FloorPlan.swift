@@ -27,7 +27,11 @@ public struct FloorPlan: Sendable, Hashable, Codable {
     public static let openSpace = FloorPlan()
 
     /// Floor index of a phone at height `y`.
-    @inlinable public func floor(phoneAt y: Double) -> Int { Int(((y - phoneHeight) / floorHeight).rounded()) }
+    /// Floors beyond ±10⁶ (corrupt heights) count as the outermost one instead of overflowing `Int`.
+    @inlinable public func floor(phoneAt y: Double) -> Int {
+        let f = ((y - phoneHeight) / floorHeight).rounded()
+        return f.isFinite ? Int(Swift.max(-1e6, Swift.min(1e6, f))) : 0
+    }
 
     /// Moves from (x, z) by (dx, dz) on `floor`; returns the end point and whether a wall was touched.
     ///
@@ -101,7 +105,7 @@ public struct FloorPlan: Sendable, Hashable, Codable {
             left.append((ends[i].0 + nx * halfWidth / c, ends[i].1 + nz * halfWidth / c))
             right.append((ends[i].0 - nx * halfWidth / c, ends[i].1 - nz * halfWidth / c))
         }
-        func floorOf(_ y: Double) -> Int { Int(((y - phoneHeight) / floorHeight).rounded()) }
+        func floorOf(_ y: Double) -> Int { plan.floor(phoneAt: y) }
         for i in 0..<(n - 1) {
             let floors = Set([floorOf(pts[i].y), floorOf(pts[i + 1].y)]).sorted()
             for f in floors {

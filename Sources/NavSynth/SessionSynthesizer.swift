@@ -231,13 +231,7 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     let startPose = Pose(rotation: Quaternion(yaw: orientation[0].yaw), translation: position[0])
     let toN = startPose.inverse
     let vioStep = Int(p.imuRate / p.vioRate)
-    var vioError = VIOErrorSpec()
-    vioError.yawRandomWalkDegreesPerSqrtSecond = p.vioYawRandomWalkDegreesPerSqrtSecond
-    vioError.scaleErrorStd = p.vioScaleErrorStd
-    vioError.positionRandomWalkPerSqrtSecond = p.vioPositionRandomWalkPerSqrtSecond
-    vioError.trackingLossProbability = p.trackingLossProbability
-    vioError.trackingLossSecondsRange = p.trackingLossSecondsRange
-    var drift = VIODrift(spec: vioError, start: .zero,
+    var drift = VIODrift(spec: VIOErrorSpec(synth: p), start: .zero,
                          lossWindow: (p.standStartSeconds + 2, max(p.standStartSeconds + 3, times[n - 1] - 4)), rng: &rng)
     var vt: [Double] = [], vposes: [Pose] = [], vstate: [TrackingState] = []
     var previousTrue = (toN * truth[0]).translation

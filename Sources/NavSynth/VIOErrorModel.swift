@@ -15,6 +15,9 @@ import NavCore
 /// | `tracking_loss` | – | probability of one tracking-loss episode per run (position frozen, displacement lost) |
 /// | `tracking_loss_seconds` | s | its length, `a-b` (default 1-2.5) |
 ///
+/// Accepted values: `yaw_offset` ±180, `yaw_drift` 0…10, `scale` 0…0.5, `position_noise` 0…1,
+/// `tracking_loss` 0…1, `tracking_loss_seconds` within 0…600.
+///
 /// Named levels: `none` (all zero) and `synth` (the defaults of `SynthParameters`).
 public struct VIOErrorSpec: Sendable, Hashable, Codable {
     public var yawOffsetDegrees = 0.0
@@ -29,15 +32,16 @@ public struct VIOErrorSpec: Sendable, Hashable, Codable {
     public static let none = VIOErrorSpec()
 
     /// The VIO error of the synthetic sessions (`SynthParameters` defaults), without registration error.
-    public static var synth: VIOErrorSpec {
-        let p = SynthParameters()
-        var s = VIOErrorSpec()
-        s.yawRandomWalkDegreesPerSqrtSecond = p.vioYawRandomWalkDegreesPerSqrtSecond
-        s.scaleErrorStd = p.vioScaleErrorStd
-        s.positionRandomWalkPerSqrtSecond = p.vioPositionRandomWalkPerSqrtSecond
-        s.trackingLossProbability = p.trackingLossProbability
-        s.trackingLossSecondsRange = p.trackingLossSecondsRange
-        return s
+    public static var synth: VIOErrorSpec { VIOErrorSpec(synth: SynthParameters()) }
+
+    /// The VIO error `navbench synth` applies with parameters `p` (no registration error).
+    public init(synth p: SynthParameters) {
+        self.init()
+        yawRandomWalkDegreesPerSqrtSecond = p.vioYawRandomWalkDegreesPerSqrtSecond
+        scaleErrorStd = p.vioScaleErrorStd
+        positionRandomWalkPerSqrtSecond = p.vioPositionRandomWalkPerSqrtSecond
+        trackingLossProbability = p.trackingLossProbability
+        trackingLossSecondsRange = p.trackingLossSecondsRange
     }
 
     /// Parses `none`, `synth`, or `key=value[,key=value…]` (keys above; a named level may come
@@ -55,8 +59,8 @@ public struct VIOErrorSpec: Sendable, Hashable, Codable {
             let key = kv[0], value = kv[1]
             if key == "tracking_loss_seconds" {
                 let ab = value.split(separator: "-").compactMap { Double($0) }
-                guard ab.count == 2, ab[0] >= 0, ab[1] >= ab[0], ab[1].isFinite else {
-                    throw VIOErrorSpecError("vio-error '\(text)': tracking_loss_seconds expects a-b seconds with 0 ≤ a ≤ b, got '\(value)'")
+                guard ab.count == 2, ab[0] >= 0, ab[1] >= ab[0], ab[1] <= 600 else {
+                    throw VIOErrorSpecError("vio-error '\(text)': tracking_loss_seconds expects a-b seconds with 0 ≤ a ≤ b ≤ 600, got '\(value)'")
                 }
                 trackingLossSecondsRange = ab
                 continue
@@ -64,10 +68,15 @@ public struct VIOErrorSpec: Sendable, Hashable, Codable {
             guard let x = Double(value), x.isFinite else {
                 throw VIOErrorSpecError("vio-error '\(text)': \(key) expects a finite number, got '\(value)'")
             }
+            // Bounds: far beyond any phone's tracking error, small enough that a typo (1e308)
+            // is one line instead of an overflow.
+            let bounds: [String: ClosedRange<Double>] = ["yaw_offset": -180...180, "yaw_drift": 0...10, "scale": 0...0.5, "position_noise": 0...1]
+            if let b = bounds[key], !b.contains(x) {
+                throw VIOErrorSpecError("vio-error '\(text)': \(key) must be from \(b.lowerBound) to \(b.upperBound), got \(value)")
+            }
             switch key {
             case "yaw_offset": yawOffsetDegrees = x
             case "yaw_drift", "scale", "position_noise":
-                guard x >= 0 else { throw VIOErrorSpecError("vio-error '\(text)': \(key) must be ≥ 0, got \(value)") }
                 if key == "yaw_drift" { yawRandomWalkDegreesPerSqrtSecond = x }
                 if key == "scale" { scaleErrorStd = x }
                 if key == "position_noise" { positionRandomWalkPerSqrtSecond = x }

@@ -51,7 +51,7 @@ struct Calibrate: ParsableCommand {
                 if let why = reasons.first { print("stopped: \(why)") }
                 print("")
             } catch {
-                printError("navbench: error: \(error)")
+                printErrorLine(error)
                 failed = true
             }
         }
@@ -89,7 +89,7 @@ struct Proximity: ParsableCommand {
                 printMetricColumns("\(f)", variants: filters, metrics: columns)
                 print("")
             } catch {
-                printError("navbench: error: \(error)")
+                printErrorLine(error)
                 failed = true
             }
         }

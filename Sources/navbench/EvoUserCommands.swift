@@ -23,24 +23,25 @@ struct EvaluationOutputOptions: ParsableArguments {
         if plotPlane != nil && plot == nil { throw ValidationError("--plot-plane needs --plot FILE.svg") }
     }
 
+    /// Refuses outputs that would replace an input, a device or the inputs' folder (exit 73),
+    /// before any work is done.
+    func checkPaths() throws {
+        try checkOutput(saveResults, flag: "--save-results", folder: true)
+        try checkOutput(plot, flag: "--plot")
+    }
+
     func plane(_ p: PreparedPair) -> PlotPlane {
         plotPlane ?? PlotPlane.floor(of: p.settings.upAxis ?? resolveUpAxis(nil, reference: p.reference).0)
     }
 
-    func write(_ r: APEReport, _ p: PreparedPair) throws {
-        if let dir = saveResults { try runReport { () throws(EvaluationError) in try saveEvaluation(r, pair: p, to: dir) } }
-        if let plot { try writePlot(errorPlotSVG(ErrorPlotData(r, pair: p, plane: plane(p))), plot) }
-    }
-
-    func write(_ r: RPEReport, _ p: PreparedPair) throws {
-        if let dir = saveResults { try runReport { () throws(EvaluationError) in try saveEvaluation(r, pair: p, to: dir) } }
-        if let plot { try writePlot(errorPlotSVG(ErrorPlotData(r, pair: p, plane: plane(p))), plot) }
-    }
-
-    private func writePlot(_ svg: String, _ path: String) throws {
-        do { try writeTextAtomically(svg, to: path) } catch {
-            printError("navbench: error: \(error)")
-            throw ExitCode(1)
+    /// Writes the outputs; one that cannot be written is one line and exit status 73.
+    func write<Report: PoseErrorReport>(_ r: Report, _ p: PreparedPair) throws {
+        do {
+            if let dir = saveResults { try saveEvaluation(r, pair: p, to: dir) }
+            if let plot { try writeTextAtomically(errorPlotSVG(ErrorPlotData(r, pair: p, plane: plane(p))), to: plot) }
+        } catch {
+            printErrorLine(error)
+            throw ExitCode(73)
         }
     }
 }
@@ -67,11 +68,18 @@ struct ResCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The files of the result folders are inputs too: --out r1/stats.json must not replace one.
+        let resultFiles = results.flatMap { r -> [String] in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: r)) ?? []
+            return names.map { (r as NSString).appendingPathComponent($0) }
+        }
+        try checkOutput(out, extraInputs: resultFiles)
+        try checkOutput(plot, flag: "--plot", extraInputs: resultFiles)
         var loaded: [SavedEvaluation] = []
         var failures: [String] = []
         for r in results {
             do { loaded.append(try loadSavedEvaluation(r)) } catch {
-                printError("navbench: error: \(error)")
+                printErrorLine(error)
                 failures.append(r)
             }
         }
@@ -82,8 +90,8 @@ struct ResCommand: ParsableCommand {
                 if let out { try writeTextAtomically(text, to: out) }
                 if let plot { try writeTextAtomically(resultsBoxPlotSVG(loaded), to: plot) }
             } catch {
-                printError("navbench: error: \(error)")
-                throw ExitCode(1)
+                printErrorLine(error)
+                throw failureStatus(error)
             }
         }
         if !failures.isEmpty {

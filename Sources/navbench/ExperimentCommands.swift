@@ -131,7 +131,7 @@ struct Compare: ParsableCommand {
         }
         let b: MetricsTable, c: MetricsTable
         do { b = try MetricsTable.read(metricsPath(baseline)); c = try MetricsTable.read(metricsPath(current)) } catch {
-            printError("navbench: error: \(error)")
+            printErrorLine(error)
             throw ExitCode(2)
         }
         for path in [out, markdown, junit] { try checkOutput(path, extraInputs: [metricsPath(baseline), metricsPath(current)]) }

@@ -111,6 +111,7 @@ struct EstimateFlags: ParsableArguments {
     @Option(name: .customLong("t-offset"), help: "Seconds added to the stamps of --vio (session clock = estimate clock + offset).") var tOffset: Double = 0
 
     func validate() throws {
+        guard tOffset.isFinite else { throw ValidationError("--t-offset must be a finite number of seconds, got \(tOffset)") }
         if vio == nil, vioFormat != nil || vioTimes != nil || vioStream != nil || tOffset != 0 {
             throw ValidationError("--vio-format, --vio-times, --vio-stream and --t-offset need --vio FILE")
         }

@@ -24,9 +24,8 @@ struct Import: ParsableCommand {
                       ImportRosbag.self, ImportMCAP.self])
 }
 
-/// Output and session options shared by every import.
-struct ImportOutput: ParsableArguments {
-    @Option(help: "Output trace file (.h5).") var out: String
+/// Session options shared by every import (and by `import rosbag|mcap`, whose `--out` is optional).
+struct ImportSessionOptions: ParsableArguments {
     @Option(help: "Session kind: recording or navigation.") var kind: SessionKind = .recording
     @Option(name: .customLong("session-id"), help: "Session id (default: the source's, else the output file's name).") var sessionID: String?
     @Option(name: .customLong("route-id"), help: "Route id.") var routeID: String?
@@ -34,9 +33,9 @@ struct ImportOutput: ParsableArguments {
     @Option(help: "Phone or recorder.") var device: String?
     @Option(help: "Keep samples from this many seconds after the session's first timestamp.") var from: Double?
     @Option(help: "Keep samples before this many seconds after the session's first timestamp.") var to: Double?
-    @Flag(name: .customLong("drop-invalid-rows"), help: "Leave out rows that cannot go into a trace (NaN, RSSI above 20 dBm, …), each reported; default: stop with an error.")
+    @Flag(name: .customLong("drop-invalid-rows"), help: "Leave out rows or messages that cannot go into a trace (NaN, RSSI above 20 dBm, no fix, …), each reported; default: stop with an error.")
     var dropInvalidRows = false
-    @Flag(help: "Do not print notes (rows dropped, …) on standard error.") var quiet = false
+    @Flag(help: "Do not print notes (rows dropped, topics skipped, …) on standard error.") var quiet = false
 
     func validate() throws {
         for (flag, v) in [("--from", from), ("--to", to)] {
@@ -49,6 +48,14 @@ struct ImportOutput: ParsableArguments {
         ImportOptions(kind: kind, sessionID: sessionID, routeID: routeID, venue: venue, device: device,
                       invalidRows: dropInvalidRows ? .drop : .error)
     }
+}
+
+/// Output and session options of an import.
+struct ImportOutput: ParsableArguments {
+    @Option(help: "Output trace file (.h5).") var out: String
+    @OptionGroup var session: ImportSessionOptions
+
+    var options: ImportOptions { session.options }
 
     /// Runs an importer; a `TraceError` is printed as one line and exits 1.
     func run(_ body: () throws(TraceError) -> ImportResult) throws {
@@ -58,14 +65,14 @@ struct ImportOutput: ParsableArguments {
             if result.session.metadata.sessionID.isEmpty {  // the importer had none (Clew's route id is one)
                 result.session.metadata.sessionID = (fileName(of: out) as NSString).deletingPathExtension
             }
-            result.session = try trimSession(result.session, from: from, to: to, file: out)
+            result.session = try trimSession(result.session, from: session.from, to: session.to, file: out)
             try writeImportedTrace(result.session, to: out, processing: provenance())
-            if !quiet { for n in result.notes { printError("navbench: note: \(n)") } }
+            if !session.quiet { for n in result.notes { printError("navbench: note: \(n)") } }
             let streams = result.streamCounts.map { "\($0.name) \($0.samples)" }.joined(separator: ", ")
             print("\(out): \(result.session.metadata.kind.rawValue); \(streams)")
         } catch {
-            printError("navbench: error: \(error)")
-            throw ExitCode(1)
+            printErrorLine(error)
+            throw failureStatus(error)
         }
     }
 
@@ -252,7 +259,7 @@ struct Export: ParsableCommand {
             }
             if out != "-" { print(out) }
         } catch {
-            printError("navbench: error: \(error)")
+            printErrorLine(error)
             throw ExitCode(error.kind == .writeFailed ? 73 : 1)
         }
     }

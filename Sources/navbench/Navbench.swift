@@ -69,6 +69,23 @@ func printError(_ s: String) {
     FileHandle.standardError.write(Data((s + "\n").utf8))
 }
 
+/// The exit status of a failure a command reports itself: 73 when an output cannot be written
+/// (docs/exit-codes.md), else 1.
+func failureStatus(_ error: any Error) -> ExitCode {
+    if let t = error as? TraceError, t.kind == .writeFailed { return ExitCode(73) }
+    if case let .input(t)? = error as? EvaluationError, t.kind == .writeFailed { return ExitCode(73) }
+    return ExitCode(1)
+}
+
+/// `navbench: error: ` and the error as one line: line breaks joined, control bytes escaped,
+/// long values cut (the style of `main`, for errors a command reports and then goes on or
+/// exits itself).
+func printErrorLine(_ error: any Error) {
+    let line = String(describing: error).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }.joined(separator: " ")
+    printError("navbench: error: " + escapedForMessage(line, limit: 1000))
+}
+
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Per stream: samples, duration, mean rate, largest gap, units and value ranges.")
@@ -86,7 +103,7 @@ struct Inspect: ParsableCommand {
                 if !json { print(s.text, terminator: "") }
                 if s.errors > 0 { failed += 1 }  // summarised as far as it loads, but invalid: exit 1
             } catch {
-                printError("navbench: error: \(error)")
+                printErrorLine(error)
                 failed += 1
             }
         }
@@ -188,7 +205,7 @@ struct Survey: ParsableCommand {
         try writeTextAtomically(surveyCSV(entries), to: (out as NSString).appendingPathComponent("streams.csv"))
         let invalid = entries.filter { !$0.validation.isValid }
         print("\(entries.count) files, \(invalid.count) invalid; report: \((out as NSString).appendingPathComponent("summary.md"))")
-        for e in invalid { printError("navbench: error: \(e.validation.errors.first!.error)") }
+        for e in invalid { printErrorLine(e.validation.errors.first!.error) }
         if !invalid.isEmpty { throw ExitCode(1) }
     }
 }

@@ -4,7 +4,7 @@ import NavIO
 /// Paths on the command line that name existing files or folders, except the values of output
 /// options: the inputs an output must never replace.
 func commandLineInputs() -> [String] {
-    let outputOptions: Set<String> = ["--out", "--times", "--mapping-out"]
+    let outputOptions: Set<String> = ["--out", "--times", "--mapping-out", "--save-results", "--plot", "--markdown", "--junit"]
     var inputs: [String] = []
     var skipNext = false
     for a in CommandLine.arguments.dropFirst() {

@@ -14,7 +14,7 @@ extension WorldFrame: ExpressibleByArgument {}
 /// The options of `import rosbag` and `import mcap`. The output options are those of every
 /// import, except that `--out` may be left out with `--list`.
 struct RecordingImportArguments: ParsableArguments {
-    @Argument(help: "The recording (.bag or .mcap; the format is checked from the file's first bytes).") var input: String
+    @Argument(help: "The recording: a .bag for import rosbag, an .mcap for import mcap (checked from the file's first bytes).") var input: String
     @Flag(help: "Print the topics, their message types, counts and rates (like rosbag info) and exit.") var list = false
     @Option(help: "Topic of sensor_msgs/Imu messages → imu.") var imu: String?
     @Option(help: "Topic of sensor_msgs/MagneticField messages → imu/magnetometer (T → µT).") var magnetometer: String?
@@ -26,24 +26,11 @@ struct RecordingImportArguments: ParsableArguments {
     @Option(help: "World frame of poses and attitude: enu (default, ROS's z up), ned or arkit (kept as is).") var frame: WorldFrame?
 
     @Option(help: "Output trace file (.h5); required unless --list.") var out: String?
-    @Option(help: "Session kind: recording or navigation.") var kind: SessionKind = .recording
-    @Option(name: .customLong("session-id"), help: "Session id (default: the output file's name).") var sessionID: String?
-    @Option(name: .customLong("route-id"), help: "Route id.") var routeID: String?
-    @Option(help: "Venue whose frame the ground truth uses.") var venue: String?
-    @Option(help: "Phone or recorder.") var device: String?
-    @Option(help: "Keep samples from this many seconds after the session's first timestamp.") var from: Double?
-    @Option(help: "Keep samples before this many seconds after the session's first timestamp.") var to: Double?
-    @Flag(name: .customLong("drop-invalid-rows"), help: "Leave out messages that cannot go into a trace (NaN, no fix, …), each topic reported; default: stop with an error.")
-    var dropInvalidRows = false
-    @Flag(help: "Do not print notes (topics skipped, rows dropped, …) on standard error.") var quiet = false
+    @OptionGroup var session: ImportSessionOptions
 
     func validate() throws {
         if !list && out == nil { throw ValidationError("Missing expected argument '--out <out>' (or give --list)") }
         if list && out != nil { throw ValidationError("--list prints the topics; it writes no --out file") }
-        for (flag, v) in [("--from", from), ("--to", to)] {
-            if let v, !(v.isFinite && v >= 0) { throw ValidationError("\(flag) must be a number of seconds ≥ 0, got \(v)") }
-        }
-        if let from, let to, !(to > from) { throw ValidationError("--to (\(to)) must be after --from (\(from))") }
         for (flag, v) in [("--imu", imu), ("--magnetometer", magnetometer), ("--location", location)] {
             if let v, v.contains(":") { throw ValidationError("\(flag) \(v): only TFMessage topics (of --vio / --groundtruth) take :CHILD_FRAME") }
         }
@@ -59,8 +46,7 @@ struct RecordingImportArguments: ParsableArguments {
     /// The shared import output options, for `ImportOutput.run` (validated write, notes, summary line).
     func output() throws -> ImportOutput {
         var o = try ImportOutput.parse(["--out", out ?? ""])
-        o.kind = kind; o.sessionID = sessionID; o.routeID = routeID; o.venue = venue; o.device = device
-        o.from = from; o.to = to; o.dropInvalidRows = dropInvalidRows; o.quiet = quiet
+        o.session = session
         return o
     }
 
@@ -73,8 +59,8 @@ struct RecordingImportArguments: ParsableArguments {
                 }
                 print(try recording.summary().text(escaping: { escapedForMessage($0) }))
             } catch {
-                printError("navbench: error: \(error)")
-                throw ExitCode(1)
+                printErrorLine(error)
+                throw failureStatus(error)
             }
             return
         }

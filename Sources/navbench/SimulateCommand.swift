@@ -55,7 +55,7 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Print JSON: aggregate and per-run outcomes.") var json = false
 
     func validate() throws {
-        guard runs >= 1 else { throw ValidationError("--runs must be at least 1, got \(runs)") }
+        guard (1...100_000).contains(runs) else { throw ValidationError("--runs must be from 1 to 100000, got \(runs)") }
     }
 
     func run() throws {

@@ -34,6 +34,10 @@ struct TraceAddStream: ParsableCommand {
     @Flag(help: "Replace a stream of that name already in FILE.") var replace = false
     @Option(help: "The output trace (.h5).") var out: String
 
+    func validate() throws {
+        guard tOffset.isFinite else { throw ValidationError("--t-offset must be a finite number of seconds, got \(tOffset)") }
+    }
+
     func run() throws {
         try editTrace(inputs: [file, from], output: out, command: traceProvenance()) { t in
             try addingStream(stream, from: t[1], to: t[0], as: target, timeOffset: tOffset, replace: replace)
@@ -71,6 +75,12 @@ struct TraceTrim: ParsableCommand {
     @Option(help: "First time kept, seconds.") var start: Double
     @Option(help: "Last time kept, seconds.") var end: Double
     @Option(help: "The output trace (.h5).") var out: String
+
+    func validate() throws {
+        guard start.isFinite && end.isFinite && start <= end else {
+            throw ValidationError("--start \(start) --end \(end): expected finite seconds with start ≤ end")
+        }
+    }
 
     func run() throws {
         try editTrace(inputs: [file], output: out, command: traceProvenance()) { t in try trimmingTrace(t[0], start: start, end: end) }

@@ -92,8 +92,8 @@ func jsonText<T: Encodable>(_ value: T) throws -> String {
 /// Runs a report function; a failure is printed as one line and exits 1.
 func runReport<T>(_ body: () throws(EvaluationError) -> T) throws -> T {
     do { return try body() } catch {
-        printError("navbench: error: \(error)")
-        throw ExitCode(1)
+        printErrorLine(error)
+        throw failureStatus(error)
     }
 }
 
@@ -119,6 +119,7 @@ struct APECommand: ParsableCommand {
     func run() throws {
         if let p = pair.evaluationProtocol { return try pair.runProtocol(p, command: "ape") }
         let (ref, est) = pair.sources
+        try outputs.checkPaths()
         let (report, prepared) = try runReport { () throws(EvaluationError) in
             let p = try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings)
             return (try apeReport(p, relation: relation, settings: p.settings), p)
@@ -167,6 +168,7 @@ struct RPECommand: ParsableCommand {
         }
         let (ref, est) = pair.sources
         let options = RPEOptions(delta: delta, unit: deltaUnit, allPairs: allPairs, relativeTolerance: deltaTolerance, pairing: pairing)
+        try outputs.checkPaths()
         let (report, prepared) = try runReport { () throws(EvaluationError) in
             let p = try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings)
             return (try rpeReport(p, relation: relation, options: options, settings: p.settings), p)

@@ -28,9 +28,35 @@ import Testing
         #expect(o["t_offset"] as! Double == e["offset"] as! Double)
     }
 
+    /// The fixture's estimate has no shift, so a no-op estimator would pass the test above: here
+    /// the estimate's stamps are moved by +0.25 s and the offset found must undo it (to well
+    /// within its 0.05 s sample period), giving the APE of the unshifted pair.
+    @Test func estimateOffsetUndoesAKnownShift() throws {
+        let dir = NSTemporaryDirectory() + "navbench-shift-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let original = try String(contentsOfFile: repoRoot + "/\(Self.dup)/euroc_estimate.tum", encoding: .utf8)
+        let shifted = original.split(separator: "\n").map { line -> String in
+            guard !line.hasPrefix("#"), let first = line.split(separator: " ").first, let t = Double(first) else { return String(line) }
+            return String(format: "%.9f", t + 0.25) + line.dropFirst(first.count)
+        }.joined(separator: "\n") + "\n"
+        try shifted.write(toFile: dir + "/shifted.tum", atomically: true, encoding: .utf8)
+        func ape(_ estimate: String) throws -> [String: Any] {
+            let r = try navbench(["ape", "\(Self.dup)/euroc_groundtruth.csv", estimate, "--estimate-t-offset", "--align", "se3", "--json"], cwd: repoRoot)
+            #expect(r.status == 0, "\(r.err)")
+            return try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Any]
+        }
+        let moved = try ape(dir + "/shifted.tum"), still = try ape("\(Self.dup)/euroc_estimate.tum")
+        let offset = moved["t_offset"] as! Double
+        #expect(abs(offset - (still["t_offset"] as! Double) + 0.25) < 1e-6, "offset \(offset)")
+        #expect(abs(offset + 0.25) < 0.01, "offset \(offset)")
+        #expect(moved["pairs"] as! Int == still["pairs"] as! Int)
+        #expect(abs((moved["rmse"] as! Double) - (still["rmse"] as! Double)) < 1e-9)
+    }
+
     @Test func offsetFlagsConflict() throws {
         let r = try navbench(["ape", "a.tum", "b.tum", "--estimate-t-offset", "--t-offset", "0.1"], cwd: repoRoot)
-        #expect(r.status != 0)
+        #expect(r.status == 64)
         #expect(r.err.contains("--estimate-t-offset finds the offset itself; drop --t-offset"))
     }
 }
@@ -81,7 +107,7 @@ import Testing
         #expect(sj["up_axis"] as? String == "z")
         #expect((sj["ce95_m"] as! Double) >= (sj["ce50_m"] as! Double))
         let bad = try navbench(["drift", "\(dup)/tum_groundtruth.tum", "\(dup)/tum_estimate.tum", "--length=-1"], cwd: repoRoot)
-        #expect(bad.status != 0 && bad.err.contains("--length must be a positive number of metres, got -1.0"))
+        #expect(bad.status == 64 && bad.err.contains("--length must be a positive number of metres, got -1.0"))
     }
 }
 

@@ -46,4 +46,20 @@ import Testing
             #expect(runs.allSatisfy { ($0["wall_contacts"] as? Int) == 0 && ($0["success"] as? Bool) == true }, "\(file)")
         }
     }
+
+    /// Values no walker or phone has (a typo such as 1e308, a walk of years) are one line and
+    /// exit 64 before anything runs; they used to overflow (SIGILL) or hang.
+    @Test func absurdWalkerAndVIOErrorValuesAreRefused() throws {
+        for (flag, value, message) in [
+            ("--walker", "cane:speed=1e308", "walker 'cane:speed=1e308': speed must be from 0.1 to 5, got 1e308"),
+            ("--walker", "ideal:speed=0.0001", "walker 'ideal:speed=0.0001': speed must be from 0.1 to 5, got 0.0001"),
+            ("--walker", "cane:step_bias=1e308", "walker 'cane:step_bias=1e308': step_bias must be from -90 to 90, got 1e308"),
+            ("--vio-error", "scale=1e308", "vio-error 'scale=1e308': scale must be from 0.0 to 0.5, got 1e308"),
+            ("--vio-error", "yaw_drift=1e308", "vio-error 'yaw_drift=1e308': yaw_drift must be from 0.0 to 10.0, got 1e308"),
+            ("--runs", "100000000", "--runs must be from 1 to 100000, got 100000000"),
+        ] {
+            let r = try navbench(["simulate", recording, flag, value], cwd: repoRoot)
+            #expect(r.status == 64 && r.err == "navbench: error: \(message)\n", "\(flag) \(value): \(r.status) \(r.err)")
+        }
+    }
 }

@@ -1,10 +1,9 @@
 import Foundation
+import NavTestSupport
 import NavCore
 
 /// Path of a committed fixture.
-func fixture(_ name: String) -> String {
-    Bundle.module.path(forResource: "Fixtures/" + name, ofType: nil) ?? Bundle.module.bundlePath + "/Fixtures/" + name
-}
+func fixture(_ name: String) -> String { bundledFixture(.module, name) }
 
 /// Decodes a committed JSON fixture (snake_case keys).
 func loadFixture<T: Decodable>(_ name: String, as: T.Type) throws -> T {

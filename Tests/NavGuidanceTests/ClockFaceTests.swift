@@ -26,6 +26,17 @@ import Testing
         #expect(ClockFace.hour(angle: -.pi / 2) == 9)
     }
 
+    /// Total on any double: a huge angle (corrupt positions once made 1e308 rad and crashed
+    /// the replay converting it to Int) gives the hour of its reduction, a NaN 12.
+    @Test func hourIsTotal() {
+        #expect(ClockFace.hour(angle: .nan) == 12 && ClockFace.hour(angle: .infinity) == 12)
+        for k in [1e9, 1e15, 1e300] {
+            let a = k * 2 * .pi + .pi / 2   // still ≈ 3 o'clock after reduction when representable
+            let reduced = remainder(a, 2 * .pi) * 180 / .pi
+            #expect(ClockFace.hour(angle: a) == expectedHour(reduced), "\(a)")
+        }
+    }
+
     @Test func wordingForEveryHour() {
         let expected = [1: "Slight right towards 1 o'clock", 2: "Slight right towards 2 o'clock", 3: "Turn right",
                         4: "Turn towards 4 o'clock", 5: "Turn around towards 5 o'clock", 6: "Turn around towards 6 o'clock",

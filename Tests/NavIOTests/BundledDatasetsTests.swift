@@ -2,6 +2,7 @@ import Foundation
 import NavIO
 import NavSynth
 import Testing
+import NavTestSupport
 
 /// Datasets/ holds exactly what its manifest lists, regenerates bit for bit from the
 /// manifest's seed, and every file validates.

@@ -3,8 +3,25 @@ import NavCore
 import NavIO
 import NavSynth
 import Testing
+import NavTestSupport
 
 @Suite struct RoundTripTests {
+    /// A position no venue has (1e308 m: finite, so the finiteness check passed it, and it
+    /// crashed the guidance replay) is a validation error naming the dataset and the row.
+    @Test func positionsBeyondTenThousandKilometresAreRefused() throws {
+        let dir = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var s = try #require(synthesizeVenue(seed: 3).first { $0.session.anchors != nil }).session
+        s.anchors!.poses[0].translation = Vector3(1e308, 0, 0)
+        try writeTrace(s, to: dir + "/huge.h5")
+        let report = validateTrace(at: dir + "/huge.h5")
+        let e = try #require(report.errors.first?.error)
+        #expect(e.object == "/anchors/position" && e.problem == "row 0: 1e+308 outside [-10000000, 10000000]", "\(e)")
+        s.anchors!.poses[0].translation = Vector3(9.9e6, 0, -9.9e6)   // a UTM northing still fits
+        try writeTrace(s, to: dir + "/utm.h5")
+        #expect(validateTrace(at: dir + "/utm.h5").errors.isEmpty)
+    }
+
     @Test func writeThenReadIsLossless() throws {
         let dir = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -119,7 +119,7 @@ import Testing
         }
         #expect(throws: TraceEditError.self) { try droppingStream("location", from: try droppingStream("location", from: full)) }
         #expect(throws: TraceEditError.self) { try trimmingTrace(full, start: 1e9, end: 1e9 + 1) }
-        #expect(throws: TraceEditError.self) {
+        #expect(throws: TraceError(.writeFailed, file: nav, "the output is an input; inputs are never modified (name another --out)")) {
             try editTrace(inputs: [nav], output: nav, command: "x") { $0[0] }
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/never.h5"))

@@ -3,6 +3,7 @@ import NavCore
 @testable import NavIO
 import NavSynth
 import Testing
+import NavTestSupport
 
 /// TUM, KITTI, EuRoC and trace-HDF5 trajectories: round trips, detection, exact number
 /// parsing, and one clear line per malformed input.

@@ -4,6 +4,7 @@ import NavIO
 import NavImport
 import NavSynth
 import Testing
+import NavTestSupport
 
 // Importers on excerpts of the real recordings (Fixtures/import/real, cut by
 // scripts/make_import_fixtures.py) and on malformed copies (Fixtures/import/bad).

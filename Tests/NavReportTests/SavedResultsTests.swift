@@ -3,7 +3,7 @@ import NavCore
 import NavGeometry
 import NavIO
 import NavMetrics
-import NavReport
+@testable import NavReport
 import Testing
 
 /// `--save-results`, `--plot` and `res`: reloading reproduces the statistics exactly, the
@@ -56,10 +56,14 @@ import Testing
     }
 
     @Test func niceTicksAreRound() {
-        #expect(niceTicks(0.0123, 0.987).ticks == [0.2, 0.4, 0.6000000000000001, 0.8])
+        // Labels, not doubles: 3 × 0.2 is 0.6000000000000001 in binary, the label must read 0.6.
+        let small = niceTicks(0.0123, 0.987)
+        #expect(small.ticks.map { tickLabel($0, step: small.step) } == ["0.2", "0.4", "0.6", "0.8"])
         #expect(niceTicks(0, 23.4, target: 6).ticks == [0, 5, 10, 15, 20])
         #expect(niceTicks(-3.2, 12.9).step == 5)
-        #expect(niceTicks(1311868229.3, 1311868253.1).ticks.allSatisfy { $0.truncatingRemainder(dividingBy: 5) == 0 })
+        let stamps = niceTicks(1311868229.3, 1311868253.1)
+        #expect(stamps.ticks.count >= 2 && stamps.ticks.allSatisfy { $0.truncatingRemainder(dividingBy: stamps.step) == 0 })
+        #expect(stamps.ticks.allSatisfy { (1311868229.3...1311868253.1).contains($0) })
     }
 
     @Test func plotStaysInsideItsCanvasWithUnits() throws {

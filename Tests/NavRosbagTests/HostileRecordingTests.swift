@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 @testable import NavRosbag
 import Testing
+import NavTestSupport
 
 // Hostile recordings built byte by byte (a minimal ROS 1 bag / MCAP writer below, from the
 // specifications): declared sizes beyond the limit, a chunk that expands far beyond what it

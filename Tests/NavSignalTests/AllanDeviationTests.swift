@@ -1,5 +1,6 @@
 import NavSignal
 import Testing
+import NavTestSupport
 
 @Suite struct AllanDeviationTests {
     @Test(arguments: ["broad_gyr_x", "seeded_gyro"])

@@ -1,6 +1,7 @@
 import NavCore
 import NavSignal
 import Testing
+import NavTestSupport
 
 /// Butterworth designs and filtering against scipy.signal (butter, lfilter, lfilter_zi,
 /// filtfilt, sosfilt, sosfilt_zi, sosfiltfilt).

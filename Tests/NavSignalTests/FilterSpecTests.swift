@@ -3,6 +3,7 @@ import Foundation
 import NavIO
 import NavSignal
 import Testing
+import NavTestSupport
 
 @Suite struct FilterSpecTests {
     @Test func unknownNamesAndParametersListTheChoices() {

@@ -1,6 +1,7 @@
 import NavCore
 import NavSignal
 import Testing
+import NavTestSupport
 
 /// Kalman filters against filterpy 2.0.0 (the class for the random walk and constant
 /// velocity, its functional predict/update for the wrapped-heading and fusion filters).

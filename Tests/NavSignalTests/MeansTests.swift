@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 import NavSignal
 import Testing
+import NavTestSupport
 
 @Suite struct MeansTests {
     let x = ref("/inputs/seeded")

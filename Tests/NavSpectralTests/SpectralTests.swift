@@ -1,5 +1,6 @@
 import NavSpectral
 import Testing
+import NavTestSupport
 
 @Suite struct SpectralTests {
     @Test(arguments: [1000, 1024, 4097])

@@ -1,9 +1,8 @@
 import Foundation
+import NavTestSupport
 
 /// Path of a committed fixture.
-func fixture(_ name: String) -> String {
-    Bundle.module.path(forResource: "Fixtures/" + name, ofType: nil) ?? Bundle.module.bundlePath + "/Fixtures/" + name
-}
+func fixture(_ name: String) -> String { bundledFixture(.module, name) }
 
 /// The scipy/statsmodels references written by scripts/make_statistics_fixtures.py.
 struct StatisticsReference: Decodable {
@@ -17,6 +16,10 @@ struct StatisticsReference: Decodable {
     struct Quantile: Decodable { var p: Double, quantile: Double }
     struct CDF: Decodable { var z: Double, cdf: Double, sf: Double }
     struct StudentT: Decodable { var df: Double, p: Double?, quantile: Double?, x: Double?, cdf: Double? }
+    struct Bootstrap: Decodable {
+        struct Result: Decodable { var confidence: Double, expanded: Bool, bca: [Double], percentile: [Double] }
+        var name: String, x: [Double], means: [Double], results: [Result]
+    }
     var versions: [String: String]
     var wilcoxon: [Wilcoxon]
     var holm: [Holm]
@@ -25,6 +28,7 @@ struct StatisticsReference: Decodable {
     var normalQuantile: [Quantile]
     var normalCdf: [CDF]
     var studentT: [StudentT]
+    var bootstrap: [Bootstrap]
 
     static let shared: StatisticsReference = {
         let data = try! Data(contentsOf: URL(fileURLWithPath: fixture("statistics_reference.json")))
