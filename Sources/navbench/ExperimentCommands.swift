@@ -140,7 +140,7 @@ struct Compare: ParsableCommand {
         // Closed loop: both run folders' closed-loop.csv, when the baseline has one (ClosedLoopGate).
         let closedLoop: ClosedLoopGate?
         do { closedLoop = try closedLoopGate(baseline: baseline, current: current) } catch {
-            printError("navbench: error: \(error)")
+            printErrorLine(error)
             throw ExitCode(2)
         }
         if let closedLoop { md += closedLoop.markdown }
