@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-signal bench-trajectory baseline gate notebook-check clean
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean
 
 deps:
 	@scripts/install-deps.sh
@@ -43,6 +43,7 @@ test: deps-python
 	$(MAKE) --no-print-directory gate
 	$(PYTHON) scripts/check_junit.py
 	$(MAKE) --no-print-directory notebook-check
+	$(MAKE) --no-print-directory plugins-check
 	scripts/check_slurm_shards.sh
 	FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
 	$(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
@@ -63,6 +64,13 @@ gate: build
 baseline: build
 	.build/debug/navbench run Experiments/default.yaml --out Reports/baseline --quiet
 	rm -rf Reports/baseline/.cache Reports/baseline/results*.sqlite*
+
+## plugins-check: the example plugins (examples/plugins, numpy from .venv) in a sweep beside the built-ins
+## (Experiments/plugins.yaml), checked against closed forms and the drift against ARKit (scripts/check_plugins.py).
+plugins-check: build deps-python
+	rm -rf .build/plugins
+	.build/debug/navbench run Experiments/plugins.yaml --out .build/plugins --quiet
+	$(PYTHON) scripts/check_plugins.py .build/plugins/metrics.csv
 
 ## notebook-check: export the notebook and execute it with jupyter (installs nbformat, nbconvert, pandas, matplotlib).
 notebook-check: build
@@ -130,6 +138,10 @@ bench-trajectory: release deps-python-fixtures
 ## bench-h5: navbench vs h5py reading the peer-bench IMU workload, same run.
 bench-h5: release deps-python-fixtures
 	scripts/bench-h5.sh
+
+## bench-long: filter --stream on a generated 12-hour IMU trace vs h5py + scipy (alternating rounds, peak RSS) and the --compression levels.
+bench-long: release deps-python-fixtures
+	$(PYTHON) scripts/bench_long_trace.py all
 
 clean:
 	rm -rf .build Reports/datasets

@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -101,6 +103,8 @@ let package = Package(
                 "NavCore", "NavIO", "NavImport", "NavSignal", "NavSpectral", "NavReport", "NavGuidance", "NavAids",
                 "NavGeometry", "NavMetrics", "NavSynth", "NavSim", .product(name: "Yams", package: "Yams"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Subprocess", package: "swift-subprocess"),  // exec: plugins (ExecPlugin.swift)
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
@@ -146,7 +150,7 @@ let package = Package(
         .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
-        .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim"]),
+        .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim"]),
         .testTarget(
             name: "NavRosbagTests",
             dependencies: ["NavTestSupport", "NavCore", "NavRosbag"],

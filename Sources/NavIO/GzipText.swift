@@ -10,6 +10,11 @@ let gzipMagic: [UInt8] = [0x1F, 0x8B]
 /// file cannot make it allocate without bound ("zip bomb").
 public let maxInflatedTextBytes = 1 << 32
 
+/// Largest inflated-to-compressed ratio past the first 64 MiB. Text trajectories compress
+/// about 3–5:1; gzip of repeated bytes reaches 1000:1, so a 4.6 MB file of zeros inflated to
+/// 1 GiB (and 3 GB of memory) before this bound (review of the second wave).
+public let maxTextCompressionRatio = 100
+
 /// Inflates gzip data (RFC 1952; several concatenated members, as `cat a.gz b.gz`, are one
 /// stream, as gzip(1) reads them) with the system zlib.
 ///
@@ -24,6 +29,7 @@ func inflateGzip(_ input: [UInt8], path: String, limit: Int = maxInflatedTextByt
     defer { inflateEnd(&stream) }
     var chunk = [UInt8](repeating: 0, count: 1 << 18)
     var failure: TraceError?
+    let compressedBytes = max(1, input.count)
     input.withUnsafeBufferPointer { inBuf in
         var consumed = 0
         while consumed < inBuf.count {
@@ -43,6 +49,11 @@ func inflateGzip(_ input: [UInt8], path: String, limit: Int = maxInflatedTextByt
                 if produced > 0 {
                     guard out.count + produced <= limit else {
                         failure = TraceError(.wrongShape, file: path, "gzip data inflates to more than \(limit) bytes; expected a trajectory text file")
+                        return
+                    }
+                    let total = out.count + produced
+                    if total > 1 << 26 && total / compressedBytes > maxTextCompressionRatio {
+                        failure = TraceError(.wrongShape, file: path, "gzip data inflates more than \(maxTextCompressionRatio):1 (\(compressedBytes) bytes to over \(total)); expected a trajectory text file, not a compression bomb")
                         return
                     }
                     out.append(contentsOf: chunk[0..<produced])

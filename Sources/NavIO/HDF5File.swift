@@ -183,7 +183,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         return names.sorted()
     }
 
-    private func openDataset(_ dataset: String) throws(TraceError) -> hid_t {
+    func openDataset(_ dataset: String) throws(TraceError) -> hid_t {
         try checkLinks(dataset)
         guard exists(dataset) else { throw TraceError(.missing, file: path, object: dataset, "dataset not found") }
         let d = H5Dopen2(file, dataset, nb_H5P_DEFAULT())
@@ -198,7 +198,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         return try info(of: d, name: dataset)
     }
 
-    private func info(of d: hid_t, name: String) throws(TraceError) -> HDF5DatasetInfo {
+    func info(of d: hid_t, name: String) throws(TraceError) -> HDF5DatasetInfo {
         let space = H5Dget_space(d)
         defer { H5Sclose(space) }
         let rank = H5Sget_simple_extent_ndims(space)
@@ -231,7 +231,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
     /// The element count of a dataset, checked before anything is allocated: the shape product
     /// without overflow, the declared bytes against what the file can hold (contiguous: the file
     /// size; chunked: the file size × `maxCompressionRatio`) and the memory against the budget.
-    private func checkedElementCount(_ d: hid_t, _ inf: HDF5DatasetInfo, name: String, memoryElementSize: Int) throws(TraceError) -> Int {
+    func checkedElementCount(_ d: hid_t, _ inf: HDF5DatasetInfo, name: String, memoryElementSize: Int) throws(TraceError) -> Int {
         var n = 1
         for dim in inf.shape {
             let (p, o) = n.multipliedReportingOverflow(by: dim)

@@ -10,15 +10,17 @@ import Foundation
 public final class HDF5Writer {
     public let path: String
     let temporaryPath: String
-    private var file: hid_t
+    var file: hid_t
     private var committed = false
 
     /// Datasets with at least this many rows are chunked and gzip-compressed.
     public static let compressionThresholdRows = 2048
     /// Rows per chunk of compressed datasets.
     public static let chunkRows = 16384
-    /// gzip level of compressed datasets (with the shuffle filter).
+    /// gzip level of compressed datasets (with the shuffle filter) when none is chosen.
     public static let gzipLevel: UInt32 = 4
+    /// Compression of the datasets this writer creates (`--compression`).
+    public var compression: HDF5Compression = .default
 
     public init(path: String) throws(TraceError) {
         _ = silenceHDF5Errors
@@ -92,16 +94,8 @@ public final class HDF5Writer {
         let dims = shape.map { hsize_t($0) }
         let space = H5Screate_simple(Int32(dims.count), dims, nil)
         defer { H5Sclose(space) }
-        let dcpl = H5Pcreate(nb_H5P_DATASET_CREATE())
+        let dcpl = datasetCreationProperties(shape: shape)
         defer { H5Pclose(dcpl) }
-        H5Pset_obj_track_times(dcpl, false)
-        if let rows = shape.first, rows >= HDF5Writer.compressionThresholdRows {
-            var chunk = dims
-            chunk[0] = hsize_t(min(rows, HDF5Writer.chunkRows))
-            H5Pset_chunk(dcpl, Int32(chunk.count), chunk)
-            H5Pset_shuffle(dcpl)
-            H5Pset_deflate(dcpl, HDF5Writer.gzipLevel)
-        }
         let d = H5Dcreate2(file, dataset, fileType, space, nb_H5P_DEFAULT(), dcpl, nb_H5P_DEFAULT())
         guard d >= 0 else { throw TraceError(.writeFailed, file: path, object: dataset, "cannot create dataset") }
         defer { H5Dclose(d) }
@@ -177,7 +171,7 @@ public final class HDF5Writer {
         guard body(a) >= 0 else { throw TraceError(.writeFailed, file: path, object: "\(object)@\(name)", "cannot write attribute") }
     }
 
-    private func createParent(of dataset: String) throws(TraceError) {
+    func createParent(of dataset: String) throws(TraceError) {
         let parent = parentFolder(of: dataset)
         if parent != "/" && !parent.isEmpty { try createGroup(parent) }
     }

@@ -20,7 +20,10 @@ public func writeTrace(_ trace: LoadedTrace, to path: String) throws(TraceError)
             let path = "/\(stream.name)/\(ds.name)"
             switch raw {
             case let .float(shape, v): try w.write(path, doubles: v, shape: shape, units: stream.units[ds.name] ?? ds.units ?? "1")
-            case let .integer(shape, v): try w.write(path, int32s: v, shape: shape, units: stream.units[ds.name] ?? ds.units ?? "1")
+            case let .integer(shape, v):
+                try w.write(path, int32s: v, shape: shape, units: stream.units[ds.name] ?? ds.units ?? "1")
+                // The schema's sentinel for an unknown floor (docs/trace-format.md), as TraceWriter writes it.
+                if path == "/location/floor" { try w.setAttribute("missing_value", integer: Int64(LocationStream.noFloor), on: path) }
             case let .string(v): try w.write(path, strings: v)
             }
         }

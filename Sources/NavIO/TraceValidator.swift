@@ -36,6 +36,10 @@ public struct LoadedStream: Sendable {
     public var data: [String: RawData] = [:]
     public var units: [String: String] = [:]
     public var timestamps: [Double] { data["timestamps"]?.doubles ?? [] }
+    /// Float datasets checked block by block but not loaded (`validateTrace(…, loadValues: false)`): their shapes.
+    public var deferredShapes: [String: [Int]] = [:]
+    /// The median positive interval of a time axis that was not loaded (nil when loaded or invalid).
+    public var medianInterval: Double?
 }
 
 /// A trace file's attributes and streams, as loaded (possibly with problems).
@@ -86,8 +90,13 @@ public struct GapPolicy: Sendable {
 /// datasets, value kinds, shapes, row counts, `units`; finite values; ordered timestamps;
 /// unit-norm quaternions; value ranges; beacon indices; gaps (warning).
 ///
-/// - Complexity: O(total samples) plus O(n log n) per time axis for the gap median.
-public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy()) -> ValidationReport {
+/// With `loadValues: false` float datasets are checked block by block (`traceBlockRows`) and not
+/// kept (`LoadedStream.deferredShapes`), so memory does not grow with the recording; the
+/// problems found are the same.
+///
+/// - Complexity: O(total samples) plus O(n log n) per time axis for the gap median (O(5 n)
+///   without loading).
+public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadValues: Bool = true) -> ValidationReport {
     var report = ValidationReport(file: path, problems: [], trace: nil)
     func fail(_ kind: TraceError.Kind, _ object: String?, _ text: String) {
         report.problems.append(ValidationProblem(severity: .error, error: TraceError(kind, file: path, object: object, text)))
@@ -180,6 +189,22 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy()) -> Val
                 else { stream.units[ds.name] = expected }
             }
             // Values.
+            if !loadValues && ds.kind == .float {
+                stream.deferredShapes[ds.name] = info.shape
+                if ds.role == .timestamps {  // checked as a time axis below, once its size is plausible
+                    do { try reader.checkDeclaredSize(objectPath) } catch {
+                        report.problems.append(ValidationProblem(severity: .error, error: error))
+                        stream.deferredShapes[ds.name] = nil
+                    }
+                    continue
+                }
+                var checker = ValueChecker(spec: ds, columns: ds.columns ?? 1)
+                do { try forEachBlock(reader, objectPath, rows: rows) { v, first in checker.check(v, firstRow: first) } }
+                catch let e as TraceError { report.problems.append(ValidationProblem(severity: .error, error: e)); continue }
+                catch {}
+                checker.finish(object: objectPath, fail: fail)
+                continue
+            }
             do {
                 switch ds.kind {
                 case .float:
@@ -208,6 +233,19 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy()) -> Val
                     warn("\(group)/timestamps", "gap of \(fmt(s.largestGap)) s after t=\(fmt(t[at])) (median interval \(fmt(s.medianInterval)) s)")
                 }
             } catch { fail(.badTimestamps, "\(group)/timestamps", error.description) }
+        } else if let shape = stream.deferredShapes["timestamps"] {
+            do {
+                let axis = try checkTimeAxisInBlocks(reader, "\(group)/timestamps", rows: shape[0],
+                                                     order: spec.timeOrder == .strictlyIncreasing ? .strictlyIncreasing : .nonDecreasing)
+                if let e = axis.error {
+                    fail(.badTimestamps, "\(group)/timestamps", e.description)
+                } else {
+                    stream.medianInterval = axis.medianInterval
+                    if axis.medianInterval > 0, axis.largestGap > gaps.factor * axis.medianInterval, axis.largestGap >= gaps.minimumSeconds {
+                        warn("\(group)/timestamps", "gap of \(fmt(axis.largestGap)) s after t=\(fmt(axis.largestGapStart)) (median interval \(fmt(axis.medianInterval)) s)")
+                    }
+                }
+            } catch let e as TraceError { report.problems.append(ValidationProblem(severity: .error, error: e)) } catch {}
         }
         // Cross-references.
         if spec.name == "ble", let idx = stream.data["beacon"]?.int32s, let m = beaconRows {
@@ -223,34 +261,9 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy()) -> Val
 
 private func checkValues(_ v: [Double], spec: TraceSchema.Dataset, columns: Int, object: String,
                          fail: (TraceError.Kind, String?, String) -> Void) {
-    if spec.role == .timestamps { return }  // checked as a time axis
-    if spec.role != .valuesOrNaN, let bad = v.firstIndex(where: { !$0.isFinite }) {
-        let count = v.reduce(0) { $0 + ($1.isFinite ? 0 : 1) }
-        fail(.badValue, object, "row \(bad / columns): value \(v[bad]) is not finite (\(count) non-finite values)")
-        return
-    }
-    if let r = spec.range, let bad = v.firstIndex(where: { $0.isFinite && !r.contains($0) }) {
-        fail(.badValue, object, "row \(bad / columns): \(v[bad]) outside \(format(r))")
-        return
-    }
-    if spec.role == .quaternion {
-        let n = v.count / 4
-        var firstBad: Int?
-        var count = 0
-        var worst = 0.0
-        for i in 0..<n {
-            let q = Quaternion(x: v[4 * i], y: v[4 * i + 1], z: v[4 * i + 2], w: v[4 * i + 3])
-            let dev = Swift.abs(q.norm - 1)
-            if dev > TraceSchema.quaternionNormTolerance {
-                if firstBad == nil { firstBad = i }
-                count += 1
-                worst = Swift.max(worst, dev)
-            }
-        }
-        if let firstBad {
-            fail(.badValue, object, "expected unit quaternions (x, y, z, w) with |‖q‖−1| ≤ \(TraceSchema.quaternionNormTolerance); row \(firstBad) and \(count - 1) more deviate, worst by \(fmt(worst))")
-        }
-    }
+    var checker = ValueChecker(spec: spec, columns: columns)
+    checker.check(v, firstRow: 0)
+    checker.finish(object: object, fail: fail)
 }
 
 private func format(_ r: ClosedRange<Double>) -> String {

@@ -17,6 +17,8 @@ public struct ExperimentJob: Sendable {
     /// Session label in the results (`<dataset>/<session id>` when datasets are kept apart;
     /// nil: the navigation's session id). See `SessionGrouping`.
     public var session: String? = nil
+    /// The estimate file replacing the navigation's VIO (`estimators:` file patterns), if any.
+    public var estimate: String? = nil
 }
 
 /// What one job produced, as kept in the results store (`runs.result`, JSON).
@@ -76,7 +78,8 @@ public func planExperiment(_ spec: ExperimentSpec) -> ExperimentPlan {
 
 /// Pairs loaded sessions by route and lists the jobs (also for sessions made in memory, as
 /// the sweep benchmark does; `checksums` then identify them in the cache).
-public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checksums: [String: String], failures: [String]) -> ExperimentPlan {
+public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checksums inputChecksums: [String: String], failures: [String]) -> ExperimentPlan {
+    var checksums = inputChecksums  // + plugin and estimate files (ExperimentEstimators.swift)
     let grouping = SessionGrouping(sessions: sessions)
     var failures = failures + grouping.failures
     let configurations = spec.sweep.configurations
@@ -89,9 +92,15 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
         }
         for nav in group.navigations {
             for c in configurations {
-                let key = sha256Hex(of: Data("navbench \(NavbenchVersion.current)|\(checksums[rec]!)|\(checksums[nav]!)|\(c.options.canonicalJSON)".utf8))
+                let extra: JobInputs
+                do { extra = try jobInputs(spec, c, navigation: sessions[nav]!) } catch {
+                    if !failures.contains("\(error)") { failures.append("\(error)") }  // a missing estimate or plugin: listed, the rest runs
+                    continue
+                }
+                checksums.merge(extra.files) { a, _ in a }
+                let key = sha256Hex(of: Data("navbench \(NavbenchVersion.current)|\(checksums[rec]!)|\(checksums[nav]!)|\(c.options.canonicalJSON)\(extra.key)".utf8))
                 jobs.append(ExperimentJob(index: jobs.count, routeID: route, recording: rec, navigation: nav, configuration: c, key: key,
-                                          session: grouping.labels[nav]))
+                                          session: grouping.labels[nav], estimate: extra.estimate))
             }
         }
     }
@@ -102,7 +111,7 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
 /// Runs one job (no cache).
 public func runJob(_ job: ExperimentJob, plan: ExperimentPlan) throws -> JobResult {
     let run = try runGuidance(recording: plan.sessions[job.recording]!, navigation: plan.sessions[job.navigation]!,
-                              options: job.configuration.options)
+                              options: job.configuration.options, estimate: try jobEstimate(job, plan: plan), pluginTimeout: plan.spec.pluginTimeout)
     func thin(_ p: [Vector3]) -> [[Double]] {
         let step = max(1, p.count / 300)
         return stride(from: 0, to: p.count, by: step).map { [p[$0].x, -p[$0].z] }

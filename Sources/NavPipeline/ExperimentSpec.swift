@@ -33,6 +33,13 @@ public struct ExperimentSpec: Sendable, Equatable {
     public var statistics = StatisticsOptions()
     /// Seeds of synthetic venues generated inside the experiment (`data_seeds:`), each a dataset.
     public var dataSeeds: [UInt64] = []
+    /// Estimators by name (`estimators:`): a file pattern with {session}/{route} relative to
+    /// `folder`, `arkit`, or `exec:PROGRAM ARG…` (ExperimentEstimators.swift).
+    public var estimators: [String: String] = [:]
+    /// The spec file's folder: estimate file patterns are relative to it and stay inside it.
+    public var folder = "."
+    /// Seconds one `exec:` plugin call may take (`plugin_timeout:`).
+    public var pluginTimeout = ExecPlugin.defaultTimeout
 
     public static let defaultKeyMetrics = [
         "clock_agreement_within_1h", "bearing_error_mean_abs", "on_track_precision", "false_arrivals",
@@ -69,7 +76,7 @@ public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 extension ExperimentSpec {
-    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "statistics", "data_seeds", "closed_loop"]
+    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "statistics", "data_seeds", "closed_loop", "estimators", "plugin_timeout"]
     static var sweepKeys: [String] { SweepDimension.all.map(\.key) }
 
     /// Parses and validates a YAML spec.
@@ -141,7 +148,10 @@ extension ExperimentSpec {
             guard let v = top[key] else { continue }
             guard let l = v as? [String], !l.isEmpty else { throw fail(key, "expected a list of filter specs") }
             for f in l where f != "none" {
-                do { _ = try FilterSpec(parsing: f) } catch { throw fail(key, "'\(f)': \(error.problem)") }
+                // exec: plugins and registered filters for gyro_filters (NavPipeline); the aids take built-ins.
+                do { if key == "gyro_filters" { try FilterRegistry.validate(f) } else { _ = try FilterSpec(parsing: f) } } catch {
+                    throw fail(key, "'\(f)': \(error.problem)")
+                }
             }
             assign(l)
         }
@@ -156,6 +166,7 @@ extension ExperimentSpec {
                 spec.ape.append([r, est, align])
             }
         }
+        try parseEstimators(top, into: &spec, file: file)
         if let c = top["closed_loop"] { spec.closedLoop = try ClosedLoopSpec.parse(c, file: file) }
         spec.statistics = try parseStatistics(top["statistics"], file: file, configurations: spec.sweep.configurations.map(\.label))
         spec.dataSeeds = try parseDataSeeds(top["data_seeds"], file: file)

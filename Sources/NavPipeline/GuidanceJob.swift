@@ -24,6 +24,9 @@ public struct GuidanceOptions: Sendable, Hashable, Codable {
     public var seed: UInt64 = 1
     /// A filter spec applied to each VIO position axis before guidance ("none" or nil for none).
     public var positionFilter: String?
+    /// The estimator whose trajectory replaces the navigation's VIO (`estimators:` of a spec);
+    /// nil for the session's own (ARKit) VIO. Absent from `canonicalJSON` when nil.
+    public var estimator: String?
     public var guidance = GuidanceParameters()
 
     public init() {}
@@ -97,10 +100,15 @@ func trueSessionToVenue(_ s: Session, vio given: VIOStream? = nil) throws -> Pos
 /// same `route_id`. `estimate` (an external VIO, `loadEstimate`) replaces the navigation's VIO
 /// for guidance; the session's own VIO, when present, still gives the true registration of
 /// its frame onto the venue. Either session's VIO may span at most `maxGuidanceSpanSeconds` (the replay
-/// clock ticks every 0.01 s over it), checked before anything is replayed.
+/// clock ticks every 0.01 s over it), checked before anything is replayed. An `exec:` position
+/// filter is called with `pluginTimeout` seconds per call.
+///
+/// `names` are what errors name the two sessions by (the CLI passes their files); default their
+/// session ids.
 public func runGuidance(recording: Session, navigation: Session, options o: GuidanceOptions, force: Bool = false,
-                        estimate: VIOStream? = nil) throws -> GuidanceRun {
-    let rid = recording.metadata.sessionID, nid = navigation.metadata.sessionID
+                        estimate: VIOStream? = nil, pluginTimeout: Double = ExecPlugin.defaultTimeout,
+                        names: (recording: String, navigation: String)? = nil) throws -> GuidanceRun {
+    let rid = names?.recording ?? recording.metadata.sessionID, nid = names?.navigation ?? navigation.metadata.sessionID
     if !force {
         guard recording.metadata.kind == .recording else {
             throw GuidanceJobError("\(escapedForMessage(rid)): session_kind is \(recording.metadata.kind.rawValue), expected recording as the first session (--force to override)")
@@ -121,16 +129,16 @@ public func runGuidance(recording: Session, navigation: Session, options o: Guid
         }
     }
     guard let rvio = recording.vio, let rgt = recording.groundTruth else {
-        throw GuidanceJobError("\(rid): a recording needs vio and groundtruth streams")
+        throw GuidanceJobError("\(escapedForMessage(rid)): a recording needs vio and groundtruth streams")
     }
     guard let nvio = estimate ?? navigation.vio, let ngt = navigation.groundTruth else {
-        throw GuidanceJobError("\(nid): a navigation session needs vio and groundtruth streams")
+        throw GuidanceJobError("\(escapedForMessage(nid)): a navigation session needs vio and groundtruth streams")
     }
     guard let ra = recording.anchors, let firstRecordingSighting = ra.poses.first else {
-        throw GuidanceJobError("\(rid): no anchor sightings to register against")
+        throw GuidanceJobError("\(escapedForMessage(rid)): no anchor sightings to register against")
     }
     guard let na = navigation.anchors, !na.poses.isEmpty else {
-        throw GuidanceJobError("\(nid): no anchor sightings: the session cannot be registered onto the route")
+        throw GuidanceJobError("\(escapedForMessage(nid)): no anchor sightings: the session cannot be registered onto the route")
     }
     // Route.
     let c = crumbs(rvio.timestamps, rvio.poses, interval: o.crumbInterval)
@@ -151,13 +159,10 @@ public func runGuidance(recording: Session, navigation: Session, options o: Guid
     // Estimated poses in R, optionally smoothed.
     var estimatedPoses = nvio.poses.map { T_RN * $0 }
     if let spec = o.positionFilter, spec != "none" {
-        let f = try FilterSpec(parsing: spec)
+        let f = try FilterRegistry.filter(spec, pluginTimeout: pluginTimeout)  // built-in, registered or exec: plugin
         let fs = 1 / SamplingSummary(timestamps: nvio.timestamps).medianInterval
-        let axes = try (0..<3).map { a in
-            try f.apply(estimatedPoses.map { a == 0 ? $0.translation.x : a == 1 ? $0.translation.y : $0.translation.z },
-                        timestamps: nvio.timestamps, sampleRate: fs)
-        }
-        for i in estimatedPoses.indices { estimatedPoses[i].translation = Vector3(axes[0][i], axes[1][i], axes[2][i]) }
+        let smoothed = try f.apply(vectors: estimatedPoses.map(\.translation), timestamps: nvio.timestamps, sampleRate: fs)
+        for i in estimatedPoses.indices { estimatedPoses[i].translation = smoothed[i] }
     }
     let estimated = PoseSampler(timestamps: nvio.timestamps, poses: estimatedPoses)
     let truthPoses = PoseSampler(timestamps: ngt.timestamps, poses: ngt.poses)

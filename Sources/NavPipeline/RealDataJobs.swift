@@ -54,7 +54,7 @@ public func gyroFilterTable(_ plan: ExperimentPlan) -> (table: MetricsTable, fai
             do {
                 var axes: [[Double]] = (0..<3).map { a in imu.gyroscope.map { a == 0 ? $0.x : a == 1 ? $0.y : $0.z } }
                 if spec != "none" {
-                    let f = try FilterSpec(parsing: spec)
+                    let f = try FilterRegistry.filter(spec, pluginTimeout: plan.spec.pluginTimeout)
                     axes = try axes.map { try f.apply($0, timestamps: imu.timestamps, sampleRate: fs) }
                 }
                 var errors: [Double] = []

@@ -78,26 +78,12 @@ public func filterCSV(_ table: CSVTable, spec: FilterSpec, column: String, outpu
 /// Filters every column of one dataset of a trace file and writes a copy of the file with
 /// the dataset replaced and `processing` stamped. Headings (`units` deg named heading) are
 /// filtered on (sin, cos) unless the spec is already circular.
-public func filterTrace(input: String, output: String, spec: FilterSpec, dataset: String, rate: Double?, command: String) throws {
-    let report = validateTrace(at: input)
-    if let e = report.errors.first { throw e.error }
-    var trace = report.trace!
-    let series = try traceSeries(input, dataset: dataset)
-    var effective = spec
-    let circular: Set<FilterSpec.Kind> = [.circmean, .kalmanHeading]
-    if series.first?.units == "deg", dataset.hasSuffix("heading"), !circular.contains(spec.kind), !spec.flags.contains("angle") {
-        effective = try FilterSpec(parsing: spec.text + (spec.text.contains(":") ? ",angle" : ":angle"))
-    }
-    let fs = try sampleRate(of: series[0], given: rate)
-    let filtered = try series.map { try effective.apply($0.values, timestamps: $0.timestamps, sampleRate: fs) }
-    let parts = dataset.split(separator: "/", maxSplits: 1).map(String.init)
-    let si = trace.streams.firstIndex { $0.name == parts[0] }!
-    guard case let .float(shape, _) = trace.streams[si].data[parts[1]]! else { return }
-    let cols = filtered.count
-    var interleaved = [Double](repeating: 0, count: filtered[0].count * cols)
-    for c in 0..<cols { for (i, v) in filtered[c].enumerated() { interleaved[i * cols + c] = v } }
-    trace.streams[si].data[parts[1]] = .float(shape: shape, values: interleaved)
-    let previous = trace.attributes["processing"]?.stringValue.map { $0 + "\n" } ?? ""
-    trace.attributes["processing"] = .string(previous + command)
-    try writeTrace(trace, to: output)
+///
+/// Streams: the input is validated, filtered and copied `blockRows` rows at a time
+/// (`filterTraceInBlocks`), so memory does not grow with the recording; the output equals
+/// the whole-array filter's bit for bit.
+public func filterTrace(input: String, output: String, spec: FilterSpec, dataset: String, rate: Double?, command: String,
+                        compression: HDF5Compression = .filterDefault, blockRows: Int = traceBlockRows) throws {
+    try filterTraceInBlocks(input: input, output: output, spec: spec, dataset: dataset, rate: rate, command: command,
+                            compression: compression, blockRows: blockRows)
 }

@@ -91,6 +91,8 @@ extension ExperimentSpec {
         if !ape.isEmpty {
             y += "ape:\n" + ape.map { "  - {reference: \(q($0[0])), estimate: \(q($0[1])), align: \(q($0[2]))}\n" }.joined()
         }
+        if !estimators.isEmpty { y += "estimators:\n" + estimators.keys.sorted().map { "  \(q($0)): \(q(estimators[$0]!))\n" }.joined() }
+        if pluginTimeout != ExecPlugin.defaultTimeout { y += "plugin_timeout: \(formatNumber(pluginTimeout))\n" }
         if let closedLoop { y += closedLoop.resolvedYAML }
         if !tolerances.isEmpty {
             y += "compare:\n" + tolerances.keys.sorted().map { k in

@@ -77,7 +77,7 @@ public struct SweepDimension: Sendable {
         key: "position_filter", label: "filter", flag: "position-filter",
         help: "Filter spec applied to each VIO position axis, e.g. ema:tau=0.3, or none.",
         expected: "none or a filter spec (docs/filters.md)", defaultValue: "none",
-        canonical: { s in s == "none" || (try? FilterSpec(parsing: s)) != nil ? s : nil },
+        canonical: { s in s == "none" || (try? FilterRegistry.validate(s)) != nil ? s : nil },
         apply: { o, v in o.positionFilter = v == "none" ? nil : v })
     public static let wording = choice(GuidanceParameters.Wording.self, key: "wording", label: "words", flag: "wording",
                                        help: "Wording: clock (Clew without haptics) or six-sector (Clew with haptics).",
@@ -93,7 +93,7 @@ public struct SweepDimension: Sendable {
 
     /// Every dimension, in the order of configuration labels and `metrics.csv` columns.
     public static let all: [SweepDimension] = [rdpTolerance, rdpDistance, registration, anchorSightings, positionFilter,
-                                               wording, arrival, haptic, seeds]
+                                               wording, arrival, haptic, seeds, estimator]
 
     /// The dimension with this YAML key.
     public static func named(_ key: String) -> SweepDimension? { all.first { $0.key == key } }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavCore
 import NavIO
 
 struct Bench: ParsableCommand {
@@ -29,20 +30,29 @@ struct ReadIMU: ParsableCommand {
 
     @Option(help: "peer-bench workload folder (make_workload.py output).") var data: String
     @Option(help: "Timed repeats.") var repeats: Int = 7
+    @Option(help: "contiguous, gzip or both.") var layout: String = "both"
+
+    func validate() throws {
+        guard ["contiguous", "gzip", "both"].contains(layout) else { throw ValidationError("--layout \(layout): expected contiguous, gzip or both") }
+    }
 
     func run() throws {
         var rows: [String] = []
-        for (id, name) in [("navbench_read_imu", "imu.h5"), ("navbench_read_imu_gzip", "imu_gzip.h5")] {
+        let all = [("navbench_read_imu", "imu.h5", "contiguous"), ("navbench_read_imu_gzip", "imu_gzip.h5", "gzip")]
+        for (id, name, kind) in all where layout == "both" || layout == kind {
             let path = (data as NSString).appendingPathComponent(name)
             var bytes = 0
-            let (m, _) = try medianSeconds(repeats: repeats) {
+            var faults = 0
+            let (m, runs) = try medianSeconds(repeats: repeats) {
+                let f0 = minorPageFaults()
+                defer { faults = minorPageFaults() - f0 }
                 let r = try HDF5Reader(path: path)
                 let t = try r.readDoubles("/imu/timestamps").values
                 let a = try r.readDoubles("/imu/accel").values
                 let g = try r.readDoubles("/imu/gyro").values
                 bytes = 8 * (t.count + a.count + g.count)
             }
-            rows.append("{\"id\": \"\(id)\", \"median_s\": \(m), \"mb_per_s\": \(Double(bytes) / 1e6 / m), \"repeats\": \(repeats)}")
+            rows.append("{\"id\": \"\(id)\", \"median_s\": \(m), \"mb_per_s\": \(Double(bytes) / 1e6 / m), \"repeats\": \(repeats), \"runs\": \(runs), \"minor_faults_last_read\": \(faults)}")
         }
         print(rows.joined(separator: "\n"))
     }

@@ -40,7 +40,8 @@ struct GuidanceFlags: ParsableArguments {
         }
         for s in settings {
             let kv = s.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2, let d = SweepDimension.named(kv[0]) else {
+            guard kv.count == 2, let d = SweepDimension.named(kv[0]), d.key != SweepDimension.estimator.key else {
+                if kv.first == SweepDimension.estimator.key { throw ValidationError("\(s): guide takes an estimate with --vio FILE; estimator= names an estimators: entry of a spec") }
                 throw ValidationError("\(s): expected KEY=VALUE with KEY one of \(SweepDimension.all.map(\.key).joined(separator: ", "))")
             }
             guard let c = d.validate(kv[1]) else { throw ValidationError("\(d.key)=\(kv[1]): expected \(d.expected)") }
@@ -71,7 +72,8 @@ struct Guide: ParsableCommand {
     func run() throws {
         let rec = try readTrace(at: recording), nav = try readTrace(at: navigation)
         let vio = try estimate.source.map { try loadEstimate($0, for: nav) }
-        let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options(settings: settings), force: force, estimate: vio)
+        let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options(settings: settings), force: force, estimate: vio,
+                                  names: (recording, navigation))
         let events = run.estimated.events.filter { pulses || $0.kind != .pulse }
         if json {
             struct Out: Encodable { var route: String; var recording: String; var navigation: String; var events: [GuidanceEvent]; var metrics: [String: Double?]; var units: [String: String] }

@@ -22,6 +22,7 @@ extension Navbench {
     /// control bytes escaped and long values truncated. Exit status 64 for usage errors, 73 when
     /// an output cannot be written, 1 for other failures; an `ExitCode` a command throws stands.
     static func main() {
+        keepLargeBuffersMapped()  // NavCore: repeated large reads reuse mapped pages (docs/benchmarks.md)
         // --allow-external-links applies to every command that reads HDF5, wherever it stands.
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--allow-external-links") {

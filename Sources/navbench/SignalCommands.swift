@@ -32,7 +32,8 @@ struct Filter: ParsableCommand {
         discussion: """
             Specs: mean[:window=N[,centred]], circmean[:window=N], ema:tau=S | ema:cutoff=HZ,
             butter:order=N,cutoff=HZ[,type=low|high][,zero-phase][,ba], butter:order=N,low=HZ,high=HZ,type=band,
-            kalman:q=Q,r=R, kalman-cv:q=Q,r=R, kalman-heading:q=Q,r=R; add ',angle' to filter degrees on (sin, cos).
+            kalman:q=Q,r=R, kalman-cv:q=Q,r=R, kalman-heading:q=Q,r=R; add ',angle' to filter degrees on (sin, cos);
+            exec:PROGRAM ARG… runs your program on a CSV column (t,value on stdin and stdout; docs/extending.md).
             CSV in → CSV out with the same rows plus the filtered column; trace in → trace out with the stream replaced.
             """)
 
@@ -40,20 +41,39 @@ struct Filter: ParsableCommand {
     @Option(help: "Output file (.csv for CSV input, .h5 for trace input).") var out: String
     @Option(name: .customLong("as"), help: "Name of the added CSV column (default: COLUMN_filtered).") var outputColumn: String?
     @Flag(help: "The CSV column holds angles in degrees: filter on (sin, cos).") var angle = false
+    @Option(help: "Compression of the output trace's large datasets: none or gzip:N (N 1-9; default \(HDF5Compression.filterDefault)).") var compression: String?
+    @Option(help: "Seconds one exec: plugin call may take.") var pluginTimeout: Double = ExecPlugin.defaultTimeout
     @OptionGroup var source: SeriesSource
 
     func validate() throws {
+        if spec.hasPrefix("exec:") {
+            do { _ = try ExecPlugin(parsing: spec, timeout: pluginTimeout) } catch { throw ValidationError(error.description) }
+            if source.isTrace || angle { throw ValidationError("--spec \(spec): an exec: plugin filters a CSV column (--column), without --angle") }
+            return
+        }
         do { _ = try FilterSpec(parsing: spec) } catch { throw ValidationError(error.description) }
+        if let compression {
+            do { _ = try HDF5Compression(parsing: compression) } catch { throw ValidationError(error.description) }
+            if !source.isTrace { throw ValidationError("--compression applies to trace output (--stream); CSV output is text") }
+        }
         if source.isTrace && out.hasSuffix(".csv") { throw ValidationError("--out \(out): trace input writes a trace file (.h5)") }
     }
 
     func run() throws {
         try checkOutput(out)
+        if let plugin = try ExecPlugin(parsing: spec, timeout: pluginTimeout) {
+            let bytes = try filterCSVBytes(try CSVTable.read(source.input), spec: plugin, column: source.column!,
+                                           outputColumn: outputColumn ?? source.column! + "_filtered", timeColumn: source.timeColumn, rate: source.rate)
+            try writeBytesAtomically(bytes, to: out)
+            print(out)
+            return
+        }
         var filter = try FilterSpec(parsing: spec)
         if angle && !filter.flags.contains("angle") { filter = try FilterSpec(parsing: spec + (spec.contains(":") ? ",angle" : ":angle")) }
         let command = "navbench filter --spec \(spec) --stream \(source.stream ?? "") \(fileName(of: source.input))"
         if let stream = source.stream {
-            try filterTrace(input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command)
+            let level = try compression.map { try HDF5Compression(parsing: $0) } ?? .filterDefault
+            try filterTrace(input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command, compression: level)
         } else {
             let table = try CSVTable.read(source.input)
             let bytes = try filterCSVBytes(table, spec: filter, column: source.column!, outputColumn: outputColumn ?? source.column! + "_filtered",

@@ -76,6 +76,18 @@ let fixtures = "Tests/NavIOTests/Fixtures"
         #expect(v.out == "12 valid, 0 invalid\n")
     }
 
+    /// A guide error names the file the user gave, not the session id inside it.
+    @Test func guideErrorsNameTheFile() throws {
+        let dir = NSTemporaryDirectory() + "navbench-guide-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let drop = try navbench(["trace", "drop-stream", "Datasets/R2-turns_nav1.h5", "--stream", "groundtruth", "--out", dir + "/nogt.h5"], cwd: repoRoot)
+        #expect(drop.status == 0, "\(drop.err)")
+        let r = try navbench(["guide", "Datasets/R2-turns_recording.h5", dir + "/nogt.h5"], cwd: repoRoot)
+        #expect(r.status == 1)
+        #expect(r.err == "navbench: error: \(dir)/nogt.h5: a navigation session needs vio and groundtruth streams\n", "\(r.err)")
+    }
+
     @Test func userErrorsAreOneLine() throws {
         let r = try navbench(["synth", "--seed", "1", "--navigations", "0", "--out", "/tmp/x"])
         #expect(r.status == 64)

@@ -128,4 +128,16 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
+
+    /// A rewrite keeps `/location/floor`'s `missing_value` attribute (lost before: RawTraceWriter
+    /// wrote the integers without it, so a reader could take −2147483648 for a real floor).
+    @Test func rewriteKeepsTheFloorMissingValue() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let nav = Self.datasets + "/R2-turns_nav1.h5"
+        let original = try HDF5Reader(path: nav).attribute("missing_value", of: "/location/floor")
+        #expect(original == .integer(Int64(LocationStream.noFloor)))
+        try editTrace(inputs: [nav], output: dir + "/novio.h5", command: "drop") { try droppingStream("vio", from: $0[0]) }
+        #expect(try HDF5Reader(path: dir + "/novio.h5").attribute("missing_value", of: "/location/floor") == original)
+    }
 }

@@ -8,6 +8,22 @@ import NavTestSupport
 /// TUM, KITTI, EuRoC and trace-HDF5 trajectories: round trips, detection, exact number
 /// parsing, and one clear line per malformed input.
 @Suite struct TrajectoryFormatTests {
+    /// A gzip "bomb": 96 MiB of zero bytes compress about 1000:1; reading it stops at the
+    /// ratio bound with one line instead of inflating it all (it used to take 3 GB for 1 GiB).
+    @Test func gzipBombIsRefusedByItsRatio() throws {
+        let dir = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(FileManager.default.createFile(atPath: dir + "/bomb.tum", contents: Data(count: 96 << 20)))
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-1", dir + "/bomb.tum"]
+        try gzip.run()
+        gzip.waitUntilExit()
+        #expect(gzip.terminationStatus == 0)
+        let e = #expect(throws: TraceError.self) { _ = try readTrajectory(at: dir + "/bomb.tum.gz") }
+        #expect(e?.file == dir + "/bomb.tum.gz" && e?.problem.contains("inflates more than 100:1") == true, "\(String(describing: e))")
+    }
+
     func write(_ text: String, _ name: String, in dir: String) -> String {
         let p = dir + "/" + name
         try! text.write(toFile: p, atomically: true, encoding: .utf8)

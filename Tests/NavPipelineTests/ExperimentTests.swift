@@ -12,7 +12,7 @@ func tempFolder(_ label: String = #function) -> String {
 
 @Suite struct ExperimentSpecTests {
     @Test func unknownKeysAndBadValuesNameTheKey() {
-        #expect(throws: SpecError(file: "s.yaml", key: "sweep.rdp_tolerence", problem: "unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds")) {
+        #expect(throws: SpecError(file: "s.yaml", key: "sweep.rdp_tolerence", problem: "unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds, estimator")) {
             try ExperimentSpec.parse("name: x\ninputs: a/*.h5\nsweep:\n  rdp_tolerence: [0.3]\n", file: "s.yaml")
         }
         #expect(throws: SpecError(file: "s.yaml", key: "sweep.registration", problem: "'sideways' is not one of gravity-aligned, full")) {

@@ -26,7 +26,7 @@ import Testing
         #expect(throws: SpecError(file: "s.yaml", key: "tolerance", problem: "expected KEY=VALUE (for example rdp_tolerance=0.3,0.6)")) {
             try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["tolerance"])
         }
-        #expect(throws: SpecError(file: "s.yaml", key: "sweep.seed", problem: "unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds")) {
+        #expect(throws: SpecError(file: "s.yaml", key: "sweep.seed", problem: "unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds, estimator")) {
             try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["sweep.seed=2"])
         }
     }
