@@ -13,6 +13,9 @@ public struct SynthVenue: Sendable {
         var p = SynthParameters()
         p.navigationSessionsPerRoute = navigations
         p.venue = name
+        p.navigationLineStd = 1.6
+        p.navigationLineTimeConstant = 10
+        p.navigationWallMargin = 0.4
         return p
     }
 }

@@ -13,8 +13,11 @@ public struct SynthesizedSession: Sendable {
 ///
 /// Deterministic: the same seed and parameters give the same sessions, bit for bit,
 /// on every platform (SplitMix64 streams named per session; no unordered iteration).
+///
+/// - Parameter floorPlan: the venue's walls (the building venue): navigation sessions then walk
+///   their own line bounded by them (`SynthParameters.navigationLineStd`).
 public func synthesizeVenue(seed: UInt64, parameters p: SynthParameters = SynthParameters(),
-                            routes: [SynthRoute] = SynthRoute.venueRoutes) -> [SynthesizedSession] {
+                            routes: [SynthRoute] = SynthRoute.venueRoutes, floorPlan: FloorPlan? = nil) -> [SynthesizedSession] {
     var out: [SynthesizedSession] = []
     for (routeIndex, route) in routes.enumerated() {
         let kinds: [(SessionKind, String)] = [(.recording, "recording")]
@@ -23,7 +26,7 @@ public func synthesizeVenue(seed: UInt64, parameters p: SynthParameters = SynthP
             let id = "\(route.id)_\(label)"
             var rng = SeededRandom(seed: seed, label: id)
             let s = synthesizeSession(id: id, kind: kind, route: route, anchorID: Int32(routeIndex),
-                                      seed: seed, parameters: p, rng: &rng)
+                                      seed: seed, parameters: p, floorPlan: floorPlan, rng: &rng)
             out.append(SynthesizedSession(fileName: id + ".h5", session: s))
         }
     }
@@ -60,7 +63,7 @@ public func anchorPose(of route: SynthRoute) -> Pose {
 }
 
 func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorID: Int32, seed: UInt64,
-                       parameters p: SynthParameters, rng: inout SeededRandom) -> Session {
+                       parameters p: SynthParameters, floorPlan: FloorPlan? = nil, rng: inout SeededRandom) -> Session {
     let dt = 1 / p.imuRate
     let speed = rng.uniform(p.walkingSpeedRange[0], p.walkingSpeedRange[1])
     let cadence = rng.uniform(p.cadenceRange[0], p.cadenceRange[1])
@@ -118,11 +121,21 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     var lateral = rng.gaussian() * lateralStd * 0.5
     var raw: [Vector3] = []
     raw.reserveCapacity(n)
+    // A navigator's own line (navigation sessions in a floor plan): its own random stream, so
+    // the other draws of the session do not move.
+    let ownLine = kind == .navigation ? floorPlan.flatMap { plan in
+        p.navigationLineStd.map { NavigatorLine(plan: plan, centre: centre, length: length, std: $0,
+                                                timeConstant: p.navigationLineTimeConstant ?? 8,
+                                                margin: p.navigationWallMargin ?? 0.4, dt: dt,
+                                                rng: SeededRandom(seed: seed, label: id + "/line")) }
+    } : nil
+    var line = ownLine
     for i in 0..<n {
         // The wander evolves only while walking, so a standing walker stands still.
         if walking[i] { lateral = a * lateral + rng.gaussian() * lateralStd * (1 - a * a).squareRoot() }
         let (c, d) = centre(sAlong[i])
-        raw.append(c + lateral * Vector3(-d.z, 0, d.x))
+        let offset = line == nil ? lateral : line!.offset(adding: lateral, at: sAlong[i], walking: walking[i])
+        raw.append(c + offset * Vector3(-d.z, 0, d.x))
     }
     let half = Int(p.cornerSmoothingSeconds * p.imuRate / 2)
     // Two passes of a boxcar (a triangular kernel) keep velocity continuous, so the

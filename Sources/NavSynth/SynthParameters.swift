@@ -37,6 +37,14 @@ public struct SynthParameters: Codable, Sendable, Equatable {
     public var lateralStdRecording = 0.05
     public var lateralStdNavigation = 0.25
     public var lateralTimeConstant = 3.0
+    /// Navigation sessions in a venue with a floor plan (the building venue): the navigator's
+    /// own line, a slow Ornstein–Uhlenbeck offset from the recorder's centre line (std m, time
+    /// constant s) added to the wander and bounded by the walls (`navigationWallMargin` m from
+    /// the nearest wall across the line). nil (the corridors venue): no own line. A person guided
+    /// later does not retrace the recorder's line: in open areas they pass keypoints metres aside.
+    public var navigationLineStd: Double?
+    public var navigationLineTimeConstant: Double?
+    public var navigationWallMargin: Double?
     /// Centred moving-average window that rounds corners, s.
     public var cornerSmoothingSeconds = 0.8
     /// Phone pitch while walking, deg (negative = camera looking down).

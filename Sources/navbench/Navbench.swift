@@ -166,7 +166,7 @@ struct Synth: ParsableCommand {
         p.navigationSessionsPerRoute = navigations
         let building = venue == "building" ? SynthVenue.building : nil
         if let building { p = building.parameters(navigations: navigations) }
-        let sessions = building.map { synthesizeVenue(seed: seed, parameters: p, routes: $0.routes) } ?? synthesizeVenue(seed: seed, parameters: p)
+        let sessions = building.map { synthesizeVenue(seed: seed, parameters: p, routes: $0.routes, floorPlan: $0.floorPlan) } ?? synthesizeVenue(seed: seed, parameters: p)
         for s in sessions {
             let path = (out as NSString).appendingPathComponent(s.fileName)
             try writeTrace(s.session, to: path)

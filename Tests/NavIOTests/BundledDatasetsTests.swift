@@ -46,7 +46,8 @@ import NavTestSupport
         let p = SynthVenue.building.parameters(navigations: try #require(Int(facts["navigations"]!)))
         let dir = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let sessions = synthesizeVenue(seed: try #require(UInt64(facts["seed"]!)), parameters: p, routes: SynthVenue.building.routes)
+        let sessions = synthesizeVenue(seed: try #require(UInt64(facts["seed"]!)), parameters: p, routes: SynthVenue.building.routes,
+                                      floorPlan: SynthVenue.building.floorPlan)
         #expect((sessions.map(\.fileName) + ["building.floorplan.json"]).sorted() == files.map { $0["file"]! })
         for s in sessions {
             try writeTrace(s.session, to: dir + "/" + s.fileName)

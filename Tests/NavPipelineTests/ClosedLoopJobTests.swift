@@ -8,22 +8,47 @@ import NavSynth
 import Testing
 
 @Suite struct ClosedLoopJobTests {
-    /// The ideal walker without VIO error succeeds on every bundled route, and its true path
-    /// stays within the intermediate arrival box's half width (2 m) of the true keypoint polyline.
+    /// The ideal walker without VIO error succeeds on every bundled route under every guidance
+    /// configuration of the default experiment's closed loop with RDP 0.3 and 0.6 m × faithful and
+    /// symmetric boxes (at 1.0 m even the ideal walker is lost on B3: walking the simplified
+    /// keypoint line it meets walls up to 1.2 m off it and slides along them — a finding the
+    /// closed-loop section shows, not a check), and its true path stays within the arrival box's half width of the true
+    /// keypoint polyline, the half width taken from that configuration: the intermediate boxes'
+    /// `targetWidth` everywhere, and the last box's `lastTargetWidth` on the final segment (every
+    /// point nearer to it than to the rest of the route).
     @Test(arguments: ["R1-corridor", "R2-turns", "R3-stairs", "venue/B1-offices", "venue/B2-lobby", "venue/B3-stairs", "venue/B4-tour"])
     func idealWalkerSucceedsOnBundledRoutes(route: String) throws {
         let path = datasets + "/\(route)_recording.h5"
         let rec = try readTrace(at: path)
         let plan = try venueFloorPlan(recordingPath: path, session: rec)
         #expect((plan != nil) == route.hasPrefix("venue/"))
-        let s = try closedLoopScenario(recording: rec, options: GuidanceOptions(), walls: .venue, venuePlan: plan)
-        let r = simulateWalks(s, settings: ClosedLoopSettings(), seed: 1, runs: 3, samplePaths: 3)
-        #expect(r.aggregate.success_rate == 1)
-        let worst = r.samplePaths.flatMap { $0 }.map { s.trueRoute.distanceToRoute($0) }.max() ?? .infinity
-        #expect(worst <= GuidanceParameters().targetWidth, "farthest from the keypoint polyline: \(worst) m")
-        // (An ideal walker on the straight keypoint lines may brush a door jamb where RDP cut a
-        // curve — B4 at 0.3 m does — and slides along it; it is never lost.)
-        #expect(r.outcomes.allSatisfy { !$0.lost })
+        for tolerance in [0.3, 0.6] {
+            for arrival in GuidanceParameters.ArrivalTest.allCases {
+                var options = GuidanceOptions()
+                options.rdpTolerance = tolerance
+                options.guidance.arrivalTest = arrival
+                let s = try closedLoopScenario(recording: rec, options: options, walls: .venue, venuePlan: plan)
+                let settings = ClosedLoopSettings(walker: NavigatorProfile.named("ideal")!, vioError: .none, guidance: options.guidance)
+                let r = simulateWalks(s, settings: settings, seed: 1, runs: 2, samplePaths: 2)
+                let label = "\(route) tol=\(tolerance) \(arrival)"
+                #expect(r.aggregate.success_rate == 1, "\(label)")
+                let k = s.trueRoute.keypoints
+                let head = GuidanceRoute(positions: k.dropLast().map(\.position))
+                let last = GuidanceRoute(positions: k.suffix(2).map(\.position))
+                var worst = 0.0, worstLast = 0.0
+                for p in r.samplePaths.flatMap({ $0 }) {
+                    let d = s.trueRoute.distanceToRoute(p)
+                    worst = max(worst, d)
+                    if k.count > 2, last.distanceToRoute(p) < head.distanceToRoute(p) { worstLast = max(worstLast, d) }
+                }
+                #expect(worst <= settings.guidance.targetWidth, "\(label): farthest from the keypoint polyline \(worst) m")
+                #expect(worstLast <= settings.guidance.lastTargetWidth, "\(label): farthest on the last segment \(worstLast) m")
+                print("ideal walker \(label): farthest \(worst) m, on the last segment \(worstLast) m")
+                // (An ideal walker on the straight keypoint lines may brush a door jamb where RDP cut
+                // a curve — B4 at 0.3 m does — and slides along it; it is never lost.)
+                #expect(r.outcomes.allSatisfy { !$0.lost }, "\(label)")
+            }
+        }
     }
 }
 
