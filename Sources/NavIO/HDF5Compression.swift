@@ -64,14 +64,7 @@ extension HDF5Writer {
     /// Creates a float64 dataset of `shape` with a `units` attribute, to be filled by rows
     /// with `writeRows` (any order; whole chunks are cheapest).
     public func createDoubles(_ dataset: String, shape: [Int], units: String) throws(TraceError) -> HDF5RowSink {
-        try createParent(of: dataset)
-        let dims = shape.map { hsize_t($0) }
-        let space = H5Screate_simple(Int32(dims.count), dims, nil)
-        defer { H5Sclose(space) }
-        let dcpl = datasetCreationProperties(shape: shape)
-        defer { H5Pclose(dcpl) }
-        let d = H5Dcreate2(file, dataset, nb_H5T_IEEE_F64LE(), space, nb_H5P_DEFAULT(), dcpl, nb_H5P_DEFAULT())
-        guard d >= 0 else { throw TraceError(.writeFailed, file: path, object: dataset, "cannot create dataset") }
+        let d = try createDataset(dataset, shape: shape, fileType: nb_H5T_IEEE_F64LE())
         let sink = HDF5RowSink(dataset: d, name: dataset, file: path, shape: shape)
         try setAttribute("units", string: units, on: dataset)
         return sink

@@ -90,14 +90,7 @@ public final class HDF5Writer {
         guard shape.reduce(1, *) == values.count else {
             throw TraceError(.writeFailed, file: path, object: dataset, "shape \(shape) does not hold \(values.count) values")
         }
-        try createParent(of: dataset)
-        let dims = shape.map { hsize_t($0) }
-        let space = H5Screate_simple(Int32(dims.count), dims, nil)
-        defer { H5Sclose(space) }
-        let dcpl = datasetCreationProperties(shape: shape)
-        defer { H5Pclose(dcpl) }
-        let d = H5Dcreate2(file, dataset, fileType, space, nb_H5P_DEFAULT(), dcpl, nb_H5P_DEFAULT())
-        guard d >= 0 else { throw TraceError(.writeFailed, file: path, object: dataset, "cannot create dataset") }
+        let d = try createDataset(dataset, shape: shape, fileType: fileType)
         defer { H5Dclose(d) }
         if !values.isEmpty {
             let status = values.withUnsafeBytes { H5Dwrite(d, memType, nb_H5S_ALL(), nb_H5S_ALL(), nb_H5P_DEFAULT(), $0.baseAddress) }
@@ -128,6 +121,33 @@ public final class HDF5Writer {
         if !strings.isEmpty {
             guard H5Dwrite(d, type, nb_H5S_ALL(), nb_H5S_ALL(), nb_H5P_DEFAULT(), bytes) >= 0 else {
                 throw TraceError(.writeFailed, file: path, object: dataset, "cannot write strings")
+            }
+        }
+    }
+
+    /// Creates `dataset` (and its parent groups) with `shape`, the file type and this writer's
+    /// compression settings; the caller closes the returned id.
+    func createDataset(_ dataset: String, shape: [Int], fileType: hid_t) throws(TraceError) -> hid_t {
+        try createParent(of: dataset)
+        let dims = shape.map { hsize_t($0) }
+        let space = H5Screate_simple(Int32(dims.count), dims, nil)
+        defer { H5Sclose(space) }
+        let dcpl = datasetCreationProperties(shape: shape)
+        defer { H5Pclose(dcpl) }
+        let d = H5Dcreate2(file, dataset, fileType, space, nb_H5P_DEFAULT(), dcpl, nb_H5P_DEFAULT())
+        guard d >= 0 else { throw TraceError(.writeFailed, file: path, object: dataset, "cannot create dataset") }
+        return d
+    }
+
+    /// Sets every root attribute of a loaded trace (sorted by name; attributes of other HDF5
+    /// types are left out).
+    public func setRootAttributes(_ attributes: [String: HDF5Attribute]) throws(TraceError) {
+        for name in attributes.keys.sorted() {
+            switch attributes[name]! {
+            case let .string(s): try setAttribute(name, string: s)
+            case let .integer(i): try setAttribute(name, integer: i)
+            case let .float(f): try setAttribute(name, double: f)
+            case .other: continue
             }
         }
     }

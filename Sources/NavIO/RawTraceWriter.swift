@@ -5,14 +5,7 @@ import NavCore
 /// stream, an import) without losing what navbench does not model.
 public func writeTrace(_ trace: LoadedTrace, to path: String) throws(TraceError) {
     let w = try HDF5Writer(path: path)
-    for name in trace.attributes.keys.sorted() {
-        switch trace.attributes[name]! {
-        case let .string(s): try w.setAttribute(name, string: s)
-        case let .integer(i): try w.setAttribute(name, integer: i)
-        case let .float(f): try w.setAttribute(name, double: f)
-        case .other: continue
-        }
-    }
+    try w.setRootAttributes(trace.attributes)
     for stream in trace.streams {
         guard let spec = TraceSchema.stream(named: stream.name) else { continue }
         for ds in spec.datasets {

@@ -54,14 +54,7 @@ func filterTraceInBlocks(input: String, output: String, spec: FilterSpec, datase
     let reader = try HDF5Reader(path: input)
     let w = try HDF5Writer(path: output)
     w.compression = compression
-    for name in trace.attributes.keys.sorted() {
-        switch trace.attributes[name]! {
-        case let .string(s): try w.setAttribute(name, string: s)
-        case let .integer(i): try w.setAttribute(name, integer: i)
-        case let .float(f): try w.setAttribute(name, double: f)
-        case .other: continue
-        }
-    }
+    try w.setRootAttributes(trace.attributes)
     for st in trace.streams {
         guard let schema = TraceSchema.stream(named: st.name) else { continue }
         for ds in schema.datasets {
