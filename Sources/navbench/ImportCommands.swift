@@ -66,7 +66,7 @@ struct ImportOutput: ParsableArguments {
                 result.session.metadata.sessionID = (fileName(of: out) as NSString).deletingPathExtension
             }
             result.session = try trimSession(result.session, from: session.from, to: session.to, file: out)
-            try writeImportedTrace(result.session, to: out, processing: provenance())
+            try writeImportedTrace(result.session, to: out, processing: commandProvenance(from: "import"))
             if !session.quiet { for n in result.notes { printError("navbench: note: \(n)") } }
             let streams = result.streamCounts.map { "\($0.name) \($0.samples)" }.joined(separator: ", ")
             print("\(out): \(result.session.metadata.kind.rawValue); \(streams)")
@@ -74,22 +74,6 @@ struct ImportOutput: ParsableArguments {
             printErrorLine(error)
             throw failureStatus(error)
         }
-    }
-
-    /// The command line from `import` on, with every path reduced to its file name, so the
-    /// stamp is the same wherever the command runs.
-    func provenance() -> String {
-        let args = CommandLine.arguments
-        guard let start = args.firstIndex(of: "import") else { return "navbench import" }
-        var out = ["navbench"]
-        var previous = ""
-        for a in args[start...] {
-            let isPath = previous == "--out" || (a.contains("/") && FileManager.default.fileExists(atPath: a))
-                || (!a.hasPrefix("-") && a.contains(".") && FileManager.default.fileExists(atPath: a))
-            out.append(isPath ? fileName(of: a) : a)
-            previous = a
-        }
-        return out.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
     }
 }
 

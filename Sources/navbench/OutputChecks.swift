@@ -22,3 +22,20 @@ func checkOutput(_ out: String?, flag: String = "--out", folder: Bool = false, e
     guard let out else { return }
     try checkOutputPath(out, flag: flag, inputs: commandLineInputs() + extraInputs, folder: folder)
 }
+
+/// The command as a file records it (`processing`): the arguments from `subcommand` on, every
+/// path (an existing file, or the value of `--out`) reduced to its file name, so the stamp is the
+/// same wherever the command runs and never holds a folder of the machine.
+func commandProvenance(from subcommand: String) -> String {
+    let args = CommandLine.arguments
+    guard let start = args.firstIndex(of: subcommand) else { return "navbench \(subcommand)" }
+    var out = ["navbench"]
+    var previous = ""
+    for a in args[start...] {
+        let isPath = previous == "--out" || (a.contains("/") && FileManager.default.fileExists(atPath: a))
+            || (!a.hasPrefix("-") && a.contains(".") && FileManager.default.fileExists(atPath: a))
+        out.append(isPath ? fileName(of: a) : a)
+        previous = a
+    }
+    return out.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+}

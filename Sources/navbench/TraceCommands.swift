@@ -12,16 +12,6 @@ struct TraceCommand: ParsableCommand {
         subcommands: [TraceAddStream.self, TraceDropStream.self, TraceMerge.self, TraceTrim.self])
 }
 
-/// The command as recorded in `processing`: the arguments from `trace` on, files by their name only.
-private func traceProvenance() -> String {
-    let args = CommandLine.arguments
-    guard let start = args.firstIndex(of: "trace") else { return "navbench trace" }
-    return (["navbench"] + args[start...].map { a in
-        let named = (a.contains("/") && FileManager.default.fileExists(atPath: a)) ? URL(fileURLWithPath: a).lastPathComponent : a
-        return named.contains(" ") ? "'\(named)'" : named
-    }).joined(separator: " ")
-}
-
 struct TraceAddStream: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add-stream",
@@ -39,7 +29,7 @@ struct TraceAddStream: ParsableCommand {
     }
 
     func run() throws {
-        try editTrace(inputs: [file, from], output: out, command: traceProvenance()) { t in
+        try editTrace(inputs: [file, from], output: out, command: commandProvenance(from: "trace")) { t in
             try addingStream(stream, from: t[1], to: t[0], as: target, timeOffset: tOffset, replace: replace)
         }
     }
@@ -52,7 +42,7 @@ struct TraceDropStream: ParsableCommand {
     @Option(help: "The output trace (.h5).") var out: String
 
     func run() throws {
-        try editTrace(inputs: [file], output: out, command: traceProvenance()) { t in try droppingStream(stream, from: t[0]) }
+        try editTrace(inputs: [file], output: out, command: commandProvenance(from: "trace")) { t in try droppingStream(stream, from: t[0]) }
     }
 }
 
@@ -65,7 +55,7 @@ struct TraceMerge: ParsableCommand {
     @Option(help: "The output trace (.h5).") var out: String
 
     func run() throws {
-        try editTrace(inputs: [a, b], output: out, command: traceProvenance()) { t in try mergingTraces(t[0], t[1]) }
+        try editTrace(inputs: [a, b], output: out, command: commandProvenance(from: "trace")) { t in try mergingTraces(t[0], t[1]) }
     }
 }
 
@@ -83,6 +73,6 @@ struct TraceTrim: ParsableCommand {
     }
 
     func run() throws {
-        try editTrace(inputs: [file], output: out, command: traceProvenance()) { t in try trimmingTrace(t[0], start: start, end: end) }
+        try editTrace(inputs: [file], output: out, command: commandProvenance(from: "trace")) { t in try trimmingTrace(t[0], start: start, end: end) }
     }
 }

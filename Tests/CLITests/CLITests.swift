@@ -83,6 +83,9 @@ let fixtures = "Tests/NavIOTests/Fixtures"
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let drop = try navbench(["trace", "drop-stream", "Datasets/R2-turns_nav1.h5", "--stream", "groundtruth", "--out", dir + "/nogt.h5"], cwd: repoRoot)
         #expect(drop.status == 0, "\(drop.err)")
+        // The processing stamp names files, never the machine's folders (the --out path included).
+        let stamp = try navbench(["inspect", "--json", dir + "/nogt.h5"], cwd: repoRoot)
+        #expect(stamp.out.contains("navbench trace drop-stream R2-turns_nav1.h5 --stream groundtruth --out nogt.h5") && !stamp.out.contains(dir), "\(stamp.out.prefix(600))")
         let r = try navbench(["guide", "Datasets/R2-turns_recording.h5", dir + "/nogt.h5"], cwd: repoRoot)
         #expect(r.status == 1)
         #expect(r.err == "navbench: error: \(dir)/nogt.h5: a navigation session needs vio and groundtruth streams\n", "\(r.err)")
