@@ -55,7 +55,7 @@ public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, f
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
     let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
                             inputs: inputs, command: command)
-    let (sectionsMarkdown, extraFailures) = try writeSections(plan, out: out)
+    let (sectionsMarkdown, extraFailures) = try writeSections(plan, store: store, out: out)
     out.failures = extraFailures
     let statistics = try writeStatistics(plan, table: table, out: out)
     var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures + extraFailures,
@@ -127,7 +127,7 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
 
 /// The optional sections of the spec (calibration, proximity, gyroscope filters, APE): their
 /// CSV files, and their Markdown and failure lines for the summary.
-private func writeSections(_ plan: ExperimentPlan, out: ExperimentOutputs) throws -> (markdown: String, failures: [String]) {
+private func writeSections(_ plan: ExperimentPlan, store: ResultsStore, out: ExperimentOutputs) throws -> (markdown: String, failures: [String]) {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     var md = ""
     let aids = aidTables(plan)
@@ -168,7 +168,7 @@ private func writeSections(_ plan: ExperimentPlan, out: ExperimentOutputs) throw
         }
     }
     if plan.spec.closedLoop != nil {
-        let c = runClosedLoopSection(plan)
+        let c = try closedLoopSection(plan, store: store)  // the cells the run phase stored (ClosedLoopStore.swift)
         extraFailures += c.failures
         try writeTextAtomically(c.table.csv, to: path("closed-loop.csv"))
         for (name, svg) in c.svgs { try writeTextAtomically(svg, to: path(name)) }
