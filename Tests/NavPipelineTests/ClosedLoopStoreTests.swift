@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 import NavIO
 @testable import NavPipeline
+import NavReport
 import Testing
 
 /// The closed loop as run-phase work: cells in the results store's `closed_loop_cells`, split
