@@ -253,6 +253,28 @@ let absorbClosedLoopCellsSQL: String = {
     return "INSERT OR IGNORE INTO closed_loop_cells(\(cols)) SELECT \(cols) FROM shard.closed_loop_cells"
 }()
 
+/// The first `closed_loop_cells` row of an attached shard beyond the store's limits
+/// (`StoreLimits`), as (key, problem), for `ResultsStore.absorb`'s checks before it copies.
+let closedLoopCellsShardCheckSQL: String = {
+    let labels = ["route", "session", "walker", "vio_error", "walls", "guidance", "seed"]
+    let longLabel = labels.map { "length(\($0)) > \(StoreLimits.label)" }.joined(separator: " OR ")
+    let notNumber = closedLoopMetricColumns.map { "typeof(\($0.name)) NOT IN ('real', 'integer', 'null')" }.joined(separator: " OR ")
+    let badKey = "typeof(key) != 'text' OR length(key) != \(StoreLimits.key)"
+    let badIndex = "typeof(cell_index) != 'integer' OR cell_index < 0"
+    let badChecksum = "length(checksum) != 64"
+    let badExact = "length(exact) > \(StoreLimits.label)"
+    return """
+        SELECT substr(key, 1, 80), CASE
+          WHEN \(badKey) THEN 'key is not a 64-character hex SHA-256'
+          WHEN \(badIndex) THEN 'cell_index is not a non-negative integer'
+          WHEN \(longLabel) THEN 'a label is longer than \(StoreLimits.label) characters'
+          WHEN \(badChecksum) THEN 'checksum is not a 64-character hex SHA-256'
+          WHEN \(badExact) THEN 'exact is longer than \(StoreLimits.label) characters'
+          ELSE 'a metric is neither a number nor NULL' END
+        FROM shard.closed_loop_cells WHERE \(badKey) OR \(badIndex) OR \(longLabel) OR \(badChecksum) OR \(badExact) OR \(notNumber) LIMIT 1
+        """
+}()
+
 /// The parameters a cell's checksum covers besides key, route and session.
 private func cellParameters(walker: String, vio: String, walls: String, guidance: String, seed: String) -> String {
     [walker, vio, walls, guidance, seed].joined(separator: "\u{1}")
@@ -318,15 +340,22 @@ final class ClosedLoopCellWriter: Sendable {
     }
 }
 
+/// Reads one cell by key; a row beyond the store's limits (`StoreLimits`) is not returned, so
+/// nothing longer reaches Swift (the cell is walked again).
+private let closedLoopCellReadSQL: String = {
+    let labels = ["route", "session", "walker", "vio_error", "walls", "guidance", "seed", "exact"]
+    return "SELECT route, session, walker, vio_error, walls, guidance, seed, checksum, exact, "
+        + closedLoopMetricColumns.map(\.name).joined(separator: ", ") + " FROM closed_loop_cells WHERE key = ? AND "
+        + labels.map { "ifnull(length(\($0)), 0) <= \(StoreLimits.label)" }.joined(separator: " AND ") + " AND length(checksum) = 64"
+}()
+
 extension StoreReader {
     /// The metrics of the closed-loop cell `key` (`closedLoopMetrics` order, names and units) if
     /// its row is present and its checksum verifies; nil otherwise (the cell is walked again).
     ///
     /// Complexity: O(log n) for n stored cells (one index lookup).
     public func closedLoopCell(key: String) throws -> [Metric]? {
-        let names = closedLoopMetricColumns.map(\.name)
-        let sql = "SELECT route, session, walker, vio_error, walls, guidance, seed, checksum, exact, \(names.joined(separator: ", ")) FROM closed_loop_cells WHERE key = ?"
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key]) else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: closedLoopCellReadSQL), arguments: [key]) else { return nil }
         // Values converted without trapping: a row of the wrong types (edited, damaged) is not a cell.
         func text(_ i: Int) -> String? { String.fromDatabaseValue(row[i] as DatabaseValue) }
         var metrics: [Metric] = []

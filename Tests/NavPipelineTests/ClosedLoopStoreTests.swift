@@ -139,3 +139,29 @@ import Testing
         #expect(n == 4)
     }
 }
+
+@Suite(.serialized) struct ClosedLoopStoreLimitTests {
+    /// A shard cell row beyond the store's limits is refused at merge in one line naming the
+    /// shard, the table and the row; in the folder's own store it is walked again.
+    @Test func anOversizedCellRowIsRefusedOrWalkedAgain() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try ClosedLoopStoreTests().spec(dir + "/out")
+        for k in 1...2 { _ = try runExperiment(s, workers: 1, shard: k, shards: 2, command: "test") }
+        let shardPath = experimentStorePath(s, shard: 2, shards: 2)
+        try ResultsStore(path: shardPath).pool.write { db in
+            try db.execute(sql: "UPDATE closed_loop_cells SET walker = ? WHERE cell_index = 1", arguments: [String(repeating: "w", count: 5000)])
+        }
+        do {
+            _ = try mergeExperiment(s, command: "test")
+            Issue.record("merge accepted an oversized cell row")
+        } catch {
+            let line = "\(error)"
+            #expect(line.hasPrefix("\(shardPath): table closed_loop_cells, row "))
+            #expect(!line.contains("\n"))
+        }
+        let own = try ResultsStore(path: shardPath)
+        let key = planClosedLoopCells(planExperiment(s)).cells[1].key
+        #expect(try own.read { try $0.closedLoopCell(key: key) } == nil)
+        #expect(try runExperiment(s, workers: 1, shard: 2, shards: 2, command: "test").closedLoop.computed == 1)
+    }
+}
