@@ -28,6 +28,7 @@ func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout Plo
     try store.read { reader in
         for job in plan.jobs {
             guard let run = try reader.metrics(key: job.key) else { continue }
+            if table.rows.isEmpty { table.rows.reserveCapacity(rows: plan.jobs.count * run.metrics.count, runs: plan.jobs.count) }
             sample.offer(job)
             let session = job.session ?? run.session
             for m in run.metrics {
