@@ -30,10 +30,12 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
     let plan = planExperiment(spec, shard: shard, shards: shards)
+    traceMemory("planned \(plan.jobs.count) jobs")
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
     let (done, failures, computed) = try executeJobs(plan, storePath: storePath, workers: workers,
                                                      shard: shard, shards: shards, progress: progress)
     let cells = try executeClosedLoopCells(plan, storePath: storePath, workers: workers, shard: shard, shards: shards)  // ClosedLoopStore.swift
+    traceMemory("jobs run")
     var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
     outcome.closedLoop = cells
     guard shards == 1 else { outcome.failures += cells.failures; return outcome }  // unsharded: the report lists them
