@@ -26,7 +26,7 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
-    let plan = planExperiment(spec)
+    let plan = planExperiment(spec, shard: shard, shards: shards)
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
     let (done, failures, computed) = try executeJobs(plan, storePath: storePath, workers: workers,
                                                      shard: shard, shards: shards, progress: progress)

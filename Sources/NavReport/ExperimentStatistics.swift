@@ -105,43 +105,54 @@ extension ExperimentStatistics {
         self.options = options
         let view = RowView(table)
         var routes: [String] = [], configs: [String] = [], metrics: [String] = [], units: [String: String] = [:]
-        // values[table][metric][configuration][unit] = value (repeated units keep the first).
-        // Units are numbered (first appearance), so a value costs a dictionary entry, not a string.
-        var values: [String: [String: [String: [Int: Double]]]] = [:]
-        var unitOrder: [String: [Int]] = [:]
-        var seenUnit: [String: Set<Int>] = [:]
+        // Values by (table, metric, configuration) in dense columns over the table's units
+        // (first-appearance order): 9 bytes a value and table, not a dictionary entry. A unit
+        // (route, session, seed) belongs to one route table and to the pooled table.
+        var grid = ValueGrid()
         var unitNumber: [String: Int] = [:]
         var lastConfiguration = ("", "")  // (label, without seed) of the previous row: rows of one run share it
+        var lastUnit = ("", -1)
+        var configIndex: [String: Int] = [:], metricIndex: [String: Int] = [:], routeIndex: [String: Int] = [:]
         for r in table.rows {
-            if routes.last != r.route && !routes.contains(r.route) { routes.append(r.route) }
+            let ri: Int
+            if let i = routeIndex[r.route] { ri = i } else { ri = routes.count; routeIndex[r.route] = ri; routes.append(r.route) }
             let c: String
             if r.configuration == lastConfiguration.0 { c = lastConfiguration.1 } else { c = view.configuration(r); lastConfiguration = (r.configuration, c) }
-            if configs.last != c && !configs.contains(c) { configs.append(c) }
-            if units[r.metric] == nil { metrics.append(r.metric); units[r.metric] = r.unit }
+            let ci: Int
+            if let i = configIndex[c] { ci = i } else { ci = configs.count; configIndex[c] = ci; configs.append(c) }
+            let mi: Int
+            if let i = metricIndex[r.metric] { mi = i } else { mi = metrics.count; metricIndex[r.metric] = mi; metrics.append(r.metric); units[r.metric] = r.unit }
             let unitName = view.unit(r)
             let u: Int
-            if let n = unitNumber[unitName] { u = n } else { u = unitNumber.count; unitNumber[unitName] = u }
-            for t in [r.route, allRoutesLabel] {
-                if values[t]?[r.metric]?[c]?[u] == nil { values[t, default: [:]][r.metric, default: [:]][c, default: [:]][u] = r.value }
-                if !seenUnit[t, default: []].contains(u) { seenUnit[t, default: []].insert(u); unitOrder[t, default: []].append(u) }
+            if unitName == lastUnit.0 { u = lastUnit.1 } else {
+                if let n = unitNumber[unitName] { u = n } else { u = unitNumber.count; unitNumber[unitName] = u; grid.addUnit(route: ri) }
+                lastUnit = (unitName, u)
             }
+            grid.set(route: ri, metric: mi, configuration: ci, unit: u, value: r.value)
         }
+        unitNumber = [:]
         self.routes = routes
         let keys = keyMetrics.filter { units[$0] != nil }
         self.keyMetrics = keys
         let tables = routes + [allRoutesLabel]
+        let tableIndex = Dictionary(uniqueKeysWithValues: tables.enumerated().map { ($0.element, $0.offset) })
+        func column(_ t: String, _ m: String, _ c: String) -> ValueGrid.Column? {
+            guard let ti = tableIndex[t], let mi = metricIndex[m], let ci = configIndex[c] else { return nil }
+            return grid.column(table: ti, metric: mi, configuration: ci)
+        }
         // Cells (every metric), in parallel by index.
-        struct CellJob { var table: String, configuration: String, metric: String }
+        struct CellJob { var table: Int, configuration: Int, metric: Int }
         var jobs: [CellJob] = []
-        for t in tables { for c in configs { for m in metrics where values[t]?[m]?[c] != nil { jobs.append(CellJob(table: t, configuration: c, metric: m)) } } }
-        let order = unitOrder
-        let snapshot = values
+        for t in tables.indices { for c in configs.indices { for m in metrics.indices where grid.column(table: t, metric: m, configuration: c) != nil {
+            jobs.append(CellJob(table: t, configuration: c, metric: m))
+        } } }
+        let snapshot = grid, tableNames = tables, configNames = configs, metricNames = metrics
         let cellJobs = jobs, unitOf = units
         let cellBox = UnsafeResults<Cell>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
-            let j = cellJobs[i]
-            let byUnit = snapshot[j.table]![j.metric]![j.configuration]!
-            let v = order[j.table]!.compactMap { byUnit[$0] }
+            let j0 = cellJobs[i]
+            let v = snapshot.column(table: j0.table, metric: j0.metric, configuration: j0.configuration)!.presentValues
+            let j = (table: tableNames[j0.table], configuration: configNames[j0.configuration], metric: metricNames[j0.metric])
             let s = SampleSummary(v)
             let finite = v.filter(\.isFinite)
             let unit = unitOf[j.metric]!
@@ -164,27 +175,17 @@ extension ExperimentStatistics {
         self.units = units
         // Paired differences of two configurations on the units both have finite values for.
         func differences(_ t: String, _ m: String, _ a: String, _ b: String) -> [Double] {
-            guard let va = values[t]?[m]?[a], let vb = values[t]?[m]?[b] else { return [] }
-            return order[t]!.compactMap { u in
-                guard let x = va[u], let y = vb[u], x.isFinite, y.isFinite else { return nil }
-                return x - y
-            }
+            guard let va = column(t, m, a), let vb = column(t, m, b) else { return [] }
+            return va.pairedDifferences(vb)
         }
         func identicalValues(_ t: String, _ a: String, _ b: String) -> Bool {
-            for m in metrics {
-                let va = values[t]?[m]?[a] ?? [:], vb = values[t]?[m]?[b] ?? [:]
-                guard va.count == vb.count else { return false }
-                for (u, x) in va {
-                    guard let y = vb[u], x == y || (x.isNaN && y.isNaN) else { return false }
-                }
-            }
-            return true
+            metrics.allSatisfy { m in (column(t, m, a) ?? .empty).sameValues(column(t, m, b) ?? .empty) }
         }
         let baselineName = options.baseline.flatMap { configs.contains($0) ? $0 : nil } ?? configs.first ?? ""
         var groups: [String: [Group]] = [:], comparisons: [Comparison] = [], best: [String: [String: String]] = [:]
         for t in tables {
             var gs: [Group] = []
-            for c in configs where values[t]?.values.contains(where: { $0[c] != nil }) ?? false {
+            for c in configs where metrics.contains(where: { column(t, $0, c) != nil }) {
                 if let i = gs.firstIndex(where: { identicalValues(t, $0.representative, c) }) { gs[i].members.append(c) } else { gs.append(Group(members: [c])) }
             }
             // The baseline's group leads.
@@ -211,7 +212,7 @@ extension ExperimentStatistics {
             for m in keys {
                 let polarity = MetricPolarity.of(m)
                 guard polarity != .neutral, gs.count > 1 else { continue }
-                let means = gs.map { g in Statistics.mean((values[t]?[m]?[g.representative] ?? [:]).values.filter(\.isFinite)) }
+                let means = gs.map { g in Statistics.mean((column(t, m, g.representative)?.presentValues ?? []).filter(\.isFinite)) }
                 guard let candidate = means.indices.filter({ means[$0].isFinite })
                     .min(by: { polarity == .lowerIsBetter ? means[$0] < means[$1] : means[$0] > means[$1] }) else { continue }
                 var ps: [Double] = [], directionOK = true
@@ -296,6 +297,78 @@ extension ExperimentStatistics {
             }
         }
         return out
+    }
+}
+
+/// Metric values by (table, metric, configuration) as dense columns over each table's units.
+/// Table `r` < routes is a route; table `routes` is every route pooled (`allRoutesLabel`).
+struct ValueGrid: Sendable {
+    /// A column: a value per unit slot of its table, and whether the slot was filled (a NaN
+    /// value is present; a unit the configuration has no run for is absent).
+    struct Column: Sendable {
+        var values: [Double] = []
+        var present: [Bool] = []
+        static let empty = Column()
+        mutating func set(_ slot: Int, _ x: Double) {
+            if slot >= values.count {
+                values.append(contentsOf: repeatElement(.nan, count: slot + 1 - values.count))
+                present.append(contentsOf: repeatElement(false, count: slot + 1 - present.count))
+            }
+            if !present[slot] { values[slot] = x; present[slot] = true }  // a repeated unit keeps the first value
+        }
+        /// The present values in unit order.
+        var presentValues: [Double] { zip(values, present).compactMap { $1 ? $0 : nil } }
+        /// self − other on the units both have finite values for, in unit order.
+        func pairedDifferences(_ other: Column) -> [Double] {
+            var d: [Double] = []
+            for i in 0..<min(values.count, other.values.count) where present[i] && other.present[i] {
+                let x = values[i], y = other.values[i]
+                if x.isFinite && y.isFinite { d.append(x - y) }
+            }
+            return d
+        }
+        /// The same units present, with equal values (NaN equal to NaN).
+        func sameValues(_ other: Column) -> Bool {
+            for i in 0..<max(values.count, other.values.count) {
+                let p = i < present.count && present[i], q = i < other.present.count && other.present[i]
+                guard p == q else { return false }
+                if p { let x = values[i], y = other.values[i]; guard x == y || (x.isNaN && y.isNaN) else { return false } }
+            }
+            return true
+        }
+    }
+    /// columns[table][metric][configuration].
+    private var columns: [[[Column?]]] = []
+    /// Per unit: its route table and its slot in it (its slot in the pooled table is its number).
+    private var unitRoute: [Int] = [], unitSlot: [Int] = []
+    private var routeUnits: [Int] = []
+
+    mutating func addUnit(route: Int) {
+        while routeUnits.count <= route { routeUnits.append(0) }
+        unitRoute.append(route); unitSlot.append(routeUnits[route]); routeUnits[route] += 1
+    }
+
+    mutating func set(route: Int, metric: Int, configuration: Int, unit: Int, value: Double) {
+        // The pooled table is kept last: (re)index it after the route tables.
+        let routes = routeUnits.count
+        if columns.count < routes + 1 {
+            let pooled = columns.popLast() ?? []
+            while columns.count < routes { columns.append([]) }
+            columns.append(pooled)
+        }
+        for (t, slot) in [(route, unitSlot[unit]), (routes, unit)] {
+            while columns[t].count <= metric { columns[t].append([]) }
+            while columns[t][metric].count <= configuration { columns[t][metric].append(nil) }
+            var c = columns[t][metric][configuration] ?? Column()
+            columns[t][metric][configuration] = nil  // unique: set in place
+            c.set(slot, value)
+            columns[t][metric][configuration] = c
+        }
+    }
+
+    func column(table: Int, metric: Int, configuration: Int) -> Column? {
+        guard table < columns.count, metric < columns[table].count, configuration < columns[table][metric].count else { return nil }
+        return columns[table][metric][configuration]
     }
 }
 
