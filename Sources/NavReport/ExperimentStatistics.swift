@@ -11,6 +11,10 @@ public struct StatisticsOptions: Sendable, Equatable {
     public var confidence = 0.95
     /// Family-wise error rate of the Holm-adjusted decisions.
     public var alpha = 0.05
+    /// Units from which a cell's CI, a main effect's CI and the permutation p use their
+    /// large-sample closed forms (Student t interval of the mean; normal approximation of the
+    /// sign-flip distribution) instead of B resamples: O(n) instead of O(B·n) (docs/statistics.md).
+    public var largeSample = 2_000
     /// Configuration the comparisons are made against (nil: the first).
     public var baseline: String?
     public init() {}
@@ -163,11 +167,19 @@ extension ExperimentStatistics {
                 let w = WilsonInterval(successes: finite.filter { $0 == 1 }.count, trials: finite.count, confidence: options.confidence)
                 cell.ciLow = w.low; cell.ciHigh = w.high; cell.ciMethod = "wilson"
             }
-            let label = "cell\u{1}\(j.table)\u{1}\(j.configuration)\u{1}\(j.metric)"
-            let b = BootstrapInterval.mean(finite, confidence: options.confidence, resamples: options.resamples,
-                                           seed: streamSeed(options.seed, label))
-            if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
-            cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
+            if finite.count >= options.largeSample {
+                // Large sample: Student t interval (no percentile bootstrap columns).
+                if cell.ciMethod == "bca" {
+                    let t = studentTInterval(finite, confidence: options.confidence)
+                    cell.ciLow = t.low; cell.ciHigh = t.high; cell.ciMethod = "t"
+                }
+            } else {
+                let label = "cell\u{1}\(j.table)\u{1}\(j.configuration)\u{1}\(j.metric)"
+                let b = BootstrapInterval.mean(finite, confidence: options.confidence, resamples: options.resamples,
+                                               seed: streamSeed(options.seed, label))
+                if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
+                cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
+            }
             cellBox[i] = cell
         }
         cells = cellBox.values
@@ -198,7 +210,7 @@ extension ExperimentStatistics {
                     let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
                     family.append(Self.compare(differences(t, m, g.representative, base.representative), route: t, metric: m,
                                                configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
-                                               seed: seed, resamples: options.resamples))
+                                               seed: seed, resamples: options.resamples, largeSample: options.largeSample))
                 }
             }
             let adjusted = holmAdjusted(family.map(\.pValue))
@@ -234,7 +246,7 @@ extension ExperimentStatistics {
     }
 
     static func compare(_ d: [Double], route: String, metric: String, configuration: String, baseline: String, identical: [String],
-                        seed: UInt64, resamples: Int) -> Comparison {
+                        seed: UInt64, resamples: Int, largeSample: Int = .max) -> Comparison {
         var c = Comparison(route: route, metric: metric, configuration: configuration, baseline: baseline, n: d.count,
                            medianDifference: .nan, ciLow: .nan, ciHigh: .nan, meanDifference: Statistics.mean(d),
                            pValue: .nan, pHolm: .nan, test: "none", pPermutation: .nan, significant: false, identical: identical)
@@ -247,7 +259,7 @@ extension ExperimentStatistics {
             c.pValue = 1
             c.test = "all-differences-zero"
         }
-        c.pPermutation = SignFlipPermutationTest(differences: d, resamples: resamples, seed: seed).pValue
+        c.pPermutation = d.count >= largeSample ? signFlipNormalP(d) : SignFlipPermutationTest(differences: d, resamples: resamples, seed: seed).pValue
         return c
     }
 
@@ -289,8 +301,9 @@ extension ExperimentStatistics {
                         sums[u] = (s + (a - b), c + 1)
                     }
                     let d = unitOrder.map { sums[$0]!.0 / Double(sums[$0]!.1) }
-                    let ci = BootstrapInterval.mean(d, confidence: options.confidence, resamples: options.resamples,
-                                                    seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)")).bca
+                    let ci = d.count >= options.largeSample ? studentTInterval(d, confidence: options.confidence)
+                        : BootstrapInterval.mean(d, confidence: options.confidence, resamples: options.resamples,
+                                                 seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)")).bca.interval
                     out.append(MainEffect(dimension: name, level: level, reference: reference, metric: m, n: d.count,
                                           meanDifference: Statistics.mean(d), ciLow: ci.low, ciHigh: ci.high))
                 }
@@ -298,6 +311,25 @@ extension ExperimentStatistics {
         }
         return out
     }
+}
+
+/// Student t interval of the mean, x̄ ± t_{1−α/2, n−1}·s/√n (the large-sample CI of a cell).
+/// n < 2 gives NaN; a constant sample gives [x, x].
+func studentTInterval(_ x: [Double], confidence: Double) -> (low: Double, high: Double) {
+    let n = x.count
+    guard n > 1 else { return (.nan, .nan) }
+    let mean = Statistics.mean(x)
+    let halfWidth = StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - (1 - confidence) / 2) * Statistics.standardDeviation(x) / Double(n).squareRoot()
+    return (mean - halfWidth, mean + halfWidth)
+}
+
+/// Two-sided p of the paired sign-flip test of Σdᵢ by the normal approximation of its
+/// permutation distribution (mean 0, variance Σdᵢ²; Lindeberg's CLT): 2Φ(−|Σd|/√Σd²). All
+/// differences zero give 1.
+func signFlipNormalP(_ d: [Double]) -> Double {
+    let s = d.reduce(0, +), v = d.reduce(0) { $0 + $1 * $1 }
+    guard v > 0 else { return 1 }
+    return min(1, 2 * StandardNormal.cdf(-abs(s) / v.squareRoot()))
 }
 
 /// Metric values by (table, metric, configuration) as dense columns over each table's units.
