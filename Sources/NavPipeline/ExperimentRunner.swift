@@ -11,7 +11,13 @@ public struct ExperimentJob: Sendable {
     public var routeID: String
     public var recording: String
     public var navigation: String
-    public var configuration: Configuration
+    /// The configuration, shared by reference among the jobs of one configuration: a sweep's job
+    /// list costs a pointer per job for it, not a 256-byte copy (issue 16: memory per run).
+    public var configuration: Configuration {
+        get { configurationBox.value }
+        set { configurationBox = ConfigurationBox(newValue) }
+    }
+    private var configurationBox: ConfigurationBox
     /// Identity in the results store: inputs' checksums, configuration and navbench version.
     public var key: String
     /// Session label in the results (`<dataset>/<session id>` when datasets are kept apart;
@@ -19,6 +25,24 @@ public struct ExperimentJob: Sendable {
     public var session: String? = nil
     /// The estimate file replacing the navigation's VIO (`estimators:` file patterns), if any.
     public var estimate: String? = nil
+
+    public init(index: Int, routeID: String, recording: String, navigation: String, configuration: Configuration, key: String,
+                session: String? = nil, estimate: String? = nil) {
+        self.init(index: index, routeID: routeID, recording: recording, navigation: navigation, shared: ConfigurationBox(configuration),
+                  key: key, session: session, estimate: estimate)
+    }
+
+    init(index: Int, routeID: String, recording: String, navigation: String, shared box: ConfigurationBox, key: String,
+         session: String?, estimate: String?) {
+        self.index = index; self.routeID = routeID; self.recording = recording; self.navigation = navigation
+        configurationBox = box; self.key = key; self.session = session; self.estimate = estimate
+    }
+}
+
+/// An immutable configuration shared among jobs.
+final class ConfigurationBox: Sendable {
+    let value: Configuration
+    init(_ value: Configuration) { self.value = value }
 }
 
 /// What one job produced. The results store keeps only its metrics (`StoredRun`); the paths
@@ -117,6 +141,7 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
     let grouping = SessionGrouping(sessions: sessions)
     var failures = failures + grouping.failures
     let configurations = spec.sweep.configurations
+    let boxes = configurations.map(ConfigurationBox.init)
     var jobs: [ExperimentJob] = []
     for group in grouping.routes where !group.navigations.isEmpty {
         let route = group.route
@@ -125,7 +150,7 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
             continue
         }
         for nav in group.navigations {
-            for c in configurations {
+            for (c, box) in zip(configurations, boxes) {
                 let extra: JobInputs
                 do { extra = try jobInputs(spec, c, navigation: sessions[nav]!) } catch {
                     if !failures.contains("\(error)") { failures.append("\(error)") }  // a missing estimate or plugin: listed, the rest runs
@@ -133,7 +158,7 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
                 }
                 checksums.merge(extra.files) { a, _ in a }
                 let key = sha256Hex(of: Data("navbench \(NavbenchVersion.current)|\(checksums[rec]!)|\(checksums[nav]!)|\(c.options.canonicalJSON)\(extra.key)".utf8))
-                jobs.append(ExperimentJob(index: jobs.count, routeID: route, recording: rec, navigation: nav, configuration: c, key: key,
+                jobs.append(ExperimentJob(index: jobs.count, routeID: route, recording: rec, navigation: nav, shared: box, key: key,
                                           session: grouping.labels[nav], estimate: extra.estimate))
             }
         }

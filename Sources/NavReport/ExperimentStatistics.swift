@@ -333,7 +333,8 @@ func signFlipNormalP(_ d: [Double]) -> Double {
 }
 
 /// Metric values by (table, metric, configuration) as dense columns over each table's units.
-/// Table `r` < routes is a route; table `routes` is every route pooled (`allRoutesLabel`).
+/// Table `r` < routes is a route; table `routes` is every route pooled (`allRoutesLabel`), kept
+/// once (in the route tables) and assembled when asked for.
 struct ValueGrid: Sendable {
     /// A column: a value per unit slot of its table, and whether the slot was filled (a NaN
     /// value is present; a unit the configuration has no run for is absent).
@@ -369,38 +370,46 @@ struct ValueGrid: Sendable {
             return true
         }
     }
-    /// columns[table][metric][configuration].
+    /// columns[route][metric][configuration]; the pooled table is assembled on demand.
     private var columns: [[[Column?]]] = []
     /// Per unit: its route table and its slot in it (its slot in the pooled table is its number).
-    private var unitRoute: [Int] = [], unitSlot: [Int] = []
+    private var unitRoute: [Int32] = [], unitSlot: [Int32] = []
     private var routeUnits: [Int] = []
 
     mutating func addUnit(route: Int) {
         while routeUnits.count <= route { routeUnits.append(0) }
-        unitRoute.append(route); unitSlot.append(routeUnits[route]); routeUnits[route] += 1
+        unitRoute.append(Int32(route)); unitSlot.append(Int32(routeUnits[route])); routeUnits[route] += 1
     }
 
     mutating func set(route: Int, metric: Int, configuration: Int, unit: Int, value: Double) {
-        // The pooled table is kept last: (re)index it after the route tables.
-        let routes = routeUnits.count
-        if columns.count < routes + 1 {
-            let pooled = columns.popLast() ?? []
-            while columns.count < routes { columns.append([]) }
-            columns.append(pooled)
-        }
-        for (t, slot) in [(route, unitSlot[unit]), (routes, unit)] {
-            while columns[t].count <= metric { columns[t].append([]) }
-            while columns[t][metric].count <= configuration { columns[t][metric].append(nil) }
-            var c = columns[t][metric][configuration] ?? Column()
-            columns[t][metric][configuration] = nil  // unique: set in place
-            c.set(slot, value)
-            columns[t][metric][configuration] = c
-        }
+        while columns.count <= route { columns.append([]) }
+        while columns[route].count <= metric { columns[route].append([]) }
+        while columns[route][metric].count <= configuration { columns[route][metric].append(nil) }
+        var c = columns[route][metric][configuration] ?? Column()
+        columns[route][metric][configuration] = nil  // unique: set in place
+        c.set(Int(unitSlot[unit]), value)
+        columns[route][metric][configuration] = c
     }
 
+    /// The column of a route table (`table` < routes) or of the pooled table (`table` == routes,
+    /// assembled in unit order: O(units)).
     func column(table: Int, metric: Int, configuration: Int) -> Column? {
-        guard table < columns.count, metric < columns[table].count, configuration < columns[table][metric].count else { return nil }
-        return columns[table][metric][configuration]
+        if table < routeUnits.count {
+            guard table < columns.count, metric < columns[table].count, configuration < columns[table][metric].count else { return nil }
+            return columns[table][metric][configuration]
+        }
+        guard table == routeUnits.count else { return nil }
+        let parts = columns.indices.map { r in
+            metric < columns[r].count && configuration < columns[r][metric].count ? columns[r][metric][configuration] : nil
+        }
+        guard parts.contains(where: { $0 != nil }) else { return nil }
+        var pooled = Column()
+        for u in unitRoute.indices {
+            guard let part = parts[Int(unitRoute[u])] else { continue }
+            let slot = Int(unitSlot[u])
+            if slot < part.present.count && part.present[slot] { pooled.set(u, part.values[slot]) }
+        }
+        return pooled
     }
 }
 
