@@ -53,7 +53,9 @@ public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, f
     traceMemory("report: metrics table read")
     try table.writeCSV(to: out.metrics)
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
-    let plots = try writeRouteFiles(plan, sampled: sample.results(plan), table: table, routes: routes, out: out)
+    let sampled = sample.results(plan)
+    traceMemory("report: plot sample re-run")
+    let plots = try writeRouteFiles(plan, sampled: sampled, table: table, routes: routes, out: out)
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)
     traceMemory("report: route files and plots")
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
