@@ -202,8 +202,9 @@ public typealias ProgressHandler = @Sendable (_ done: Int, _ total: Int) -> Void
 public func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
                         progress: ProgressHandler? = nil) throws -> (done: Int, failures: [String], computed: Int) {
     let block = plan.shardJobs ?? shardRange(count: plan.jobs.count, shard: shard, shards: shards)
-    let mineJobs = plan.jobs.filter { block.contains($0.index) }
-    let indices = Array(mineJobs.indices)
+    // Positions in plan.jobs (sorted by index) of the block: a contiguous range, no copy of the jobs.
+    let first = plan.jobs.firstIndex { $0.index >= block.lowerBound } ?? plan.jobs.endIndex
+    let indices = first..<(plan.jobs[first...].firstIndex { $0.index >= block.upperBound } ?? plan.jobs.endIndex)
     try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let store = try ResultsStore(path: storePath)
     try store.describe(plan, shard: shard, shards: shards)
@@ -213,7 +214,7 @@ public func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int,
         while true {
             let i: Int? = state.withLock { s in s.next < indices.count && s.storeError == nil ? { s.next += 1; return s.next - 1 }() : nil }
             guard let i else { return }
-            let job = mineJobs[indices[i]]
+            let job = plan.jobs[indices[indices.startIndex + i]]
             var failure: String?, computed = false, storeError: String?
             let stored = (try? store.read { try $0.metrics(key: job.key) }) ?? nil
             if stored == nil {
@@ -269,4 +270,5 @@ public func storedMetrics(_ plan: ExperimentPlan, store: ResultsStore) throws ->
         return out
     }
 }
+
 

@@ -113,6 +113,17 @@ extension ExperimentStatistics {
         // (first-appearance order): 9 bytes a value and table, not a dictionary entry. A unit
         // (route, session, seed) belongs to one route table and to the pooled table.
         var grid = ValueGrid()
+        // Pre-pass over the runs (rows of a run are consecutive): units per route, so each column
+        // is allocated once at its final size (no doubling slack: issue 16's memory per run).
+        do {
+            var seen = Set<String>(), perRoute: [String: Int] = [:]
+            var last = ("", "", "")
+            for r in table.rows where (r.route, r.session, r.configuration) != last {
+                last = (r.route, r.session, r.configuration)
+                if seen.insert(view.unit(r)).inserted { perRoute[r.route, default: 0] += 1 }
+            }
+            grid.expectedUnits = perRoute
+        }
         var unitNumber: [String: Int] = [:]
         var lastConfiguration = ("", "")  // (label, without seed) of the previous row: rows of one run share it
         var lastUnit = ("", -1)
@@ -132,7 +143,7 @@ extension ExperimentStatistics {
                 if let n = unitNumber[unitName] { u = n } else { u = unitNumber.count; unitNumber[unitName] = u; grid.addUnit(route: ri) }
                 lastUnit = (unitName, u)
             }
-            grid.set(route: ri, metric: mi, configuration: ci, unit: u, value: r.value)
+            grid.set(route: ri, metric: mi, configuration: ci, unit: u, value: r.value, routeName: r.route)
         }
         unitNumber = [:]
         self.routes = routes
@@ -342,6 +353,7 @@ struct ValueGrid: Sendable {
         var values: [Double] = []
         var present: [Bool] = []
         static let empty = Column()
+        init(capacity: Int = 0) { values.reserveCapacity(capacity); present.reserveCapacity(capacity) }
         mutating func set(_ slot: Int, _ x: Double) {
             if slot >= values.count {
                 values.append(contentsOf: repeatElement(.nan, count: slot + 1 - values.count))
@@ -381,11 +393,14 @@ struct ValueGrid: Sendable {
         unitRoute.append(Int32(route)); unitSlot.append(Int32(routeUnits[route])); routeUnits[route] += 1
     }
 
-    mutating func set(route: Int, metric: Int, configuration: Int, unit: Int, value: Double) {
+    /// Units per route name, if known in advance: columns are then allocated at that size.
+    var expectedUnits: [String: Int] = [:]
+
+    mutating func set(route: Int, metric: Int, configuration: Int, unit: Int, value: Double, routeName: String = "") {
         while columns.count <= route { columns.append([]) }
         while columns[route].count <= metric { columns[route].append([]) }
         while columns[route][metric].count <= configuration { columns[route][metric].append(nil) }
-        var c = columns[route][metric][configuration] ?? Column()
+        var c = columns[route][metric][configuration] ?? Column(capacity: expectedUnits[routeName] ?? 0)
         columns[route][metric][configuration] = nil  // unique: set in place
         c.set(Int(unitSlot[unit]), value)
         columns[route][metric][configuration] = c
@@ -403,7 +418,7 @@ struct ValueGrid: Sendable {
             metric < columns[r].count && configuration < columns[r][metric].count ? columns[r][metric][configuration] : nil
         }
         guard parts.contains(where: { $0 != nil }) else { return nil }
-        var pooled = Column()
+        var pooled = Column(capacity: unitRoute.count)
         for u in unitRoute.indices {
             guard let part = parts[Int(unitRoute[u])] else { continue }
             let slot = Int(unitSlot[u])
