@@ -55,31 +55,48 @@ import Testing
         #expect(r.last! < r.first!, "\(r)")
     }
 
-    /// Registration yaw error about the anchor, growing in size (the unbiased cane user). A
-    /// registration error has a sign, and one sign can cancel a systematic end offset of the
-    /// model: Clew's last box is open behind and on one side, and the walker stops a reaction
-    /// time after "arrived", so walkers end consistently to one side of the destination; +1°
-    /// moves the seen destination toward that side and raised success from 0.905 to 0.93 (400
-    /// walkers). The size of the error is what must not help: each level is the mean success
-    /// rate at +δ and −δ.
+    /// Registration yaw error about the anchor for a walker whose systematic errors are
+    /// symmetric (the unbiased cane: initial orientation, per-walker step bias, per-step error and
+    /// turn errors all zero-mean, their signs equally likely). What the model guarantees is about
+    /// the size of the error, not its sign: the route and Clew's faithful arrival box (open on one
+    /// side) are not mirror-symmetric, so one sign can move the seen route toward where walkers do
+    /// better (on the bundled B1 and B3, −1° and +1° raise success by 0.06 and 0.20, docs/navigator.md).
+    /// So each level is the mean success over +δ and −δ, and it is compared run by run (paired,
+    /// common random numbers) with the level before: it must not rise beyond sampling error
+    /// (2.5 paired standard errors), and ±4° must be far below no error.
+    ///
+    /// Pairing is weak at small δ: a changed seen pose moves when an arrival check or a haptic
+    /// check fires, after which the walk is another walk (≈ 11 % of runs change outcome between
+    /// 0° and ±0.5°; independent samples would change 15 %), so the paired standard error is
+    /// close to the unpaired one. With 4,000 walkers (release): 0.920 at 0°, 0.920 at ±0.5°,
+    /// 0.925 at ±1° (+0.005, paired SE 0.005), 0.914 at ±2°.
     @Test func moreRegistrationErrorNeverRaisesSuccess() throws {
-        let levels = [0.0, 1, 2, 4, 8]
+        let levels = [0.0, 1, 2, 4]
+        let n = Self.registrationRuns
         let walker = try NavigatorProfile(parsing: Self.unbiased)
-        let r = try levels.map { d in
-            let signs = d == 0 ? [0.0] : [d, -d]
-            let rates = Self.rates(try signs.map { ClosedLoopSettings(walker: walker, vioError: try VIOErrorSpec(parsing: "yaw_offset=\($0)")) })
-            return rates.reduce(0, +) / Double(rates.count)
+        func successes(_ yaw: Double) throws -> [Double] {
+            let settings = ClosedLoopSettings(walker: walker, vioError: try VIOErrorSpec(parsing: "yaw_offset=\(yaw)"))
+            return simulateWalks(Self.route, settings: settings, seed: 17, runs: n).outcomes.map { $0.success ? 1 : 0 }
         }
-        print("registration yaw ±\(levels)°: success \(r)")
-        // From ±1° on the rate never rises. Between no error and ±1° or ±2° it did (0.905 → 0.9325,
-        // 0.9125 with 400 walkers, documented in docs/guidance.md): the common random numbers do
-        // not keep runs paired in the closed loop — any change of the seen pose moves when the
-        // arrival and haptic checks fire, and from the first different event on a run draws its
-        // numbers for other steps and turns — so small levels compare almost independent samples,
-        // whose difference has a standard error of ≈ 0.02 here. Those two are held to 3 of them.
-        for i in 2..<r.count { #expect(r[i] <= r[i - 1], "yaw ±\(levels[i])°: success \(r[i]) > \(r[i - 1]) at ±\(levels[i - 1])°; all \(r)") }
-        let se = (2 * r[0] * (1 - r[0]) / Double(Self.runs)).squareRoot()
-        for i in 1...2 { #expect(r[i] - r[0] <= 3 * se, "yaw ±\(levels[i])°: success \(r[i]) beyond 3 standard errors above \(r[0]); all \(r)") }
-        #expect(r.last! < r.first!, "\(r)")
+        // Per run: the mean success over the signs of each level.
+        let perRun = try levels.map { d -> [Double] in
+            if d == 0 { return try successes(0) }
+            let plus = try successes(d), minus = try successes(-d)
+            return zip(plus, minus).map { ($0 + $1) / 2 }
+        }
+        let rates = perRun.map { $0.reduce(0, +) / Double(n) }
+        print("registration yaw ±\(levels)°: success \(rates) (\(n) walkers, mean of the two signs)")
+        for i in 1..<levels.count {
+            let diffs = zip(perRun[i], perRun[i - 1]).map { $0 - $1 }
+            let mean = diffs.reduce(0, +) / Double(n)
+            let sd = (diffs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)).squareRoot()
+            let se = sd / Double(n).squareRoot()
+            #expect(se > 0 && se < 0.02, "paired standard error \(se) at ±\(levels[i])°")
+            #expect(mean <= 2.5 * se, "yaw ±\(levels[i])°: success \(rates[i]) rose by \(mean) over ±\(levels[i - 1])° (\(rates[i - 1])), paired SE \(se); all \(rates)")
+        }
+        #expect(rates.last! < rates.first! - 0.2, "\(rates)")
     }
+
+    /// Walkers per level of the registration check (each nonzero level walks them at +δ and −δ).
+    static let registrationRuns = 1000
 }
