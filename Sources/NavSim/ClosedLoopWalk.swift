@@ -93,8 +93,8 @@ public struct WalkTrace: Sendable {
 /// moves in the venue frame; the phone sees the true pose through the VIO drift and the
 /// registration error (`VIOErrorSpec`) and drives `GuidanceEngine`; the walker reacts to what
 /// the engine says and vibrates. Random numbers come from streams named by seed, route and run
-/// (`walker-steps`, `walker-turns`, `walker-reactions`, `vio`), so two settings share them run
-/// by run (common random numbers).
+/// (`walker-steps`, `walker-turns`, `walker-instructions/K` per keypoint K, `walker-corrections`,
+/// `vio`; docs/navigator.md), so two settings share them run by run (common random numbers).
 ///
 /// - Complexity: O(duration / hapticInterval · (1 + walls)).
 public func simulateWalk(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, run: Int,
