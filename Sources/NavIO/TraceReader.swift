@@ -14,10 +14,27 @@ public func readTrace(at path: String) throws(TraceError) -> Session {
     return session(from: report.trace!)
 }
 
-/// Builds a `Session` from a validated `LoadedTrace`.
-public func session(from trace: LoadedTrace) -> Session {
-    let a = trace.attributes
-    let metadata = SessionMetadata(
+/// The metadata of a trace file from its root attributes alone: no stream is opened, so a
+/// planner can pair sessions by route before loading only those it needs (a shard of a sweep).
+/// The root attributes get the checks `readTrace` makes of them; a full read validates the rest.
+///
+/// - Throws: `TraceError` for a non-HDF5 file or a missing or wrong `format`, `format_version`
+///   or `session_kind` (one line, with the number of further problems).
+/// - Complexity: O(1) in the recording's length.
+public func readTraceMetadata(at path: String) throws(TraceError) -> SessionMetadata {
+    let reader = try HDF5Reader(path: path)
+    var trace = LoadedTrace(file: path)
+    var errors: [TraceError] = []
+    readRootAttributes(reader, &trace) { kind, object, text in errors.append(TraceError(kind, file: path, object: object, text)) }
+    if var e = errors.first {
+        if errors.count > 1 { e.problem += " (and \(errors.count - 1) more problems: run navbench validate)" }
+        throw e
+    }
+    return sessionMetadata(trace.attributes)
+}
+
+func sessionMetadata(_ a: [String: HDF5Attribute]) -> SessionMetadata {
+    SessionMetadata(
         kind: SessionKind(rawValue: a["session_kind"]?.stringValue ?? "") ?? .navigation,
         sessionID: a["session_id"]?.stringValue ?? "",
         routeID: a["route_id"]?.stringValue ?? "",
@@ -26,7 +43,11 @@ public func session(from trace: LoadedTrace) -> Session {
         frameConvention: a["frame_convention"]?.stringValue ?? SessionMetadata.arkitFrame,
         generator: a["generator"]?.stringValue ?? "",
         formatVersion: Int(a["format_version"]?.integerValue ?? Int64(TraceSchema.formatVersion)))
-    var s = Session(metadata: metadata)
+}
+
+/// Builds a `Session` from a validated `LoadedTrace`.
+public func session(from trace: LoadedTrace) -> Session {
+    var s = Session(metadata: sessionMetadata(trace.attributes))
 
     func vec(_ st: LoadedStream, _ name: String) -> [Vector3]? {
         guard let v = st.data[name]?.doubles else { return nil }

@@ -122,7 +122,7 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadVa
         }
     }
 
-    checkRootAttributes(reader, &trace, fail: fail)
+    readRootAttributes(reader, &trace, fail: fail)
 
     let topLevel = (try? reader.children(of: "/")) ?? []
     let known = Set(TraceSchema.streams.map(\.name))
@@ -283,7 +283,7 @@ func fmt(_ x: Double, digits: Int = 6) -> String {
 
 /// Reads the root attributes into `trace` and reports a missing or wrong `format`,
 /// `format_version` or `session_kind`.
-private func checkRootAttributes(_ reader: HDF5Reader, _ trace: inout LoadedTrace,
+func readRootAttributes(_ reader: HDF5Reader, _ trace: inout LoadedTrace,
                                  fail: (TraceError.Kind, String?, String) -> Void) {
     for attr in TraceSchema.rootAttributes {
         if let v = reader.attribute(attr.name) { trace.attributes[attr.name] = v }

@@ -47,17 +47,22 @@ public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, f
                                   facts: [String: String]) throws -> ExperimentOutputs {
     var out = ExperimentOutputs(folder: plan.spec.output)
     var sample = PlotSample(plan)
+    traceMemory("report: start")
     let table = try metricsTable(plan, store: store, sample: &sample)
+    traceMemory("report: metrics table read")
     try table.writeCSV(to: out.metrics)
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
     let plots = try writeRouteFiles(plan, sampled: sample.results(plan), table: table, routes: routes, out: out)
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)
+    traceMemory("report: route files and plots")
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
     let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
                             inputs: inputs, command: command)
     let (sectionsMarkdown, extraFailures) = try writeSections(plan, out: out)
     out.failures = extraFailures
+    traceMemory("report: sections")
     let statistics = try writeStatistics(plan, table: table, out: out)
+    traceMemory("report: statistics")
     var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures + extraFailures,
                                        plots: plots, statistics: statistics)
     if plan.spec.sweep.rdpTolerance.count > 1 {
@@ -65,6 +70,7 @@ public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, f
     }
     md += sectionsMarkdown
     try writeTextAtomically(md, to: out.summary)
+    traceMemory("report: summary")
     try writeManifest(plan, failures: failures + extraFailures, command: command, inputs: inputs, facts: facts, out: out)
     return out
 }
@@ -191,4 +197,14 @@ private func writeManifest(_ plan: ExperimentPlan, failures: [String], command: 
                             command: command, inputs: inputs, seeds: plan.spec.sweep.seeds, jobs: plan.jobs.count,
                             failures: plan.failures + failures, facts: facts)
     try writeTextAtomically(String(decoding: try enc.encode(manifest), as: UTF8.self) + "\n", to: path("manifest.json"))
+}
+
+/// With `NAVBENCH_TRACE_MEMORY=1`: one line on standard error with the resident and peak
+/// resident set sizes at `label` (Linux /proc/self/status), for profiling a large report.
+func traceMemory(_ label: String) {
+    guard ProcessInfo.processInfo.environment["NAVBENCH_TRACE_MEMORY"] == "1",
+          let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return }
+    let fields = status.split(separator: "\n").filter { $0.hasPrefix("VmRSS:") || $0.hasPrefix("VmHWM:") }
+        .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().joined(separator: " ") }
+    FileHandle.standardError.write(Data("memory: \(label): rss \(fields.first ?? "?"), peak \(fields.last ?? "?")\n".utf8))
 }

@@ -11,7 +11,13 @@ public struct ExperimentJob: Sendable {
     public var routeID: String
     public var recording: String
     public var navigation: String
-    public var configuration: Configuration
+    /// The configuration, shared by reference among the jobs of one configuration: a sweep's job
+    /// list costs a pointer per job for it, not a 256-byte copy (issue 16: memory per run).
+    public var configuration: Configuration {
+        get { configurationBox.value }
+        set { configurationBox = ConfigurationBox(newValue) }
+    }
+    private var configurationBox: ConfigurationBox
     /// Identity in the results store: inputs' checksums, configuration and navbench version.
     public var key: String
     /// Session label in the results (`<dataset>/<session id>` when datasets are kept apart;
@@ -19,6 +25,24 @@ public struct ExperimentJob: Sendable {
     public var session: String? = nil
     /// The estimate file replacing the navigation's VIO (`estimators:` file patterns), if any.
     public var estimate: String? = nil
+
+    public init(index: Int, routeID: String, recording: String, navigation: String, configuration: Configuration, key: String,
+                session: String? = nil, estimate: String? = nil) {
+        self.init(index: index, routeID: routeID, recording: recording, navigation: navigation, shared: ConfigurationBox(configuration),
+                  key: key, session: session, estimate: estimate)
+    }
+
+    init(index: Int, routeID: String, recording: String, navigation: String, shared box: ConfigurationBox, key: String,
+         session: String?, estimate: String?) {
+        self.index = index; self.routeID = routeID; self.recording = recording; self.navigation = navigation
+        configurationBox = box; self.key = key; self.session = session; self.estimate = estimate
+    }
+}
+
+/// An immutable configuration shared among jobs.
+final class ConfigurationBox: Sendable {
+    let value: Configuration
+    init(_ value: Configuration) { self.value = value }
 }
 
 /// What one job produced. The results store keeps only its metrics (`StoredRun`); the paths
@@ -45,6 +69,9 @@ public struct ExperimentPlan: Sendable {
     public var jobs: [ExperimentJob]
     public var failures: [String]
     public var specSHA256: String
+    /// Job indices of the shard this plan was loaded for (`planExperiment(_:shard:shards:)`);
+    /// nil when every input is loaded.
+    public var shardJobs: Range<Int>? = nil
 }
 
 /// Expands glob patterns (sorted, deduplicated).
@@ -62,19 +89,49 @@ public func expandGlobs(_ patterns: [String]) -> [String] {
 
 /// Loads the inputs once and lists the jobs: every navigation session of a route × every
 /// configuration, paired with the route's recording, in a fixed order.
-public func planExperiment(_ spec: ExperimentSpec) -> ExperimentPlan {
+///
+/// For shard `shard` of `shards` (> 1) every input is read for its root attributes and its
+/// checksum only (the job list and keys are the same as unsharded), then only the sessions of
+/// the shard's jobs (`shardRange`) are loaded, and the recordings when the spec has a
+/// `closed_loop` section. The other entries of `sessions` carry metadata and no streams.
+///
+/// - Complexity: memory O(inputs the shard needs), not O(all inputs), when sharded.
+public func planExperiment(_ spec: ExperimentSpec, shard: Int = 1, shards: Int = 1) -> ExperimentPlan {
     let files = expandGlobs(spec.inputs)
     var sessions: [String: Session] = [:], checksums: [String: String] = [:], failures: [String] = []
     if files.isEmpty && spec.dataSeeds.isEmpty { failures.append("inputs \(spec.inputs.joined(separator: ", ")): no files match") }
+    let sliced = shards > 1
     for f in files {
         do {
-            let s = try readTrace(at: f)
-            sessions[f] = s
+            sessions[f] = sliced ? Session(metadata: try readTraceMetadata(at: f)) : try readTrace(at: f)
             checksums[f] = try sha256Hex(ofFile: f)
         } catch { failures.append(String(describing: error)) }
     }
     addSyntheticVenues(spec, sessions: &sessions, checksums: &checksums)
-    return planJobs(spec, sessions: sessions, checksums: checksums, failures: failures)
+    var plan = planJobs(spec, sessions: sessions, checksums: checksums, failures: failures)
+    guard sliced else { return plan }
+    // Load what the shard needs; a file that fails its full read is listed and its jobs dropped.
+    let range = shardRange(count: plan.jobs.count, shard: shard, shards: shards)
+    plan.shardJobs = range
+    let mine = plan.jobs[range]
+    var needed = Set(mine.flatMap { [$0.recording, $0.navigation] })
+    if spec.closedLoop != nil { needed.formUnion(files.filter { sessions[$0]?.metadata.kind == .recording }) }
+    var unreadable = Set<String>()
+    for f in needed.sorted() where files.contains(f) {
+        do { plan.sessions[f] = try readTrace(at: f) } catch {
+            plan.failures.append(String(describing: error))
+            unreadable.insert(f)
+        }
+    }
+    if !unreadable.isEmpty { plan.jobs.removeAll { unreadable.contains($0.recording) || unreadable.contains($0.navigation) } }
+    return plan
+}
+
+/// The jobs of shard `shard` (1-based) of `shards`: a contiguous block of the job order (route,
+/// session, configuration), so a shard needs the inputs of few sessions. Block sizes differ by at
+/// most one; the blocks of 1…shards cover 0..<count once.
+public func shardRange(count: Int, shard: Int, shards: Int) -> Range<Int> {
+    (count * (shard - 1) / shards)..<(count * shard / shards)
 }
 
 /// Pairs loaded sessions by route and lists the jobs (also for sessions made in memory, as
@@ -84,6 +141,7 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
     let grouping = SessionGrouping(sessions: sessions)
     var failures = failures + grouping.failures
     let configurations = spec.sweep.configurations
+    let boxes = configurations.map(ConfigurationBox.init)
     var jobs: [ExperimentJob] = []
     for group in grouping.routes where !group.navigations.isEmpty {
         let route = group.route
@@ -92,7 +150,7 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
             continue
         }
         for nav in group.navigations {
-            for c in configurations {
+            for (c, box) in zip(configurations, boxes) {
                 let extra: JobInputs
                 do { extra = try jobInputs(spec, c, navigation: sessions[nav]!) } catch {
                     if !failures.contains("\(error)") { failures.append("\(error)") }  // a missing estimate or plugin: listed, the rest runs
@@ -100,7 +158,7 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
                 }
                 checksums.merge(extra.files) { a, _ in a }
                 let key = sha256Hex(of: Data("navbench \(NavbenchVersion.current)|\(checksums[rec]!)|\(checksums[nav]!)|\(c.options.canonicalJSON)\(extra.key)".utf8))
-                jobs.append(ExperimentJob(index: jobs.count, routeID: route, recording: rec, navigation: nav, configuration: c, key: key,
+                jobs.append(ExperimentJob(index: jobs.count, routeID: route, recording: rec, navigation: nav, shared: box, key: key,
                                           session: grouping.labels[nav], estimate: extra.estimate))
             }
         }
@@ -132,7 +190,7 @@ public func runJob(_ job: ExperimentJob, plan: ExperimentPlan, paths: Bool = tru
 /// Progress of a run: jobs done (computed or from cache) of the total.
 public typealias ProgressHandler = @Sendable (_ done: Int, _ total: Int) -> Void
 
-/// Runs the plan's jobs (those of shard `shard` of `shards`) on `workers` threads. A job whose
+/// Runs the plan's jobs (those of shard `shard` of `shards`, `shardRange` of the job indices) on `workers` threads. A job whose
 /// run is in the results store at `storePath` (`ResultsStore`, row checksum verified) is skipped;
 /// a new run's metrics are committed to the store in batches as jobs finish. A failing job is
 /// listed (and recorded in the store's `failures`) and the rest completes. No result is kept in
@@ -143,8 +201,9 @@ public typealias ProgressHandler = @Sendable (_ done: Int, _ total: Int) -> Void
 /// - Complexity: memory O(workers + batch + failures), not O(jobs).
 public func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
                         progress: ProgressHandler? = nil) throws -> (done: Int, failures: [String], computed: Int) {
-    let mine = plan.jobs.lazy.filter { $0.index % shards == shard - 1 }.map(\.index)
-    let indices = Array(mine)
+    let block = plan.shardJobs ?? shardRange(count: plan.jobs.count, shard: shard, shards: shards)
+    let mineJobs = plan.jobs.filter { block.contains($0.index) }
+    let indices = Array(mineJobs.indices)
     try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let store = try ResultsStore(path: storePath)
     try store.describe(plan, shard: shard, shards: shards)
@@ -154,7 +213,7 @@ public func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int,
         while true {
             let i: Int? = state.withLock { s in s.next < indices.count && s.storeError == nil ? { s.next += 1; return s.next - 1 }() : nil }
             guard let i else { return }
-            let job = plan.jobs[indices[i]]
+            let job = mineJobs[indices[i]]
             var failure: String?, computed = false, storeError: String?
             let stored = (try? store.read { try $0.metrics(key: job.key) }) ?? nil
             if stored == nil {

@@ -26,10 +26,12 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
-    let plan = planExperiment(spec)
+    let plan = planExperiment(spec, shard: shard, shards: shards)
+    traceMemory("planned \(plan.jobs.count) jobs")
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
     let (done, failures, computed) = try executeJobs(plan, storePath: storePath, workers: workers,
                                                      shard: shard, shards: shards, progress: progress)
+    traceMemory("jobs run")
     var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
     guard shards == 1 else { return outcome }
     outcome.report = try writeExperimentReport(plan, store: try ResultsStore(path: storePath), failures: failures, command: command,

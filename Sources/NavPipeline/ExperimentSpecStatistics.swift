@@ -3,7 +3,7 @@ import NavIO
 import NavReport
 
 extension ExperimentSpec {
-    /// Parses the optional `statistics:` block: `{baseline: LABEL, resamples: N ≥ 100, seed: N ≥ 0, alpha: (0, 1)}`.
+    /// Parses the optional `statistics:` block: `{baseline: LABEL, resamples: N ≥ 100, seed: N ≥ 0, alpha: (0, 1), large_sample: N ≥ 2}`.
     ///
     /// `configurations` are the sweep's labels; a baseline must name one of them (seed tokens left
     /// out, as the statistics treat seeds as replicates).
@@ -11,9 +11,9 @@ extension ExperimentSpec {
         var o = StatisticsOptions()
         guard let node else { return o }
         func fail(_ key: String, _ problem: String) -> SpecError { SpecError(file: file, key: key, problem: problem) }
-        guard let m = node as? [String: Any] else { throw fail("statistics", "expected a mapping with keys baseline, resamples, seed, alpha") }
-        for k in m.keys.sorted() where !["baseline", "resamples", "seed", "alpha"].contains(k) {
-            throw fail("statistics.\(k)", "unknown key; valid: baseline, resamples, seed, alpha")
+        guard let m = node as? [String: Any] else { throw fail("statistics", "expected a mapping with keys baseline, resamples, seed, alpha, large_sample") }
+        for k in m.keys.sorted() where !["baseline", "resamples", "seed", "alpha", "large_sample"].contains(k) {
+            throw fail("statistics.\(k)", "unknown key; valid: baseline, resamples, seed, alpha, large_sample")
         }
         if let b = m["baseline"] {
             guard let s = b as? String, !s.isEmpty else { throw fail("statistics.baseline", "expected a configuration label as summary.md lists it") }
@@ -36,6 +36,10 @@ extension ExperimentSpec {
         if let a = m["alpha"] {
             guard let x = (a as? Double) ?? (a as? Int).map(Double.init), x > 0, x < 1 else { throw fail("statistics.alpha", "'\(a)' is not in (0, 1)") }
             o.alpha = x
+        }
+        if let l = m["large_sample"] {
+            guard let n = l as? Int, n >= 2, n <= 1_000_000_000 else { throw fail("statistics.large_sample", "'\(l)' is not an integer in 2…1000000000") }
+            o.largeSample = n
         }
         return o
     }

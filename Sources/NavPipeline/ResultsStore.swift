@@ -11,14 +11,35 @@ import Synchronization
 public enum ResultsStoreError: Error, CustomStringConvertible, Sendable {
     case unreadable(path: String, reason: String)
     case foreignShard(path: String, field: String, expected: String, found: String)
+    /// A shard row outside the store's limits (`StoreLimits`): the shard is refused whole.
+    case malformedShard(path: String, table: String, key: String, problem: String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): return "\(path): not a navbench results store (\(reason))"
         case .foreignShard(let path, let field, let expected, let found):
             return "\(path): shard store of another experiment (\(field) \(found), expected \(expected)); remove it or rerun that shard"
+        case .malformedShard(let path, let table, let key, let problem):
+            return "\(path): table \(table), row \(key): \(problem); remove the shard store or rerun that shard"
         }
     }
+}
+
+/// Sizes a store row may have. Checked in SQL before a value reaches Swift, so a hostile or
+/// damaged store cannot make navbench allocate by what it declares: a shard row beyond them is
+/// refused at merge (one line naming the shard, table and key), a row of the report folder's
+/// own store beyond them is not trusted (computed again).
+enum StoreLimits {
+    /// Characters of a key (a SHA-256 in hex).
+    static let key = 64
+    /// Characters of a route, session or configuration label.
+    static let label = 4_096
+    /// Characters of a metric name or unit.
+    static let name = 256
+    /// Metrics per run (ordinals 0..<metricsPerRun).
+    static let metricsPerRun = 4_096
+    /// Characters of a failure message.
+    static let message = 65_536
 }
 
 /// One finished run as it goes into the store: its metrics, never its paths (a plot re-runs
@@ -223,6 +244,41 @@ public final class ResultsStore: Sendable {
         return try pool.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [shardPath])
             defer { try? db.execute(sql: "DETACH DATABASE shard") }
+            // Every row within the limits before anything is copied (one scan per table, in SQL).
+            let checks: [(table: String, sql: String)] = [
+                ("runs", """
+                    SELECT substr(key, 1, 80), CASE
+                      WHEN typeof(key) != 'text' OR length(key) != \(StoreLimits.key) THEN 'key is not a 64-character hex SHA-256'
+                      WHEN typeof(job_index) != 'integer' OR job_index < 0 THEN 'job_index is not a non-negative integer'
+                      WHEN length(route) > \(StoreLimits.label) OR length(session) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
+                        THEN 'a label is longer than \(StoreLimits.label) characters'
+                      WHEN length(checksum) != 64 THEN 'checksum is not a 64-character hex SHA-256'
+                      WHEN typeof(seconds) NOT IN ('real', 'integer') THEN 'seconds is not a number' END
+                    FROM shard.runs WHERE typeof(key) != 'text' OR length(key) != \(StoreLimits.key) OR typeof(job_index) != 'integer' OR job_index < 0
+                      OR length(route) > \(StoreLimits.label) OR length(session) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
+                      OR length(checksum) != 64 OR typeof(seconds) NOT IN ('real', 'integer') LIMIT 1
+                    """),
+                ("metrics", """
+                    SELECT substr(run_key, 1, 80), CASE
+                      WHEN typeof(ordinal) != 'integer' OR ordinal < 0 OR ordinal >= \(StoreLimits.metricsPerRun) THEN 'ordinal is not an integer 0…\(StoreLimits.metricsPerRun - 1)'
+                      WHEN length(name) > \(StoreLimits.name) OR length(unit) > \(StoreLimits.name) THEN 'a metric name or unit is longer than \(StoreLimits.name) characters'
+                      ELSE 'value is neither a number nor NULL' END
+                    FROM shard.metrics WHERE typeof(ordinal) != 'integer' OR ordinal < 0 OR ordinal >= \(StoreLimits.metricsPerRun)
+                      OR length(name) > \(StoreLimits.name) OR length(unit) > \(StoreLimits.name) OR typeof(value) NOT IN ('real', 'integer', 'null') LIMIT 1
+                    """),
+                ("failures", """
+                    SELECT substr(key, 1, 80), 'a field is longer than its limit' FROM shard.failures
+                    WHERE length(key) > \(StoreLimits.key) OR length(navigation) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
+                      OR length(message) > \(StoreLimits.message) LIMIT 1
+                    """),
+            ]
+            for check in checks {
+                if let row = try Row.fetchOne(db, sql: check.sql) {
+                    let key: String? = row[0]
+                    throw ResultsStoreError.malformedShard(path: shardPath, table: check.table, key: escapedForMessage(key ?? "NULL"),
+                                                           problem: row[1] ?? "malformed row")
+                }
+            }
             var copied = 0
             try db.inTransaction {
                 // Streams in SQL (no run passes through Swift): memory O(1) in the shard's size.
@@ -280,8 +336,14 @@ public struct StoreReader {
     ///
     /// Complexity: O(m log n) for m metrics of n stored runs (two index lookups).
     public func metrics(key: String) throws -> (session: String, metrics: [Metric])? {
-        guard let run = try Row.fetchOne(db.cachedStatement(sql: "SELECT route, session, configuration, checksum FROM runs WHERE key = ?"),
-                                         arguments: [key]) else { return nil }
+        guard let run = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT route, session, configuration, checksum FROM runs WHERE key = ? AND length(route) <= \(StoreLimits.label)
+              AND length(session) <= \(StoreLimits.label) AND length(configuration) <= \(StoreLimits.label) AND length(checksum) = 64
+            """), arguments: [key]) else { return nil }
+        // Beyond the limits a row is not trusted (computed again): nothing longer reaches Swift.
+        let (count, longest): (Int, Int) = try Row.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*), MAX(MAX(length(name), length(unit))) FROM metrics WHERE run_key = ?"),
+                                                            arguments: [key]).map { ($0[0] ?? 0, $0[1] ?? 0) } ?? (0, 0)
+        guard count <= StoreLimits.metricsPerRun, longest <= StoreLimits.name else { return nil }
         var metrics: [Metric] = []
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT name, value, unit, exact FROM metrics WHERE run_key = ? ORDER BY ordinal"),
                                          arguments: [key])

@@ -11,6 +11,10 @@ public struct StatisticsOptions: Sendable, Equatable {
     public var confidence = 0.95
     /// Family-wise error rate of the Holm-adjusted decisions.
     public var alpha = 0.05
+    /// Units from which a cell's CI, a main effect's CI and the permutation p use their
+    /// large-sample closed forms (Student t interval of the mean; normal approximation of the
+    /// sign-flip distribution) instead of B resamples: O(n) instead of O(B·n) (docs/statistics.md).
+    public var largeSample = 2_000
     /// Configuration the comparisons are made against (nil: the first).
     public var baseline: String?
     public init() {}
@@ -105,43 +109,54 @@ extension ExperimentStatistics {
         self.options = options
         let view = RowView(table)
         var routes: [String] = [], configs: [String] = [], metrics: [String] = [], units: [String: String] = [:]
-        // values[table][metric][configuration][unit] = value (repeated units keep the first).
-        // Units are numbered (first appearance), so a value costs a dictionary entry, not a string.
-        var values: [String: [String: [String: [Int: Double]]]] = [:]
-        var unitOrder: [String: [Int]] = [:]
-        var seenUnit: [String: Set<Int>] = [:]
+        // Values by (table, metric, configuration) in dense columns over the table's units
+        // (first-appearance order): 9 bytes a value and table, not a dictionary entry. A unit
+        // (route, session, seed) belongs to one route table and to the pooled table.
+        var grid = ValueGrid()
         var unitNumber: [String: Int] = [:]
         var lastConfiguration = ("", "")  // (label, without seed) of the previous row: rows of one run share it
+        var lastUnit = ("", -1)
+        var configIndex: [String: Int] = [:], metricIndex: [String: Int] = [:], routeIndex: [String: Int] = [:]
         for r in table.rows {
-            if routes.last != r.route && !routes.contains(r.route) { routes.append(r.route) }
+            let ri: Int
+            if let i = routeIndex[r.route] { ri = i } else { ri = routes.count; routeIndex[r.route] = ri; routes.append(r.route) }
             let c: String
             if r.configuration == lastConfiguration.0 { c = lastConfiguration.1 } else { c = view.configuration(r); lastConfiguration = (r.configuration, c) }
-            if configs.last != c && !configs.contains(c) { configs.append(c) }
-            if units[r.metric] == nil { metrics.append(r.metric); units[r.metric] = r.unit }
+            let ci: Int
+            if let i = configIndex[c] { ci = i } else { ci = configs.count; configIndex[c] = ci; configs.append(c) }
+            let mi: Int
+            if let i = metricIndex[r.metric] { mi = i } else { mi = metrics.count; metricIndex[r.metric] = mi; metrics.append(r.metric); units[r.metric] = r.unit }
             let unitName = view.unit(r)
             let u: Int
-            if let n = unitNumber[unitName] { u = n } else { u = unitNumber.count; unitNumber[unitName] = u }
-            for t in [r.route, allRoutesLabel] {
-                if values[t]?[r.metric]?[c]?[u] == nil { values[t, default: [:]][r.metric, default: [:]][c, default: [:]][u] = r.value }
-                if !seenUnit[t, default: []].contains(u) { seenUnit[t, default: []].insert(u); unitOrder[t, default: []].append(u) }
+            if unitName == lastUnit.0 { u = lastUnit.1 } else {
+                if let n = unitNumber[unitName] { u = n } else { u = unitNumber.count; unitNumber[unitName] = u; grid.addUnit(route: ri) }
+                lastUnit = (unitName, u)
             }
+            grid.set(route: ri, metric: mi, configuration: ci, unit: u, value: r.value)
         }
+        unitNumber = [:]
         self.routes = routes
         let keys = keyMetrics.filter { units[$0] != nil }
         self.keyMetrics = keys
         let tables = routes + [allRoutesLabel]
+        let tableIndex = Dictionary(uniqueKeysWithValues: tables.enumerated().map { ($0.element, $0.offset) })
+        func column(_ t: String, _ m: String, _ c: String) -> ValueGrid.Column? {
+            guard let ti = tableIndex[t], let mi = metricIndex[m], let ci = configIndex[c] else { return nil }
+            return grid.column(table: ti, metric: mi, configuration: ci)
+        }
         // Cells (every metric), in parallel by index.
-        struct CellJob { var table: String, configuration: String, metric: String }
+        struct CellJob { var table: Int, configuration: Int, metric: Int }
         var jobs: [CellJob] = []
-        for t in tables { for c in configs { for m in metrics where values[t]?[m]?[c] != nil { jobs.append(CellJob(table: t, configuration: c, metric: m)) } } }
-        let order = unitOrder
-        let snapshot = values
+        for t in tables.indices { for c in configs.indices { for m in metrics.indices where grid.column(table: t, metric: m, configuration: c) != nil {
+            jobs.append(CellJob(table: t, configuration: c, metric: m))
+        } } }
+        let snapshot = grid, tableNames = tables, configNames = configs, metricNames = metrics
         let cellJobs = jobs, unitOf = units
         let cellBox = UnsafeResults<Cell>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
-            let j = cellJobs[i]
-            let byUnit = snapshot[j.table]![j.metric]![j.configuration]!
-            let v = order[j.table]!.compactMap { byUnit[$0] }
+            let j0 = cellJobs[i]
+            let v = snapshot.column(table: j0.table, metric: j0.metric, configuration: j0.configuration)!.presentValues
+            let j = (table: tableNames[j0.table], configuration: configNames[j0.configuration], metric: metricNames[j0.metric])
             let s = SampleSummary(v)
             let finite = v.filter(\.isFinite)
             let unit = unitOf[j.metric]!
@@ -152,11 +167,19 @@ extension ExperimentStatistics {
                 let w = WilsonInterval(successes: finite.filter { $0 == 1 }.count, trials: finite.count, confidence: options.confidence)
                 cell.ciLow = w.low; cell.ciHigh = w.high; cell.ciMethod = "wilson"
             }
-            let label = "cell\u{1}\(j.table)\u{1}\(j.configuration)\u{1}\(j.metric)"
-            let b = BootstrapInterval.mean(finite, confidence: options.confidence, resamples: options.resamples,
-                                           seed: streamSeed(options.seed, label))
-            if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
-            cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
+            if finite.count >= options.largeSample {
+                // Large sample: Student t interval (no percentile bootstrap columns).
+                if cell.ciMethod == "bca" {
+                    let t = studentTInterval(finite, confidence: options.confidence)
+                    cell.ciLow = t.low; cell.ciHigh = t.high; cell.ciMethod = "t"
+                }
+            } else {
+                let label = "cell\u{1}\(j.table)\u{1}\(j.configuration)\u{1}\(j.metric)"
+                let b = BootstrapInterval.mean(finite, confidence: options.confidence, resamples: options.resamples,
+                                               seed: streamSeed(options.seed, label))
+                if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
+                cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
+            }
             cellBox[i] = cell
         }
         cells = cellBox.values
@@ -164,27 +187,17 @@ extension ExperimentStatistics {
         self.units = units
         // Paired differences of two configurations on the units both have finite values for.
         func differences(_ t: String, _ m: String, _ a: String, _ b: String) -> [Double] {
-            guard let va = values[t]?[m]?[a], let vb = values[t]?[m]?[b] else { return [] }
-            return order[t]!.compactMap { u in
-                guard let x = va[u], let y = vb[u], x.isFinite, y.isFinite else { return nil }
-                return x - y
-            }
+            guard let va = column(t, m, a), let vb = column(t, m, b) else { return [] }
+            return va.pairedDifferences(vb)
         }
         func identicalValues(_ t: String, _ a: String, _ b: String) -> Bool {
-            for m in metrics {
-                let va = values[t]?[m]?[a] ?? [:], vb = values[t]?[m]?[b] ?? [:]
-                guard va.count == vb.count else { return false }
-                for (u, x) in va {
-                    guard let y = vb[u], x == y || (x.isNaN && y.isNaN) else { return false }
-                }
-            }
-            return true
+            metrics.allSatisfy { m in (column(t, m, a) ?? .empty).sameValues(column(t, m, b) ?? .empty) }
         }
         let baselineName = options.baseline.flatMap { configs.contains($0) ? $0 : nil } ?? configs.first ?? ""
         var groups: [String: [Group]] = [:], comparisons: [Comparison] = [], best: [String: [String: String]] = [:]
         for t in tables {
             var gs: [Group] = []
-            for c in configs where values[t]?.values.contains(where: { $0[c] != nil }) ?? false {
+            for c in configs where metrics.contains(where: { column(t, $0, c) != nil }) {
                 if let i = gs.firstIndex(where: { identicalValues(t, $0.representative, c) }) { gs[i].members.append(c) } else { gs.append(Group(members: [c])) }
             }
             // The baseline's group leads.
@@ -197,7 +210,7 @@ extension ExperimentStatistics {
                     let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
                     family.append(Self.compare(differences(t, m, g.representative, base.representative), route: t, metric: m,
                                                configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
-                                               seed: seed, resamples: options.resamples))
+                                               seed: seed, resamples: options.resamples, largeSample: options.largeSample))
                 }
             }
             let adjusted = holmAdjusted(family.map(\.pValue))
@@ -211,7 +224,7 @@ extension ExperimentStatistics {
             for m in keys {
                 let polarity = MetricPolarity.of(m)
                 guard polarity != .neutral, gs.count > 1 else { continue }
-                let means = gs.map { g in Statistics.mean((values[t]?[m]?[g.representative] ?? [:]).values.filter(\.isFinite)) }
+                let means = gs.map { g in Statistics.mean((column(t, m, g.representative)?.presentValues ?? []).filter(\.isFinite)) }
                 guard let candidate = means.indices.filter({ means[$0].isFinite })
                     .min(by: { polarity == .lowerIsBetter ? means[$0] < means[$1] : means[$0] > means[$1] }) else { continue }
                 var ps: [Double] = [], directionOK = true
@@ -233,7 +246,7 @@ extension ExperimentStatistics {
     }
 
     static func compare(_ d: [Double], route: String, metric: String, configuration: String, baseline: String, identical: [String],
-                        seed: UInt64, resamples: Int) -> Comparison {
+                        seed: UInt64, resamples: Int, largeSample: Int = .max) -> Comparison {
         var c = Comparison(route: route, metric: metric, configuration: configuration, baseline: baseline, n: d.count,
                            medianDifference: .nan, ciLow: .nan, ciHigh: .nan, meanDifference: Statistics.mean(d),
                            pValue: .nan, pHolm: .nan, test: "none", pPermutation: .nan, significant: false, identical: identical)
@@ -246,7 +259,7 @@ extension ExperimentStatistics {
             c.pValue = 1
             c.test = "all-differences-zero"
         }
-        c.pPermutation = SignFlipPermutationTest(differences: d, resamples: resamples, seed: seed).pValue
+        c.pPermutation = d.count >= largeSample ? signFlipNormalP(d) : SignFlipPermutationTest(differences: d, resamples: resamples, seed: seed).pValue
         return c
     }
 
@@ -288,14 +301,115 @@ extension ExperimentStatistics {
                         sums[u] = (s + (a - b), c + 1)
                     }
                     let d = unitOrder.map { sums[$0]!.0 / Double(sums[$0]!.1) }
-                    let ci = BootstrapInterval.mean(d, confidence: options.confidence, resamples: options.resamples,
-                                                    seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)")).bca
+                    let ci = d.count >= options.largeSample ? studentTInterval(d, confidence: options.confidence)
+                        : BootstrapInterval.mean(d, confidence: options.confidence, resamples: options.resamples,
+                                                 seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)")).bca.interval
                     out.append(MainEffect(dimension: name, level: level, reference: reference, metric: m, n: d.count,
                                           meanDifference: Statistics.mean(d), ciLow: ci.low, ciHigh: ci.high))
                 }
             }
         }
         return out
+    }
+}
+
+/// Student t interval of the mean, x̄ ± t_{1−α/2, n−1}·s/√n (the large-sample CI of a cell).
+/// n < 2 gives NaN; a constant sample gives [x, x].
+func studentTInterval(_ x: [Double], confidence: Double) -> (low: Double, high: Double) {
+    let n = x.count
+    guard n > 1 else { return (.nan, .nan) }
+    let mean = Statistics.mean(x)
+    let halfWidth = StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - (1 - confidence) / 2) * Statistics.standardDeviation(x) / Double(n).squareRoot()
+    return (mean - halfWidth, mean + halfWidth)
+}
+
+/// Two-sided p of the paired sign-flip test of Σdᵢ by the normal approximation of its
+/// permutation distribution (mean 0, variance Σdᵢ²; Lindeberg's CLT): 2Φ(−|Σd|/√Σd²). All
+/// differences zero give 1.
+func signFlipNormalP(_ d: [Double]) -> Double {
+    let s = d.reduce(0, +), v = d.reduce(0) { $0 + $1 * $1 }
+    guard v > 0 else { return 1 }
+    return min(1, 2 * StandardNormal.cdf(-abs(s) / v.squareRoot()))
+}
+
+/// Metric values by (table, metric, configuration) as dense columns over each table's units.
+/// Table `r` < routes is a route; table `routes` is every route pooled (`allRoutesLabel`), kept
+/// once (in the route tables) and assembled when asked for.
+struct ValueGrid: Sendable {
+    /// A column: a value per unit slot of its table, and whether the slot was filled (a NaN
+    /// value is present; a unit the configuration has no run for is absent).
+    struct Column: Sendable {
+        var values: [Double] = []
+        var present: [Bool] = []
+        static let empty = Column()
+        mutating func set(_ slot: Int, _ x: Double) {
+            if slot >= values.count {
+                values.append(contentsOf: repeatElement(.nan, count: slot + 1 - values.count))
+                present.append(contentsOf: repeatElement(false, count: slot + 1 - present.count))
+            }
+            if !present[slot] { values[slot] = x; present[slot] = true }  // a repeated unit keeps the first value
+        }
+        /// The present values in unit order.
+        var presentValues: [Double] { zip(values, present).compactMap { $1 ? $0 : nil } }
+        /// self − other on the units both have finite values for, in unit order.
+        func pairedDifferences(_ other: Column) -> [Double] {
+            var d: [Double] = []
+            for i in 0..<min(values.count, other.values.count) where present[i] && other.present[i] {
+                let x = values[i], y = other.values[i]
+                if x.isFinite && y.isFinite { d.append(x - y) }
+            }
+            return d
+        }
+        /// The same units present, with equal values (NaN equal to NaN).
+        func sameValues(_ other: Column) -> Bool {
+            for i in 0..<max(values.count, other.values.count) {
+                let p = i < present.count && present[i], q = i < other.present.count && other.present[i]
+                guard p == q else { return false }
+                if p { let x = values[i], y = other.values[i]; guard x == y || (x.isNaN && y.isNaN) else { return false } }
+            }
+            return true
+        }
+    }
+    /// columns[route][metric][configuration]; the pooled table is assembled on demand.
+    private var columns: [[[Column?]]] = []
+    /// Per unit: its route table and its slot in it (its slot in the pooled table is its number).
+    private var unitRoute: [Int32] = [], unitSlot: [Int32] = []
+    private var routeUnits: [Int] = []
+
+    mutating func addUnit(route: Int) {
+        while routeUnits.count <= route { routeUnits.append(0) }
+        unitRoute.append(Int32(route)); unitSlot.append(Int32(routeUnits[route])); routeUnits[route] += 1
+    }
+
+    mutating func set(route: Int, metric: Int, configuration: Int, unit: Int, value: Double) {
+        while columns.count <= route { columns.append([]) }
+        while columns[route].count <= metric { columns[route].append([]) }
+        while columns[route][metric].count <= configuration { columns[route][metric].append(nil) }
+        var c = columns[route][metric][configuration] ?? Column()
+        columns[route][metric][configuration] = nil  // unique: set in place
+        c.set(Int(unitSlot[unit]), value)
+        columns[route][metric][configuration] = c
+    }
+
+    /// The column of a route table (`table` < routes) or of the pooled table (`table` == routes,
+    /// assembled in unit order: O(units)).
+    func column(table: Int, metric: Int, configuration: Int) -> Column? {
+        if table < routeUnits.count {
+            guard table < columns.count, metric < columns[table].count, configuration < columns[table][metric].count else { return nil }
+            return columns[table][metric][configuration]
+        }
+        guard table == routeUnits.count else { return nil }
+        let parts = columns.indices.map { r in
+            metric < columns[r].count && configuration < columns[r][metric].count ? columns[r][metric][configuration] : nil
+        }
+        guard parts.contains(where: { $0 != nil }) else { return nil }
+        var pooled = Column()
+        for u in unitRoute.indices {
+            guard let part = parts[Int(unitRoute[u])] else { continue }
+            let slot = Int(unitSlot[u])
+            if slot < part.present.count && part.present[slot] { pooled.set(u, part.values[slot]) }
+        }
+        return pooled
     }
 }
 

@@ -31,21 +31,29 @@ public struct AggregatedTable: Sendable {
     public var value: [String: [String: Double]]
     public var runs: [String: Int]
 
+    /// Complexity: O(rows) time; memory O(configurations · metrics + sessions), not O(rows)
+    /// (running sums of the finite values, added in row order as `finiteMean` would).
     public init<S: Sequence>(_ rows: S) where S.Element == MetricRow {
         var configs: [String] = [], metrics: [String] = []
         var units: [String: String] = [:]
-        var values: [String: [String: [Double]]] = [:]
+        var sums: [String: [String: (sum: Double, count: Int)]] = [:]
         var sessions: [String: Set<String>] = [:]
+        var last = ("", "", "")
         for r in rows {
-            if values[r.configuration] == nil { configs.append(r.configuration); values[r.configuration] = [:] }
+            if sums[r.configuration] == nil { configs.append(r.configuration); sums[r.configuration] = [:] }
             if units[r.metric] == nil { metrics.append(r.metric); units[r.metric] = r.unit }
-            values[r.configuration]![r.metric, default: []].append(r.value)
-            sessions[r.configuration, default: []].insert(r.route + "/" + r.session)
+            var s = sums[r.configuration]![r.metric] ?? (0, 0)
+            if r.value.isFinite { s.sum += r.value; s.count += 1 }
+            sums[r.configuration]![r.metric] = s
+            if (r.configuration, r.route, r.session) != last {  // rows of one run share these
+                last = (r.configuration, r.route, r.session)
+                sessions[r.configuration, default: []].insert(r.route + "/" + r.session)
+            }
         }
         configurations = configs
         self.metrics = metrics
         self.units = units
-        value = values.mapValues { $0.mapValues(finiteMean) }
+        value = sums.mapValues { $0.mapValues { $0.count == 0 ? .nan : $0.sum / Double($0.count) } }
         runs = sessions.mapValues(\.count)
     }
 

@@ -97,16 +97,17 @@ public enum MetricPolarity: String, Sendable {
 
 /// The rows of a `MetricsTable`, stored by columns: the strings of a run (route, session,
 /// configuration, parameters) once per run, the metric name and unit once per table, so a row
-/// costs 16 bytes (context, metric, value) instead of a `MetricRow`'s ~100 and its strings.
+/// costs 12 bytes (metric, value) instead of a `MetricRow`'s ~100 and its strings.
 /// Reading a row rebuilds the `MetricRow` (its strings shared, not copied).
 ///
-/// Complexity: `append` O(1) amortized (a hash of the metric name); subscript O(1).
+/// Complexity: `append` O(1) amortized (a hash of the metric name); subscript O(log runs).
 public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
     struct Context: Sendable, Equatable { var route: String, session: String, configuration: String, parameters: [String] }
     private var contexts: [Context] = []
     private var metricNames: [(name: String, unit: String)] = []
     private var metricIndex: [String: [UInt32]] = [:]
-    private var contextOfRow: [UInt32] = []
+    /// First row of each context (rows of one context are consecutive): 4 bytes a run, not a row.
+    private var contextStart: [Int] = []
     private var metricOfRow: [UInt32] = []
     private var values: [Double] = []
 
@@ -116,7 +117,7 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
     public var endIndex: Int { values.count }
 
     public subscript(i: Int) -> MetricRow {
-        let c = contexts[Int(contextOfRow[i])], m = metricNames[Int(metricOfRow[i])]
+        let c = contexts[context(ofRow: i)], m = metricNames[Int(metricOfRow[i])]
         return MetricRow(route: c.route, session: c.session, configuration: c.configuration, parameters: c.parameters,
                          metric: m.name, value: values[i], unit: m.unit)
     }
@@ -127,6 +128,7 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
            last.parameters == r.parameters {
         } else {
             contexts.append(Context(route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters))
+            contextStart.append(values.count)
         }
         let m: UInt32
         if let i = metricIndex[r.metric]?.first(where: { metricNames[Int($0)].unit == r.unit }) { m = i } else {
@@ -134,9 +136,18 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
             metricNames.append((r.metric, r.unit))
             metricIndex[r.metric, default: []].append(m)
         }
-        contextOfRow.append(UInt32(contexts.count - 1))
         metricOfRow.append(m)
         values.append(r.value)
+    }
+
+    /// The context of row `i`: the last context starting at or before it. O(log contexts).
+    private func context(ofRow i: Int) -> Int {
+        var lo = 0, hi = contextStart.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if contextStart[mid] <= i { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
     }
 
     public mutating func append<S: Sequence>(contentsOf rows: S) where S.Element == MetricRow { for r in rows { append(r) } }

@@ -47,6 +47,9 @@ func statisticsNotebookCells() -> [(id: String, source: String)] {
             if c.ci_method == "wilson":
                 low, high = proportion_confint(int((finite == 1).sum()), c.n, alpha=0.05, method="wilson")
                 assert close(low, c.ci_low) and close(high, c.ci_high), (c.route, c.configuration, c.metric)
+            elif c.ci_method == "t":  # large sample (statistics.large_sample): Student t interval of the mean
+                low, high = stats.t.interval(0.95, c.n - 1, loc=finite.mean(), scale=stats.sem(finite))
+                assert close(low, c.ci_low, 1e-9) and close(high, c.ci_high, 1e-9), (c.route, c.configuration, c.metric)
             checked += 1
         methods = {"wilcoxon-exact": "exact", "wilcoxon-normal-approximation": "asymptotic", "wilcoxon-permutation": "auto"}
         for r in comparisons.itertuples():

@@ -26,6 +26,8 @@ public struct BootstrapInterval: Sendable, Equatable {
     public var high: Double
     public var method: Method
     public var resamples: Int
+    /// (low, high).
+    public var interval: (low: Double, high: Double) { (low, high) }
 
     /// Default number of resamples.
     public static let defaultResamples = 10_000
