@@ -9,7 +9,8 @@ import Testing
 /// one noise source, the same walkers at every level (seed and run index name the random
 /// streams, so run r draws the same standard normals at every level: common random numbers,
 /// only their scale changes), enough walkers that a real trend is not hidden by chance; the
-/// success rate must not increase from one level to the next.
+/// success rate must not increase from one level to the next beyond sampling error (2.5
+/// standard errors of the paired per-run differences).
 @Suite struct MonotoneSuccessTests {
     static let runs = 400
     /// An L-shaped route with a slight and an ample turn (27 m) in open space.
@@ -22,8 +23,32 @@ import Testing
     /// model's bias, not noise helping. Noise added to an unbiased walker is what must not help.
     static let unbiased = "cane:over_rotation_slight=0,over_rotation_ample=0"
 
-    static func rates(_ settings: [ClosedLoopSettings]) -> [Double] {
-        settings.map { simulateWalks(route, settings: $0, seed: 17, runs: runs).aggregate.success_rate }
+    /// Per run, 1 for success and 0 otherwise (run r is the same walker at every setting).
+    static func successes(_ settings: ClosedLoopSettings, runs n: Int = runs) -> [Double] {
+        simulateWalks(route, settings: settings, seed: 17, runs: n).outcomes.map { $0.success ? 1 : 0 }
+    }
+
+    /// Paired comparison of two levels run by run: the mean rise of success from `before` to
+    /// `after` and its standard error (sample sd of the per-run differences / √n).
+    static func rise(_ after: [Double], over before: [Double]) -> (mean: Double, se: Double) {
+        let d = zip(after, before).map { $0 - $1 }
+        let n = Double(d.count)
+        let m = d.reduce(0, +) / n
+        let sd = (d.reduce(0) { $0 + ($1 - m) * ($1 - m) } / (n - 1)).squareRoot()
+        return (m, sd / n.squareRoot())
+    }
+
+    /// Levels of one noise source, in order: success must not rise from one to the next by more
+    /// than 2.5 paired standard errors. Closed-loop runs stay paired only weakly (a small change
+    /// moves when a check fires, after which the walk is another walk), so a rise of a few
+    /// walkers in 400 is sampling error: at 4,000 walkers (release) the unbiased cane succeeds
+    /// 0.912 without navigator noise and 0.920 with it (difference 1.3 standard errors).
+    static func expectNonIncreasing(_ perRun: [[Double]], _ label: (Int) -> String) {
+        let r = perRun.map { $0.reduce(0, +) / Double($0.count) }
+        for i in 1..<perRun.count {
+            let (m, se) = rise(perRun[i], over: perRun[i - 1])
+            #expect(m <= 2.5 * se, "\(label(i)): success \(r[i]) rose by \(m) over \(label(i - 1)) (\(r[i - 1])), paired SE \(se); all \(r)")
+        }
     }
 
     /// Navigator noise: the cane user's veering (initial orientation, per-walker bias, per-step
@@ -36,10 +61,11 @@ import Testing
                 + "step_bias_std=\(k * cane.stepBiasStdDegrees),step_direction_std=\(k * cane.stepDirectionStdDegrees),"
                 + "over_rotation_slight_std=\(k * cane.overRotationSlightStdDegrees),over_rotation_ample_std=\(k * cane.overRotationAmpleStdDegrees)"))
         }
-        let r = Self.rates(settings)
+        let perRun = settings.map { Self.successes($0) }
+        let r = perRun.map { $0.reduce(0, +) / Double(Self.runs) }
         print("navigator noise × \(levels): success \(r)")
-        for i in 1..<r.count { #expect(r[i] <= r[i - 1], "noise ×\(levels[i]): success \(r[i]) > \(r[i - 1]) at ×\(levels[i - 1]); all \(r)") }
-        #expect(r.last! < r.first!, "\(r)")
+        Self.expectNonIncreasing(perRun) { "noise ×\(levels[$0])" }
+        #expect(r.last! < r.first! - 0.1, "\(r)")
     }
 
     /// VIO error: the phone's yaw random walk and position random walk scaled by k.
@@ -49,10 +75,11 @@ import Testing
             ClosedLoopSettings(walker: try NavigatorProfile(parsing: Self.unbiased),
                                vioError: try VIOErrorSpec(parsing: "yaw_drift=\(0.5 * k),position_noise=\(0.05 * k)"))
         }
-        let r = Self.rates(settings)
+        let perRun = settings.map { Self.successes($0) }
+        let r = perRun.map { $0.reduce(0, +) / Double(Self.runs) }
         print("VIO error × \(levels): success \(r)")
-        for i in 1..<r.count { #expect(r[i] <= r[i - 1], "VIO ×\(levels[i]): success \(r[i]) > \(r[i - 1]) at ×\(levels[i - 1]); all \(r)") }
-        #expect(r.last! < r.first!, "\(r)")
+        Self.expectNonIncreasing(perRun) { "VIO ×\(levels[$0])" }
+        #expect(r.last! < r.first! - 0.5, "\(r)")
     }
 
     /// Registration yaw error about the anchor for a walker whose systematic errors are
@@ -72,31 +99,18 @@ import Testing
     /// 0.925 at ±1° (+0.005, paired SE 0.005), 0.914 at ±2°.
     @Test func moreRegistrationErrorNeverRaisesSuccess() throws {
         let levels = [0.0, 1, 2, 4]
-        let n = Self.registrationRuns
         let walker = try NavigatorProfile(parsing: Self.unbiased)
         func successes(_ yaw: Double) throws -> [Double] {
-            let settings = ClosedLoopSettings(walker: walker, vioError: try VIOErrorSpec(parsing: "yaw_offset=\(yaw)"))
-            return simulateWalks(Self.route, settings: settings, seed: 17, runs: n).outcomes.map { $0.success ? 1 : 0 }
+            Self.successes(ClosedLoopSettings(walker: walker, vioError: try VIOErrorSpec(parsing: "yaw_offset=\(yaw)")))
         }
         // Per run: the mean success over the signs of each level.
         let perRun = try levels.map { d -> [Double] in
             if d == 0 { return try successes(0) }
-            let plus = try successes(d), minus = try successes(-d)
-            return zip(plus, minus).map { ($0 + $1) / 2 }
+            return zip(try successes(d), try successes(-d)).map { ($0 + $1) / 2 }
         }
-        let rates = perRun.map { $0.reduce(0, +) / Double(n) }
-        print("registration yaw ±\(levels)°: success \(rates) (\(n) walkers, mean of the two signs)")
-        for i in 1..<levels.count {
-            let diffs = zip(perRun[i], perRun[i - 1]).map { $0 - $1 }
-            let mean = diffs.reduce(0, +) / Double(n)
-            let sd = (diffs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)).squareRoot()
-            let se = sd / Double(n).squareRoot()
-            #expect(se > 0 && se < 0.02, "paired standard error \(se) at ±\(levels[i])°")
-            #expect(mean <= 2.5 * se, "yaw ±\(levels[i])°: success \(rates[i]) rose by \(mean) over ±\(levels[i - 1])° (\(rates[i - 1])), paired SE \(se); all \(rates)")
-        }
-        #expect(rates.last! < rates.first! - 0.2, "\(rates)")
+        let r = perRun.map { $0.reduce(0, +) / Double(Self.runs) }
+        print("registration yaw ±\(levels)°: success \(r) (\(Self.runs) walkers, mean of the two signs)")
+        Self.expectNonIncreasing(perRun) { "yaw ±\(levels[$0])°" }
+        #expect(r.last! < r.first! - 0.2, "\(r)")
     }
-
-    /// Walkers per level of the registration check (each nonzero level walks them at +δ and −δ).
-    static let registrationRuns = 1000
 }
