@@ -5,6 +5,7 @@ import NavIO
 import NavReport
 import NavSim
 import NavSynth
+import Synchronization
 
 /// The `closed_loop` section of an experiment spec (docs/experiments.md): walker profiles ×
 /// VIO error levels × the sweep's guidance configurations × seeds, `runs` walkers per cell,
@@ -119,77 +120,80 @@ public struct ClosedLoopSection: Sendable {
     public var failures: [String]
 }
 
-/// Runs the closed-loop section of `plan` (cells in parallel on `workers` threads; results in
-/// a fixed order whatever the scheduling).
+/// Walks every closed-loop cell of `plan` in memory (on `workers` threads; results in cell
+/// order whatever the scheduling) and builds the section from them, without a store. An
+/// experiment run stores its cells instead (`executeClosedLoopCells`) and its report reads them
+/// (`closedLoopSection(_:store:)`); both give the same section.
 ///
 /// - Complexity: O(recordings · walkers · VIO levels · configurations · seeds · runs · ticks per walk).
 public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> ClosedLoopSection {
-    let cl = plan.spec.closedLoop ?? ClosedLoopSpec()
+    let cp = planClosedLoopCells(plan)
     var failures: [String] = []
-    let configs = closedLoopConfigurations(plan.spec.sweep)
-    let dims = SweepDimension.closedLoop
-    // Cells: recording × walls × configuration (a scenario) × walker × VIO error × seed.
-    let chosen = cl.recordings.isEmpty ? nil : Set(expandGlobs(cl.recordings))
-    let recordings = plan.sessions.keys.sorted().filter { file in
-        plan.sessions[file]!.metadata.kind == .recording && plan.sessions[file]!.vio != nil && (chosen?.contains(file) ?? true)
+    var scenarios: [String: ClosedLoopScenario] = [:], failed = Set<String>()
+    for c in cp.cells {
+        let id = closedLoopScenarioID(c)
+        guard scenarios[id] == nil, !failed.contains(id) else { continue }
+        do { scenarios[id] = try cp.scenario(c, sessions: plan.sessions) } catch { failed.insert(id); failures.append(cp.scenarioFailure(c, error)) }
     }
-    struct Cell: Sendable { var file: String; var scenario: ClosedLoopScenario; var route: String; var walker: String; var vio: String; var walls: String; var config: Int; var seed: UInt64 }
-    var cells: [Cell] = []
-    for file in recordings {
-        let rec = plan.sessions[file]!
-        var venuePlan: FloorPlan?
-        do { venuePlan = try venueFloorPlan(recordingPath: file, session: rec) } catch { failures.append("\(error)") }
-        for wallsText in cl.walls {
-            for (ci, c) in configs.enumerated() {
-                let s: ClosedLoopScenario
-                do { s = try closedLoopScenario(recording: rec, options: c.options, walls: try WallsMode(parsing: wallsText), venuePlan: venuePlan) } catch {
-                    failures.append("\(escapedForMessage(file)) [closed_loop \(c.label)]: \(error)")
-                    continue
-                }
-                for w in cl.walkers { for v in cl.vioErrors { for seed in cl.seeds {
-                    cells.append(Cell(file: file, scenario: s, route: s.routeID, walker: w, vio: v, walls: wallsText, config: ci, seed: seed))
-                } } }
-            }
-        }
-    }
-    // Run the cells (parsing cannot fail: the spec validated every value).
-    final class Box: @unchecked Sendable { var results: [ClosedLoopResult?]; init(_ n: Int) { results = Array(repeating: nil, count: n) } }
-    let box = Box(cells.count)
-    let lock = NSLock()
+    let results = Mutex([[Metric]?](repeating: nil, count: cp.cells.count))
     let next = Counter()
-    let sample = cl.samplePaths
-    let allCells = cells
-    DispatchQueue.concurrentPerform(iterations: max(1, min(workers, cells.count))) { _ in
+    let allScenarios = scenarios
+    DispatchQueue.concurrentPerform(iterations: max(1, min(workers, cp.cells.count))) { _ in
         while true {
             let i = next.take()
-            guard i < allCells.count else { return }
-            let c = allCells[i]
-            guard let walker = try? NavigatorProfile(parsing: c.walker), let vio = try? VIOErrorSpec(parsing: c.vio) else { continue }
-            let settings = ClosedLoopSettings(walker: walker, vioError: vio, guidance: configs[c.config].options.guidance)
-            let r = simulateWalks(c.scenario, settings: settings, seed: c.seed, runs: cl.runs, samplePaths: sample)
-            lock.lock(); box.results[i] = r; lock.unlock()
+            guard i < cp.cells.count else { return }
+            let c = cp.cells[i]
+            guard let settings = cp.settings(c), let s = allScenarios[closedLoopScenarioID(c)] else { continue }
+            let r = simulateWalks(s, settings: settings, seed: c.seed, runs: cp.spec.runs)
+            let m = closedLoopMetrics(r.aggregate, keypoints: s.route.keypoints.count)
+            results.withLock { $0[i] = m }
         }
+    }
+    let metrics = results.withLock { $0 }
+    var section = closedLoopSection(plan, cp, metrics: { metrics[$0.index] })
+    section.failures += failures  // unreadable floor plans, then scenarios that cannot be built (as the store's report)
+    return section
+}
+
+/// Builds the closed-loop section from each cell's metrics (`closedLoopMetrics` order; nil: the
+/// cell has no result and is left out): one row per (route, walker, VIO error, walls,
+/// configuration, seed, metric), the Markdown per route, one SVG per route whose sample paths
+/// are walked again here (`samplePaths` walkers of one cell per route), and the lines of
+/// unreadable floor plans.
+func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (ClosedLoopCell) -> [Metric]?) -> ClosedLoopSection {
+    let cl = cp.spec
+    let configs = cp.configurations
+    let dims = SweepDimension.closedLoop
+    let failures = cp.recordings.compactMap { cp.floorPlanFailures[$0] }
+    let cells = cp.cells
+    /// The figures of a cell the summary uses.
+    struct Figures { var runs: Double; var success_rate: Double; var end_of_route_error: Double; var corrections: Double; var keypoints: Int }
+    func figures(_ m: [Metric]) -> Figures {
+        func v(_ name: String) -> Double { m.first { $0.name == name }?.value ?? .nan }
+        let k = v("keypoints")
+        return Figures(runs: v("runs"), success_rate: v("success_rate"), end_of_route_error: v("end_of_route_error"), corrections: v("corrections"),
+                       keypoints: k.isFinite ? Int(k) : 0)
     }
     // Rows: the closed-loop dimensions' columns, then the guidance configuration and the seed.
-    func dimsLabel(_ c: Cell) -> String {
-        zip(dims, [c.walker, c.vio, c.walls]).filter { cl.values(of: $0.0).count > 1 }.map { "\($0.0.label)=\($0.1)" }.joined(separator: " ")
+    func dimsLabel(_ c: ClosedLoopCell) -> String {
+        zip(dims, [c.walker, c.vioError, c.walls]).filter { cl.values(of: $0.0).count > 1 }.map { "\($0.0.label)=\($0.1)" }.joined(separator: " ")
     }
     var rows: [MetricRow] = []
-    var byRoute: [String: [(Cell, ClosedLoopAggregate)]] = [:]
+    var byRoute: [String: [(ClosedLoopCell, Figures)]] = [:]
     var routeOrder: [String] = []
-    for (i, c) in cells.enumerated() {
-        guard let r = box.results[i] else { continue }
-        let a = r.aggregate
-        let config = configs[c.config].label
+    var present = Set<Int>()
+    for c in cells {
+        guard let m = metrics(c) else { continue }
+        present.insert(c.index)
+        let config = configs[c.configuration].label
         let label = [dimsLabel(c), config == "default" ? "" : config].filter { !$0.isEmpty }.joined(separator: " ")
-        let params = [c.walker, c.vio, c.walls, config, String(c.seed)]
-        let session = (c.file as NSString).lastPathComponent
-        for m in closedLoopMetrics(a, keypoints: c.scenario.route.keypoints.count) {
-            rows.append(MetricRow(route: c.route, session: session, configuration: label.isEmpty ? "default" : label, parameters: params,
-                                  metric: m.name, value: m.value, unit: m.unit))
+        let params = [c.walker, c.vioError, c.walls, config, String(c.seed)]
+        for x in m {
+            rows.append(MetricRow(route: c.routeID, session: c.session, configuration: label.isEmpty ? "default" : label, parameters: params,
+                                  metric: x.name, value: x.value, unit: x.unit))
         }
-        if byRoute[c.route] == nil { routeOrder.append(c.route) }
-        byRoute[c.route, default: []].append((c, a))
+        if byRoute[c.routeID] == nil { routeOrder.append(c.routeID) }
+        byRoute[c.routeID, default: []].append((c, figures(m)))
     }
     let table = MetricsTable(parameterColumns: dims.map(\.column) + ["guidance", "seed"], rows: rows)
     // Markdown: per route, configurations × (walker, VIO error, walls) success rate and end error.
@@ -209,30 +213,32 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
         md += "|---|---:|" + String(repeating: "---|", count: columns.count) + "\n"
         var vectors: [String: [Int]] = [:]
         for (ci, c) in configs.enumerated() {
-            guard let first = entries.first(where: { $0.0.config == ci }) else { continue }
+            guard let first = entries.first(where: { $0.0.configuration == ci }) else { continue }
             var cellsText: [String] = []
             for (w, v, wl) in columns {
-                let agg = entries.filter { $0.0.config == ci && $0.0.walker == w && $0.0.vio == v && $0.0.walls == wl }.map(\.1)
+                let agg = entries.filter { $0.0.configuration == ci && $0.0.walker == w && $0.0.vioError == v && $0.0.walls == wl }.map(\.1)
                 guard !agg.isEmpty else { cellsText.append("–"); continue }
-                let runs = agg.map { Double($0.runs) }.reduce(0, +)
-                let successes = agg.map { $0.success_rate * Double($0.runs) }.reduce(0, +)
+                let runs = agg.map(\.runs).reduce(0, +)
+                let successes = agg.map { $0.success_rate * $0.runs }.reduce(0, +)
                 let ci95 = wilsonInterval(successes: successes, n: runs)
-                let err = agg.map { $0.end_of_route_error * Double($0.runs) }.reduce(0, +) / runs
+                let err = agg.map { $0.end_of_route_error * $0.runs }.reduce(0, +) / runs
                 cellsText.append(String(format: "%.2f [%.2f, %.2f] · %.2f m", successes / runs, ci95[0], ci95[1], err))
             }
-            md += "| \(c.label) | \(first.0.scenario.route.keypoints.count) | " + cellsText.joined(separator: " | ") + " |\n"
-            let key = entries.filter { $0.0.config == ci }.map { "\($0.1.success_rate)|\($0.1.end_of_route_error)|\($0.1.corrections)" }.joined(separator: ";")
+            md += "| \(c.label) | \(first.1.keypoints) | " + cellsText.joined(separator: " | ") + " |\n"
+            let key = entries.filter { $0.0.configuration == ci }.map { "\($0.1.success_rate)|\($0.1.end_of_route_error)|\($0.1.corrections)" }.joined(separator: ";")
             vectors[key, default: []].append(ci)
         }
         let shared = vectors.values.filter { $0.count > 1 }.reduce(0) { $0 + $1.count }
         collapsed += shared; configsTotal += vectors.values.reduce(0) { $0 + $1.count }
-        // SVG: floor plan, route, keypoints, sample paths of the first walker at the last VIO level, first walls, first configuration.
-        if let i = cells.firstIndex(where: { $0.route == route && $0.config == 0 && $0.walker == cl.walkers.first && $0.vio == cl.vioErrors.last && $0.walls == cl.walls.first }),
-           let r = box.results[i] {
-            let c = cells[i], s = c.scenario
+        // SVG: floor plan, route, keypoints, sample paths of the first walker at the last VIO level, first walls, first
+        // configuration; the sample walkers are walked again here (the store keeps aggregates, never paths).
+        if let c = cells.first(where: { $0.routeID == route && $0.configuration == 0 && $0.walker == cl.walkers.first && $0.vioError == cl.vioErrors.last
+                                       && $0.walls == cl.walls.first && present.contains($0.index) }),
+           let s = try? cp.scenario(c, sessions: plan.sessions), let settings = cp.settings(c) {
+            let r = simulateWalks(s, settings: settings, seed: c.seed, runs: min(cl.samplePaths, cl.runs), samplePaths: cl.samplePaths)
             // The walls of the floors the route visits (lower floors drawn thicker).
             let routeFloors = Set(s.trueRoute.keypoints.map { s.floorPlan.floor(phoneAt: $0.position.y) })
-            let svg = closedLoopSVG(title: "\(route): \(c.walker), vio \(c.vio), walls \(c.walls), \(configs[0].label)",
+            let svg = closedLoopSVG(title: "\(route): \(c.walker), vio \(c.vioError), walls \(c.walls), \(configs[0].label)",
                                     walls: s.floorPlan.walls.filter { w in routeFloors.contains(w.floor) }.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
                                     keypoints: s.trueRoute.keypoints.map(\.position),
                                     paths: r.samplePaths.enumerated().map { (label: "walker \($0.offset)", points: $0.element) })

@@ -29,13 +29,18 @@ public enum WallsMode: Sendable, Hashable, Codable {
 /// The largest floor-plan file read, bytes (checked before reading).
 let maxFloorPlanBytes = 16 << 20
 
+/// Where a recording's venue floor plan would be: `<folder>/<venue>.floorplan.json`.
+func venueFloorPlanPath(recordingPath: String, session: Session) -> String {
+    let folder = (recordingPath as NSString).deletingLastPathComponent
+    return (folder as NSString).appendingPathComponent(safeFileComponent(session.metadata.venue) + ".floorplan.json")
+}
+
 /// The floor plan of a recording's venue: `<folder>/<venue>.floorplan.json` (the venue name
 /// from the file's metadata through `safeFileComponent`), or nil when there is none.
 ///
 /// - Throws: `GuidanceJobError` naming the file when it exists but is not a floor plan.
 public func venueFloorPlan(recordingPath: String, session: Session) throws -> FloorPlan? {
-    let folder = (recordingPath as NSString).deletingLastPathComponent
-    let path = (folder as NSString).appendingPathComponent(safeFileComponent(session.metadata.venue) + ".floorplan.json")
+    let path = venueFloorPlanPath(recordingPath: recordingPath, session: session)
     guard let attrs = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
     guard attrs[.type] as? FileAttributeType == .typeRegular else { throw GuidanceJobError("\(escapedForMessage(path)): not a regular file, expected a floor plan (JSON)") }
     let size = (attrs[.size] as? NSNumber)?.intValue ?? 0

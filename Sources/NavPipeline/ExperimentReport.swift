@@ -28,6 +28,7 @@ func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout Plo
     try store.read { reader in
         for job in plan.jobs {
             guard let run = try reader.metrics(key: job.key) else { continue }
+            if table.rows.isEmpty { table.rows.reserveCapacity(rows: plan.jobs.count * run.metrics.count, runs: plan.jobs.count) }
             sample.offer(job)
             let session = job.session ?? run.session
             for m in run.metrics {
@@ -52,13 +53,15 @@ public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, f
     traceMemory("report: metrics table read")
     try table.writeCSV(to: out.metrics)
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
-    let plots = try writeRouteFiles(plan, sampled: sample.results(plan), table: table, routes: routes, out: out)
+    let sampled = sample.results(plan)
+    traceMemory("report: plot sample re-run")
+    let plots = try writeRouteFiles(plan, sampled: sampled, table: table, routes: routes, out: out)
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)
     traceMemory("report: route files and plots")
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
     let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
                             inputs: inputs, command: command)
-    let (sectionsMarkdown, extraFailures) = try writeSections(plan, out: out)
+    let (sectionsMarkdown, extraFailures) = try writeSections(plan, store: store, out: out)
     out.failures = extraFailures
     traceMemory("report: sections")
     let statistics = try writeStatistics(plan, table: table, out: out)
@@ -133,7 +136,7 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
 
 /// The optional sections of the spec (calibration, proximity, gyroscope filters, APE): their
 /// CSV files, and their Markdown and failure lines for the summary.
-private func writeSections(_ plan: ExperimentPlan, out: ExperimentOutputs) throws -> (markdown: String, failures: [String]) {
+private func writeSections(_ plan: ExperimentPlan, store: ResultsStore, out: ExperimentOutputs) throws -> (markdown: String, failures: [String]) {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     var md = ""
     let aids = aidTables(plan)
@@ -174,7 +177,7 @@ private func writeSections(_ plan: ExperimentPlan, out: ExperimentOutputs) throw
         }
     }
     if plan.spec.closedLoop != nil {
-        let c = runClosedLoopSection(plan)
+        let c = try closedLoopSection(plan, store: store)  // the cells the run phase stored (ClosedLoopStore.swift)
         extraFailures += c.failures
         try writeTextAtomically(c.table.csv, to: path("closed-loop.csv"))
         for (name, svg) in c.svgs { try writeTextAtomically(svg, to: path(name)) }

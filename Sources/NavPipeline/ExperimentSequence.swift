@@ -15,6 +15,9 @@ public struct ExperimentOutcome: Sendable {
     public var computed: Int
     /// The report written, or nil for one shard of a sharded run (combine with `mergeExperiment`).
     public var report: ExperimentOutputs?
+    /// Closed-loop cells of this shard: present afterwards, walked in this run (0 on a cached
+    /// rerun and always 0 for `mergeExperiment`, which only reads the store), failures.
+    public var closedLoop = ClosedLoopRunCounts()
 }
 
 /// Runs an experiment: loads the inputs, runs the jobs of shard `shard` of `shards` on `workers`
@@ -31,9 +34,11 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
     let (done, failures, computed) = try executeJobs(plan, storePath: storePath, workers: workers,
                                                      shard: shard, shards: shards, progress: progress)
+    let cells = try executeClosedLoopCells(plan, storePath: storePath, workers: workers, shard: shard, shards: shards)  // ClosedLoopStore.swift
     traceMemory("jobs run")
     var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
-    guard shards == 1 else { return outcome }
+    outcome.closedLoop = cells
+    guard shards == 1 else { outcome.failures += cells.failures; return outcome }  // unsharded: the report lists them
     outcome.report = try writeExperimentReport(plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
                                                facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count))
     outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE: exit 1 too

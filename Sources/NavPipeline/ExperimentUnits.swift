@@ -105,10 +105,10 @@ extension ExperimentSpec {
 /// Complexity: O(seeds × venue size).
 func addSyntheticVenues(_ spec: ExperimentSpec, sessions: inout [String: Session], checksums: inout [String: String]) {
     for seed in spec.dataSeeds {
-        for s in synthesizeVenue(seed: seed) {
+        for s in SynthVenue.corridors.sessions(seed: seed, navigations: 3) {
             let name = "synth-seed\(seed)/\(s.fileName)"
             sessions[name] = s.session
-            checksums[name] = sha256Hex(of: Data("navbench synth \(NavbenchVersion.current) seed \(seed) \(s.fileName)".utf8))
+            checksums[name] = sha256Hex(of: Data("navbench synth \(NavbenchVersion.current) corridors-own-lines seed \(seed) \(s.fileName)".utf8))
         }
     }
 }

@@ -70,7 +70,7 @@ public final class ResultsStore: Sendable {
     public static let batchSize = 32
     /// Schema version in `meta`; a store of another version is emptied and rebuilt (it is a
     /// cache of runs, recomputable from the inputs).
-    public static let schemaVersion = "2"
+    public static let schemaVersion = "3"
 
     public let path: String
     let pool: DatabasePool
@@ -90,9 +90,9 @@ public final class ResultsStore: Sendable {
             try pool.write { db in
                 if try db.tableExists("meta"),
                    let v = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'schema_version'"), v != ResultsStore.schemaVersion {
-                    for t in ["metrics", "failures", "runs", "configurations", "inputs", "meta"] { try db.execute(sql: "DROP TABLE IF EXISTS \(t)") }
+                    for t in ["metrics", "failures", "runs", "configurations", "inputs", "closed_loop_cells", "meta"] { try db.execute(sql: "DROP TABLE IF EXISTS \(t)") }
                 }
-                try db.execute(sql: ResultsStore.schema)
+                try db.execute(sql: ResultsStore.schema + closedLoopCellsSchema)  // closed-loop cells: ClosedLoopStore.swift
             }
         } catch {
             throw ResultsStoreError.unreadable(path: path, reason: "\(error)")
@@ -135,7 +135,7 @@ public final class ResultsStore: Sendable {
             navigation TEXT NOT NULL,
             configuration TEXT NOT NULL,
             message TEXT NOT NULL);
-        INSERT OR IGNORE INTO meta(name, value) VALUES ('schema_version', '2');
+        INSERT OR IGNORE INTO meta(name, value) VALUES ('schema_version', '\(schemaVersion)');
         """
 
     /// Records the experiment's identity, inputs and configurations (before the runs).
@@ -271,7 +271,7 @@ public final class ResultsStore: Sendable {
                     WHERE length(key) > \(StoreLimits.key) OR length(navigation) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
                       OR length(message) > \(StoreLimits.message) LIMIT 1
                     """),
-            ]
+            ] + [("closed_loop_cells", closedLoopCellsShardCheckSQL)]  // ClosedLoopStore.swift
             for check in checks {
                 if let row = try Row.fetchOne(db, sql: check.sql) {
                     let key: String? = row[0]
@@ -288,6 +288,7 @@ public final class ResultsStore: Sendable {
                 try db.execute(sql: "INSERT OR IGNORE INTO metrics(run_key, ordinal, name, value, unit, exact) SELECT run_key, ordinal, name, value, unit, exact FROM shard.metrics")
                 try db.execute(sql: "INSERT OR IGNORE INTO inputs SELECT * FROM shard.inputs")
                 try db.execute(sql: "INSERT OR IGNORE INTO configurations SELECT * FROM shard.configurations")
+                try db.execute(sql: absorbClosedLoopCellsSQL)  // ClosedLoopStore.swift
                 try db.execute(sql: "INSERT OR REPLACE INTO failures SELECT * FROM shard.failures WHERE key NOT IN (SELECT key FROM runs)")
                 return .commit
             }

@@ -140,6 +140,13 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
         values.append(r.value)
     }
 
+    /// Reserves room for `rows` rows of `runs` runs (a table read from a store knows both), so the
+    /// arrays do not grow by doubling past what they hold.
+    public mutating func reserveCapacity(rows: Int, runs: Int) {
+        values.reserveCapacity(rows); metricOfRow.reserveCapacity(rows)
+        contexts.reserveCapacity(runs); contextStart.reserveCapacity(runs)
+    }
+
     /// The context of row `i`: the last context starting at or before it. O(log contexts).
     private func context(ofRow i: Int) -> Int {
         var lo = 0, hi = contextStart.count - 1

@@ -7,6 +7,9 @@ public struct SynthVenue: Sendable {
     public var name: String
     public var floorPlan: FloorPlan
     public var routes: [SynthRoute]
+    /// The recorder's own line (`SynthParameters.recordingLineStd`, m): nil for the building
+    /// venue, whose planner's legs already curve; set for the corridors venue.
+    public var recordingLineStd: Double? = nil
 
     /// The generator's parameters for this venue: the defaults and the venue's name.
     public func parameters(navigations: Int) -> SynthParameters {
@@ -16,7 +19,14 @@ public struct SynthVenue: Sendable {
         p.navigationLineStd = 1.6
         p.navigationLineTimeConstant = 10
         p.navigationWallMargin = 0.4
+        p.recordingLineStd = recordingLineStd
         return p
+    }
+
+    /// Every session of the venue (`navbench synth --venue …`): its routes with its parameters,
+    /// bounded by its floor plan.
+    public func sessions(seed: UInt64, navigations: Int) -> [SynthesizedSession] {
+        synthesizeVenue(seed: seed, parameters: parameters(navigations: navigations), routes: routes, floorPlan: floorPlan)
     }
 }
 

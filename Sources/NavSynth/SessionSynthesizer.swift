@@ -121,14 +121,15 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     var lateral = rng.gaussian() * lateralStd * 0.5
     var raw: [Vector3] = []
     raw.reserveCapacity(n)
-    // A navigator's own line (navigation sessions in a floor plan): its own random stream, so
-    // the other draws of the session do not move.
-    let ownLine = kind == .navigation ? floorPlan.flatMap { plan in
-        p.navigationLineStd.map { NavigatorLine(plan: plan, centre: centre, length: length, std: $0,
-                                                timeConstant: p.navigationLineTimeConstant ?? 8,
-                                                margin: p.navigationWallMargin ?? 0.4, dt: dt,
-                                                rng: SeededRandom(seed: seed, label: id + "/line")) }
-    } : nil
+    // A walker's own line (navigation sessions in a floor plan; the recording too where
+    // `recordingLineStd` is set): its own random stream, so the other draws of the session do not move.
+    let lineStd = kind == .navigation ? p.navigationLineStd : p.recordingLineStd
+    let ownLine = floorPlan.flatMap { plan in
+        lineStd.map { NavigatorLine(plan: plan, centre: centre, length: length, std: $0,
+                                    timeConstant: p.navigationLineTimeConstant ?? 8,
+                                    margin: p.navigationWallMargin ?? 0.4, dt: dt,
+                                    rng: SeededRandom(seed: seed, label: id + "/line")) }
+    }
     var line = ownLine
     for i in 0..<n {
         // The wander evolves only while walking, so a standing walker stands still.

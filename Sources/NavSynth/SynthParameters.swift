@@ -45,6 +45,10 @@ public struct SynthParameters: Codable, Sendable, Equatable {
     public var navigationLineStd: Double?
     public var navigationLineTimeConstant: Double?
     public var navigationWallMargin: Double?
+    /// The recording's own line, std m (time constant and wall margin as the navigations'):
+    /// the recorder meanders along a wide corridor the way people do rather than walking its
+    /// centre line. nil (the building venue, whose planned legs curve already): none.
+    public var recordingLineStd: Double?
     /// Centred moving-average window that rounds corners, s.
     public var cornerSmoothingSeconds = 0.8
     /// Phone pitch while walking, deg (negative = camera looking down).

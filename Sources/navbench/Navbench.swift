@@ -149,7 +149,7 @@ struct Synth: ParsableCommand {
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "Output folder.") var out: String
     @Option(help: "Navigation sessions per route (at most 100).") var navigations: Int = 3
-    @Option(help: "Venue: corridors (R1–R3: a straight corridor, two turns, a stair) or building (B1–B4: a two-storey floor plan with walls and doors, routes walked the way people walk, written with building.floorplan.json; docs/synthetic-data.md).")
+    @Option(help: "Venue: corridors (R1–R3: a straight corridor, two turns, a stair, in 4 m wide corridors) or building (B1–B4: a two-storey floor plan with walls and doors, routes walked the way people walk, written with building.floorplan.json; docs/synthetic-data.md).")
     var venue: String = "corridors"
     /// Each navigation is a few MB; 100 per route keeps a venue well under a GB.
     static let maxNavigations = 100
@@ -162,11 +162,8 @@ struct Synth: ParsableCommand {
     }
 
     func run() throws {
-        var p = SynthParameters()
-        p.navigationSessionsPerRoute = navigations
         let building = venue == "building" ? SynthVenue.building : nil
-        if let building { p = building.parameters(navigations: navigations) }
-        let sessions = building.map { synthesizeVenue(seed: seed, parameters: p, routes: $0.routes, floorPlan: $0.floorPlan) } ?? synthesizeVenue(seed: seed, parameters: p)
+        let sessions = (building ?? SynthVenue.corridors).sessions(seed: seed, navigations: navigations)
         for s in sessions {
             let path = (out as NSString).appendingPathComponent(s.fileName)
             try writeTrace(s.session, to: path)

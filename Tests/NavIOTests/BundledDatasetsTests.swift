@@ -20,11 +20,10 @@ import NavTestSupport
         let facts = manifest["facts"] as! [String: String]
         let files = manifest["files"] as! [[String: String]]
         let seed = try #require(UInt64(facts["seed"]!))
-        var p = SynthParameters()
-        p.navigationSessionsPerRoute = try #require(Int(facts["navigations"]!))
+        #expect(facts["command"] == "navbench synth --seed \(seed) --navigations \(facts["navigations"]!) --out <folder>")
         let dir = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let sessions = synthesizeVenue(seed: seed, parameters: p)
+        let sessions = SynthVenue.corridors.sessions(seed: seed, navigations: try #require(Int(facts["navigations"]!)))
         #expect(sessions.map(\.fileName).sorted() == files.map { $0["file"]! })
         for s in sessions {
             try writeTrace(s.session, to: dir + "/" + s.fileName)

@@ -102,11 +102,12 @@ import Testing
 }
 
 @Suite struct BuildingVenueKeypointTests {
-    /// On the building venue Clew's RDP tolerances keep different numbers of keypoints on every
-    /// route (crumbs every 0.5 s of the recording's VIO, as `guide` and `simulate` build routes).
-    @Test(arguments: ["B1-offices", "B2-lobby", "B3-stairs", "B4-tour"])
+    /// On both bundled venues (the corridors R1–R3 and the building B1–B4) Clew's RDP tolerances
+    /// keep different numbers of keypoints on every route (crumbs every 0.5 s of the recording's
+    /// VIO, as `guide` and `simulate` build routes).
+    @Test(arguments: ["R1-corridor", "R2-turns", "R3-stairs", "venue/B1-offices", "venue/B2-lobby", "venue/B3-stairs", "venue/B4-tour"])
     func tolerancesKeepDifferentKeypoints(route: String) throws {
-        let rec = try readTrace(at: datasets + "/venue/\(route)_recording.h5")
+        let rec = try readTrace(at: datasets + "/\(route)_recording.h5")
         var counts: [Int] = []
         for tol in [0.1, 0.3, 0.6, 1.0] {
             var o = GuidanceOptions()

@@ -63,24 +63,25 @@ import Testing
     }
 
     /// 0.5°/s of extra yaw drift scores worse on every guidance error metric, on each of the
-    /// three R2-turns navigations: the instruction errors (bearing mean and p95, distance), the
-    /// arrival errors (end of route and its ratio; NaN = never told "arrived", worse than any
+    /// three R3-stairs navigations (a route whose three replays Clew guides to the end): the
+    /// instruction errors (bearing mean and p95, distance), the arrival errors (end of route and its ratio; NaN = never told "arrived", worse than any
     /// distance), the position error and the end-point drift; the user is no longer guided to
-    /// the end (completed, missed arrivals, on-track recall).
+    /// the end (completed, on-track recall; missed arrivals never fewer, more on two of three).
     ///
     /// Not among them: `cross_track_rmse`/`_max` and the registration errors. In a replay the
     /// walked path is the recorded one and the anchors are the session's: neither responds to
     /// the estimate. Cross-track is measured on that path from guidance start to the estimated
     /// arrival, so it moves only because the drifted run never arrives and its window runs on to
-    /// the end of the session, where the walker stands at the destination: 0.223 → 0.211 m on
+    /// the end of the session, where the walker stands at the destination: 1.036 → 1.021 m on
     /// nav1 is that longer window, with the same maximum (checked below). In the closed loop
     /// (`navbench simulate`), where the walker follows the guidance, cross-track is an error of it.
     @Test func yawDriftScoresWorseOnEveryGuidanceError() throws {
-        let rec = try readTrace(at: datasets + "/R2-turns_recording.h5")
+        let rec = try readTrace(at: datasets + "/R3-stairs_recording.h5")
         let errors = ["bearing_error_mean_abs", "bearing_error_p95_abs", "distance_error_mean_abs", "end_of_route_error",
-                      "end_of_route_error_ratio", "position_error_rmse", "end_point_drift", "missed_arrivals"]
+                      "end_of_route_error_ratio", "position_error_rmse", "end_point_drift"]
+        var moreMissed = 0
         for k in 1...3 {
-            let nav = try readTrace(at: datasets + "/R2-turns_nav\(k).h5")
+            let nav = try readTrace(at: datasets + "/R3-stairs_nav\(k).h5")
             let own = try runGuidance(recording: rec, navigation: nav, options: GuidanceOptions())
             let drifted = try runGuidance(recording: rec, navigation: nav, options: GuidanceOptions(),
                                           estimate: addingYawDrift(nav.vio!, degreesPerSecond: 0.5))
@@ -91,11 +92,16 @@ import Testing
             for name in ["completed", "on_track_recall"] {
                 #expect(metric(drifted, name) < metric(own, name), "nav\(k) \(name)")
             }
+            // Missed arrivals never fall; on nav3 the drifted run is stopped short of the
+            // keypoints the truth replay reaches without missing one, so "more" is checked overall.
+            #expect(metric(drifted, "missed_arrivals") >= metric(own, "missed_arrivals"), "nav\(k) missed_arrivals")
+            if metric(drifted, "missed_arrivals") > metric(own, "missed_arrivals") { moreMissed += 1 }
             // The walked path is the recording's: same worst cross-track, same registration.
             for name in ["cross_track_max", "registration_translation_error", "registration_yaw_error"] {
                 #expect(metric(drifted, name) == metric(own, name), "nav\(k) \(name)")
             }
         }
+        #expect(moreMissed >= 2, "missed arrivals rose on \(moreMissed) of 3 navigations")
     }
 
     @Test func detectableFrameMismatchesAreOneLine() throws {

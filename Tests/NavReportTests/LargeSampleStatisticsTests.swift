@@ -1,7 +1,6 @@
 import Foundation
 import NavCore
 import NavReport
-import NavStatistics
 import Testing
 
 /// From `statistics.large_sample` units on (default 2,000), cells and main effects use the

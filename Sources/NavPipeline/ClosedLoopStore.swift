@@ -1,0 +1,380 @@
+import Foundation
+import GRDB
+import NavCore
+import NavIO
+import NavSim
+import NavSynth
+import Synchronization
+
+// The closed-loop section as run-phase work: its cells are planned like jobs, split across
+// shards like jobs, run on the `--jobs` workers right after them (`executeClosedLoopCells`) and
+// committed to the results store's `closed_loop_cells` table; the report reads them from there
+// (`closedLoopSection(_:store:)`) and never walks a cell again (only the few sample paths its
+// SVGs draw). Table, key and queries: docs/experiments.md ("Results store").
+
+/// One closed-loop cell: `runs` virtual walkers of one profile, on one recording's route with
+/// one walls mode and one guidance configuration, under one VIO error level and one seed.
+public struct ClosedLoopCell: Sendable {
+    /// Position in the plan's cell order (also the shard split: `index % shards`).
+    public var index: Int
+    /// The recording walked (a path among the experiment's inputs).
+    public var recording: String
+    public var routeID: String
+    public var walls: String
+    /// Index into the closed-loop configurations (`closedLoopConfigurations`).
+    public var configuration: Int
+    public var walker: String
+    public var vioError: String
+    public var seed: UInt64
+    /// Identity in the store: SHA-256 of the navbench version, the recording's checksum, its
+    /// venue floor plan file's checksum (empty when there is none) and the cell's canonical
+    /// parameters (walls, guidance options' canonical JSON, walker, VIO error, seed, runs).
+    public var key: String
+    /// The session label of its rows (the recording's file name).
+    public var session: String { (recording as NSString).lastPathComponent }
+}
+
+/// The closed-loop cells of an experiment, in a fixed order (recording, walls, configuration,
+/// walker, VIO error, seed), and what they need besides the loaded sessions.
+public struct ClosedLoopPlan: Sendable {
+    public var spec: ClosedLoopSpec
+    var configurations: [ClosedLoopConfiguration]
+    public var cells: [ClosedLoopCell]
+    /// The recordings walked, sorted.
+    public var recordings: [String]
+    /// Venue floor plans by recording (absent: none, or unreadable).
+    var floorPlans: [String: FloorPlan]
+    /// The error line of an unreadable floor plan, by recording (its walks fall back to a corridor).
+    var floorPlanFailures: [String: String]
+
+    /// The label of a cell's guidance configuration (`default` when the sweep has one).
+    func label(_ c: ClosedLoopCell) -> String { configurations[c.configuration].label }
+
+    /// The walk settings of a cell (the spec validated every value, so parsing cannot fail).
+    func settings(_ c: ClosedLoopCell) -> ClosedLoopSettings? {
+        guard let walker = try? NavigatorProfile(parsing: c.walker), let vio = try? VIOErrorSpec(parsing: c.vioError) else { return nil }
+        return ClosedLoopSettings(walker: walker, vioError: vio, guidance: configurations[c.configuration].options.guidance)
+    }
+
+    /// The scenario a cell walks (the route Clew records from the recording with the cell's
+    /// guidance options, its walls).
+    func scenario(_ c: ClosedLoopCell, sessions: [String: Session]) throws -> ClosedLoopScenario {
+        try closedLoopScenario(recording: sessions[c.recording]!, options: configurations[c.configuration].options,
+                               walls: try WallsMode(parsing: c.walls), venuePlan: floorPlans[c.recording])
+    }
+
+    /// The failure line of a scenario that cannot be built (as the section lists it).
+    func scenarioFailure(_ c: ClosedLoopCell, _ error: Error) -> String {
+        "\(escapedForMessage(c.recording)) [closed_loop \(label(c))]: \(error)"
+    }
+}
+
+/// Lists the closed-loop cells of `plan` (none without a `closed_loop` section). Reads each
+/// walked recording's venue floor plan (checked as `venueFloorPlan` does) and hashes it.
+///
+/// - Complexity: O(cells) plus one floor-plan read per recording.
+public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
+    let cl = plan.spec.closedLoop ?? ClosedLoopSpec()
+    let configs = closedLoopConfigurations(plan.spec.sweep)
+    guard plan.spec.closedLoop != nil else {
+        return ClosedLoopPlan(spec: cl, configurations: configs, cells: [], recordings: [], floorPlans: [:], floorPlanFailures: [:])
+    }
+    let chosen = cl.recordings.isEmpty ? nil : Set(expandGlobs(cl.recordings))
+    let recordings = plan.sessions.keys.sorted().filter { file in
+        plan.sessions[file]!.metadata.kind == .recording && plan.sessions[file]!.vio != nil && (chosen?.contains(file) ?? true)
+    }
+    var cells: [ClosedLoopCell] = [], floorPlans: [String: FloorPlan] = [:], floorPlanFailures: [String: String] = [:]
+    for file in recordings {
+        let rec = plan.sessions[file]!
+        var planSHA = ""
+        do {
+            if let fp = try venueFloorPlan(recordingPath: file, session: rec) {
+                floorPlans[file] = fp
+                planSHA = (try? sha256Hex(ofFile: venueFloorPlanPath(recordingPath: file, session: rec))) ?? "unreadable"
+            }
+        } catch {
+            floorPlanFailures[file] = "\(error)"
+            planSHA = "unreadable"
+        }
+        let route = rec.metadata.routeID.isEmpty ? rec.metadata.sessionID : rec.metadata.routeID
+        for walls in cl.walls {
+            for (ci, c) in configs.enumerated() {
+                for w in cl.walkers { for v in cl.vioErrors { for seed in cl.seeds {
+                    // Fields length-prefixed: no value can be mistaken for another's continuation.
+                    let fields = ["navbench \(NavbenchVersion.current)", "closed-loop", plan.checksums[file] ?? "", planSHA, walls,
+                                  c.options.canonicalJSON, w, v, String(seed), String(cl.runs)]
+                    let key = sha256Hex(of: Data(fields.map { "\($0.utf8.count):\($0)" }.joined().utf8))
+                    cells.append(ClosedLoopCell(index: cells.count, recording: file, routeID: route, walls: walls, configuration: ci,
+                                                walker: w, vioError: v, seed: seed, key: key))
+                } } }
+            }
+        }
+    }
+    return ClosedLoopPlan(spec: cl, configurations: configs, cells: cells, recordings: recordings, floorPlans: floorPlans,
+                          floorPlanFailures: floorPlanFailures)
+}
+
+/// The scenario a cell walks, as a key: cells of one (recording, walls, configuration) share it.
+func closedLoopScenarioID(_ c: ClosedLoopCell) -> String { "\(c.recording)\u{1}\(c.walls)\u{1}\(c.configuration)" }
+
+/// What `executeClosedLoopCells` did for its shard.
+public struct ClosedLoopRunCounts: Sendable, Equatable {
+    /// Cells of this shard with a verified row in the store afterwards.
+    public var done = 0
+    /// Cells walked in this call (the others were present and verified in the store).
+    public var computed = 0
+    /// Cells that could not be walked (their scenario failed), one line per scenario.
+    public var failures: [String] = []
+}
+
+/// Walks the closed-loop cells of shard `shard` of `shards` (`index % shards == shard − 1`) that
+/// are not present and verified in the store at `storePath`, on `workers` threads, committing
+/// each finished cell's aggregate metrics (`closedLoopMetrics`) to `closed_loop_cells` in
+/// batches of `ClosedLoopCellWriter.batchSize`. A `kill -9` loses at most the cells in flight
+/// and the pending batch; a rerun walks only those. Call it after `executeJobs` (same store).
+///
+/// - Throws: `ResultsStoreError` when the store cannot be opened or written.
+/// - Complexity: O(cells · runs · ticks per walk) time; memory O(workers + batch + scenarios).
+public func executeClosedLoopCells(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1) throws -> ClosedLoopRunCounts {
+    guard plan.spec.closedLoop != nil else { return ClosedLoopRunCounts() }
+    let cp = planClosedLoopCells(plan)
+    let mine = cp.cells.filter { $0.index % shards == shard - 1 }
+    try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let store = try ResultsStore(path: storePath)
+    let todo = try store.read { reader in try mine.filter { try reader.closedLoopCell(key: $0.key) == nil } }
+    // Scenarios of the cells to walk, built once per (recording, walls, configuration).
+    var scenarios: [String: ClosedLoopScenario] = [:], failures: [String] = []
+    var failed = Set<String>()
+    for c in todo where scenarios[closedLoopScenarioID(c)] == nil && !failed.contains(closedLoopScenarioID(c)) {
+        do { scenarios[closedLoopScenarioID(c)] = try cp.scenario(c, sessions: plan.sessions) } catch {
+            failed.insert(closedLoopScenarioID(c))
+            failures.append(cp.scenarioFailure(c, error))
+        }
+    }
+    let runnable = todo.filter { scenarios[closedLoopScenarioID($0)] != nil }
+    let writer = ClosedLoopCellWriter(store: store)
+    let state = Mutex((next: 0, computed: 0, storeError: String?.none))
+    let allScenarios = scenarios
+    let runs = cp.spec.runs
+    DispatchQueue.concurrentPerform(iterations: max(1, min(workers, runnable.count))) { _ in
+        while true {
+            let i: Int? = state.withLock { s in s.next < runnable.count && s.storeError == nil ? { s.next += 1; return s.next - 1 }() : nil }
+            guard let i else { return }
+            let c = runnable[i]
+            guard let settings = cp.settings(c), let scenario = allScenarios[closedLoopScenarioID(c)] else { continue }
+            let started = Date()
+            let r = simulateWalks(scenario, settings: settings, seed: c.seed, runs: runs)
+            let metrics = closedLoopMetrics(r.aggregate, keypoints: scenario.route.keypoints.count)
+            var storeError: String?
+            do {
+                try writer.add(StoredClosedLoopCell(cell: c, guidance: cp.label(c), metrics: metrics,
+                                                    recordingSHA256: plan.checksums[c.recording] ?? "", seconds: Date().timeIntervalSince(started)))
+            } catch { storeError = "\(error)" }
+            state.withLock { s in
+                s.computed += 1
+                if let storeError, s.storeError == nil { s.storeError = storeError }
+            }
+        }
+    }
+    try writer.flush()
+    if let e = state.withLock({ $0.storeError }) { throw ResultsStoreError.unreadable(path: storePath, reason: e) }
+    let done = try store.read { reader in try mine.filter { try reader.closedLoopCell(key: $0.key) != nil }.count }
+    return ClosedLoopRunCounts(done: done, computed: state.withLock { $0.computed }, failures: failures)
+}
+
+/// The closed-loop section of the report from the cells in `store` (never walked again: only
+/// the SVGs' sample paths are re-run). A cell without a verified row is listed as a failure:
+/// its scenario's error when it cannot be built, else "no result".
+public func closedLoopSection(_ plan: ExperimentPlan, store: ResultsStore) throws -> ClosedLoopSection {
+    let cp = planClosedLoopCells(plan)
+    let stored: [[Metric]?] = try store.read { reader in try cp.cells.map { try reader.closedLoopCell(key: $0.key) } }
+    var section = closedLoopSection(plan, cp, metrics: { stored[$0.index] })
+    // Missing cells: grouped by scenario, in cell order.
+    var seen = Set<String>()
+    for c in cp.cells where stored[c.index] == nil {
+        let id = closedLoopScenarioID(c)
+        if seen.contains(id) { continue }
+        do { _ = try cp.scenario(c, sessions: plan.sessions) } catch {
+            seen.insert(id)
+            section.failures.append(cp.scenarioFailure(c, error))
+            continue
+        }
+        section.failures.append("\(escapedForMessage(c.recording)) [closed_loop \(cp.label(c)) walker=\(escapedForMessage(c.walker)) vio=\(escapedForMessage(c.vioError)) walls=\(c.walls) seed=\(c.seed)]: no result (its shard did not run, or the run was stopped)")
+    }
+    return section
+}
+
+// MARK: - Store table
+
+/// The metric columns of `closed_loop_cells`, in `closedLoopMetrics` order, with their units.
+let closedLoopMetricColumns: [(name: String, unit: String)] = [
+    ("success_rate", "fraction"), ("success_rate_ci_low", "fraction"), ("success_rate_ci_high", "fraction"), ("success_rate_1m", "fraction"),
+    ("arrived_rate", "fraction"), ("lost_rate", "fraction"), ("end_of_route_error", "m"), ("end_of_route_error_ci_low", "m"),
+    ("end_of_route_error_ci_high", "m"), ("end_of_route_error_median", "m"), ("completion", "fraction"), ("path_length_ratio", "ratio"),
+    ("time_to_complete", "s"), ("corrections", "count"), ("pulses", "count"), ("wall_contacts", "count"), ("false_arrivals", "count"),
+    ("missed_arrivals", "count"), ("keypoints", "count"), ("runs", "count"),
+]
+
+/// Columns of `closed_loop_cells` before the metrics.
+let closedLoopCellColumns = ["key", "cell_index", "route", "session", "walker", "vio_error", "walls", "guidance", "seed",
+                             "recording_sha256", "navbench_version", "seconds", "checksum"]
+
+/// All columns of `closed_loop_cells`, in table order.
+let closedLoopAllColumns = closedLoopCellColumns + closedLoopMetricColumns.map(\.name) + ["exact"]
+
+/// The `closed_loop_cells` table: one row per cell, its metrics as REAL columns (SQLite keeps
+/// neither NaN, stored NULL, nor −0: `exact` lists `ordinal:bits` of such values, NULL when
+/// none). `checksum` is `runChecksum` over the key, route, session, the cell's parameters and
+/// the metrics' exact bits. `seed` is TEXT (a seed may exceed SQLite's signed 64-bit integers).
+let closedLoopCellsSchema = """
+    CREATE TABLE IF NOT EXISTS closed_loop_cells(
+        key TEXT PRIMARY KEY,
+        cell_index INTEGER NOT NULL,
+        route TEXT NOT NULL,
+        session TEXT NOT NULL,
+        walker TEXT NOT NULL,
+        vio_error TEXT NOT NULL,
+        walls TEXT NOT NULL,
+        guidance TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        recording_sha256 TEXT NOT NULL,
+        navbench_version TEXT NOT NULL,
+        seconds REAL NOT NULL,
+        checksum TEXT NOT NULL,
+    \(closedLoopMetricColumns.map { "    \($0.name) REAL," }.joined(separator: "\n"))
+        exact TEXT);
+    CREATE INDEX IF NOT EXISTS closed_loop_cells_by_route ON closed_loop_cells(route, guidance);
+
+    """
+
+/// The statement copying a shard's cells into the attached store (`ResultsStore.absorb`).
+let absorbClosedLoopCellsSQL: String = {
+    let cols = closedLoopAllColumns.joined(separator: ", ")
+    return "INSERT OR IGNORE INTO closed_loop_cells(\(cols)) SELECT \(cols) FROM shard.closed_loop_cells"
+}()
+
+/// The first `closed_loop_cells` row of an attached shard beyond the store's limits
+/// (`StoreLimits`), as (key, problem), for `ResultsStore.absorb`'s checks before it copies.
+let closedLoopCellsShardCheckSQL: String = {
+    let labels = ["route", "session", "walker", "vio_error", "walls", "guidance", "seed"]
+    let longLabel = labels.map { "length(\($0)) > \(StoreLimits.label)" }.joined(separator: " OR ")
+    let notNumber = closedLoopMetricColumns.map { "typeof(\($0.name)) NOT IN ('real', 'integer', 'null')" }.joined(separator: " OR ")
+    let badKey = "typeof(key) != 'text' OR length(key) != \(StoreLimits.key)"
+    let badIndex = "typeof(cell_index) != 'integer' OR cell_index < 0"
+    let badChecksum = "length(checksum) != 64"
+    let badExact = "length(exact) > \(StoreLimits.label)"
+    return """
+        SELECT substr(key, 1, 80), CASE
+          WHEN \(badKey) THEN 'key is not a 64-character hex SHA-256'
+          WHEN \(badIndex) THEN 'cell_index is not a non-negative integer'
+          WHEN \(longLabel) THEN 'a label is longer than \(StoreLimits.label) characters'
+          WHEN \(badChecksum) THEN 'checksum is not a 64-character hex SHA-256'
+          WHEN \(badExact) THEN 'exact is longer than \(StoreLimits.label) characters'
+          ELSE 'a metric is neither a number nor NULL' END
+        FROM shard.closed_loop_cells WHERE \(badKey) OR \(badIndex) OR \(longLabel) OR \(badChecksum) OR \(badExact) OR \(notNumber) LIMIT 1
+        """
+}()
+
+/// The parameters a cell's checksum covers besides key, route and session.
+private func cellParameters(walker: String, vio: String, walls: String, guidance: String, seed: String) -> String {
+    [walker, vio, walls, guidance, seed].joined(separator: "\u{1}")
+}
+
+/// A walked cell as it goes into the store.
+struct StoredClosedLoopCell: Sendable {
+    var cell: ClosedLoopCell
+    var guidance: String
+    var metrics: [Metric]
+    var recordingSHA256: String
+    var seconds: Double
+}
+
+/// Writes cells into a results store in batched transactions (one writer: GRDB's queue).
+final class ClosedLoopCellWriter: Sendable {
+    /// Cells committed per transaction (a cell is `runs` walks: batches stay small so a
+    /// `kill -9` loses little).
+    static let batchSize = 8
+    let store: ResultsStore
+    private let pending = Mutex([StoredClosedLoopCell]())
+
+    init(store: ResultsStore) { self.store = store }
+
+    func add(_ cell: StoredClosedLoopCell) throws {
+        let batch: [StoredClosedLoopCell]? = pending.withLock { p in
+            p.append(cell)
+            guard p.count >= Self.batchSize else { return nil }
+            defer { p.removeAll(keepingCapacity: true) }
+            return p
+        }
+        if let batch { try commit(batch) }
+    }
+
+    func flush() throws {
+        let batch = pending.withLock { p in defer { p.removeAll() }; return p }
+        if !batch.isEmpty { try commit(batch) }
+    }
+
+    private func commit(_ batch: [StoredClosedLoopCell]) throws {
+        let sql = "INSERT OR REPLACE INTO closed_loop_cells(\(closedLoopAllColumns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: closedLoopAllColumns.count).joined(separator: ", ") + ")"
+        try store.pool.write { db in
+            for s in batch {
+                guard s.metrics.map(\.name) == closedLoopMetricColumns.map(\.name) else {
+                    throw ResultsStoreError.unreadable(path: store.path, reason: "closed-loop metrics do not match the closed_loop_cells columns")
+                }
+                let c = s.cell, seed = String(c.seed)
+                let checksum = runChecksum(key: c.key, route: c.routeID, session: c.session,
+                                           configuration: cellParameters(walker: c.walker, vio: c.vioError, walls: c.walls, guidance: s.guidance, seed: seed),
+                                           metrics: s.metrics)
+                var exact: [String] = []
+                for (i, m) in s.metrics.enumerated() where m.value.isNaN || (m.value == 0 && m.value.sign == .minus) {
+                    exact.append("\(i):\(m.value.bitPattern)")
+                }
+                var args: [(any DatabaseValueConvertible)?] = [c.key, c.index, c.routeID, c.session, c.walker, c.vioError, c.walls, s.guidance, seed,
+                                                               s.recordingSHA256, NavbenchVersion.current, s.seconds, checksum]
+                args += s.metrics.map { m -> (any DatabaseValueConvertible)? in m.value.isNaN ? nil : m.value }
+                args.append(exact.isEmpty ? nil : exact.joined(separator: ","))
+                try db.execute(sql: sql, arguments: StatementArguments(args))
+            }
+        }
+    }
+}
+
+/// Reads one cell by key; a row beyond the store's limits (`StoreLimits`) is not returned, so
+/// nothing longer reaches Swift (the cell is walked again).
+private let closedLoopCellReadSQL: String = {
+    let labels = ["route", "session", "walker", "vio_error", "walls", "guidance", "seed", "exact"]
+    return "SELECT route, session, walker, vio_error, walls, guidance, seed, checksum, exact, "
+        + closedLoopMetricColumns.map(\.name).joined(separator: ", ") + " FROM closed_loop_cells WHERE key = ? AND "
+        + labels.map { "ifnull(length(\($0)), 0) <= \(StoreLimits.label)" }.joined(separator: " AND ") + " AND length(checksum) = 64"
+}()
+
+extension StoreReader {
+    /// The metrics of the closed-loop cell `key` (`closedLoopMetrics` order, names and units) if
+    /// its row is present and its checksum verifies; nil otherwise (the cell is walked again).
+    ///
+    /// Complexity: O(log n) for n stored cells (one index lookup).
+    public func closedLoopCell(key: String) throws -> [Metric]? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: closedLoopCellReadSQL), arguments: [key]) else { return nil }
+        // Values converted without trapping: a row of the wrong types (edited, damaged) is not a cell.
+        func text(_ i: Int) -> String? { String.fromDatabaseValue(row[i] as DatabaseValue) }
+        var metrics: [Metric] = []
+        for (i, col) in closedLoopMetricColumns.enumerated() {
+            let v = row[9 + i] as DatabaseValue
+            guard v.isNull || Double.fromDatabaseValue(v) != nil else { return nil }
+            metrics.append(Metric(col.name, Double.fromDatabaseValue(v) ?? .nan, col.unit))
+        }
+        if let exact = text(8) {
+            for item in exact.split(separator: ",") {
+                let parts = item.split(separator: ":")
+                guard parts.count == 2, let i = Int(parts[0]), metrics.indices.contains(i), let bits = UInt64(parts[1]) else { return nil }
+                metrics[i].value = Double(bitPattern: bits)
+            }
+        }
+        var s: [String] = []
+        for i in 0..<8 { guard let t = text(i) else { return nil }; s.append(t) }
+        let checksum = runChecksum(key: key, route: s[0], session: s[1],
+                                   configuration: cellParameters(walker: s[2], vio: s[3], walls: s[4], guidance: s[5], seed: s[6]), metrics: metrics)
+        return checksum == s[7] ? metrics : nil
+    }
+}

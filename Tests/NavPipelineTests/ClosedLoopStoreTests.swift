@@ -1,0 +1,167 @@
+import Foundation
+import NavCore
+import NavIO
+@testable import NavPipeline
+import NavReport
+import Testing
+
+/// The closed loop as run-phase work: cells in the results store's `closed_loop_cells`, split
+/// across shards, skipped on rerun, read (never walked again) by the report and by `merge`.
+@Suite(.serialized) struct ClosedLoopStoreTests {
+    /// One venue route and one navigation session; 2 tolerances × 2 walkers × 2 VIO levels = 8 cells.
+    func spec(_ out: String) throws -> ExperimentSpec {
+        try ExperimentSpec.parse("""
+            name: t
+            inputs:
+              - \(datasets)/venue/B1-offices_recording.h5
+              - \(datasets)/venue/B1-offices_nav1.h5
+            output: \(out)
+            sweep:
+              rdp_tolerance: [0.3, 1.0]
+            closed_loop:
+              walker: [ideal, cane]
+              vio_error: [none, "yaw_offset=3"]
+              runs: 3
+              sample_paths: 2
+            """, file: "t.yaml")
+    }
+
+    func read(_ folder: String, _ name: String) throws -> String {
+        try String(contentsOfFile: (folder as NSString).appendingPathComponent(name), encoding: .utf8)
+    }
+
+    static let files = ["closed-loop.csv", "summary.md", "metrics.csv", "plots/B1-offices-closed-loop.svg"]
+
+    /// Unsharded with 2 jobs, with 1 job, and 2 shards merged: the same bytes; each cell walked
+    /// once per run (4 + 4 in the shards), none by the merge; and the same section as the cells
+    /// walked in memory (`runClosedLoopSection`), so the store round trip changes nothing.
+    @Test func shardsAndJobCountsGiveTheSameBytes() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        var s = try spec(dir + "/whole")
+        let whole = try runExperiment(s, workers: 2, command: "test")
+        #expect(whole.failures.isEmpty)
+        #expect(whole.closedLoop == ClosedLoopRunCounts(done: 8, computed: 8, failures: []))
+        s.output = dir + "/one"
+        let one = try runExperiment(s, workers: 1, command: "test")
+        #expect(one.closedLoop.computed == 8)
+        s.output = dir + "/sharded"
+        let first = try runExperiment(s, workers: 2, shard: 1, shards: 2, command: "test")
+        let second = try runExperiment(s, workers: 1, shard: 2, shards: 2, command: "test")
+        #expect(first.closedLoop.computed == 4 && second.closedLoop.computed == 4)
+        #expect(first.report == nil)
+        let merged = try mergeExperiment(s, command: "test")
+        #expect(merged.failures.isEmpty)
+        #expect(merged.closedLoop.computed == 0)
+        for f in Self.files {
+            let a = try read(dir + "/whole", f)
+            #expect(try read(dir + "/one", f) == a, "\(f): 1 vs 2 jobs")
+            #expect(try read(dir + "/sharded", f) == a, "\(f): 2 shards merged vs unsharded")
+        }
+        let csv = try read(dir + "/whole", "closed-loop.csv")
+        #expect(csv.split(separator: "\n").count == 1 + 8 * closedLoopMetricColumns.count)
+        let inMemory = runClosedLoopSection(planExperiment(try spec(dir + "/x")), workers: 2)
+        #expect(inMemory.table.csv == csv)
+        #expect(try read(dir + "/whole", "summary.md").contains(inMemory.markdown))
+    }
+
+    /// A rerun walks no cell and writes the same bytes; a cell whose row was edited (checksum
+    /// mismatch) is walked again, and only that one.
+    @Test func rerunWalksNothingAndAnEditedRowIsWalkedAgain() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try spec(dir + "/out")
+        #expect(try runExperiment(s, workers: 2, command: "test").closedLoop.computed == 8)
+        let before = try Self.files.map { try read(dir + "/out", $0) }
+        let again = try runExperiment(s, workers: 2, command: "test")
+        #expect(again.closedLoop == ClosedLoopRunCounts(done: 8, computed: 0, failures: []))
+        #expect(try Self.files.map { try read(dir + "/out", $0) } == before)
+        let store = try ResultsStore(path: experimentStorePath(s))
+        try store.pool.write { db in try db.execute(sql: "UPDATE closed_loop_cells SET success_rate = 0.123 WHERE cell_index = 5") }
+        let key = planClosedLoopCells(planExperiment(s)).cells[5].key
+        #expect(try store.read { try $0.closedLoopCell(key: key) } == nil)
+        let third = try runExperiment(s, workers: 1, command: "test")
+        #expect(third.closedLoop.computed == 1)
+        #expect(try Self.files.map { try read(dir + "/out", $0) } == before)
+        #expect(try store.integrityCheck() == "ok")
+    }
+
+    /// The report takes a cell's figures from the store: a value planted with a valid checksum
+    /// shows in `closed-loop.csv` after `merge` (which walks nothing).
+    @Test func mergeReadsTheCellsFromTheStore() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try spec(dir + "/out")
+        for k in 1...2 { _ = try runExperiment(s, workers: 1, shard: k, shards: 2, command: "test") }
+        let cp = planClosedLoopCells(planExperiment(s))
+        let cell = cp.cells[2]  // shard 1 (2 % 2 == 0)
+        let shardStore = try ResultsStore(path: experimentStorePath(s, shard: 1, shards: 2))
+        var metrics = try #require(try shardStore.read { try $0.closedLoopCell(key: cell.key) })
+        #expect(metrics[0].name == "success_rate")
+        metrics[0].value = 0.123456
+        let writer = ClosedLoopCellWriter(store: shardStore)
+        try writer.add(StoredClosedLoopCell(cell: cell, guidance: cp.label(cell), metrics: metrics, recordingSHA256: "r", seconds: 0))
+        try writer.flush()
+        let merged = try mergeExperiment(s, command: "test")
+        #expect(merged.failures.isEmpty)
+        let rows = try read(dir + "/out", "closed-loop.csv").split(separator: "\n").filter { $0.contains(",success_rate,") }
+        #expect(rows.filter { $0.contains("0.123456") }.count == 1)
+        #expect(rows.count == 8)
+    }
+
+    /// A cell without a result (its shard did not run) is listed as a failure, one line each,
+    /// like a missing job; the others are reported.
+    @Test func missingCellsAreFailures() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try spec(dir + "/out")
+        _ = try runExperiment(s, workers: 2, shard: 1, shards: 2, command: "test")
+        let merged = try mergeExperiment(s, command: "test")
+        let cellLines = merged.failures.filter { $0.contains("[closed_loop ") }
+        #expect(cellLines.count == 4)
+        #expect(cellLines.allSatisfy { $0.hasSuffix("no result (its shard did not run, or the run was stopped)") && !$0.contains("\n") })
+        let csv = try read(dir + "/out", "closed-loop.csv")
+        #expect(csv.split(separator: "\n").count == 1 + 4 * closedLoopMetricColumns.count)
+    }
+
+    /// The store's metric columns are the section's metrics, in order, with their units.
+    @Test func columnsAreTheSectionMetrics() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try spec(dir + "/out")
+        _ = try runExperiment(s, workers: 2, command: "test")
+        let store = try ResultsStore(path: experimentStorePath(s))
+        let columns = try store.pool.read { db in try db.columns(in: "closed_loop_cells").map(\.name) }
+        #expect(columns == closedLoopAllColumns)
+        let table = try MetricsTable.read(dir + "/out/closed-loop.csv")
+        let firstCell = table.rows.prefix(closedLoopMetricColumns.count)
+        #expect(firstCell.map(\.metric) == closedLoopMetricColumns.map(\.name))
+        #expect(firstCell.map(\.unit) == closedLoopMetricColumns.map(\.unit))
+        // A query a researcher would write: cells with a registration yaw error and success below 1.
+        let n = try store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM closed_loop_cells WHERE vio_error LIKE '%yaw_offset%' AND success_rate <= 1")
+        }
+        #expect(n == 4)
+    }
+}
+
+@Suite(.serialized) struct ClosedLoopStoreLimitTests {
+    /// A shard cell row beyond the store's limits is refused at merge in one line naming the
+    /// shard, the table and the row; in the folder's own store it is walked again.
+    @Test func anOversizedCellRowIsRefusedOrWalkedAgain() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try ClosedLoopStoreTests().spec(dir + "/out")
+        for k in 1...2 { _ = try runExperiment(s, workers: 1, shard: k, shards: 2, command: "test") }
+        let shardPath = experimentStorePath(s, shard: 2, shards: 2)
+        try ResultsStore(path: shardPath).pool.write { db in
+            try db.execute(sql: "UPDATE closed_loop_cells SET walker = ? WHERE cell_index = 1", arguments: [String(repeating: "w", count: 5000)])
+        }
+        do {
+            _ = try mergeExperiment(s, command: "test")
+            Issue.record("merge accepted an oversized cell row")
+        } catch {
+            let line = "\(error)"
+            #expect(line.hasPrefix("\(shardPath): table closed_loop_cells, row "))
+            #expect(!line.contains("\n"))
+        }
+        let own = try ResultsStore(path: shardPath)
+        let key = planClosedLoopCells(planExperiment(s)).cells[1].key
+        #expect(try own.read { try $0.closedLoopCell(key: key) } == nil)
+        #expect(try runExperiment(s, workers: 1, shard: 2, shards: 2, command: "test").closedLoop.computed == 1)
+    }
+}
