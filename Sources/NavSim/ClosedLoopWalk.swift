@@ -93,8 +93,8 @@ public struct WalkTrace: Sendable {
 /// moves in the venue frame; the phone sees the true pose through the VIO drift and the
 /// registration error (`VIOErrorSpec`) and drives `GuidanceEngine`; the walker reacts to what
 /// the engine says and vibrates. Random numbers come from streams named by seed, route and run
-/// (`walker-steps`, `walker-turns`, `walker-reactions`, `vio`), so two settings share them run
-/// by run (common random numbers).
+/// (`walker-steps`, `walker-turns`, `walker-instructions/K` per keypoint K, `walker-corrections`,
+/// `vio`; docs/navigator.md), so two settings share them run by run (common random numbers).
 ///
 /// - Complexity: O(duration / hapticInterval · (1 + walls)).
 public func simulateWalk(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, run: Int,
@@ -109,14 +109,19 @@ struct ClosedLoopWalker {
     /// Longest walk simulated, seconds: a walker still walking then is lost.
     static let maximumSeconds = 7200.0
     enum Mode { case waiting, walking, turning, seeking, stopped }
-    enum Action { case turn(Double), stopSeeking, stop }
+    /// `turn(commanded, error)`: the commanded turn (radians, + = right) and the standard normal
+    /// of its turn error, drawn when the direction was heard.
+    enum Action { case turn(Double, Double), stopSeeking, stop }
 
     let s: ClosedLoopScenario
     let w: NavigatorProfile
     let p: GuidanceParameters
     let dt: Double
     var engine: GuidanceEngine
-    var stepRNG: SeededRandom, turnRNG: SeededRandom, reactionRNG: SeededRandom, vioRNG: SeededRandom
+    var stepRNG: SeededRandom, turnRNG: SeededRandom, correctionRNG: SeededRandom, vioRNG: SeededRandom
+    let seed: UInt64
+    /// `walker-instructions/ROUTE/RUN`: the label of the per-keypoint streams of spoken directions.
+    let instructionLabel: String
     var drift: VIODrift
     let seenFromVenue: Pose          // E · T_RV
     let tilt: Quaternion
@@ -164,7 +169,12 @@ struct ClosedLoopWalker {
         let label = "\(s.routeID)/\(run)"
         stepRNG = SeededRandom(seed: seed, label: "walker-steps/" + label)
         turnRNG = SeededRandom(seed: seed, label: "walker-turns/" + label)
-        reactionRNG = SeededRandom(seed: seed, label: "walker-reactions/" + label)
+        // Spoken directions draw from a stream per keypoint and corrections from their own, so a
+        // run that hears one more or one fewer "Bear left" (or turns by less than 22.5°) still
+        // draws the same numbers for every later turn (common random numbers across settings).
+        correctionRNG = SeededRandom(seed: seed, label: "walker-corrections/" + label)
+        self.seed = seed
+        instructionLabel = "walker-instructions/" + label
         vioRNG = SeededRandom(seed: seed, label: "vio/" + label)
         let deg = Double.pi / 180
         bias = (w.stepBiasMeanDegrees + w.stepBiasStdDegrees * stepRNG.gaussian()) * deg
@@ -297,7 +307,19 @@ struct ClosedLoopWalker {
         seen = seenFromVenue * estimated
     }
 
-    mutating func reaction() -> Double { max(0, w.speechReactionSeconds + w.speechReactionStdSeconds * reactionRNG.gaussian()) }
+    /// A reaction time to speech from its standard normal `u`.
+    func reaction(_ u: Double) -> Double { max(0, w.speechReactionSeconds + w.speechReactionStdSeconds * u) }
+
+    /// The standard normals (reaction time, turn error) of a spoken direction: from the stream
+    /// of its keypoint for an instruction, the next two of the corrections' stream otherwise.
+    /// Always two per event, whatever the turn, so streams stay aligned across settings.
+    mutating func draws(_ e: GuidanceEvent) -> (reaction: Double, turn: Double) {
+        if e.kind == .instruction {
+            var g = SeededRandom(seed: seed, label: instructionLabel + "/\(e.keypoint)")
+            return (g.gaussian(), g.gaussian())
+        }
+        return (correctionRNG.gaussian(), correctionRNG.gaussian())
+    }
 
     /// The commanded turn of a direction, radians, positive = right.
     func commanded(_ e: GuidanceEvent) -> Double {
@@ -313,11 +335,12 @@ struct ClosedLoopWalker {
     mutating func hear(_ e: GuidanceEvent, deg: Double) {
         switch e.kind {
         case .instruction:
-            let c = commanded(e)
-            pending.append((t + reaction(), .turn(c)))
+            let c = commanded(e), u = draws(e)
+            pending.append((t + reaction(u.reaction), .turn(c, u.turn)))
         case .correction:
             let c = w.exactAngles ? (e.angle ?? 0) : ((e.angle ?? 0) > 0 ? 1 : -1) * w.bearDegrees * deg
-            pending.append((t + reaction(), .turn(c)))
+            let u = draws(e)
+            pending.append((t + reaction(u.reaction), .turn(c, u.turn)))
         case .pulse:
             lastPulseFelt = t
             if mode == .seeking { pending.append((t + w.hapticReactionSeconds, .stopSeeking)) }
@@ -343,13 +366,13 @@ struct ClosedLoopWalker {
                 return
             case .stopSeeking:
                 if mode == .seeking { mode = .walking; lastPulseFelt = t; lastHeard = t }
-            case .turn(let c):
+            case .turn(let c, let u):
                 var turn = c
                 let m = abs(c)
                 if m > 22.5 * deg {
                     let (mean, sd) = m <= 60 * deg ? (w.overRotationSlightDegrees, w.overRotationSlightStdDegrees)
                                                    : (w.overRotationAmpleDegrees, w.overRotationAmpleStdDegrees)
-                    turn = (c > 0 ? 1 : -1) * max(0, m + (mean + sd * turnRNG.gaussian()) * deg)
+                    turn = (c > 0 ? 1 : -1) * max(0, m + (mean + sd * u) * deg)
                 }
                 turnTarget = yaw - turn
                 lastHeard = t

@@ -9,7 +9,8 @@ import Testing
 /// one noise source, the same walkers at every level (seed and run index name the random
 /// streams, so run r draws the same standard normals at every level: common random numbers,
 /// only their scale changes), enough walkers that a real trend is not hidden by chance; the
-/// success rate must not increase from one level to the next.
+/// success rate must not increase from one level to the next beyond sampling error (2.5
+/// standard errors of the paired per-run differences).
 @Suite struct MonotoneSuccessTests {
     static let runs = 400
     /// An L-shaped route with a slight and an ample turn (27 m) in open space.
@@ -22,8 +23,32 @@ import Testing
     /// model's bias, not noise helping. Noise added to an unbiased walker is what must not help.
     static let unbiased = "cane:over_rotation_slight=0,over_rotation_ample=0"
 
-    static func rates(_ settings: [ClosedLoopSettings]) -> [Double] {
-        settings.map { simulateWalks(route, settings: $0, seed: 17, runs: runs).aggregate.success_rate }
+    /// Per run, 1 for success and 0 otherwise (run r is the same walker at every setting).
+    static func successes(_ settings: ClosedLoopSettings, runs n: Int = runs) -> [Double] {
+        simulateWalks(route, settings: settings, seed: 17, runs: n).outcomes.map { $0.success ? 1 : 0 }
+    }
+
+    /// Paired comparison of two levels run by run: the mean rise of success from `before` to
+    /// `after` and its standard error (sample sd of the per-run differences / √n).
+    static func rise(_ after: [Double], over before: [Double]) -> (mean: Double, se: Double) {
+        let d = zip(after, before).map { $0 - $1 }
+        let n = Double(d.count)
+        let m = d.reduce(0, +) / n
+        let sd = (d.reduce(0) { $0 + ($1 - m) * ($1 - m) } / (n - 1)).squareRoot()
+        return (m, sd / n.squareRoot())
+    }
+
+    /// Levels of one noise source, in order: success must not rise from one to the next by more
+    /// than 2.5 paired standard errors. Closed-loop runs stay paired only weakly (a small change
+    /// moves when a check fires, after which the walk is another walk), so a rise of a few
+    /// walkers in 400 is sampling error: at 4,000 walkers (release) the unbiased cane succeeds
+    /// 0.912 without navigator noise and 0.920 with it (difference 1.3 standard errors).
+    static func expectNonIncreasing(_ perRun: [[Double]], _ label: (Int) -> String) {
+        let r = perRun.map { $0.reduce(0, +) / Double($0.count) }
+        for i in 1..<perRun.count {
+            let (m, se) = rise(perRun[i], over: perRun[i - 1])
+            #expect(m <= 2.5 * se, "\(label(i)): success \(r[i]) rose by \(m) over \(label(i - 1)) (\(r[i - 1])), paired SE \(se); all \(r)")
+        }
     }
 
     /// Navigator noise: the cane user's veering (initial orientation, per-walker bias, per-step
@@ -36,10 +61,11 @@ import Testing
                 + "step_bias_std=\(k * cane.stepBiasStdDegrees),step_direction_std=\(k * cane.stepDirectionStdDegrees),"
                 + "over_rotation_slight_std=\(k * cane.overRotationSlightStdDegrees),over_rotation_ample_std=\(k * cane.overRotationAmpleStdDegrees)"))
         }
-        let r = Self.rates(settings)
+        let perRun = settings.map { Self.successes($0) }
+        let r = perRun.map { $0.reduce(0, +) / Double(Self.runs) }
         print("navigator noise × \(levels): success \(r)")
-        for i in 1..<r.count { #expect(r[i] <= r[i - 1], "noise ×\(levels[i]): success \(r[i]) > \(r[i - 1]) at ×\(levels[i - 1]); all \(r)") }
-        #expect(r.last! < r.first!, "\(r)")
+        Self.expectNonIncreasing(perRun) { "noise ×\(levels[$0])" }
+        #expect(r.last! < r.first! - 0.1, "\(r)")
     }
 
     /// VIO error: the phone's yaw random walk and position random walk scaled by k.
@@ -49,37 +75,42 @@ import Testing
             ClosedLoopSettings(walker: try NavigatorProfile(parsing: Self.unbiased),
                                vioError: try VIOErrorSpec(parsing: "yaw_drift=\(0.5 * k),position_noise=\(0.05 * k)"))
         }
-        let r = Self.rates(settings)
+        let perRun = settings.map { Self.successes($0) }
+        let r = perRun.map { $0.reduce(0, +) / Double(Self.runs) }
         print("VIO error × \(levels): success \(r)")
-        for i in 1..<r.count { #expect(r[i] <= r[i - 1], "VIO ×\(levels[i]): success \(r[i]) > \(r[i - 1]) at ×\(levels[i - 1]); all \(r)") }
-        #expect(r.last! < r.first!, "\(r)")
+        Self.expectNonIncreasing(perRun) { "VIO ×\(levels[$0])" }
+        #expect(r.last! < r.first! - 0.5, "\(r)")
     }
 
-    /// Registration yaw error about the anchor, growing in size (the unbiased cane user). A
-    /// registration error has a sign, and one sign can cancel a systematic end offset of the
-    /// model: Clew's last box is open behind and on one side, and the walker stops a reaction
-    /// time after "arrived", so walkers end consistently to one side of the destination; +1°
-    /// moves the seen destination toward that side and raised success from 0.905 to 0.93 (400
-    /// walkers). The size of the error is what must not help: each level is the mean success
-    /// rate at +δ and −δ.
+    /// Registration yaw error about the anchor for a walker whose systematic errors are
+    /// symmetric (the unbiased cane: initial orientation, per-walker step bias, per-step error and
+    /// turn errors all zero-mean, their signs equally likely). What the model guarantees is about
+    /// the size of the error, not its sign: the route and Clew's faithful arrival box (open on one
+    /// side) are not mirror-symmetric, so one sign can move the seen route toward where walkers do
+    /// better (on the bundled B1 and B3, −1° and +1° raise success by 0.06 and 0.20, docs/navigator.md).
+    /// So each level is the mean success over +δ and −δ, and it is compared run by run (paired,
+    /// common random numbers) with the level before: it must not rise beyond sampling error
+    /// (2.5 paired standard errors), and ±4° must be far below no error.
+    ///
+    /// Pairing is weak at small δ: a changed seen pose moves when an arrival check or a haptic
+    /// check fires, after which the walk is another walk (≈ 11 % of runs change outcome between
+    /// 0° and ±0.5°; independent samples would change 15 %), so the paired standard error is
+    /// close to the unpaired one. With 4,000 walkers (release): 0.920 at 0°, 0.920 at ±0.5°,
+    /// 0.925 at ±1° (+0.005, paired SE 0.005), 0.914 at ±2°.
     @Test func moreRegistrationErrorNeverRaisesSuccess() throws {
-        let levels = [0.0, 1, 2, 4, 8]
+        let levels = [0.0, 1, 2, 4]
         let walker = try NavigatorProfile(parsing: Self.unbiased)
-        let r = try levels.map { d in
-            let signs = d == 0 ? [0.0] : [d, -d]
-            let rates = Self.rates(try signs.map { ClosedLoopSettings(walker: walker, vioError: try VIOErrorSpec(parsing: "yaw_offset=\($0)")) })
-            return rates.reduce(0, +) / Double(rates.count)
+        func successes(_ yaw: Double) throws -> [Double] {
+            Self.successes(ClosedLoopSettings(walker: walker, vioError: try VIOErrorSpec(parsing: "yaw_offset=\(yaw)")))
         }
-        print("registration yaw ±\(levels)°: success \(r)")
-        // From ±1° on the rate never rises. Between no error and ±1° or ±2° it did (0.905 → 0.9325,
-        // 0.9125 with 400 walkers, documented in docs/guidance.md): the common random numbers do
-        // not keep runs paired in the closed loop — any change of the seen pose moves when the
-        // arrival and haptic checks fire, and from the first different event on a run draws its
-        // numbers for other steps and turns — so small levels compare almost independent samples,
-        // whose difference has a standard error of ≈ 0.02 here. Those two are held to 3 of them.
-        for i in 2..<r.count { #expect(r[i] <= r[i - 1], "yaw ±\(levels[i])°: success \(r[i]) > \(r[i - 1]) at ±\(levels[i - 1])°; all \(r)") }
-        let se = (2 * r[0] * (1 - r[0]) / Double(Self.runs)).squareRoot()
-        for i in 1...2 { #expect(r[i] - r[0] <= 3 * se, "yaw ±\(levels[i])°: success \(r[i]) beyond 3 standard errors above \(r[0]); all \(r)") }
-        #expect(r.last! < r.first!, "\(r)")
+        // Per run: the mean success over the signs of each level.
+        let perRun = try levels.map { d -> [Double] in
+            if d == 0 { return try successes(0) }
+            return zip(try successes(d), try successes(-d)).map { ($0 + $1) / 2 }
+        }
+        let r = perRun.map { $0.reduce(0, +) / Double(Self.runs) }
+        print("registration yaw ±\(levels)°: success \(r) (\(Self.runs) walkers, mean of the two signs)")
+        Self.expectNonIncreasing(perRun) { "yaw ±\(levels[$0])°" }
+        #expect(r.last! < r.first! - 0.2, "\(r)")
     }
 }
