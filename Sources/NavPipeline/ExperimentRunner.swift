@@ -18,8 +18,13 @@ public struct ExperimentJob: Sendable {
         set { configurationBox = ConfigurationBox(newValue) }
     }
     private var configurationBox: ConfigurationBox
-    /// Identity in the results store: inputs' checksums, configuration and navbench version.
-    public var key: String
+    /// Identity in the results store: inputs' checksums, configuration and navbench version
+    /// (a SHA-256 in hex, held as 32 bytes: no heap string per job).
+    public var key: String {
+        get { storedKey.text }
+        set { storedKey = JobKey(newValue) }
+    }
+    private var storedKey: JobKey
     /// Session label in the results (`<dataset>/<session id>` when datasets are kept apart;
     /// nil: the navigation's session id). See `SessionGrouping`.
     public var session: String? = nil
@@ -35,7 +40,44 @@ public struct ExperimentJob: Sendable {
     init(index: Int, routeID: String, recording: String, navigation: String, shared box: ConfigurationBox, key: String,
          session: String?, estimate: String?) {
         self.index = index; self.routeID = routeID; self.recording = recording; self.navigation = navigation
-        configurationBox = box; self.key = key; self.session = session; self.estimate = estimate
+        configurationBox = box; storedKey = JobKey(key); self.session = session; self.estimate = estimate
+    }
+}
+
+/// A job key: 64 lowercase hex digits kept as 4 words, any other text as it is.
+enum JobKey: Sendable {
+    case sha256(UInt64, UInt64, UInt64, UInt64)
+    case other(String)
+
+    init(_ text: String) {
+        let u = Array(text.utf8)
+        func word(_ i: Int) -> UInt64? {
+            var w: UInt64 = 0
+            for c in u[(16 * i)..<(16 * i + 16)] {
+                let v: UInt8
+                switch c {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
+                default: return nil
+                }
+                w = w << 4 | UInt64(v)
+            }
+            return w
+        }
+        if u.count == 64, let a = word(0), let b = word(1), let c = word(2), let d = word(3) { self = .sha256(a, b, c, d) } else { self = .other(text) }
+    }
+
+    var text: String {
+        switch self {
+        case .other(let s): return s
+        case .sha256(let a, let b, let c, let d):
+            let digits = Array("0123456789abcdef".utf8)
+            var out = [UInt8](repeating: 0, count: 64)
+            for (i, w) in [a, b, c, d].enumerated() {
+                for j in 0..<16 { out[16 * i + j] = digits[Int((w >> (60 - 4 * UInt64(j))) & 0xf)] }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 }
 

@@ -108,6 +108,13 @@ extension ExperimentStatistics {
     public init(table: MetricsTable, keyMetrics: [String], options: StatisticsOptions = StatisticsOptions()) {
         self.options = options
         let view = RowView(table)
+        // Main effects first: their per-run working set is freed before the value grid is built,
+        // so the report's peak holds one of them, not both (issue 16: memory per run).
+        do {
+            var present = Set<String>()
+            for r in table.rows { present.insert(r.metric) }
+            mainEffects = Self.mainEffects(table, view: view, keyMetrics: keyMetrics.filter { present.contains($0) }, options: options)
+        }
         var routes: [String] = [], configs: [String] = [], metrics: [String] = [], units: [String: String] = [:]
         // Values by (table, metric, configuration) in dense columns over the table's units
         // (first-appearance order): 9 bytes a value and table, not a dictionary entry. A unit
@@ -253,7 +260,6 @@ extension ExperimentStatistics {
         self.groups = groups
         self.comparisons = comparisons
         self.best = best
-        mainEffects = Self.mainEffects(table, view: view, keyMetrics: keys, options: options)
     }
 
     static func compare(_ d: [Double], route: String, metric: String, configuration: String, baseline: String, identical: [String],

@@ -19,6 +19,17 @@ import Testing
         #expect((sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1)
     }
 
+    /// Keys are held as 32 bytes when they are SHA-256 hex, as text otherwise; both read back exactly.
+    @Test(arguments: ["0123456789abcdef0123456789abcdeffedcba9876543210ffffffffffffffff", String(repeating: "0", count: 64),
+                      "0123456789ABCDEF0123456789abcdeffedcba9876543210ffffffffffffffff", "k1", "", "é" + String(repeating: "a", count: 63)])
+    func jobKeysReadBackExactly(_ key: String) throws {
+        let plan = planExperiment(try spec(tempFolder() + "/out"))
+        var job = try #require(plan.jobs.first)
+        job.key = key
+        #expect(job.key == key)
+        #expect(plan.jobs.allSatisfy { $0.key.utf8.count == 64 && $0.key.allSatisfy { "0123456789abcdef".contains($0) } })
+    }
+
     func spec(_ out: String) throws -> ExperimentSpec {
         try ExperimentSpec.parse("name: slice\ninputs:\n  - \(datasets)/R*.h5\noutput: \(out)\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n", file: "slice.yaml")
     }
