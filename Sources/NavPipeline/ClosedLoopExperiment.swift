@@ -254,20 +254,14 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
     return ClosedLoopSection(table: table, markdown: md, svgs: svgs, failures: failures)
 }
 
-/// The `closed-loop.csv` metrics of one cell: the aggregate of docs/guidance.md with units.
+/// The `closed-loop.csv` metrics of one cell: the aggregate of docs/guidance.md, named and
+/// united by `closedLoopMetricColumns` (the store's columns), in that order.
 func closedLoopMetrics(_ a: ClosedLoopAggregate, keypoints: Int) -> [Metric] {
-    [
-        Metric("success_rate", a.success_rate, "fraction"), Metric("success_rate_ci_low", a.success_rate_ci95[0], "fraction"),
-        Metric("success_rate_ci_high", a.success_rate_ci95[1], "fraction"), Metric("success_rate_1m", a.success_rate_1m, "fraction"),
-        Metric("arrived_rate", a.arrived_rate, "fraction"), Metric("lost_rate", a.lost_rate, "fraction"),
-        Metric("end_of_route_error", a.end_of_route_error, "m"), Metric("end_of_route_error_ci_low", a.end_of_route_error_ci95[0], "m"),
-        Metric("end_of_route_error_ci_high", a.end_of_route_error_ci95[1], "m"), Metric("end_of_route_error_median", a.end_of_route_error_median, "m"),
-        Metric("completion", a.completion, "fraction"), Metric("path_length_ratio", a.path_length_ratio, "ratio"),
-        Metric("time_to_complete", a.time_to_complete ?? .nan, "s"), Metric("corrections", a.corrections, "count"),
-        Metric("pulses", a.pulses, "count"), Metric("wall_contacts", a.wall_contacts, "count"), Metric("false_arrivals", a.false_arrivals, "count"),
-        Metric("missed_arrivals", a.missed_arrivals, "count"),
-        Metric("keypoints", Double(keypoints), "count"), Metric("runs", Double(a.runs), "count"),
-    ]
+    let values = [a.success_rate, a.success_rate_ci95[0], a.success_rate_ci95[1], a.success_rate_1m, a.arrived_rate, a.lost_rate,
+                  a.end_of_route_error, a.end_of_route_error_ci95[0], a.end_of_route_error_ci95[1], a.end_of_route_error_median,
+                  a.completion, a.path_length_ratio, a.time_to_complete ?? .nan, a.corrections, a.pulses, a.wall_contacts,
+                  a.false_arrivals, a.missed_arrivals, Double(keypoints), Double(a.runs)]
+    return zip(closedLoopMetricColumns, values).map { Metric($0.name, $1, $0.unit) }
 }
 
 /// A thread-safe counter handing out indices.

@@ -40,6 +40,12 @@ func venueFloorPlanPath(recordingPath: String, session: Session) -> String {
 ///
 /// - Throws: `GuidanceJobError` naming the file when it exists but is not a floor plan.
 public func venueFloorPlan(recordingPath: String, session: Session) throws -> FloorPlan? {
+    try venueFloorPlanFile(recordingPath: recordingPath, session: session)?.plan
+}
+
+/// The venue floor plan and the SHA-256 of the very bytes it was parsed from (a closed-loop
+/// cell's key), or nil when there is none. Errors as `venueFloorPlan`.
+func venueFloorPlanFile(recordingPath: String, session: Session) throws -> (plan: FloorPlan, sha256: String)? {
     let path = venueFloorPlanPath(recordingPath: recordingPath, session: session)
     guard let attrs = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
     guard attrs[.type] as? FileAttributeType == .typeRegular else { throw GuidanceJobError("\(escapedForMessage(path)): not a regular file, expected a floor plan (JSON)") }
@@ -53,7 +59,7 @@ public func venueFloorPlan(recordingPath: String, session: Session) throws -> Fl
               plan.walls.allSatisfy({ [$0.x0, $0.z0, $0.x1, $0.z1].allSatisfy(inVenue.contains) }) else {
             throw GuidanceJobError("\(escapedForMessage(path)): expected floorHeight 0.5–100 m, phoneHeight within ±100 m and wall ends within ±10⁷ m")
         }
-        return plan
+        return (plan, sha256Hex(of: data))
     } catch let e as GuidanceJobError { throw e } catch {
         throw GuidanceJobError("\(escapedForMessage(path)): not a floor plan (expected JSON {walls: [{x0, z0, x1, z1, floor}], floorHeight, phoneHeight})")
     }

@@ -88,9 +88,9 @@ public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
         let rec = plan.sessions[file]!
         var planSHA = ""
         do {
-            if let fp = try venueFloorPlan(recordingPath: file, session: rec) {
-                floorPlans[file] = fp
-                planSHA = (try? sha256Hex(ofFile: venueFloorPlanPath(recordingPath: file, session: rec))) ?? "unreadable"
+            if let fp = try venueFloorPlanFile(recordingPath: file, session: rec) {
+                floorPlans[file] = fp.plan
+                planSHA = fp.sha256
             }
         } catch {
             floorPlanFailures[file] = "\(error)"
@@ -206,7 +206,8 @@ public func closedLoopSection(_ plan: ExperimentPlan, store: ResultsStore) throw
 
 // MARK: - Store table
 
-/// The metric columns of `closed_loop_cells`, in `closedLoopMetrics` order, with their units.
+/// The metrics of a closed-loop cell with their units: the columns of `closed_loop_cells` and
+/// of `closed-loop.csv` (`closedLoopMetrics` fills them in this order).
 let closedLoopMetricColumns: [(name: String, unit: String)] = [
     ("success_rate", "fraction"), ("success_rate_ci_low", "fraction"), ("success_rate_ci_high", "fraction"), ("success_rate_1m", "fraction"),
     ("arrived_rate", "fraction"), ("lost_rate", "fraction"), ("end_of_route_error", "m"), ("end_of_route_error_ci_low", "m"),
@@ -295,33 +296,19 @@ final class ClosedLoopCellWriter: Sendable {
     /// `kill -9` loses little).
     static let batchSize = 8
     let store: ResultsStore
-    private let pending = Mutex([StoredClosedLoopCell]())
+    private let pending = PendingBatch<StoredClosedLoopCell>(size: batchSize)
 
     init(store: ResultsStore) { self.store = store }
 
-    func add(_ cell: StoredClosedLoopCell) throws {
-        let batch: [StoredClosedLoopCell]? = pending.withLock { p in
-            p.append(cell)
-            guard p.count >= Self.batchSize else { return nil }
-            defer { p.removeAll(keepingCapacity: true) }
-            return p
-        }
-        if let batch { try commit(batch) }
-    }
+    func add(_ cell: StoredClosedLoopCell) throws { if let batch = pending.add(cell) { try commit(batch) } }
 
-    func flush() throws {
-        let batch = pending.withLock { p in defer { p.removeAll() }; return p }
-        if !batch.isEmpty { try commit(batch) }
-    }
+    func flush() throws { let batch = pending.drain(); if !batch.isEmpty { try commit(batch) } }
 
     private func commit(_ batch: [StoredClosedLoopCell]) throws {
         let sql = "INSERT OR REPLACE INTO closed_loop_cells(\(closedLoopAllColumns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: closedLoopAllColumns.count).joined(separator: ", ") + ")"
         try store.pool.write { db in
             for s in batch {
-                guard s.metrics.map(\.name) == closedLoopMetricColumns.map(\.name) else {
-                    throw ResultsStoreError.unreadable(path: store.path, reason: "closed-loop metrics do not match the closed_loop_cells columns")
-                }
                 let c = s.cell, seed = String(c.seed)
                 let checksum = runChecksum(key: c.key, route: c.routeID, session: c.session,
                                            configuration: cellParameters(walker: c.walker, vio: c.vioError, walls: c.walls, guidance: s.guidance, seed: seed),

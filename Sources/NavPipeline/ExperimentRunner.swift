@@ -159,7 +159,8 @@ public func planExperiment(_ spec: ExperimentSpec, shard: Int = 1, shards: Int =
     var needed = Set(mine.flatMap { [$0.recording, $0.navigation] })
     if spec.closedLoop != nil { needed.formUnion(files.filter { sessions[$0]?.metadata.kind == .recording }) }
     var unreadable = Set<String>()
-    for f in needed.sorted() where files.contains(f) {
+    let inputFiles = Set(files)  // synthetic venues are in memory already
+    for f in needed.sorted() where inputFiles.contains(f) {
         do { plan.sessions[f] = try readTrace(at: f) } catch {
             plan.failures.append(String(describing: error))
             unreadable.insert(f)

@@ -25,6 +25,24 @@ public enum ResultsStoreError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+/// Items queued for a batched commit, shared by the store's writers (runs, closed-loop cells).
+final class PendingBatch<Item: Sendable>: Sendable {
+    let size: Int
+    private let items = Mutex([Item]())
+    init(size: Int) { self.size = size }
+    /// Queues `item`; returns the full batch (and empties the queue) when it reaches `size`.
+    func add(_ item: Item) -> [Item]? {
+        items.withLock { p in
+            p.append(item)
+            guard p.count >= size else { return nil }
+            defer { p.removeAll(keepingCapacity: true) }
+            return p
+        }
+    }
+    /// Everything queued, emptying the queue.
+    func drain() -> [Item] { items.withLock { p in defer { p.removeAll() }; return p } }
+}
+
 /// Sizes a store row may have. Checked in SQL before a value reaches Swift, so a hostile or
 /// damaged store cannot make navbench allocate by what it declares: a shard row beyond them is
 /// refused at merge (one line naming the shard, table and key), a row of the report folder's
@@ -74,7 +92,7 @@ public final class ResultsStore: Sendable {
 
     public let path: String
     let pool: DatabasePool
-    private let pending = Mutex([StoredRun]())
+    private let pending = PendingBatch<StoredRun>(size: ResultsStore.batchSize)
 
     /// Opens (creating if needed) the store at `path`.
     public init(path: String) throws {
@@ -170,15 +188,7 @@ public final class ResultsStore: Sendable {
     }
 
     /// Queues a finished run; commits the batch when it is full.
-    func add(_ run: StoredRun) throws {
-        let batch: [StoredRun]? = pending.withLock { p in
-            p.append(run)
-            guard p.count >= ResultsStore.batchSize else { return nil }
-            defer { p.removeAll(keepingCapacity: true) }
-            return p
-        }
-        if let batch { try commit(batch) }
-    }
+    func add(_ run: StoredRun) throws { if let batch = pending.add(run) { try commit(batch) } }
 
     /// Records a failed run (replacing an earlier failure of the same key).
     func fail(_ job: ExperimentJob, message: String) throws {
@@ -190,7 +200,7 @@ public final class ResultsStore: Sendable {
 
     /// Commits the pending runs.
     public func flush() throws {
-        let batch = pending.withLock { p in defer { p.removeAll() }; return p }
+        let batch = pending.drain()
         if !batch.isEmpty { try commit(batch) }
     }
 
