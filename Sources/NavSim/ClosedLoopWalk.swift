@@ -99,7 +99,13 @@ public struct WalkTrace: Sendable {
 /// - Complexity: O(duration / hapticInterval · (1 + walls)).
 public func simulateWalk(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, run: Int,
                          recordPath: Bool = false) -> WalkTrace {
-    var walker = ClosedLoopWalker(s, settings: settings, seed: seed, run: run, recordPath: recordPath)
+    simulateWalk(s, walls: WallIndex.byFloor(s.floorPlan), settings: settings, seed: seed, run: run, recordPath: recordPath)
+}
+
+/// `simulateWalk` with the scenario's walls already indexed (`WallIndex.byFloor(s.floorPlan)`).
+func simulateWalk(_ s: ClosedLoopScenario, walls: [Int: WallIndex], settings: ClosedLoopSettings, seed: UInt64, run: Int,
+                  recordPath: Bool) -> WalkTrace {
+    var walker = ClosedLoopWalker(s, walls: walls, settings: settings, seed: seed, run: run, recordPath: recordPath)
     walker.walk()
     return WalkTrace(outcome: walker.outcome(), path: walker.path)
 }
@@ -132,8 +138,8 @@ struct ClosedLoopWalker {
     let stepStd: Double
     let flatRoute: Bool
     let recordPath: Bool
-    /// The floor plan split by floor (each holds only its floor's walls): fewer walls per tick.
-    let floorPlans: [Int: FloorPlan]
+    /// The floor plan's walls indexed per floor (`WallIndex`): a step tests only nearby walls.
+    let floorPlans: [Int: WallIndex]
 
     var x: Double, z: Double, y: Double
     var yaw: Double                 // phone yaw ψ (ARKit convention): walking direction (−sin ψ, −cos ψ)
@@ -157,15 +163,13 @@ struct ClosedLoopWalker {
     var path: [Vector3] = []
     var heightSegment = 0
 
-    init(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, run: Int, recordPath: Bool) {
+    init(_ s: ClosedLoopScenario, walls: [Int: WallIndex], settings: ClosedLoopSettings, seed: UInt64, run: Int, recordPath: Bool) {
         self.s = s
         w = settings.walker
         p = settings.guidance
         dt = p.hapticInterval
         self.recordPath = recordPath
-        floorPlans = Dictionary(grouping: s.floorPlan.walls, by: \.floor).mapValues {
-            FloorPlan(walls: $0, floorHeight: s.floorPlan.floorHeight, phoneHeight: s.floorPlan.phoneHeight)
-        }
+        floorPlans = walls
         let label = "\(s.routeID)/\(run)"
         stepRNG = SeededRandom(seed: seed, label: "walker-steps/" + label)
         turnRNG = SeededRandom(seed: seed, label: "walker-turns/" + label)
@@ -269,7 +273,7 @@ struct ClosedLoopWalker {
                 updateDirection()
             }
             let floor = s.floorPlan.floor(phoneAt: y)
-            let m = (floorPlans[floor] ?? .openSpace).move(x: x, z: z, dx: d * dirX, dz: d * dirZ, floor: floor)
+            let m = floorPlans[floor]?.move(x: x, z: z, dx: d * dirX, dz: d * dirZ) ?? (x: x + d * dirX, z: z + d * dirZ, contact: false)
             pathLength += Double.hypot(m.x - x, m.z - z)
             x = m.x; z = m.z
             if m.contact && !inContact { contacts += 1 }
@@ -483,8 +487,9 @@ public func wilsonInterval(successes k: Double, n: Double, z: Double = 1.96) -> 
 public func simulateWalks(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, runs: Int,
                           samplePaths: Int = 0) -> ClosedLoopResult {
     var outcomes: [WalkOutcome] = [], paths: [[Vector3]] = []
+    let walls = WallIndex.byFloor(s.floorPlan)
     for r in 0..<max(0, runs) {
-        let trace = simulateWalk(s, settings: settings, seed: seed, run: r, recordPath: r < samplePaths)
+        let trace = simulateWalk(s, walls: walls, settings: settings, seed: seed, run: r, recordPath: r < samplePaths)
         var o = trace.outcome
         o.run = r
         outcomes.append(o)

@@ -38,10 +38,17 @@ public struct FloorPlan: Sendable, Hashable, Codable {
     /// - Complexity: O(walls).
     public func move(x: Double, z: Double, dx: Double, dz: Double, floor: Int) -> (x: Double, z: Double, contact: Bool) {
         guard !walls.isEmpty else { return (x + dx, z + dz, false) }
+        return Self.slide(x: x, z: z, dx: dx, dz: dz) { firstHit(x: $0, z: $1, dx: $2, dz: $3, floor: floor) }
+    }
+
+    /// The motion rule of `move`, given the first wall hit along a step (`WallIndex` shares it).
+    @inline(__always)
+    static func slide(x: Double, z: Double, dx: Double, dz: Double,
+                      firstHit: (Double, Double, Double, Double) -> (Double, Wall)?) -> (x: Double, z: Double, contact: Bool) {
         var x = x, z = z, dx = dx, dz = dz
         var contact = false
         for _ in 0..<2 {
-            guard let (t, w) = firstHit(x: x, z: z, dx: dx, dz: dz, floor: floor) else { return (x + dx, z + dz, contact) }
+            guard let (t, w) = firstHit(x, z, dx, dz) else { return (x + dx, z + dz, contact) }
             contact = true
             let len = (dx * dx + dz * dz).squareRoot()
             let back = len > 0 ? min(t, 0.01 / len) : 0
@@ -63,17 +70,26 @@ public struct FloorPlan: Sendable, Hashable, Codable {
         var best: (Double, Wall)?
         let minX = min(x, x + dx), maxX = max(x, x + dx), minZ = min(z, z + dz), maxZ = max(z, z + dz)
         for w in walls where w.floor == floor {
-            // Bounding boxes apart: no crossing (most walls, cheaply).
-            if max(w.x0, w.x1) < minX || min(w.x0, w.x1) > maxX || max(w.z0, w.z1) < minZ || min(w.z0, w.z1) > maxZ { continue }
-            let ex = w.x1 - w.x0, ez = w.z1 - w.z0
-            let den = dx * ez - dz * ex
-            if den == 0 { continue }
-            let qx = w.x0 - x, qz = w.z0 - z
-            let t = (qx * ez - qz * ex) / den
-            let u = (qx * dz - qz * dx) / den
-            if t >= 0 && t <= 1 && u >= 0 && u <= 1, t < (best?.0 ?? .infinity) { best = (t, w) }
+            if let t = Self.crossing(w, x: x, z: z, dx: dx, dz: dz, minX: minX, maxX: maxX, minZ: minZ, maxZ: maxZ),
+               t < (best?.0 ?? .infinity) { best = (t, w) }
         }
         return best
+    }
+
+    /// The t ∈ [0, 1] at which the step (x, z) + t·(dx, dz), whose bounding box is given, meets
+    /// wall `w`; nil when it does not.
+    @inline(__always)
+    static func crossing(_ w: Wall, x: Double, z: Double, dx: Double, dz: Double,
+                         minX: Double, maxX: Double, minZ: Double, maxZ: Double) -> Double? {
+        // Bounding boxes apart: no crossing (most walls, cheaply).
+        if max(w.x0, w.x1) < minX || min(w.x0, w.x1) > maxX || max(w.z0, w.z1) < minZ || min(w.z0, w.z1) > maxZ { return nil }
+        let ex = w.x1 - w.x0, ez = w.z1 - w.z0
+        let den = dx * ez - dz * ex
+        if den == 0 { return nil }
+        let qx = w.x0 - x, qz = w.z0 - z
+        let t = (qx * ez - qz * ex) / den
+        let u = (qx * dz - qz * dx) / den
+        return t >= 0 && t <= 1 && u >= 0 && u <= 1 ? t : nil
     }
 
     /// Corridor walls `halfWidth` either side of a polyline (venue frame), mitred at the

@@ -21,7 +21,7 @@ import Testing
     /// The reaction time and the executed turn (radians, + = right) of the instruction toward
     /// keypoint 2, after the walker has heard `before` (each acted on before the next).
     static func instructionToKeypoint2(after before: [GuidanceEvent], run: Int) -> (reaction: Double, turn: Double) {
-        var w = ClosedLoopWalker(scenario, settings: ClosedLoopSettings(walker: NavigatorProfile.named("cane")!),
+        var w = ClosedLoopWalker(scenario, walls: [:], settings: ClosedLoopSettings(walker: NavigatorProfile.named("cane")!),
                                  seed: 5, run: run, recordPath: false)
         w.mode = .walking
         for e in before {

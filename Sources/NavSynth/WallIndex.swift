@@ -1,0 +1,114 @@
+import NavCore
+
+/// The walls of one floor in a uniform grid of square cells, so that a walker's step tests only
+/// the walls whose bounding box shares a cell with the step's, not every wall of the floor.
+///
+/// `move` and `firstHit` give exactly what `FloorPlan.move` and `FloorPlan.firstHit` give on the
+/// same floor: the same wall test on each candidate, and among walls hit at the same t the first
+/// in the plan's order (a wall whose bounding box meets the step's is in a cell the step visits,
+/// since cell numbers are monotone in the coordinate).
+///
+/// Hostile plans: the grid has at most `maximumCells` cells (the cell grows for a venue that
+/// large), and when the walls would fill more than `maximumEntries` cell slots, or a coordinate
+/// is not finite, the index keeps no grid and tests every wall, as `FloorPlan` does.
+public struct WallIndex: Sendable {
+    public static let maximumCells = 1 << 18
+    public static let maximumEntries = 1 << 21
+    /// The walls of the floor, in the plan's order.
+    public let walls: [Wall]
+    let originX: Double, originZ: Double, cellSize: Double
+    let columns: Int, rows: Int
+    /// Walls of cell c: `entries[cellStart[c] ..< cellStart[c + 1]]`, ascending (compressed rows).
+    let cellStart: [Int32]
+    let entries: [Int32]
+
+    /// Indexes the walls of `floor` in `plan`, in cells of about `cellSize` metres.
+    ///
+    /// - Complexity: O(walls + cells covered).
+    public init(_ plan: FloorPlan, floor: Int, cellSize: Double = 1.0) {
+        walls = plan.walls.filter { $0.floor == floor }
+        let finite = walls.allSatisfy { $0.x0.isFinite && $0.z0.isFinite && $0.x1.isFinite && $0.z1.isFinite }
+        guard !walls.isEmpty, finite, cellSize > 0, walls.count < Int(Int32.max) else {
+            originX = 0; originZ = 0; self.cellSize = 1; columns = 0; rows = 0; cellStart = []; entries = []
+            return
+        }
+        let minX = walls.map { min($0.x0, $0.x1) }.min()!, maxX = walls.map { max($0.x0, $0.x1) }.max()!
+        let minZ = walls.map { min($0.z0, $0.z1) }.min()!, maxZ = walls.map { max($0.z0, $0.z1) }.max()!
+        // A cell large enough that the grid stays within maximumCells (512 × 512).
+        let side = Double(Int(Double(Self.maximumCells).squareRoot()))
+        let size = max(cellSize, (maxX - minX) / side, (maxZ - minZ) / side)
+        let columns = min(Int(side), Int(((maxX - minX) / size).rounded(.down)) + 1)
+        let rows = min(Int(side), Int(((maxZ - minZ) / size).rounded(.down)) + 1)
+        func cell(_ v: Double, _ origin: Double, _ count: Int) -> Int {
+            Int(max(0, min(Double(count - 1), ((v - origin) / size).rounded(.down))))
+        }
+        // Count before allocating: long diagonal walls may cover many cells.
+        var counts = [Int32](repeating: 0, count: columns * rows + 1)
+        var total = 0
+        for w in walls {
+            let c0 = cell(min(w.x0, w.x1), minX, columns), c1 = cell(max(w.x0, w.x1), minX, columns)
+            let r0 = cell(min(w.z0, w.z1), minZ, rows), r1 = cell(max(w.z0, w.z1), minZ, rows)
+            total += (c1 - c0 + 1) * (r1 - r0 + 1)
+            if total > Self.maximumEntries { break }
+            for r in r0...r1 { for c in c0...c1 { counts[r * columns + c + 1] += 1 } }
+        }
+        guard total <= Self.maximumEntries else {
+            originX = 0; originZ = 0; self.cellSize = 1; self.columns = 0; self.rows = 0; cellStart = []; entries = []
+            return
+        }
+        for i in 1..<counts.count { counts[i] += counts[i - 1] }
+        var next = counts, entries = [Int32](repeating: 0, count: total)
+        for (k, w) in walls.enumerated() {
+            let c0 = cell(min(w.x0, w.x1), minX, columns), c1 = cell(max(w.x0, w.x1), minX, columns)
+            let r0 = cell(min(w.z0, w.z1), minZ, rows), r1 = cell(max(w.z0, w.z1), minZ, rows)
+            for r in r0...r1 { for c in c0...c1 {
+                entries[Int(next[r * columns + c])] = Int32(k)
+                next[r * columns + c] += 1
+            } }
+        }
+        originX = minX; originZ = minZ; self.cellSize = size; self.columns = columns; self.rows = rows
+        cellStart = counts
+        self.entries = entries
+    }
+
+    /// The indexes of every floor that has walls in `plan`.
+    public static func byFloor(_ plan: FloorPlan, cellSize: Double = 1.0) -> [Int: WallIndex] {
+        var out: [Int: WallIndex] = [:]
+        for f in Set(plan.walls.map(\.floor)) { out[f] = WallIndex(plan, floor: f, cellSize: cellSize) }
+        return out
+    }
+
+    /// `FloorPlan.move` on this floor.
+    ///
+    /// - Complexity: O(walls in the cells of the step), O(walls) without a grid.
+    public func move(x: Double, z: Double, dx: Double, dz: Double) -> (x: Double, z: Double, contact: Bool) {
+        guard !walls.isEmpty else { return (x + dx, z + dz, false) }
+        return FloorPlan.slide(x: x, z: z, dx: dx, dz: dz) { firstHit(x: $0, z: $1, dx: $2, dz: $3) }
+    }
+
+    /// `FloorPlan.firstHit` on this floor: the smallest t ∈ [0, 1] at which the step meets a wall.
+    public func firstHit(x: Double, z: Double, dx: Double, dz: Double) -> (Double, Wall)? {
+        let minX = min(x, x + dx), maxX = max(x, x + dx), minZ = min(z, z + dz), maxZ = max(z, z + dz)
+        var best: (t: Double, index: Int)?
+        func consider(_ k: Int) {
+            guard let t = FloorPlan.crossing(walls[k], x: x, z: z, dx: dx, dz: dz, minX: minX, maxX: maxX, minZ: minZ, maxZ: maxZ)
+            else { return }
+            if let b = best, (b.t, b.index) <= (t, k) { return }
+            best = (t, k)
+        }
+        if columns == 0 || !(minX.isFinite && maxX.isFinite && minZ.isFinite && maxZ.isFinite) {
+            for k in walls.indices { consider(k) }
+        } else {
+            func cell(_ v: Double, _ origin: Double, _ count: Int) -> Int {
+                Int(max(0, min(Double(count - 1), ((v - origin) / cellSize).rounded(.down))))
+            }
+            let c0 = cell(minX, originX, columns), c1 = cell(maxX, originX, columns)
+            let r0 = cell(minZ, originZ, rows), r1 = cell(maxZ, originZ, rows)
+            for r in r0...r1 { for c in c0...c1 {
+                let i = r * columns + c
+                for e in Int(cellStart[i])..<Int(cellStart[i + 1]) { consider(Int(entries[e])) }
+            } }
+        }
+        return best.map { ($0.t, walls[$0.index]) }
+    }
+}
