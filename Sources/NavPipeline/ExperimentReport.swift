@@ -46,6 +46,13 @@ func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout Plo
 /// identical files. A new section of the report goes into `writeSections` (or a step beside it).
 public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
                                   facts: [String: String]) throws -> ExperimentOutputs {
+    try writeExperimentReport(plan, store: store, failures: failures, command: command, facts: facts, sampledRuns: [:])
+}
+
+/// `writeExperimentReport`, drawing the plot sample's runs found in `sampledRuns` (by job index,
+/// with paths, computed by this process) instead of running them again.
+func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
+                           facts: [String: String], sampledRuns: [Int: JobResult]) throws -> ExperimentOutputs {
     var out = ExperimentOutputs(folder: plan.spec.output)
     var sample = PlotSample(plan)
     traceMemory("report: start")
@@ -53,7 +60,7 @@ public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, f
     traceMemory("report: metrics table read")
     try table.writeCSV(to: out.metrics)
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
-    let sampled = sample.results(plan)
+    let sampled = sample.results(plan, reusing: sampledRuns)
     traceMemory("report: plot sample re-run")
     let plots = try writeRouteFiles(plan, sampled: sampled, table: table, routes: routes, out: out)
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)

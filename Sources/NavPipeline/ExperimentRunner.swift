@@ -244,6 +244,12 @@ public typealias ProgressHandler = @Sendable (_ done: Int, _ total: Int) -> Void
 /// - Complexity: memory O(workers + batch + failures), not O(jobs).
 public func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
                         progress: ProgressHandler? = nil) throws -> (done: Int, failures: [String], computed: Int) {
+    try executeJobs(plan, storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress, sampled: nil)
+}
+
+/// `executeJobs`, keeping the results with paths of the computed runs that `sampled` wants.
+func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int, shards: Int,
+                 progress: ProgressHandler?, sampled: SampledRuns?) throws -> (done: Int, failures: [String], computed: Int) {
     let block = plan.shardJobs ?? shardRange(count: plan.jobs.count, shard: shard, shards: shards)
     // Positions in plan.jobs (sorted by index) of the block: a contiguous range, no copy of the jobs.
     let first = plan.jobs.firstIndex { $0.index >= block.lowerBound } ?? plan.jobs.endIndex
@@ -263,7 +269,9 @@ public func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int,
             if stored == nil {
                 let started = Date()
                 do {
-                    let r = try runJob(job, plan: plan, paths: false)
+                    let keep = sampled?.wanted.contains(job.index) ?? false
+                    let r = try runJob(job, plan: plan, paths: keep)
+                    if keep { sampled?.keep(job.index, r) }
                     computed = true
                     do {
                         try store.add(StoredRun(job: job, recordingSHA256: plan.checksums[job.recording] ?? "",

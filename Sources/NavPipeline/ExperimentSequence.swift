@@ -32,15 +32,18 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     let plan = planExperiment(spec, shard: shard, shards: shards)
     traceMemory("planned \(plan.jobs.count) jobs")
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
+    // Unsharded, the report draws the plot sample's runs: keep those computed now (`SampledRuns`).
+    let sampled = shards == 1 ? SampledRuns(plan) : nil
     let (done, failures, computed) = try executeJobs(plan, storePath: storePath, workers: workers,
-                                                     shard: shard, shards: shards, progress: progress)
+                                                     shard: shard, shards: shards, progress: progress, sampled: sampled)
     let cells = try executeClosedLoopCells(plan, storePath: storePath, workers: workers, shard: shard, shards: shards)  // ClosedLoopStore.swift
     traceMemory("jobs run")
     var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
     outcome.closedLoop = cells
     guard shards == 1 else { outcome.failures += cells.failures; return outcome }  // unsharded: the report lists them
     outcome.report = try writeExperimentReport(plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
-                                               facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count))
+                                               facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count),
+                                               sampledRuns: sampled?.results ?? [:])
     outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE: exit 1 too
     return outcome
 }

@@ -48,15 +48,26 @@ struct PlotSample {
         return h
     }
 
-    /// Re-runs the chosen jobs with their paths on `workers` threads (results in job order;
-    /// a run that fails now is left out).
-    func results(_ plan: ExperimentPlan, workers: Int = ProcessInfo.processInfo.activeProcessorCount) -> [JobResult] {
+    /// The sample if every job of the plan were in the store: the runs whose paths a cold,
+    /// unsharded run keeps as it computes them (`SampledRuns`). Empty when the plan is sharded.
+    static func ofWholePlan(_ plan: ExperimentPlan) -> PlotSample {
+        var sample = PlotSample(plan)
+        for job in plan.jobs { sample.offer(job) }
+        return sample
+    }
+
+    /// The chosen jobs' results with their paths, in job order: those in `reusing` (computed by
+    /// this process, `SampledRuns`) as they are, the others re-run on `workers` threads (a run
+    /// that fails now is left out). Jobs are deterministic, so both give the same result.
+    func results(_ plan: ExperimentPlan, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                 reusing: [Int: JobResult] = [:]) -> [JobResult] {
         let chosen = indices
-        let box = Mutex([JobResult?](repeating: nil, count: chosen.count))
+        let box = Mutex(chosen.map { reusing[$0] })
+        let missing = chosen.indices.filter { reusing[chosen[$0]] == nil }
         let next = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, chosen.count))) { _ in
+        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, missing.count))) { _ in
             while true {
-                let i: Int? = next.withLock { n in n < chosen.count ? { n += 1; return n - 1 }() : nil }
+                let i: Int? = next.withLock { n in n < missing.count ? { n += 1; return missing[n - 1] }() : nil }
                 guard let i else { return }
                 let r = try? runJob(plan.jobs[chosen[i]], plan: plan)
                 box.withLock { $0[i] = r }
@@ -64,4 +75,21 @@ struct PlotSample {
         }
         return box.withLock { $0.compactMap { $0 } }
     }
+}
+
+/// Results with paths of the plot sample's runs, kept while the run phase computes them so the
+/// report does not run them a second time. At most `maximumRuns` are kept (memory bound: about
+/// 60 KB a run, thinned paths); beyond that the report re-runs its sample as before.
+final class SampledRuns: Sendable {
+    static let maximumRuns = 2_048
+    let wanted: Set<Int>
+    private let kept = Mutex<[Int: JobResult]>([:])
+
+    init(_ plan: ExperimentPlan) {
+        let chosen = PlotSample.ofWholePlan(plan).indices
+        wanted = chosen.count <= Self.maximumRuns ? Set(chosen) : []
+    }
+
+    func keep(_ index: Int, _ result: JobResult) { kept.withLock { $0[index] = result } }
+    var results: [Int: JobResult] { kept.withLock { $0 } }
 }

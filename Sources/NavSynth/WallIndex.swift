@@ -11,7 +11,8 @@ import NavCore
 /// Hostile plans: the grid has at most `maximumCells` cells (the cell grows for a venue that
 /// large), and when the walls would fill more than `maximumEntries` cell slots, or a coordinate
 /// is not finite, the index keeps no grid and tests every wall, as `FloorPlan` does.
-public struct WallIndex: Sendable {
+/// A class: the walker looks its floor's index up every tick, and a reference costs one retain.
+public final class WallIndex: Sendable {
     public static let maximumCells = 1 << 18
     public static let maximumEntries = 1 << 21
     /// The walls of the floor, in the plan's order.
@@ -39,9 +40,7 @@ public struct WallIndex: Sendable {
         let size = max(cellSize, (maxX - minX) / side, (maxZ - minZ) / side)
         let columns = min(Int(side), Int(((maxX - minX) / size).rounded(.down)) + 1)
         let rows = min(Int(side), Int(((maxZ - minZ) / size).rounded(.down)) + 1)
-        func cell(_ v: Double, _ origin: Double, _ count: Int) -> Int {
-            Int(max(0, min(Double(count - 1), ((v - origin) / size).rounded(.down))))
-        }
+        func cell(_ v: Double, _ origin: Double, _ count: Int) -> Int { Self.cell(v, origin, size, count) }
         // Count before allocating: long diagonal walls may cover many cells.
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
         var total = 0
@@ -99,16 +98,20 @@ public struct WallIndex: Sendable {
         if columns == 0 || !(minX.isFinite && maxX.isFinite && minZ.isFinite && maxZ.isFinite) {
             for k in walls.indices { consider(k) }
         } else {
-            func cell(_ v: Double, _ origin: Double, _ count: Int) -> Int {
-                Int(max(0, min(Double(count - 1), ((v - origin) / cellSize).rounded(.down))))
-            }
-            let c0 = cell(minX, originX, columns), c1 = cell(maxX, originX, columns)
-            let r0 = cell(minZ, originZ, rows), r1 = cell(maxZ, originZ, rows)
+            let c0 = Self.cell(minX, originX, cellSize, columns), c1 = Self.cell(maxX, originX, cellSize, columns)
+            let r0 = Self.cell(minZ, originZ, cellSize, rows), r1 = Self.cell(maxZ, originZ, cellSize, rows)
             for r in r0...r1 { for c in c0...c1 {
                 let i = r * columns + c
                 for e in Int(cellStart[i])..<Int(cellStart[i + 1]) { consider(Int(entries[e])) }
             } }
         }
         return best.map { ($0.t, walls[$0.index]) }
+    }
+
+    /// The cell number of coordinate v (finite) along an axis of `count` cells from `origin`,
+    /// clamped to the grid: monotone in v, the same for walls and steps.
+    @inline(__always)
+    static func cell(_ v: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
+        Int(max(0, min(Double(count - 1), ((v - origin) / size).rounded(.down))))
     }
 }
