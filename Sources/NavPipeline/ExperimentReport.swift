@@ -46,13 +46,14 @@ func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout Plo
 /// identical files. A new section of the report goes into `writeSections` (or a step beside it).
 public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
                                   facts: [String: String]) throws -> ExperimentOutputs {
-    try writeExperimentReport(plan, store: store, failures: failures, command: command, facts: facts, sampledRuns: [:])
+    try writeExperimentReport(plan, store: store, failures: failures, command: command, facts: facts, sampledRuns: nil)
 }
 
-/// `writeExperimentReport`, drawing the plot sample's runs found in `sampledRuns` (by job index,
-/// with paths, computed by this process) instead of running them again.
+/// `writeExperimentReport`, drawing the plot sample's runs kept in `sampledRuns` (computed by this
+/// process, with paths) instead of running them again; it takes them out, so they are freed
+/// with the plots, before the statistics.
 func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
-                           facts: [String: String], sampledRuns: [Int: JobResult]) throws -> ExperimentOutputs {
+                           facts: [String: String], sampledRuns: SampledRuns?) throws -> ExperimentOutputs {
     var out = ExperimentOutputs(folder: plan.spec.output)
     var sample = PlotSample(plan)
     traceMemory("report: start")
@@ -60,9 +61,12 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
     traceMemory("report: metrics table read")
     try table.writeCSV(to: out.metrics)
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
-    let sampled = sample.results(plan, reusing: sampledRuns)
-    traceMemory("report: plot sample re-run")
-    let plots = try writeRouteFiles(plan, sampled: sampled, table: table, routes: routes, out: out)
+    let plots: [String: [String]]
+    do {
+        let sampled = sample.results(plan, reusing: sampledRuns?.take() ?? [:])
+        traceMemory("report: plot sample re-run")
+        plots = try writeRouteFiles(plan, sampled: sampled, table: table, routes: routes, out: out)
+    }
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)
     traceMemory("report: route files and plots")
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }

@@ -43,7 +43,7 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     guard shards == 1 else { outcome.failures += cells.failures; return outcome }  // unsharded: the report lists them
     outcome.report = try writeExperimentReport(plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
                                                facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count),
-                                               sampledRuns: sampled?.results ?? [:])
+                                               sampledRuns: sampled)
     outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE: exit 1 too
     return outcome
 }

@@ -92,4 +92,6 @@ final class SampledRuns: Sendable {
 
     func keep(_ index: Int, _ result: JobResult) { kept.withLock { $0[index] = result } }
     var results: [Int: JobResult] { kept.withLock { $0 } }
+    /// The kept results, leaving none here (the report frees them after drawing).
+    func take() -> [Int: JobResult] { kept.withLock { k in defer { k = [:] }; return k } }
 }
