@@ -483,7 +483,7 @@ public func wilsonInterval(successes k: Double, n: Double, z: Double = 1.96) -> 
 
 /// Runs `runs` walkers (run indices 0..<runs) and aggregates them.
 ///
-/// - Complexity: O(runs · duration / hapticInterval · (1 + walls)).
+/// - Complexity: O(runs · duration / hapticInterval · (1 + walls near each step)) (`WallIndex`).
 public func simulateWalks(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, runs: Int,
                           samplePaths: Int = 0) -> ClosedLoopResult {
     var outcomes: [WalkOutcome] = [], paths: [[Vector3]] = []
