@@ -232,11 +232,14 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
 
     /// Keeps or fails on invalid rows; `problem(row)` is nil for a valid row.
     func screen<T>(_ rows: [(RosStamp, T)], stream: String, topic: String, _ problem: (T) -> String?) throws(TraceError) -> [(RosStamp, T)] {
-        var kept: [(RosStamp, T)] = []
+        // Nothing invalid (the usual case): the rows themselves, not a copy (a 1 GB bag's IMU
+        // rows are a few hundred MB).
+        guard let firstInvalid = rows.firstIndex(where: { problem($0.1) != nil }) else { return rows }
+        var kept = Array(rows[..<firstInvalid])
         kept.reserveCapacity(rows.count)
         var dropped = 0
         var first: String?
-        for r in rows {
+        for r in rows[firstInvalid...] {
             if let p = problem(r.1) {
                 if policy(stream) == .error {
                     throw TraceError(.badValue, file: file, object: "\(topic), message stamped \(r.0.text)", "\(p) (--drop-invalid-rows leaves it out)")
@@ -253,6 +256,7 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
 
     if let sel = mapping.imu {
         var rows = ordered(imu, topic: sel.topic)
+        imu = []  // `rows` holds them: one copy alive, not two
         rows = try screen(rows, stream: "imu", topic: sel.topic) { m in
             m.angularVelocity.isFinite && m.linearAcceleration.isFinite ? nil : "a non-finite angular velocity or acceleration"
         }
@@ -266,6 +270,7 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
                                attitude: withAttitude ? rows.map { w.applyToOrientation($0.1.orientation.unit(tolerance: 0.01)!) } : nil)
         if let msel = mapping.magnetometer {
             let m = try screen(ordered(mag, topic: msel.topic), stream: "imu", topic: msel.topic) { $0.field.isFinite ? nil : "a non-finite field" }
+            mag = []
             guard !m.isEmpty else { throw TraceError(.empty, file: file, object: msel.topic, "no messages, expected sensor_msgs/MagneticField samples") }
             let (field, exact) = resample(m.map { ($0.0.seconds, $0.1.field * 1e6) }, at: stream.timestamps)
             if !exact { notes.append("\(file): \(msel.topic): magnetometer interpolated linearly at the IMU's stamps (held at the ends)") }
@@ -279,6 +284,7 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
     for (role, sel) in [("vio", mapping.vio), ("groundtruth", mapping.groundtruth)] {
         guard let sel else { continue }
         var rows = poses[sel.topic] ?? []
+        if role == "groundtruth" || mapping.groundtruth?.topic != sel.topic { poses[sel.topic] = nil }  // the last use of the topic
         if let child = sel.childFrame {
             rows = rows.filter { $0.1.childFrameID == child }
             guard !rows.isEmpty else {
@@ -304,6 +310,7 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
 
     if let sel = mapping.location {
         var rows = ordered(fixes, topic: sel.topic)
+        fixes = []
         rows = try screen(rows, stream: "location", topic: sel.topic) { f in
             if f.status < 0 { return "status \(f.status) (no fix)" }
             guard f.latitude.isFinite, abs(f.latitude) <= 90 else { return "latitude \(num(f.latitude)) is outside [−90, 90]" }
