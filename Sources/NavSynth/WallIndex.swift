@@ -10,7 +10,7 @@ import NavCore
 ///
 /// Hostile plans: the grid has at most `maximumCells` cells (the cell grows for a venue that
 /// large), and when the walls would fill more than `maximumEntries` cell slots, or a coordinate
-/// is not finite, the index keeps no grid and tests every wall, as `FloorPlan` does.
+/// or the plan's extent is not finite, the index keeps no grid and tests every wall, as `FloorPlan` does.
 /// A class: the walker looks its floor's index up every tick, and a reference costs one retain.
 public final class WallIndex: Sendable {
     public static let maximumCells = 1 << 18
@@ -35,6 +35,11 @@ public final class WallIndex: Sendable {
         }
         let minX = walls.map { min($0.x0, $0.x1) }.min()!, maxX = walls.map { max($0.x0, $0.x1) }.max()!
         let minZ = walls.map { min($0.z0, $0.z1) }.min()!, maxZ = walls.map { max($0.z0, $0.z1) }.max()!
+        // Extents beyond the doubles (walls near ±1.8e308): no grid, every wall tested.
+        guard (maxX - minX).isFinite, (maxZ - minZ).isFinite else {
+            originX = 0; originZ = 0; self.cellSize = 1; columns = 0; rows = 0; cellStart = []; entries = []
+            return
+        }
         // A cell large enough that the grid stays within maximumCells (512 × 512).
         let side = Double(Int(Double(Self.maximumCells).squareRoot()))
         let size = max(cellSize, (maxX - minX) / side, (maxZ - minZ) / side)

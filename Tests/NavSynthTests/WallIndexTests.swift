@@ -65,6 +65,9 @@ import Testing
         nanWalls.append(Wall(.nan, 0, 3, 3))
         #expect(Self.compare(FloorPlan(walls: nanWalls), floor: 0, steps: 2_000, seed: 6).differing == 0)
         #expect(Self.compare(FloorPlan(), floor: 0, steps: 100, seed: 7).differing == 0)
+        // An extent beyond the doubles (1.5e308 − (−1.5e308) overflows): no grid, no trap.
+        let vast = FloorPlan(walls: [Wall(-1.5e308, 0, -1.5e308, 1), Wall(1.5e308, 0, 1.5e308, 1), Wall(0, -1, 0, 1)])
+        #expect(WallIndex(vast, floor: 0).move(x: -0.5, z: 0, dx: 1, dz: 0).contact)
     }
 }
 
