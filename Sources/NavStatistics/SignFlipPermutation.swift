@@ -16,6 +16,8 @@ public struct SignFlipPermutationTest: Sendable, Equatable {
     /// Patterns evaluated (2ⁿ or B).
     public var permutations: Int
     public static let exactLimit = 20
+    /// The largest `exactLimit` honoured: 2²⁰ half sums (8 MiB each half); beyond, Monte Carlo.
+    public static let maximumExactLimit = 40
 
     /// Complexity: exact O(2^(n/2)·n) (meet in the middle, `exactHits`); Monte Carlo O(B·n).
     public init(differences d: [Double], resamples: Int = 10_000, seed: UInt64, exactLimit: Int = Self.exactLimit) {
@@ -23,7 +25,7 @@ public struct SignFlipPermutationTest: Sendable, Equatable {
         self.n = n
         let observed = abs(d.reduce(0, +))
         let threshold = observed - 100 * Double.ulpOfOne * observed
-        if n <= exactLimit {
+        if n <= min(exactLimit, Self.maximumExactLimit) {
             method = .exact
             let patterns = 1 << n
             permutations = patterns

@@ -62,4 +62,13 @@ import Testing
         #expect(t.method == .exact)
         #expect(t.pValue == Double(SignFlipPermutationTest.hitsByEnumeration(d, threshold: Self.threshold(d))) / Double(1 << 20))
     }
+
+    /// An exact limit beyond `maximumExactLimit` (2⁶⁴ patterns would not fit) falls back to
+    /// Monte Carlo instead of enumerating.
+    @Test func exactLimitIsCapped() {
+        var rng = SeededRandom(seed: 64)
+        let d = (0..<64).map { _ in rng.gaussian(mean: 0, std: 1) }
+        let t = SignFlipPermutationTest(differences: d, resamples: 200, seed: 1, exactLimit: 100)
+        #expect(t.method == .monteCarlo && t.permutations == 200)
+    }
 }
