@@ -49,7 +49,7 @@ struct PlotSample {
     }
 
     /// The sample if every job of the plan were in the store: the runs whose paths a cold,
-    /// unsharded run keeps as it computes them (`SampledRuns`). Empty when the plan is sharded.
+    /// unsharded run keeps as it computes them (`SampledRuns`; sharded runs write no report).
     static func ofWholePlan(_ plan: ExperimentPlan) -> PlotSample {
         var sample = PlotSample(plan)
         for job in plan.jobs { sample.offer(job) }
