@@ -75,66 +75,58 @@ public struct SignFlipPermutationTest: Sendable, Equatable {
         guard threshold > 0 else { return 1 << n }
         guard n > 10 else { return hitsByEnumeration(d, threshold: threshold) }
         let h = n / 2, highCount = 1 << (n - h)
-        /// The 2^count pattern sums of d[from ..< from + count], each summed left to right.
-        func halfSums(_ from: Int, _ count: Int) -> [Double] {
-            (0..<(1 << count)).map { mask in
-                var s = 0.0
-                for i in 0..<count { s += (mask >> i) & 1 == 1 ? -d[from + i] : d[from + i] }
-                return s
+        return d.withUnsafeBufferPointer { x in
+            /// The 2^count pattern sums of x[from ..< from + count], each summed left to right.
+            func halfSums(_ from: Int, _ count: Int) -> [Double] {
+                (0..<(1 << count)).map { signedSum(x, from..<(from + count), mask: $0) }
             }
-        }
-        let low = halfSums(0, h)
-        let highUnsorted = halfSums(h, n - h)
-        let order = (0..<highCount).sorted { (highUnsorted[$0], $0) < (highUnsorted[$1], $1) }
-        let high = order.map { highUnsorted[$0] }
-        let outer = threshold + margin, inner = threshold - margin
-        /// First index j with fl(a + high[j]) ≥ bound (rounding is monotone, so this is a bisection).
-        func firstAtLeast(_ a: Double, _ bound: Double) -> Int {
-            var lo = 0, hi = highCount
-            while lo < hi { let mid = (lo + hi) / 2; if a + high[mid] >= bound { hi = mid } else { lo = mid + 1 } }
-            return lo
-        }
-        /// First index j with fl(a + high[j]) > bound.
-        func firstAbove(_ a: Double, _ bound: Double) -> Int {
-            var lo = 0, hi = highCount
-            while lo < hi { let mid = (lo + hi) / 2; if a + high[mid] > bound { hi = mid } else { lo = mid + 1 } }
-            return lo
-        }
-        var hits = 0
-        d.withUnsafeBufferPointer { x in
-            func leftToRight(_ mask: Int) -> Double {
-                var s = 0.0
-                for i in 0..<n { s += (mask >> i) & 1 == 1 ? -x[i] : x[i] }
-                return s
+            let low = halfSums(0, h)
+            let highUnsorted = halfSums(h, n - h)
+            let order = (0..<highCount).sorted { (highUnsorted[$0], $0) < (highUnsorted[$1], $1) }
+            let high = order.map { highUnsorted[$0] }
+            let outer = threshold + margin, inner = threshold - margin
+            /// First index j with fl(a + high[j]) ≥ bound, or > bound when `strictly` (rounding
+            /// is monotone, so this is a bisection).
+            func first(_ a: Double, _ bound: Double, strictly: Bool) -> Int {
+                var lo = 0, hi = highCount
+                while lo < hi {
+                    let mid = (lo + hi) / 2, c = a + high[mid]
+                    if strictly ? c > bound : c >= bound { hi = mid } else { lo = mid + 1 }
+                }
+                return lo
             }
+            var hits = 0
             for m in low.indices {
                 let a = low[m]
                 // |a + b| < outer: j in [lo, hi); outside it every pattern is a hit.
-                let lo = firstAbove(a, -outer), hi = firstAtLeast(a, outer)
+                let lo = first(a, -outer, strictly: true), hi = first(a, outer, strictly: false)
                 hits += lo + (highCount - hi)
                 // |a + b| < inner: certainly no hit; between the two, sum left to right.
                 var lo2 = hi, hi2 = hi
-                if inner > 0 { lo2 = max(lo, firstAbove(a, -inner)); hi2 = max(lo2, min(hi, firstAtLeast(a, inner))) }
-                for j in lo..<lo2 where abs(leftToRight(m | order[j] << h)) >= threshold { hits += 1 }
-                for j in hi2..<hi where abs(leftToRight(m | order[j] << h)) >= threshold { hits += 1 }
+                if inner > 0 { lo2 = max(lo, first(a, -inner, strictly: true)); hi2 = max(lo2, min(hi, first(a, inner, strictly: false))) }
+                for range in [lo..<lo2, hi2..<hi] {
+                    for j in range where abs(signedSum(x, 0..<n, mask: m | order[j] << h)) >= threshold { hits += 1 }
+                }
             }
+            return hits
         }
-        return hits
+    }
+
+    /// Σ ±x[i] over `range`, left to right from 0; − where bit (i − range.lowerBound) of `mask`
+    /// is set. Every exact count sums a pattern this way, so their roundings agree.
+    @inline(__always)
+    static func signedSum(_ x: UnsafeBufferPointer<Double>, _ range: Range<Int>, mask: Int) -> Double {
+        var s = 0.0
+        for i in range { s += (mask >> (i - range.lowerBound)) & 1 == 1 ? -x[i] : x[i] }
+        return s
     }
 
     /// The definition: every one of the 2ⁿ patterns summed left to right.
     ///
     /// - Complexity: O(2ⁿ·n).
     static func hitsByEnumeration(_ d: [Double], threshold: Double) -> Int {
-        let n = d.count
-        var hits = 0
         d.withUnsafeBufferPointer { x in
-            for mask in 0..<(1 << n) {
-                var s = 0.0
-                for i in 0..<n { s += (mask >> i) & 1 == 1 ? -x[i] : x[i] }
-                if abs(s) >= threshold { hits += 1 }
-            }
+            (0..<(1 << x.count)).reduce(0) { $0 + (abs(signedSum(x, 0..<x.count, mask: $1)) >= threshold ? 1 : 0) }
         }
-        return hits
     }
 }
