@@ -139,7 +139,7 @@ struct ClosedLoopWalker {
     let flatRoute: Bool
     let recordPath: Bool
     /// The floor plan's walls indexed per floor (`WallIndex`): a step tests only nearby walls.
-    let floorPlans: [Int: WallIndex]
+    let wallsByFloor: [Int: WallIndex]
 
     var x: Double, z: Double, y: Double
     var yaw: Double                 // phone yaw ψ (ARKit convention): walking direction (−sin ψ, −cos ψ)
@@ -169,7 +169,7 @@ struct ClosedLoopWalker {
         p = settings.guidance
         dt = p.hapticInterval
         self.recordPath = recordPath
-        floorPlans = walls
+        wallsByFloor = walls
         let label = "\(s.routeID)/\(run)"
         stepRNG = SeededRandom(seed: seed, label: "walker-steps/" + label)
         turnRNG = SeededRandom(seed: seed, label: "walker-turns/" + label)
@@ -273,7 +273,7 @@ struct ClosedLoopWalker {
                 updateDirection()
             }
             let floor = s.floorPlan.floor(phoneAt: y)
-            let m = floorPlans[floor]?.move(x: x, z: z, dx: d * dirX, dz: d * dirZ) ?? (x: x + d * dirX, z: z + d * dirZ, contact: false)
+            let m = wallsByFloor[floor]?.move(x: x, z: z, dx: d * dirX, dz: d * dirZ) ?? (x: x + d * dirX, z: z + d * dirZ, contact: false)
             pathLength += Double.hypot(m.x - x, m.z - z)
             x = m.x; z = m.z
             if m.contact && !inContact { contacts += 1 }
