@@ -13,6 +13,13 @@ Input: a seeded car-like drive of about 1.4 km at 10 Hz (ground truth) and an es
 a yaw-rate bias, a 1 % scale error and noise, written as KITTI pose files.
 
     .venv/bin/python scripts/make_protocol_fixtures.py      (make fixtures-protocol)
+
+Portable bytes: every value written (poses and the expected results) is computed with plain
+Python floats in a fixed order (the small matrix helpers below), never with numpy's matrix
+products, `np.dot`, `np.linalg` or numpy reductions, whose BLAS/LAPACK kernel (and so the last
+bits) numpy picks by CPU. numpy is used only for its seeded random draws, which are element-wise.
+scripts/check_fixtures.sh regenerates these files under OPENBLAS_CORETYPE=Haswell, SkylakeX and
+Prescott and with glibc's FMA/AVX2/AVX-512 code paths switched off, and compares them byte for byte.
 """
 import json
 import math
@@ -21,41 +28,121 @@ import sys
 
 import numpy as np
 
+
+# --- fixed-order linear algebra on plain Python floats (lists of rows) -------------------------
+def matmul(A, B):
+    """C[i][j] = sum_k A[i][k]·B[k][j], summed left to right in k."""
+    n, m, p = len(A), len(B), len(B[0])
+    out = []
+    for i in range(n):
+        row = []
+        for j in range(p):
+            acc = 0.0
+            for k in range(m):
+                acc += A[i][k] * B[k][j]
+            row.append(acc)
+        out.append(row)
+    return out
+
+
+def matvec(A, v):
+    out = []
+    for row in A:
+        acc = 0.0
+        for a, x in zip(row, v):
+            acc += a * x
+        out.append(acc)
+    return out
+
+
+def eye(n):
+    return [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
+
+
+def inv(M):
+    """General inverse by Gauss-Jordan elimination with full pivoting (the devkit's Matrix::inv
+    solves M·X = I this way, after Numerical Recipes' gaussj)."""
+    n = len(M)
+    a = [list(map(float, row)) for row in M]
+    b = eye(n)
+    indxc, indxr, ipiv = [0] * n, [0] * n, [0] * n
+    for i in range(n):
+        big, irow, icol = 0.0, 0, 0
+        for j in range(n):
+            if ipiv[j] != 1:
+                for k in range(n):
+                    if ipiv[k] == 0 and abs(a[j][k]) >= big:
+                        big, irow, icol = abs(a[j][k]), j, k
+        ipiv[icol] += 1
+        if irow != icol:
+            a[irow], a[icol] = a[icol], a[irow]
+            b[irow], b[icol] = b[icol], b[irow]
+        indxr[i], indxc[i] = irow, icol
+        if a[icol][icol] == 0.0:
+            raise ZeroDivisionError("singular matrix")
+        pivinv = 1.0 / a[icol][icol]
+        a[icol][icol] = 1.0
+        a[icol] = [x * pivinv for x in a[icol]]
+        b[icol] = [x * pivinv for x in b[icol]]
+        for ll in range(n):
+            if ll != icol:
+                dum = a[ll][icol]
+                a[ll][icol] = 0.0
+                a[ll] = [x - y * dum for x, y in zip(a[ll], a[icol])]
+                b[ll] = [x - y * dum for x, y in zip(b[ll], b[icol])]
+    return b
+
+
+def norm3(v):
+    return math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+
+
+def fsum_mean(xs):
+    return math.fsum(xs) / len(xs)
+
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+
 OUT = sys.argv[1] if len(sys.argv) > 1 else "Tests/NavMetricsTests/Fixtures/kitti"
 os.makedirs(OUT, exist_ok=True)
 rng = np.random.default_rng(20261123)
 
 
 def rot(axis, angle):
-    x, y, z = axis / np.linalg.norm(axis)
+    n = norm3(axis)
+    x, y, z = axis[0] / n, axis[1] / n, axis[2] / n
     c, s = math.cos(angle), math.sin(angle)
     C = 1 - c
-    return np.array([[c + x * x * C, x * y * C - z * s, x * z * C + y * s],
-                     [y * x * C + z * s, c + y * y * C, y * z * C - x * s],
-                     [z * x * C - y * s, z * y * C + x * s, c + z * z * C]])
+    return [[c + x * x * C, x * y * C - z * s, x * z * C + y * s],
+            [y * x * C + z * s, c + y * y * C, y * z * C - x * s],
+            [z * x * C - y * s, z * y * C + x * s, c + z * z * C]]
+
+
+def pose(R, t):
+    return [R[0] + [t[0]], R[1] + [t[1]], R[2] + [t[2]], [0.0, 0.0, 0.0, 1.0]]
 
 
 def drive(n, yaw_bias, scale, noise):
     """KITTI camera frame: x right, y down, z forward; the car turns about −y."""
     poses = []
-    R = np.eye(3)
-    t = np.zeros(3)
+    R = eye(3)
+    t = [0.0, 0.0, 0.0]
     for k in range(n):
-        T = np.eye(4)
-        T[:3, :3] = R
-        T[:3, 3] = t
-        poses.append(T)
+        poses.append(pose(R, t))
         speed = 1.0 + 0.3 * math.sin(k / 150.0)           # metres per frame (10 Hz: 10 m/s)
         yaw_rate = 0.02 * math.sin(k / 90.0) + yaw_bias   # rad per frame
         pitch = 0.002 * math.sin(k / 40.0)
-        dR = rot(np.array([0.0, -1.0, 0.0]), yaw_rate) @ rot(np.array([1.0, 0.0, 0.0]), pitch)
+        dR = matmul(rot([0.0, -1.0, 0.0], yaw_rate), rot([1.0, 0.0, 0.0], pitch))
         if noise:
-            dR = dR @ rot(rng.normal(size=3), rng.normal(0, noise))
-        step = np.array([0.0, 0.0, speed * scale])
+            dR = matmul(dR, rot([float(v) for v in rng.normal(size=3)], float(rng.normal(0, noise))))
+        step = [0.0, 0.0, speed * scale]
         if noise:
-            step = step + rng.normal(0, noise, size=3)
-        t = t + R @ step
-        R = R @ dR
+            step = [a + float(b) for a, b in zip(step, rng.normal(0, noise, size=3))]
+        t = [a + b for a, b in zip(t, matvec(R, step))]
+        R = matmul(R, dR)
     return poses
 
 
@@ -68,7 +155,7 @@ est = drive(N, 2e-5, 1.01, 2e-3)
 def write_kitti(path, poses):
     with open(path, "w") as f:
         for T in poses:
-            f.write(" ".join(repr(float(v)) for v in T[:3, :].reshape(-1)) + "\n")
+            f.write(" ".join(repr(float(v)) for row in T[:3] for v in row) + "\n")
 
 
 write_kitti(f"{OUT}/gt.kitti", gt)
@@ -79,9 +166,7 @@ def read_kitti(path):
     out = []
     for line in open(path):
         v = [float(x) for x in line.split()]
-        T = np.eye(4)
-        T[:3, :] = np.array(v).reshape(3, 4)
-        out.append(T)
+        out.append([v[0:4], v[4:8], v[8:12], [0.0, 0.0, 0.0, 1.0]])
     return out
 
 
@@ -96,7 +181,7 @@ def trajectory_distances(poses):
     dist = [0.0]
     for i in range(1, len(poses)):
         P1, P2 = poses[i - 1], poses[i]
-        dx, dy, dz = P1[0, 3] - P2[0, 3], P1[1, 3] - P2[1, 3], P1[2, 3] - P2[2, 3]
+        dx, dy, dz = P1[0][3] - P2[0][3], P1[1][3] - P2[1][3], P1[2][3] - P2[2][3]
         dist.append(dist[i - 1] + math.sqrt(dx * dx + dy * dy + dz * dz))
     return dist
 
@@ -109,13 +194,13 @@ def last_frame_from_segment_length(dist, first, length):
 
 
 def rotation_error(E):
-    a, b, c = E[0, 0], E[1, 1], E[2, 2]
+    a, b, c = E[0][0], E[1][1], E[2][2]
     d = 0.5 * (a + b + c - 1.0)
     return math.acos(max(min(d, 1.0), -1.0))
 
 
 def translation_error(E):
-    dx, dy, dz = E[0, 3], E[1, 3], E[2, 3]
+    dx, dy, dz = E[0][3], E[1][3], E[2][3]
     return math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
@@ -127,9 +212,9 @@ def calc_sequence_errors(poses_gt, poses_result):
             last = last_frame_from_segment_length(dist, first, length)
             if last == -1:
                 continue
-            delta_gt = np.linalg.inv(poses_gt[first]) @ poses_gt[last]
-            delta_result = np.linalg.inv(poses_result[first]) @ poses_result[last]
-            E = np.linalg.inv(delta_result) @ delta_gt
+            delta_gt = matmul(inv(poses_gt[first]), poses_gt[last])
+            delta_result = matmul(inv(poses_result[first]), poses_result[last])
+            E = matmul(inv(delta_result), delta_gt)
             r, t = rotation_error(E), translation_error(E)
             num_frames = last - first + 1
             speed = length / (0.1 * num_frames)
@@ -173,29 +258,30 @@ rng = np.random.default_rng(11)
 
 
 def quat_to_matrix(qx, qy, qz, qw, t):
-    q = np.array([qx, qy, qz, qw], dtype=np.float64)
-    nq = np.dot(q, q)
-    q *= math.sqrt(2.0 / nq)
-    q = np.outer(q, q)
-    return np.array(((1.0 - q[1, 1] - q[2, 2], q[0, 1] - q[2, 3], q[0, 2] + q[1, 3], t[0]),
-                     (q[0, 1] + q[2, 3], 1.0 - q[0, 0] - q[2, 2], q[1, 2] - q[0, 3], t[1]),
-                     (q[0, 2] - q[1, 3], q[1, 2] + q[0, 3], 1.0 - q[0, 0] - q[1, 1], t[2]),
-                     (0.0, 0.0, 0.0, 1.0)))
+    v = [qx, qy, qz, qw]
+    nq = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]
+    f = math.sqrt(2.0 / nq)
+    v = [x * f for x in v]
+    q = [[a * b for b in v] for a in v]
+    return [[1.0 - q[1][1] - q[2][2], q[0][1] - q[2][3], q[0][2] + q[1][3], t[0]],
+            [q[0][1] + q[2][3], 1.0 - q[0][0] - q[2][2], q[1][2] - q[0][3], t[1]],
+            [q[0][2] - q[1][3], q[1][2] + q[0][3], 1.0 - q[0][0] - q[1][1], t[2]],
+            [0.0, 0.0, 0.0, 1.0]]
 
 
 def tum_walk(times, noise):
     rows = []
     for t in times:
-        yaw = 0.3 * t + (rng.normal(0, noise) if noise else 0)
+        yaw = 0.3 * t + (float(rng.normal(0, noise)) if noise else 0)
         p = [2 * math.cos(0.2 * t), 2 * math.sin(0.2 * t), 0.1 * t]
         if noise:
-            p = [v + rng.normal(0, noise) for v in p]
+            p = [v + float(rng.normal(0, noise)) for v in p]
         rows.append([t] + p + [0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2)])
     return rows
 
 
 t_gt = [1000.0 + k / 100.0 for k in range(2000)]                      # 100 Hz, 20 s
-t_est = [1000.0 + 0.003 + k / 30.0 + rng.uniform(-2e-3, 2e-3) for k in range(580)]  # 30 Hz
+t_est = [1000.0 + 0.003 + k / 30.0 + float(rng.uniform(-2e-3, 2e-3)) for k in range(580)]  # 30 Hz
 for name, rows in (("gt.tum", tum_walk(t_gt, 0)), ("est.tum", tum_walk(t_est, 0.01))):
     with open(f"{TUM_OUT}/{name}", "w") as f:
         for r in rows:
@@ -251,7 +337,7 @@ def py2_sample(population, k):
 
 
 def angle(T):
-    return math.acos(min(1, max(-1, (np.trace(T[0:3, 0:3]) - 1) / 2)))
+    return math.acos(min(1, max(-1, (T[0][0] + T[1][1] + T[2][2] - 1) / 2)))
 
 
 def tum_rpe(traj_gt, traj_est, max_pairs, delta, unit):
@@ -262,10 +348,10 @@ def tum_rpe(traj_gt, traj_est, max_pairs, delta, unit):
     elif unit == "f":
         index = list(range(len(se)))
     else:
-        motion = [np.linalg.inv(traj_est[se[i + 1]]) @ traj_est[se[i]] for i in range(len(se) - 1)]
+        motion = [matmul(inv(traj_est[se[i + 1]]), traj_est[se[i]]) for i in range(len(se) - 1)]
         index, acc = [0], 0
         for m in motion:
-            acc += np.linalg.norm(m[0:3, 3]) if unit == "m" else angle(m) * (1 if unit == "rad" else 180 / math.pi)
+            acc += norm3([m[0][3], m[1][3], m[2][3]]) if unit == "m" else angle(m) * (1 if unit == "rad" else 180 / math.pi)
             index.append(acc)
     pairs = []
     for i in range(len(se)):
@@ -274,29 +360,36 @@ def tum_rpe(traj_gt, traj_est, max_pairs, delta, unit):
             pairs.append((i, j))
     if max_pairs != 0 and len(pairs) > max_pairs:
         pairs = py2_sample(pairs, max_pairs)
-    gt_max = 2 * np.median([s - t for s, t in zip(sg[1:], sg[:-1])])
+    gt_max = 2 * median([s - t for s, t in zip(sg[1:], sg[:-1])])
     out = []
     for i, j in pairs:
         g0, g1 = closest(sg, se[i]), closest(sg, se[j])
         if abs(sg[g0] - se[i]) > gt_max or abs(sg[g1] - se[j]) > gt_max:
             continue
-        E = np.linalg.inv(np.linalg.inv(traj_est[se[j]]) @ traj_est[se[i]]) @ (np.linalg.inv(traj_gt[sg[g1]]) @ traj_gt[sg[g0]])
-        out.append((i, j, g0, g1, float(np.linalg.norm(E[0:3, 3])), angle(E)))
+        E = matmul(inv(matmul(inv(traj_est[se[j]]), traj_est[se[i]])), matmul(inv(traj_gt[sg[g1]]), traj_gt[sg[g0]]))
+        out.append((i, j, g0, g1, norm3([E[0][3], E[1][3], E[2][3]]), angle(E)))
     return out
+
+
+def statistics_hex(xs):
+    """evaluate_rpe.py's numpy.sqrt(dot/len), mean, median, std, min, max; sums correctly rounded
+    (math.fsum), so no summation order of any CPU enters the bytes."""
+    mean = fsum_mean(xs)
+    values = (("rmse", math.sqrt(math.fsum(x * x for x in xs) / len(xs))), ("mean", mean), ("median", median(xs)),
+              ("std", math.sqrt(fsum_mean([(x - mean) * (x - mean) for x in xs]))), ("min", min(xs)), ("max", max(xs)))
+    return {k: float(v).hex() for k, v in values}
 
 
 traj_gt, traj_est = read_tum(f"{TUM_OUT}/gt.tum"), read_tum(f"{TUM_OUT}/est.tum")
 cases = []
 for max_pairs, delta, unit in ((10000, 1.0, "s"), (100, 1.0, "s"), (10, 0.5, "m"), (0, 30, "f"), (400, 20.0, "deg")):
     res = tum_rpe(traj_gt, traj_est, max_pairs, delta, unit)
-    tr = np.array([r[4] for r in res])
-    rot = np.array([r[5] for r in res]) * 180 / math.pi
+    tr = [r[4] for r in res]
+    rot = [r[5] * 180 / math.pi for r in res]
     cases.append({"max_pairs": max_pairs, "delta": delta, "unit": unit,
                   "pairs": [[r[0], r[1], r[2], r[3]] for r in res],
-                  "translation": {k: float(v).hex() for k, v in (("rmse", np.sqrt(np.dot(tr, tr) / len(tr))), ("mean", np.mean(tr)), ("median", np.median(tr)),
-                                                                  ("std", np.std(tr)), ("min", np.min(tr)), ("max", np.max(tr)))},
-                  "rotation_deg": {k: float(v).hex() for k, v in (("rmse", np.sqrt(np.dot(rot, rot) / len(rot))), ("mean", np.mean(rot)), ("median", np.median(rot)),
-                                                                   ("std", np.std(rot)), ("min", np.min(rot)), ("max", np.max(rot)))}})
+                  "translation": statistics_hex(tr),
+                  "rotation_deg": statistics_hex(rot)})
 with open(f"{TUM_OUT}/expected.json", "w") as f:
     json.dump({"source": "TUM RGB-D evaluate_rpe.py --fixed_delta, port in scripts/make_protocol_fixtures.py (random.seed(0), Python 2 sample)",
                "cases": cases}, f, indent=1, sort_keys=True)
