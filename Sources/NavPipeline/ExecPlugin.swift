@@ -73,8 +73,27 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: `FilterSpecError` when there is no plugin file to hash.
     public func pluginSHA256() throws(FilterSpecError) -> String {
+        try checkProgramRuns()
         guard let f = pluginFile else { throw FilterSpecError(spec: spec, problem: "\(escapedForMessage(program)): no such program (not a file, not on PATH)") }
         do { return try sha256Hex(ofFile: f) } catch { throw FilterSpecError(spec: spec, problem: error.description) }
+    }
+
+    /// Checks that argv[0] can be started: a path names an executable regular file, a bare name
+    /// is an executable file on PATH. A program under the project venv `.venv/` that is missing
+    /// names the command that creates it.
+    ///
+    /// - Throws: `FilterSpecError`, one line naming the program and, for `.venv/`, the fix.
+    public func checkProgramRuns() throws(FilterSpecError) {
+        func executable(_ path: String) -> Bool { isRegularFile(path) && access(path, X_OK) == 0 }
+        if program.contains("/") {
+            if executable(program) { return }
+        } else {
+            for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            where executable("\(dir)/\(program)") { return }
+        }
+        let venv = program.hasPrefix(".venv/") || program.hasPrefix("./.venv/")
+        let fix = venv ? "; the project venv .venv is created by `make deps-python` (also part of `make demo` and `make test`)" : ""
+        throw FilterSpecError(spec: spec, problem: "\(escapedForMessage(program)): no such executable program (not an executable file, not on PATH)\(fix)")
     }
 
     /// Runs the program once with `input` on stdin and returns its stdout.

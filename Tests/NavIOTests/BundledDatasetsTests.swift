@@ -5,16 +5,20 @@ import Testing
 import NavTestSupport
 
 /// Datasets/ holds exactly what its manifest lists, regenerates bit for bit from the
-/// manifest's seed, and every file validates.
+/// manifest's seed, and every file validates. Bit for bit where the libm is glibc's FMA path (the
+/// files were written with it); elsewhere sin/cos/exp round differently on a few values, and
+/// `scripts/check_portable.sh` (in `make test`) compares the regenerated files numerically.
 @Suite struct BundledDatasetsTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Datasets").path
 
     @Test func manifestMatchesFiles() throws {
         #expect(try verifyManifest(folder: Self.folder) == [])
+        #expect(try verifyManifest(folder: Self.folder + "/venue") == [])
     }
 
-    @Test func regeneratesBitForBit() throws {
+    @Test(.enabled(if: libmTakesGlibcFMAPath, "the committed bytes come from glibc's FMA libm path; scripts/check_portable.sh compares numerically"))
+    func regeneratesBitForBit() throws {
         let data = try #require(FileManager.default.contents(atPath: Self.folder + "/manifest.json"))
         let manifest = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         let facts = manifest["facts"] as! [String: String]
@@ -34,9 +38,9 @@ import NavTestSupport
 
     /// Datasets/venue (the building venue, `navbench synth --venue building`): its manifest
     /// matches, the sessions and the floor plan regenerate bit for bit.
-    @Test func buildingVenueRegeneratesBitForBit() throws {
+    @Test(.enabled(if: libmTakesGlibcFMAPath, "the committed bytes come from glibc's FMA libm path; scripts/check_portable.sh compares numerically"))
+    func buildingVenueRegeneratesBitForBit() throws {
         let folder = Self.folder + "/venue"
-        #expect(try verifyManifest(folder: folder) == [])
         let data = try #require(FileManager.default.contents(atPath: folder + "/manifest.json"))
         let manifest = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         let facts = manifest["facts"] as! [String: String]

@@ -55,6 +55,23 @@ import Testing
         #expect(throws: FilterSpecError.self) { try ExecPlugin(parsing: "exec:") }
     }
 
+    /// A program that cannot start is refused before any job runs, in one line; a missing
+    /// `.venv/` interpreter names the command that creates the venv (issue 26).
+    @Test func aMissingProgramIsRefusedAndTheVenvNamesItsFix() throws {
+        func refusal(_ spec: String) -> String {
+            do { try ExecPlugin(parsing: spec)!.checkProgramRuns(); return "runs" } catch { return "\(error)" }
+        }
+        #expect(refusal("exec:sh x.sh") == "runs")
+        #expect(refusal("exec:/bin/sh x.sh") == "runs")
+        let venv = refusal("exec:.venv/no-such-python examples/plugins/median.py --window 5")
+        #expect(venv.contains(".venv/no-such-python: no such executable program"))
+        #expect(venv.contains("`make deps-python`"))
+        let notExecutable = refusal("exec:\(Self.plugins)/exit3.sh")
+        #expect(notExecutable.contains("no such executable program") && !notExecutable.contains("make deps-python"))
+        #expect(refusal("exec:no-such-program-on-path-26").contains("no such executable program"))
+        #expect(throws: FilterSpecError.self) { try ExecPlugin(parsing: "exec:.venv/no-such-python x")!.pluginSHA256() }
+    }
+
     /// A guidance sweep over position filters: none, the doubling plugin and the three failing
     /// ones; the failing ones each give one listed line, the other two configurations complete.
     @Test func sweepGoesOnPastFailingPlugins() throws {

@@ -93,3 +93,13 @@ public struct RosExpected: Sendable {
 public func bundledFixture(_ bundle: Bundle, _ name: String) -> String {
     bundle.path(forResource: "Fixtures/" + name, ofType: nil) ?? bundle.bundlePath + "/Fixtures/" + name
 }
+
+/// Whether this process's libm takes glibc's FMA code paths of sin and exp, the ones every
+/// committed byte-for-byte reference was written with (x86-64 with FMA and AVX2). glibc's FMA and
+/// SSE2 paths round differently on about 0.07 % of arguments (docs/reproducibility.md); these two
+/// arguments are among them, so the probe answers from the functions themselves, whatever the
+/// CPU flags or `GLIBC_TUNABLES` say. Byte-for-byte regeneration tests run only where it is true;
+/// `scripts/check_portable.sh` compares the same regenerations numerically on any machine.
+public let libmTakesGlibcFMAPath: Bool =
+    Foundation.sin(0.7227612016480904).bitPattern == 0x3FE5_2AAA_0EBE_1262
+    && Foundation.exp(6.751559513251458).bitPattern == 0x408A_BB22_3CD5_83C1
