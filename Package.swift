@@ -16,13 +16,23 @@ import PackageDescription
 let package = Package(
     name: "navbench",
     products: [
+        // Every library module is a product: a package depending on navbench names the modules
+        // it imports (docs/library.md; scripts/check_library_example.sh builds an example).
         .executable(name: "navbench", targets: ["navbench"]),
         .library(name: "NavCore", targets: ["NavCore"]),
+        .library(name: "NavSignal", targets: ["NavSignal"]),
+        .library(name: "NavSpectral", targets: ["NavSpectral"]),
+        .library(name: "NavGeometry", targets: ["NavGeometry"]),
+        .library(name: "NavSynth", targets: ["NavSynth"]),
+        .library(name: "NavStatistics", targets: ["NavStatistics"]),
+        .library(name: "NavRosbag", targets: ["NavRosbag"]),
+        .library(name: "NavGuidance", targets: ["NavGuidance"]),
+        .library(name: "NavAids", targets: ["NavAids"]),
+        .library(name: "NavSim", targets: ["NavSim"]),
+        .library(name: "NavMetrics", targets: ["NavMetrics"]),
         .library(name: "NavIO", targets: ["NavIO"]),
         .library(name: "NavImport", targets: ["NavImport"]),
-        .library(name: "NavGeometry", targets: ["NavGeometry"]),
-        .library(name: "NavMetrics", targets: ["NavMetrics"]),
-        .library(name: "NavStatistics", targets: ["NavStatistics"]),
+        .library(name: "NavReport", targets: ["NavReport"]),
         .library(name: "NavPipeline", targets: ["NavPipeline"]),
     ],
     dependencies: [
