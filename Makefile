@@ -106,9 +106,10 @@ datasets: build
 fixtures: deps-python
 	$(PYTHON) scripts/make_fixtures.py
 
-## fixtures-signal: regenerate the scipy/filterpy/allantools references (committed).
+## fixtures-signal: regenerate the scipy/filterpy/allantools references (committed; with the OpenBLAS kernel they were
+## written with, whose bytes they are: docs/reproducibility.md).
 fixtures-signal: deps-python-fixtures
-	$(PYTHON) scripts/make_signal_fixtures.py
+	OPENBLAS_CORETYPE=Haswell $(PYTHON) scripts/make_signal_fixtures.py
 
 ## bench-signal: filters, Kalman, FFT, Welch, Allan deviation vs the Python peers, same run.
 bench-signal: release deps-python-fixtures
@@ -122,7 +123,7 @@ fixtures-statistics: deps-python-fixtures
 ## fixtures-evo: regenerate the evo / rdp / simplification golden fixtures of NavMetricsTests and
 ## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).
 fixtures-evo: deps-python-fixtures
-	$(PYTHON) scripts/make_evo_fixtures.py
+	OPENBLAS_CORETYPE=Haswell $(PYTHON) scripts/make_evo_fixtures.py
 
 ## deps-python-evo-user: evo 1.38.1 and the pandas/scipy/filterpy peers of bench-csv, pinned, in .venv.
 deps-python-evo-user:
@@ -130,7 +131,7 @@ deps-python-evo-user:
 
 ## fixtures-evo-timestamps: evo 1.38.1 on files with duplicate timestamps (NavMetricsTests/Fixtures/duplicates, committed).
 fixtures-evo-timestamps: deps-python-evo-user
-	$(PYTHON) scripts/make_evo_timestamp_fixtures.py
+	OPENBLAS_CORETYPE=Haswell $(PYTHON) scripts/make_evo_timestamp_fixtures.py
 
 ## bench-csv: navbench filter whole-process on a 1 M-row CSV vs pandas + scipy and pandas + filterpy, same run.
 bench-csv: release deps-python-evo-user
