@@ -22,7 +22,17 @@ public struct ClosedLoopRegression: Sendable, Equatable {
 /// of the model that moves a cell by less than its sampling error through, and stops one that
 /// moves it by more. Cells only in the current table are new, not regressions.
 public struct ClosedLoopGate: Sendable {
-    public var regressions: [ClosedLoopRegression]
+    /// One gated value: a baseline cell × gated metric, and whether it regressed (a JUnit testcase).
+    public struct Check: Sendable, Equatable {
+        public var route: String
+        public var configuration: String
+        public var metric: String
+        /// The regression when this check failed, nil when it passed.
+        public var regression: ClosedLoopRegression?
+    }
+    /// Every gated value, in the baseline's row order.
+    public var checks: [Check]
+    public var regressions: [ClosedLoopRegression] { checks.compactMap(\.regression) }
     /// Cells compared (present in the baseline).
     public var cells: Int
 
@@ -43,29 +53,31 @@ public struct ClosedLoopGate: Sendable {
         let b = index(baseline), c = index(current)
         var labels: [String: (String, String)] = [:], order: [String] = []
         for r in baseline.rows where labels[cellKey(r)] == nil { labels[cellKey(r)] = (r.route, r.configuration); order.append(cellKey(r)) }
-        var out: [ClosedLoopRegression] = []
+        var out: [Check] = []
         for key in order {
             let (route, configuration) = labels[key]!
             let base = b[key]!
             for g in Self.gated {
                 guard let bv = base[g.metric], !bv.isNaN else { continue }
                 let bound = base[g.bound] ?? bv
-                guard let cv = c[key]?[g.metric] else {
-                    out.append(ClosedLoopRegression(route: route, configuration: configuration, metric: g.metric, baseline: bv, current: nil, bound: bound))
-                    continue
+                var check = Check(route: route, configuration: configuration, metric: g.metric, regression: nil)
+                if let cv = c[key]?[g.metric] {
+                    let worse = cv.isNaN || (g.higherIsWorse ? cv > bound : cv < bound)
+                    if worse { check.regression = ClosedLoopRegression(route: route, configuration: configuration, metric: g.metric, baseline: bv, current: cv, bound: bound) }
+                } else {
+                    check.regression = ClosedLoopRegression(route: route, configuration: configuration, metric: g.metric, baseline: bv, current: nil, bound: bound)
                 }
-                let worse = cv.isNaN || (g.higherIsWorse ? cv > bound : cv < bound)
-                if worse { out.append(ClosedLoopRegression(route: route, configuration: configuration, metric: g.metric, baseline: bv, current: cv, bound: bound)) }
+                out.append(check)
             }
         }
-        regressions = out
+        checks = out
         cells = order.count
     }
 
     /// The Markdown section of `navbench compare`.
     public var markdown: String {
-        var md = "\n## Closed loop (`closed-loop.csv`)\n\n\(cells) cells compared on success rate and mean end-of-route error "
-            + "(tolerance: the baseline cell's 95 % interval): \(regressions.count) regressed.\n"
+        var md = "\n## Closed loop (`closed-loop.csv`)\n\n\(cells) cells compared on success rate and mean end-of-route error, "
+            + "\(checks.count) gated values (tolerance: the baseline cell's 95 % interval): \(regressions.count) regressed.\n"
         guard !regressions.isEmpty else { return md }
         md += "\n| route | cell | metric | baseline | bound | current |\n|---|---|---|---:|---:|---:|\n"
         for r in regressions {

@@ -23,9 +23,11 @@ func xmlEscaped(_ s: String) -> String {
 /// (`testsuites > testsuite > testcase > failure`, counts in the `tests`, `failures`, `errors`
 /// and `skipped` attributes): one testcase per gated (route, metric), classname `navbench.compare.<route>`,
 /// a `failure` element for each regression with baseline, current, difference and CI. Deterministic
-/// (no timestamps, `time="0"`).
-public func gateJUnitXML(_ r: GateResult, suiteName: String) -> String {
-    let tests = r.gated.count, failures = r.regressions.count
+/// (no timestamps, `time="0"`). With `closedLoop`, one testcase per closed-loop cell × gated
+/// metric follows (classname `navbench.compare.closed-loop.<route>`, name `<cell> · <metric>`),
+/// failing where it regressed; `failures` is `gateRegressionCount`.
+public func gateJUnitXML(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, suiteName: String) -> String {
+    let tests = r.gated.count + (closedLoop?.checks.count ?? 0), failures = gateRegressionCount(r, closedLoop: closedLoop)
     var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     x += "<testsuites name=\"navbench compare\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
     x += "  <testsuite name=\"\(xmlEscaped(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
@@ -43,6 +45,13 @@ public func gateJUnitXML(_ r: GateResult, suiteName: String) -> String {
         if g.rowRegressions.count > 50 { body += "… \(g.rowRegressions.count - 50) more rows\n" }
         x += "      <failure type=\"regression\" message=\"\(xmlEscaped(message))\">\(xmlEscaped(body))</failure>\n"
         x += "    </testcase>\n"
+    }
+    for c in closedLoop?.checks ?? [] {
+        x += "    <testcase classname=\"navbench.compare.closed-loop.\(xmlEscaped(c.route))\" name=\"\(xmlEscaped(c.configuration + " · " + c.metric))\" time=\"0\""
+        guard let g = c.regression else { x += "/>\n"; continue }
+        let message = "closed loop \(c.metric) of \(c.route) [\(c.configuration)] worse: baseline \(gateNumber(g.baseline)), "
+            + "current \(g.current.map(gateNumber) ?? "missing"), beyond the baseline's 95% interval end \(gateNumber(g.bound))"
+        x += ">\n      <failure type=\"regression\" message=\"\(xmlEscaped(message))\">\(xmlEscaped(message))\n</failure>\n    </testcase>\n"
     }
     x += "  </testsuite>\n</testsuites>\n"
     return x

@@ -177,16 +177,27 @@ func gateNumber(_ v: Double) -> String { v.isFinite ? String(format: "%.6g", v) 
 
 /// The change table for a CI job summary (GitHub `$GITHUB_STEP_SUMMARY`, GitLab MR notes):
 /// regressions first, then the metrics that moved, then a count of unchanged ones.
-public func gateMarkdown(_ r: GateResult, baselineName: String, currentName: String) -> String {
+///
+/// With `closedLoop`, its gated cells count in the headline (one bold total of regressions,
+/// replay and closed loop, the same number `gateRegressionCount` gives the exit status and the
+/// JUnit report its failures) and its section follows the replay table.
+public func gateMarkdown(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, baselineName: String, currentName: String) -> String {
     var md = "# navbench compare: \(markdownInline(currentName)) against \(markdownInline(baselineName))\n\n"
     let moved = r.gated.filter { !$0.regressed && ($0.meanDifference != 0 && !$0.meanDifference.isNaN || !$0.rowRegressions.isEmpty) }
-    md += "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows: **\(r.regressions.count) regressed**, "
-        + "\(moved.count) moved without regressing, \(r.gated.count - r.regressions.count - moved.count) unchanged.\n\n"
+    let total = gateRegressionCount(r, closedLoop: closedLoop)
+    if let closedLoop {
+        md += "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows and \(closedLoop.checks.count) closed-loop values "
+            + "(\(closedLoop.cells) cells × success rate, end-of-route error): **\(total) regressed** "
+            + "(\(r.regressions.count) replay, \(closedLoop.regressions.count) closed loop), "
+    } else {
+        md += "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows: **\(total) regressed**, "
+    }
+    md += "\(moved.count) moved without regressing, \(r.gated.count - r.regressions.count - moved.count) unchanged.\n\n"
     md += "A metric regresses when the mean paired difference (current − baseline) is worse beyond its tolerance and its whole "
         + "95 % BCa bootstrap CI lies beyond the tolerance (so it excludes zero); with fewer than 5 paired runs the per-row tolerance rule "
         + "decides (said in the last column).\n\n"
     let shown = r.regressions + moved
-    guard !shown.isEmpty else { return md + "No metric moved.\n" }
+    guard !shown.isEmpty else { return md + "No metric moved.\n" + (closedLoop?.markdown ?? "") }
     md += "| | route | metric | n | baseline mean | current mean | difference | 95 % CI | tolerance | why |\n"
     md += "|---|---|---|---:|---:|---:|---:|---|---|---|\n"
     for g in shown {
@@ -195,5 +206,12 @@ public func gateMarkdown(_ r: GateResult, baselineName: String, currentName: Str
             + "\(gateNumber(g.currentMean)) | \(gateNumber(g.meanDifference))\(unit) | [\(gateNumber(g.ciLow)), \(gateNumber(g.ciHigh))] | "
             + "\(gateNumber(g.tolerance.absolute)) + \(gateNumber(g.tolerance.relative))·\\|b\\| | \(g.reason) |\n"
     }
-    return md
+    return md + (closedLoop?.markdown ?? "")
+}
+
+/// Regressions of the whole gate: the replay metrics' and the closed-loop values'. `navbench
+/// compare` exits 1 exactly when this is above 0; the Markdown headline prints it and the JUnit
+/// report counts it as failures, so the three cannot disagree.
+public func gateRegressionCount(_ r: GateResult, closedLoop: ClosedLoopGate?) -> Int {
+    r.regressions.count + (closedLoop?.regressions.count ?? 0)
 }

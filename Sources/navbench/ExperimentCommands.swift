@@ -136,18 +136,18 @@ struct Compare: ParsableCommand {
         }
         for path in [out, markdown, junit] { try checkOutput(path, extraInputs: [metricsPath(baseline), metricsPath(current)]) }
         let result = noiseAwareGate(baseline: b, current: c, tolerances: tolerances, resamples: resamples)
-        var md = gateMarkdown(result, baselineName: baseline, currentName: current)
         // Closed loop: both run folders' closed-loop.csv, when the baseline has one (ClosedLoopGate).
         let closedLoop: ClosedLoopGate?
         do { closedLoop = try closedLoopGate(baseline: baseline, current: current) } catch {
             printErrorLine(error)
             throw ExitCode(2)
         }
-        if let closedLoop { md += closedLoop.markdown }
+        // Headline, JUnit failures and exit status all come from gateRegressionCount.
+        let md = gateMarkdown(result, closedLoop: closedLoop, baselineName: baseline, currentName: current)
         print(md, terminator: "")
         for path in [out, markdown].compactMap({ $0 }) { try writeTextAtomically(md, to: path) }
-        if let junit { try writeTextAtomically(gateJUnitXML(result, suiteName: "\(current) vs \(baseline)"), to: junit) }
-        if !result.regressions.isEmpty || !(closedLoop?.regressions.isEmpty ?? true) { throw ExitCode(1) }
+        if let junit { try writeTextAtomically(gateJUnitXML(result, closedLoop: closedLoop, suiteName: "\(current) vs \(baseline)"), to: junit) }
+        if gateRegressionCount(result, closedLoop: closedLoop) > 0 { throw ExitCode(1) }
     }
 }
 

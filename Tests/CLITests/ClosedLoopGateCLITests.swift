@@ -18,7 +18,7 @@ import Testing
         try write(lines)
         let same = try navbench(["compare", "Reports/baseline", dir], cwd: repoRoot)
         #expect(same.status == 0, "\(same.err)")
-        #expect(same.out.contains("## Closed loop") && same.out.contains(": 0 regressed."))
+        #expect(same.out.contains("## Closed loop") && same.out.contains(": 0 regressed.") && same.out.contains("**0 regressed** (0 replay, 0 closed loop)"))
         // The first cell with a success rate between 0.2 and 0.9 and its interval.
         func fields(_ l: String) -> [String] { l.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         func cell(_ l: String) -> String { fields(l).dropLast(3).joined(separator: ",") }
@@ -42,9 +42,19 @@ import Testing
         #expect(try navbench(["compare", "Reports/baseline", dir], cwd: repoRoot).status == 0)
         // Below it: fails, named.
         try write(planted(si, low - 0.05))
-        let worse = try navbench(["compare", "Reports/baseline", dir], cwd: repoRoot)
+        let worse = try navbench(["compare", "Reports/baseline", dir, "--junit", dir + "/junit.xml", "--markdown", dir + "/compare.md"], cwd: repoRoot)
         #expect(worse.status == 1)
         #expect(worse.out.contains(": 1 regressed.") && worse.out.contains("| success_rate |"))
+        // Exit status, Markdown headline and JUnit agree (issue 28, item 1: the headline said 0 and JUnit failures="0").
+        let headline = try String(contentsOfFile: dir + "/compare.md", encoding: .utf8)
+        #expect(headline.contains("**1 regressed** (0 replay, 1 closed loop)"), "\(headline.prefix(400))")
+        let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
+        let cellName = fields(row)[2]
+        #expect(junit.contains(" failures=\"1\" "))
+        #expect(junit.components(separatedBy: "<failure ").count - 1 == 1)
+        #expect(junit.contains("classname=\"navbench.compare.closed-loop.\(fields(row)[0])\" name=\"\(cellName) · success_rate\""))
+        let testcases = junit.components(separatedBy: "<testcase ").count - 1
+        #expect(junit.contains("<testsuite name=") && junit.contains(" tests=\"\(testcases)\" "))
         // Mean end-of-route error above its interval: fails.
         let (ei, _) = try #require(value(c, "end_of_route_error"))
         let (_, high) = try #require(value(c, "end_of_route_error_ci_high"))
