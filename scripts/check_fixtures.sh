@@ -28,7 +28,7 @@ tum-rpe:Tests/NavMetricsTests/Fixtures/tum-rpe"
 # The committed bytes were written by glibc's FMA code paths of sin, cos, exp… (every x86-64 with
 # FMA and AVX2: Intel since 2013, AMD since 2015). This probe tells whether this machine's libm
 # takes them: two arguments where the FMA and SSE2 paths round differently.
-libm=$("$PY" -c 'import math; print("fma" if math.sin(0.7227612016480904).hex() == "0x1.52aaa0ebe1262p-1" and math.exp(6.751559513251458).hex() == "0x1.abb223cd583c1p+9" else "other")')
+libm=$("$PY" scripts/libm_path.py)
 
 for variant in OPENBLAS_CORETYPE=Haswell OPENBLAS_CORETYPE=SkylakeX OPENBLAS_CORETYPE=Prescott GLIBC_TUNABLES=$NO_SIMD; do
     out="$T/${variant%%=*}-${variant##*=}"

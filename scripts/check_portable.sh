@@ -14,7 +14,7 @@ NO_SIMD=glibc.cpu.hwcaps=-AVX2,-FMA,-AVX512F
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 status=0
-libm=$("$PY" -c 'import math; print("fma" if math.sin(0.7227612016480904).hex() == "0x1.52aaa0ebe1262p-1" and math.exp(6.751559513251458).hex() == "0x1.abb223cd583c1p+9" else "other")')
+libm=$("$PY" scripts/libm_path.py)
 seed=$("$PY" -c 'import json; print(json.load(open("Datasets/manifest.json"))["facts"]["seed"])')
 
 for variant in native "GLIBC_TUNABLES=$NO_SIMD"; do
