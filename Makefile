@@ -38,24 +38,24 @@ demo: release deps-python
 ## depends on navbench (docs/library.md), the regression gate on the default experiment with the
 ## configuration-collapse and doc-figure checks on its report, JUnit, notebook, plugins, Slurm,
 ## kill/resume, fuzz and h5py checks. Each step prints its wall time ("time: STEP: N s").
-T = scripts/timed.sh
+TIMED = scripts/timed.sh
 test: deps-python
-	@$(T) layers $(MAKE) --no-print-directory layers
-	@$(T) fixtures env PYTHON=$(PYTHON) scripts/check_fixtures.sh
-	@$(T) "swift build" $(SWIFT) build
-	@$(T) "swift test" $(SWIFT) test
-	@$(T) portable env PYTHON=$(PYTHON) scripts/check_portable.sh .build/debug/navbench
-	@$(T) "library example" scripts/check_library_example.sh
-	@$(T) gate $(MAKE) --no-print-directory gate
-	@$(T) "configuration collapse" $(PYTHON) scripts/check_configuration_collapse.py .build/gate/metrics.csv Datasets/venue
-	@$(T) "doc figures" $(PYTHON) scripts/check_doc_figures.py .build/gate docs/guidance.md
-	@$(T) junit $(PYTHON) scripts/check_junit.py
-	@$(T) notebook $(MAKE) --no-print-directory notebook-check
-	@$(T) plugins $(MAKE) --no-print-directory plugins-check
-	@$(T) slurm scripts/check_slurm_shards.sh
-	@$(T) kill-check $(MAKE) --no-print-directory kill-check
-	@$(T) fuzz env FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
-	@$(T) h5py $(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
+	@$(TIMED) layers $(MAKE) --no-print-directory layers
+	@$(TIMED) fixtures env PYTHON=$(PYTHON) scripts/check_fixtures.sh
+	@$(TIMED) "swift build" $(SWIFT) build
+	@$(TIMED) "swift test" $(SWIFT) test
+	@$(TIMED) portable env PYTHON=$(PYTHON) scripts/check_portable.sh .build/debug/navbench
+	@$(TIMED) "library example" scripts/check_library_example.sh
+	@$(TIMED) gate $(MAKE) --no-print-directory gate
+	@$(TIMED) "configuration collapse" $(PYTHON) scripts/check_configuration_collapse.py .build/gate/metrics.csv Datasets/venue
+	@$(TIMED) "doc figures" $(PYTHON) scripts/check_doc_figures.py .build/gate docs/guidance.md
+	@$(TIMED) junit $(PYTHON) scripts/check_junit.py
+	@$(TIMED) notebook $(MAKE) --no-print-directory notebook-check
+	@$(TIMED) plugins $(MAKE) --no-print-directory plugins-check
+	@$(TIMED) slurm scripts/check_slurm_shards.sh
+	@$(TIMED) kill-check $(MAKE) --no-print-directory kill-check
+	@$(TIMED) fuzz env FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
+	@$(TIMED) h5py $(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
 
 ## layers: fail when a target imports a module Package.swift does not declare for it, declares one it
 ## never imports, or imports one the layer order forbids (docs/architecture.md).

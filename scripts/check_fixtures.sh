@@ -3,15 +3,15 @@
 # (numpy, scipy, statsmodels) into a temporary folder and fails if any differs from what is
 # committed: a fixture edited by hand, or a generator changed without regenerating, is caught.
 #
-# The bytes must not depend on the CPU: numpy's OpenBLAS picks its kernel by CPU and glibc's
-# libm picks FMA/AVX2/AVX-512 code paths, so each generator runs once per variant below —
-# the OpenBLAS kernels Haswell, SkylakeX and Prescott, and glibc with those code paths switched
-# off — and every variant must write the committed bytes. A generator that starts depending on
-# the CPU fails here, not on a user's machine (docs/reproducibility.md).
-#
-# Where glibc's libm takes another code path (no FMA), the bytes differ in the last bit on a few
-# values, so there the comparison is numeric, rtol 1e-9 (scripts/compare_numeric.py).
-# Last, the check proves it can fail: a copy of the fixtures with one digit changed must differ.
+# The bytes must not depend on the BLAS kernel, which numpy's OpenBLAS picks by CPU: each
+# generator runs under the kernels Haswell, SkylakeX and Prescott, and the three outputs must be
+# byte-identical to each other and, where this machine's libm takes glibc's FMA code paths (the
+# ones the files were written with; scripts/libm_path.py asks), to the committed files. glibc's
+# other (SSE2) paths round sin, exp, … differently in the last bit on a few values, so a fourth
+# run with those paths forced (GLIBC_TUNABLES) — and every run on a machine without FMA — is
+# compared numerically, rtol 1e-9 (scripts/compare_numeric.py). A generator that starts
+# depending on the CPU fails here, not on a user's machine (docs/reproducibility.md).
+# Last, the check proves it can fail: a copy of a fixture with one number changed must differ.
 #
 # The evo, rosbag and h5py generators need other pins; regenerate those with their make
 # targets (make fixtures-evo, fixtures-evo-timestamps, fixtures-rosbag) and compare with git diff.
@@ -60,10 +60,11 @@ for k in SkylakeX Prescott; do
     fi
 done
 
-# The comparisons can fail: change one digit of a copy of a committed fixture.
+# The comparisons can fail: a copy of a committed fixture whose line 5 starts with one more digit
+# (its first number ten-odd times larger) must differ, bytewise and numerically.
 mkdir -p "$T/edited"
 cp -R Tests/NavMetricsTests/Fixtures/kitti "$T/edited/"
-sed '5s/[0-9]/7/' Tests/NavMetricsTests/Fixtures/kitti/est.kitti | sed '5s/7/8/' > "$T/edited/kitti/est.kitti"
+sed '5s/^/1/' Tests/NavMetricsTests/Fixtures/kitti/est.kitti > "$T/edited/kitti/est.kitti"
 if diff -r -q "$T/edited/kitti" Tests/NavMetricsTests/Fixtures/kitti > /dev/null ||
    "$PY" scripts/compare_numeric.py "$T/edited/kitti" Tests/NavMetricsTests/Fixtures/kitti > /dev/null; then
     echo "fixtures: the check did not notice an edited copy of Tests/NavMetricsTests/Fixtures/kitti/est.kitti"

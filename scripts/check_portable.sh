@@ -22,14 +22,14 @@ for variant in native "GLIBC_TUNABLES=$NO_SIMD"; do
         committed=Datasets; [ $venue = building ] && committed=Datasets/venue
         out="$T/${variant%%=*}-$venue"
         mkdir -p "$out"
-        if [ $variant = native ]; then
+        if [ "$variant" = native ]; then
             "$NAVBENCH" synth --seed "$seed" --navigations 3 --venue $venue --out "$out" > /dev/null
         else
             env "$variant" "$NAVBENCH" synth --seed "$seed" --navigations 3 --venue $venue --out "$out" > /dev/null
         fi
         for f in "$committed"/*.h5 $( [ $venue = building ] && echo "$committed/building.floorplan.json" ); do
             g="$out/$(basename "$f")"
-            if [ $variant = native ] && [ "$libm" = fma ]; then
+            if [ "$variant" = native ] && [ "$libm" = fma ]; then
                 cmp -s "$g" "$f" || { echo "portable: $f: navbench synth no longer writes these bytes"; status=1; }
             elif ! "$PY" scripts/compare_numeric.py --hdf5 --rtol 1e-9 --atol 1e-12 "$g" "$f" > "$T/compare.log"; then
                 echo "portable: $f: navbench synth ($variant, libm $libm) differs beyond rtol 1e-9: $(head -1 "$T/compare.log")"

@@ -57,43 +57,40 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
         spec = text; program = first; arguments = Array(argv.dropFirst()); self.timeout = timeout
     }
 
-    /// The plugin file: the first argument naming an existing regular file (the script of
-    /// `exec:python3 median.py`), else the program itself (found on PATH when it has no slash).
-    public var pluginFile: String? {
-        for a in arguments where isRegularFile(a) { return a }
-        if program.contains("/") { return isRegularFile(program) ? program : nil }
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let p = "\(dir)/\(program)"
-            if isRegularFile(p) { return p }
-        }
+    /// argv[0] as the program is started: the path itself when it contains a slash, else the
+    /// first executable file of that name on PATH (posix_spawnp's search); nil when there is none.
+    public var programPath: String? {
+        func executable(_ path: String) -> Bool { isRegularFile(path) && access(path, X_OK) == 0 }
+        if program.contains("/") { return executable(program) ? program : nil }
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        where executable("\(dir)/\(program)") { return "\(dir)/\(program)" }
         return nil
+    }
+
+    /// The plugin file: the first argument naming an existing regular file (the script of
+    /// `exec:python3 median.py`), else the program itself (`programPath`).
+    public var pluginFile: String? { arguments.first(where: isRegularFile) ?? programPath }
+
+    /// The program's path (`programPath`), or a one-line refusal: it cannot be started. A program
+    /// under the project venv `.venv/` names the command that creates the venv.
+    ///
+    /// - Throws: `FilterSpecError` naming the spec and the program.
+    @discardableResult
+    public func checkProgramRuns() throws(FilterSpecError) -> String {
+        if let p = programPath { return p }
+        let venv = program.hasPrefix(".venv/") || program.hasPrefix("./.venv/")
+        let fix = venv ? "; the project venv .venv is created by `make deps-python` (also part of `make demo` and `make test`)" : ""
+        throw FilterSpecError(spec: spec, problem: "\(escapedForMessage(program)): no such executable program (not an executable file, not on PATH)\(fix)")
     }
 
     /// SHA-256 of `pluginFile`: the plugin's identity in the results store key and the manifest.
     ///
-    /// - Throws: `FilterSpecError` when there is no plugin file to hash.
+    /// - Throws: `FilterSpecError` when the program cannot be started (`checkProgramRuns`) or
+    ///   the plugin file cannot be read.
     public func pluginSHA256() throws(FilterSpecError) -> String {
-        try checkProgramRuns()
-        guard let f = pluginFile else { throw FilterSpecError(spec: spec, problem: "\(escapedForMessage(program)): no such program (not a file, not on PATH)") }
+        let program = try checkProgramRuns()
+        let f = arguments.first(where: isRegularFile) ?? program
         do { return try sha256Hex(ofFile: f) } catch { throw FilterSpecError(spec: spec, problem: error.description) }
-    }
-
-    /// Checks that argv[0] can be started: a path names an executable regular file, a bare name
-    /// is an executable file on PATH. A program under the project venv `.venv/` that is missing
-    /// names the command that creates it.
-    ///
-    /// - Throws: `FilterSpecError`, one line naming the program and, for `.venv/`, the fix.
-    public func checkProgramRuns() throws(FilterSpecError) {
-        func executable(_ path: String) -> Bool { isRegularFile(path) && access(path, X_OK) == 0 }
-        if program.contains("/") {
-            if executable(program) { return }
-        } else {
-            for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            where executable("\(dir)/\(program)") { return }
-        }
-        let venv = program.hasPrefix(".venv/") || program.hasPrefix("./.venv/")
-        let fix = venv ? "; the project venv .venv is created by `make deps-python` (also part of `make demo` and `make test`)" : ""
-        throw FilterSpecError(spec: spec, problem: "\(escapedForMessage(program)): no such executable program (not an executable file, not on PATH)\(fix)")
     }
 
     /// Runs the program once with `input` on stdin and returns its stdout.

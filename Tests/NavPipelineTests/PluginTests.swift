@@ -63,6 +63,10 @@ import Testing
         }
         #expect(refusal("exec:sh x.sh") == "runs")
         #expect(refusal("exec:/bin/sh x.sh") == "runs")
+        // A bare name is looked up on PATH as posix_spawnp does; the plugin file is then the script argument.
+        let sh = try #require(try ExecPlugin(parsing: "exec:sh \(Self.plugins)/exit3.sh"))
+        #expect(sh.programPath?.hasSuffix("/sh") == true && sh.pluginFile == "\(Self.plugins)/exit3.sh")
+        #expect(try ExecPlugin(parsing: "exec:/bin/sh")!.pluginFile == "/bin/sh")
         let venv = refusal("exec:.venv/no-such-python examples/plugins/median.py --window 5")
         #expect(venv.contains(".venv/no-such-python: no such executable program"))
         #expect(venv.contains("`make deps-python`"))
