@@ -136,18 +136,14 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
         do { scenarios[id] = try cp.scenario(c, sessions: plan.sessions) } catch { failed.insert(id); failures.append(cp.scenarioFailure(c, error)) }
     }
     let results = Mutex([[Metric]?](repeating: nil, count: cp.cells.count))
-    let next = Counter()
     let allScenarios = scenarios
-    DispatchQueue.concurrentPerform(iterations: max(1, min(workers, cp.cells.count))) { _ in
-        while true {
-            let i = next.take()
-            guard i < cp.cells.count else { return }
-            let c = cp.cells[i]
-            guard let settings = cp.settings(c), let s = allScenarios[closedLoopScenarioID(c)] else { continue }
-            let r = simulateWalks(s, settings: settings, seed: c.seed, runs: cp.spec.runs)
-            let m = closedLoopMetrics(r.aggregate, keypoints: s.route.keypoints.count)
-            results.withLock { $0[i] = m }
-        }
+    forEachConcurrently(cp.cells.count, workers: workers, phase: "closed-loop cells") { i in
+        let c = cp.cells[i]
+        guard let settings = cp.settings(c), let s = allScenarios[closedLoopScenarioID(c)] else { return .next }
+        let r = simulateWalks(s, settings: settings, seed: c.seed, runs: cp.spec.runs)
+        let m = closedLoopMetrics(r.aggregate, keypoints: s.route.keypoints.count)
+        results.withLock { $0[i] = m }
+        return .next
     }
     let metrics = results.withLock { $0 }
     var section = closedLoopSection(plan, cp, metrics: { metrics[$0.index] })
@@ -262,11 +258,4 @@ func closedLoopMetrics(_ a: ClosedLoopAggregate, keypoints: Int) -> [Metric] {
                   a.completion, a.path_length_ratio, a.time_to_complete ?? .nan, a.corrections, a.pulses, a.wall_contacts,
                   a.false_arrivals, a.missed_arrivals, Double(keypoints), Double(a.runs)]
     return zip(closedLoopMetricColumns, values).map { Metric($0.name, $1, $0.unit) }
-}
-
-/// A thread-safe counter handing out indices.
-final class Counter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-    func take() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value - 1 }
 }

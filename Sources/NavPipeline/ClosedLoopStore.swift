@@ -15,7 +15,7 @@ import Synchronization
 /// One closed-loop cell: `runs` virtual walkers of one profile, on one recording's route with
 /// one walls mode and one guidance configuration, under one VIO error level and one seed.
 public struct ClosedLoopCell: Sendable {
-    /// Position in the plan's cell order (also the shard split: `index % shards`).
+    /// Position in the plan's cell order (also the shard split: `shardRange`, as for jobs).
     public var index: Int
     /// The recording walked (a path among the experiment's inputs).
     public var recording: String
@@ -127,7 +127,7 @@ public struct ClosedLoopRunCounts: Sendable, Equatable {
     public var failures: [String] = []
 }
 
-/// Walks the closed-loop cells of shard `shard` of `shards` (`index % shards == shard − 1`) that
+/// Walks the closed-loop cells of shard `shard` of `shards` (`shardRange` of the cell order, the jobs' rule) that
 /// are not present and verified in the store at `storePath`, on `workers` threads, committing
 /// each finished cell's aggregate metrics (`closedLoopMetrics`) to `closed_loop_cells` in
 /// batches of `ClosedLoopCellWriter.batchSize`. A `kill -9` loses at most the cells in flight
@@ -135,10 +135,11 @@ public struct ClosedLoopRunCounts: Sendable, Equatable {
 ///
 /// - Throws: `ResultsStoreError` when the store cannot be opened or written.
 /// - Complexity: O(cells · runs · ticks per walk) time; memory O(workers + batch + scenarios).
-public func executeClosedLoopCells(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1) throws -> ClosedLoopRunCounts {
+public func executeClosedLoopCells(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
+                                  progress: ProgressHandler? = nil) throws -> ClosedLoopRunCounts {
     guard plan.spec.closedLoop != nil else { return ClosedLoopRunCounts() }
     let cp = planClosedLoopCells(plan)
-    let mine = cp.cells.filter { $0.index % shards == shard - 1 }
+    let mine = cp.cells[shardRange(count: cp.cells.count, shard: shard, shards: shards)]
     try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let store = try ResultsStore(path: storePath)
     let todo = try store.read { reader in try mine.filter { try reader.closedLoopCell(key: $0.key) == nil } }
@@ -153,27 +154,24 @@ public func executeClosedLoopCells(_ plan: ExperimentPlan, storePath: String, wo
     }
     let runnable = todo.filter { scenarios[closedLoopScenarioID($0)] != nil }
     let writer = ClosedLoopCellWriter(store: store)
-    let state = Mutex((next: 0, computed: 0, storeError: String?.none))
+    let state = Mutex((computed: 0, storeError: String?.none))
     let allScenarios = scenarios
     let runs = cp.spec.runs
-    DispatchQueue.concurrentPerform(iterations: max(1, min(workers, runnable.count))) { _ in
-        while true {
-            let i: Int? = state.withLock { s in s.next < runnable.count && s.storeError == nil ? { s.next += 1; return s.next - 1 }() : nil }
-            guard let i else { return }
-            let c = runnable[i]
-            guard let settings = cp.settings(c), let scenario = allScenarios[closedLoopScenarioID(c)] else { continue }
-            let started = Date()
-            let r = simulateWalks(scenario, settings: settings, seed: c.seed, runs: runs)
-            let metrics = closedLoopMetrics(r.aggregate, keypoints: scenario.route.keypoints.count)
-            var storeError: String?
-            do {
-                try writer.add(StoredClosedLoopCell(cell: c, guidance: cp.label(c), metrics: metrics,
-                                                    recordingSHA256: plan.checksums[c.recording] ?? "", seconds: Date().timeIntervalSince(started)))
-            } catch { storeError = "\(error)" }
-            state.withLock { s in
-                s.computed += 1
-                if let storeError, s.storeError == nil { s.storeError = storeError }
-            }
+    forEachConcurrently(runnable.count, workers: workers, phase: "closed-loop cells", progress: progress) { i in
+        let c = runnable[i]
+        guard let settings = cp.settings(c), let scenario = allScenarios[closedLoopScenarioID(c)] else { return .next }
+        let started = Date()
+        let r = simulateWalks(scenario, settings: settings, seed: c.seed, runs: runs)
+        let metrics = closedLoopMetrics(r.aggregate, keypoints: scenario.route.keypoints.count)
+        var storeError: String?
+        do {
+            try writer.add(StoredClosedLoopCell(cell: c, guidance: cp.label(c), metrics: metrics,
+                                                recordingSHA256: plan.checksums[c.recording] ?? "", seconds: Date().timeIntervalSince(started)))
+        } catch { storeError = "\(error)" }
+        return state.withLock { s in
+            s.computed += 1
+            if let storeError, s.storeError == nil { s.storeError = storeError }
+            return s.storeError == nil ? .next : .stop
         }
     }
     try writer.flush()

@@ -53,7 +53,7 @@ public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, f
 /// process, with paths) instead of running them again; it takes them out, so they are freed
 /// with the plots, before the statistics.
 func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
-                           facts: [String: String], sampledRuns: SampledRuns?) throws -> ExperimentOutputs {
+                           facts: [String: String], sampledRuns: SampledRuns?, progress: ProgressHandler? = nil) throws -> ExperimentOutputs {
     var out = ExperimentOutputs(folder: plan.spec.output)
     var sample = PlotSample(plan)
     traceMemory("report: start")
@@ -63,7 +63,7 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
     let plots: [String: [String]]
     do {
-        let sampled = sample.results(plan, reusing: sampledRuns?.take() ?? [:])
+        let sampled = sample.results(plan, reusing: sampledRuns?.take() ?? [:], progress: progress)
         traceMemory("report: plot sample re-run")
         plots = try writeRouteFiles(plan, sampled: sampled, table: table, routes: routes, out: out)
     }

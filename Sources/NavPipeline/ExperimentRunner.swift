@@ -230,9 +230,6 @@ public func runJob(_ job: ExperimentJob, plan: ExperimentPlan, paths: Bool = tru
                      positionErrors: zip(run.estimatedPath, run.truePath).map { ($0 - $1).norm })
 }
 
-/// Progress of a run: jobs done (computed or from cache) of the total.
-public typealias ProgressHandler = @Sendable (_ done: Int, _ total: Int) -> Void
-
 /// Runs the plan's jobs (those of shard `shard` of `shards`, `shardRange` of the job indices) on `workers` threads. A job whose
 /// run is in the results store at `storePath` (`ResultsStore`, row checksum verified) is skipped;
 /// a new run's metrics are committed to the store in batches as jobs finish. A failing job is
@@ -257,45 +254,38 @@ func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard:
     try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let store = try ResultsStore(path: storePath)
     try store.describe(plan, shard: shard, shards: shards)
-    let state = Mutex((next: 0, done: 0, computed: 0, failures: [String](), storeError: String?.none))
-    let count = max(1, min(workers, indices.count))
-    DispatchQueue.concurrentPerform(iterations: count) { _ in
-        while true {
-            let i: Int? = state.withLock { s in s.next < indices.count && s.storeError == nil ? { s.next += 1; return s.next - 1 }() : nil }
-            guard let i else { return }
-            let job = plan.jobs[indices[indices.startIndex + i]]
-            var failure: String?, computed = false, storeError: String?
-            let stored = (try? store.read { try $0.metrics(key: job.key) }) ?? nil
-            if stored == nil {
-                let started = Date()
+    let state = Mutex((computed: 0, failures: [String](), storeError: String?.none))
+    let done = forEachConcurrently(indices.count, workers: workers, phase: "guidance runs", progress: progress) { i in
+        let job = plan.jobs[indices[indices.startIndex + i]]
+        var failure: String?, computed = false, storeError: String?
+        let stored = (try? store.read { try $0.metrics(key: job.key) }) ?? nil
+        if stored == nil {
+            let started = Date()
+            do {
+                let keep = sampled?.wanted.contains(job.index) ?? false
+                let r = try runJob(job, plan: plan, paths: keep)
+                if keep { sampled?.keep(job.index, r) }
+                computed = true
                 do {
-                    let keep = sampled?.wanted.contains(job.index) ?? false
-                    let r = try runJob(job, plan: plan, paths: keep)
-                    if keep { sampled?.keep(job.index, r) }
-                    computed = true
-                    do {
-                        try store.add(StoredRun(job: job, recordingSHA256: plan.checksums[job.recording] ?? "",
-                                                navigationSHA256: plan.checksums[job.navigation] ?? "",
-                                                seconds: Date().timeIntervalSince(started), route: r.route, session: r.session, metrics: r.metrics))
-                    } catch { storeError = "\(error)" }
-                } catch {
-                    failure = "\(job.navigation) [\(job.configuration.label)]: \(error)"
-                    do { try store.fail(job, message: failure!) } catch { storeError = "\(error)" }
-                }
+                    try store.add(StoredRun(job: job, recordingSHA256: plan.checksums[job.recording] ?? "",
+                                            navigationSHA256: plan.checksums[job.navigation] ?? "",
+                                            seconds: Date().timeIntervalSince(started), route: r.route, session: r.session, metrics: r.metrics))
+                } catch { storeError = "\(error)" }
+            } catch {
+                failure = "\(job.navigation) [\(job.configuration.label)]: \(error)"
+                do { try store.fail(job, message: failure!) } catch { storeError = "\(error)" }
             }
-            let (done, total) = state.withLock { s in
-                if let failure { s.failures.append(failure) }
-                if computed { s.computed += 1 }
-                if let storeError, s.storeError == nil { s.storeError = storeError }
-                s.done += 1
-                return (s.done, indices.count)
-            }
-            progress?(done, total)
+        }
+        return state.withLock { s in
+            if let failure { s.failures.append(failure) }
+            if computed { s.computed += 1 }
+            if let storeError, s.storeError == nil { s.storeError = storeError }
+            return s.storeError == nil ? .next : .stop
         }
     }
     try store.flush()
     if let e = state.withLock({ $0.storeError }) { throw ResultsStoreError.unreadable(path: storePath, reason: e) }
-    return state.withLock { s in (s.done - s.failures.count, s.failures.sorted(), s.computed) }
+    return state.withLock { s in (done - s.failures.count, s.failures.sorted(), s.computed) }
 }
 
 /// Copies the shard stores of the report folder into `OUTPUT/results.sqlite` (streamed in SQL,

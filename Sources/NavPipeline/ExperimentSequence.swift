@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 
 // The experiment sequence as one call (plan → jobs → report), shared by `navbench run` and
 // `navbench merge`, tests and notebooks.
@@ -36,14 +37,15 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     let sampled = shards == 1 ? SampledRuns(plan) : nil
     let (done, failures, computed) = try executeJobs(plan, storePath: storePath, workers: workers,
                                                      shard: shard, shards: shards, progress: progress, sampled: sampled)
-    let cells = try executeClosedLoopCells(plan, storePath: storePath, workers: workers, shard: shard, shards: shards)  // ClosedLoopStore.swift
+    let cells = try executeClosedLoopCells(plan, storePath: storePath, workers: workers, shard: shard, shards: shards,
+                                          progress: progress)  // ClosedLoopStore.swift
     traceMemory("jobs run")
     var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
     outcome.closedLoop = cells
     guard shards == 1 else { outcome.failures += cells.failures; return outcome }  // unsharded: the report lists them
     outcome.report = try writeExperimentReport(plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
                                                facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count),
-                                               sampledRuns: sampled)
+                                               sampledRuns: sampled, progress: progress)
     outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE: exit 1 too
     return outcome
 }

@@ -60,18 +60,15 @@ struct PlotSample {
     /// this process, `SampledRuns`) as they are, the others re-run on `workers` threads (a run
     /// that fails now is left out). Jobs are deterministic, so both give the same result.
     func results(_ plan: ExperimentPlan, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                 reusing: [Int: JobResult] = [:]) -> [JobResult] {
+                 reusing: [Int: JobResult] = [:], progress: ProgressHandler? = nil) -> [JobResult] {
         let chosen = indices
         let box = Mutex(chosen.map { reusing[$0] })
         let missing = chosen.indices.filter { reusing[chosen[$0]] == nil }
-        let next = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, missing.count))) { _ in
-            while true {
-                let i: Int? = next.withLock { n in n < missing.count ? { n += 1; return missing[n - 1] }() : nil }
-                guard let i else { return }
-                let r = try? runJob(plan.jobs[chosen[i]], plan: plan)
-                box.withLock { $0[i] = r }
-            }
+        forEachConcurrently(missing.count, workers: workers, phase: "plot runs", progress: progress) { k in
+            let i = missing[k]
+            let r = try? runJob(plan.jobs[chosen[i]], plan: plan)
+            box.withLock { $0[i] = r }
+            return .next
         }
         return box.withLock { $0.compactMap { $0 } }
     }

@@ -171,7 +171,7 @@ extension ExperimentStatistics {
         let snapshot = grid, tableNames = tables, configNames = configs, metricNames = metrics
         let cellJobs = jobs, unitOf = units
         let cellBox = UnsafeResults<Cell>(count: jobs.count)
-        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+        forEachConcurrently(jobs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
             let j0 = cellJobs[i]
             let v = snapshot.column(table: j0.table, metric: j0.metric, configuration: j0.configuration)!.presentValues
             let j = (table: tableNames[j0.table], configuration: configNames[j0.configuration], metric: metricNames[j0.metric])
@@ -199,6 +199,7 @@ extension ExperimentStatistics {
                 cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
             }
             cellBox[i] = cell
+            return .next
         }
         cells = cellBox.values
         cellIndex = Self.index(cells)
@@ -434,7 +435,7 @@ struct ValueGrid: Sendable {
     }
 }
 
-/// Results written by index from `concurrentPerform` (each index once).
+/// Results written by index from `forEachConcurrently` (each index once).
 final class UnsafeResults<T>: @unchecked Sendable {
     private var storage: [T?]
     private let lock = NSLock()

@@ -4,6 +4,7 @@ import NavCore
 import NavIO
 import NavPipeline
 import NavReport
+import Synchronization
 
 /// "K/N" → (K, N).
 func parseShard(_ s: String) throws -> (Int, Int) {
@@ -12,16 +13,22 @@ func parseShard(_ s: String) throws -> (Int, Int) {
     return (p[0], p[1])
 }
 
-/// A progress bar with ETA on a terminal's standard error; nothing when quiet, in CI or piped.
+/// A progress bar with ETA on a terminal's standard error, one line per phase of the run
+/// (guidance runs, closed-loop cells, plot runs); nothing when quiet, in CI or piped.
 func progressBar(quiet: Bool) -> ProgressHandler? {
     guard !quiet, isatty(2) != 0, ProcessInfo.processInfo.environment["CI"] == nil else { return nil }
-    let start = Date()
-    return { done, total in
-        let width = 30, filled = total == 0 ? width : width * done / total
+    let phaseStart = Mutex((phase: "", start: Date()))
+    return { p in
+        let start = phaseStart.withLock { s in
+            if s.phase != p.phase { s = (p.phase, Date()) }
+            return s.start
+        }
+        let width = 30, filled = p.total == 0 ? width : width * p.done / p.total
         let elapsed = Date().timeIntervalSince(start)
-        let eta = done == 0 ? 0 : elapsed / Double(done) * Double(total - done)
-        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) ETA \(Int(eta.rounded())) s "
-        FileHandle.standardError.write(Data((done == total ? line + "\n" : line).utf8))
+        let eta = p.done == 0 ? 0 : elapsed / Double(p.done) * Double(p.total - p.done)
+        let line = "\r\(p.phase) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            + "] \(p.done)/\(p.total) ETA \(Int(eta.rounded())) s "
+        FileHandle.standardError.write(Data((p.done == p.total ? line + "\n" : line).utf8))
     }
 }
 

@@ -148,8 +148,10 @@ import Testing
         let s = try ClosedLoopStoreTests().spec(dir + "/out")
         for k in 1...2 { _ = try runExperiment(s, workers: 1, shard: k, shards: 2, command: "test") }
         let shardPath = experimentStorePath(s, shard: 2, shards: 2)
+        let cells = planClosedLoopCells(planExperiment(s)).cells
+        let last = cells.count - 1  // shard 2 of 2 holds the last block of the cell order (`shardRange`)
         try ResultsStore(path: shardPath).pool.write { db in
-            try db.execute(sql: "UPDATE closed_loop_cells SET walker = ? WHERE cell_index = 1", arguments: [String(repeating: "w", count: 5000)])
+            try db.execute(sql: "UPDATE closed_loop_cells SET walker = ? WHERE cell_index = ?", arguments: [String(repeating: "w", count: 5000), last])
         }
         do {
             _ = try mergeExperiment(s, command: "test")
@@ -160,7 +162,7 @@ import Testing
             #expect(!line.contains("\n"))
         }
         let own = try ResultsStore(path: shardPath)
-        let key = planClosedLoopCells(planExperiment(s)).cells[1].key
+        let key = cells[last].key
         #expect(try own.read { try $0.closedLoopCell(key: key) } == nil)
         #expect(try runExperiment(s, workers: 1, shard: 2, shards: 2, command: "test").closedLoop.computed == 1)
     }

@@ -1,0 +1,64 @@
+// One parallel loop for every kind of work (guidance runs, closed-loop cells, plot runs): items
+// handed out in order to a fixed number of worker threads, progress after each item, stop on demand.
+
+import Dispatch
+import Synchronization
+
+/// Progress of one phase of work (`forEachConcurrently`): items finished of the phase's total.
+public struct WorkProgress: Sendable, Equatable {
+    /// What the items are, for a progress display ("guidance runs", "closed-loop cells").
+    public var phase: String
+    public var done: Int
+    public var total: Int
+
+    public init(phase: String, done: Int, total: Int) {
+        self.phase = phase
+        self.done = done
+        self.total = total
+    }
+}
+
+/// Receives progress from worker threads: once per finished item, `done` increasing by one per
+/// call within a phase (calls are serialised).
+public typealias ProgressHandler = @Sendable (WorkProgress) -> Void
+
+/// Whether a worker goes on to another item after the one it finished.
+public enum WorkStep: Sendable {
+    case next
+    /// Hand out no further item (a store that cannot be written): items running finish.
+    case stop
+}
+
+/// Runs `body(i)` for every `i` in `0..<count` on `min(workers, count)` threads (at least one),
+/// handing the indices out in increasing order, so the first items start first whatever the
+/// number of workers. After each item `progress` receives the finished count under `phase`.
+/// When a body returns `.stop`, no further index is handed out.
+///
+/// Results are the caller's: a body writes its item's result under a lock or into its own slot,
+/// so the outcome does not depend on the scheduling.
+///
+/// - Returns: the number of items whose body ran (`count` unless a body returned `.stop`).
+/// - Complexity: O(count) hand-outs under one lock; memory O(1) beyond the workers' stacks.
+@discardableResult
+public func forEachConcurrently(_ count: Int, workers: Int, phase: String = "", progress: ProgressHandler? = nil,
+                                _ body: @Sendable (Int) -> WorkStep) -> Int {
+    guard count > 0 else { return 0 }
+    let state = Mutex((next: 0, done: 0, stopped: false))
+    DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
+        while true {
+            let i: Int? = state.withLock { s in
+                guard !s.stopped, s.next < count else { return nil }
+                s.next += 1
+                return s.next - 1
+            }
+            guard let i else { return }
+            let step = body(i)
+            state.withLock { s in
+                s.done += 1
+                if step == .stop { s.stopped = true }
+                progress?(WorkProgress(phase: phase, done: s.done, total: count))
+            }
+        }
+    }
+    return state.withLock { $0.done }
+}
