@@ -61,6 +61,7 @@ test: deps-python
 ## never imports, or imports one the layer order forbids (docs/architecture.md).
 layers: deps-python
 	$(PYTHON) scripts/check_layers.py
+	$(PYTHON) scripts/check_file_loops.py
 
 ## gate: run the default experiment and fail if a metric got worse than Reports/baseline.
 gate: build

@@ -12,7 +12,7 @@ import PackageDescription
 //             ← NavImport (importers and exporters of other formats; YAML mappings through Yams)
 //               ← NavReport (reports over files, trajectory evaluation pipeline)
 //                 ← NavPipeline (jobs over files: filters, guidance replay, experiments)
-//                   ← navbench (thin CLI)
+//                   ← navbench (the CLI; docs/architecture.md lists what it still does beyond wiring)
 let package = Package(
     name: "navbench",
     products: [
@@ -92,7 +92,7 @@ let package = Package(
         ),
         .target(name: "NavGuidance", dependencies: ["NavCore"]),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
-        .target(name: "NavSim", dependencies: ["NavCore", "NavSynth", "NavGuidance"]),
+        .target(name: "NavSim", dependencies: ["NavCore", "NavSynth", "NavGuidance", "NavStatistics"]),
         // ROS 1 bags and MCAP: records, chunks (bz2, LZ4, Zstandard), ROS 1 and CDR messages.
         .target(name: "NavRosbag", dependencies: ["NavCore", "CBZip2", "CLZ4", "CZstd"]),
         .target(
@@ -111,7 +111,7 @@ let package = Package(
             name: "NavPipeline",
             dependencies: [
                 "NavCore", "NavIO", "NavImport", "NavSignal", "NavSpectral", "NavReport", "NavGuidance", "NavAids",
-                "NavGeometry", "NavMetrics", "NavSynth", "NavSim", .product(name: "Yams", package: "Yams"),
+                "NavGeometry", "NavMetrics", "NavStatistics", "NavSynth", "NavSim", .product(name: "Yams", package: "Yams"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Subprocess", package: "swift-subprocess"),  // exec: plugins (ExecPlugin.swift)
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -40,22 +40,36 @@ public func quantile(_ values: [Double], _ q: Double, method: QuantileMethod = .
     quantile(sorted: values.sorted(), q, method: method)
 }
 
-/// The q-quantile of already sorted values, numpy's arithmetic: virtual index
-/// h = n·q + α + q·(1 − α − β) − 1 (0-based), clamped to [0, n − 1];
-/// result = lerp(x⌊h⌋, x⌊h⌋₊₁, h − ⌊h⌋) with numpy's two-sided lerp
-/// (a + (b − a)·t for t < ½, b − (b − a)·(1 − t) otherwise).
+/// The q-quantile of already sorted values, numpy's arithmetic (`quantilePosition`, then
+/// `quantileInterpolate`).
 ///
 /// - Complexity: O(1).
 public func quantile(sorted x: [Double], _ q: Double, method: QuantileMethod) -> Double {
-    let n = x.count
-    guard n > 0 else { return .nan }
+    guard !x.isEmpty else { return .nan }
+    let p = quantilePosition(count: x.count, q, method: method)
+    return quantileInterpolate(x[p.lo], x[p.hi], p.weight)
+}
+
+/// Where the q-quantile of `n` (> 0) sorted values lies, numpy's virtual index
+/// h = n·q + α + q·(1 − α − β) − 1 (0-based) clamped to [0, n − 1]: the order statistics
+/// `lo` = ⌊h⌋ and `hi` = min(lo + 1, n − 1) (0-based) and `weight` = h − ⌊h⌋. For a caller that
+/// finds the order statistics itself (by selection instead of a sort), so every quantile of
+/// navbench is this one formula.
+///
+/// - Complexity: O(1).
+public func quantilePosition(count n: Int, _ q: Double, method: QuantileMethod) -> (lo: Int, hi: Int, weight: Double) {
     let (alpha, beta) = method.alphaBeta
     var h = Double(n) * q + (alpha + q * (1 - alpha - beta)) - 1
     h = Swift.min(Swift.max(h, 0), Double(n - 1))
     let lo = Int(h.rounded(.down))
-    let hi = Swift.min(lo + 1, n - 1)
-    let t = h - Double(lo)
-    let a = x[lo], b = x[hi]
+    return (lo, Swift.min(lo + 1, n - 1), h - Double(lo))
+}
+
+/// numpy's two-sided lerp between neighbouring order statistics `a` ≤ `b` at weight `t` in
+/// [0, 1]: a + (b − a)·t for t < ½, b − (b − a)·(1 − t) otherwise (exact at both ends).
+///
+/// - Complexity: O(1).
+public func quantileInterpolate(_ a: Double, _ b: Double, _ t: Double) -> Double {
     let d = b - a
     return t >= 0.5 ? b - d * (1 - t) : a + d * t
 }

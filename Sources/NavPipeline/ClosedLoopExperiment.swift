@@ -4,6 +4,7 @@ import NavGuidance
 import NavIO
 import NavReport
 import NavSim
+import NavStatistics
 import NavSynth
 import Synchronization
 
@@ -216,9 +217,9 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
                 guard !agg.isEmpty else { cellsText.append("–"); continue }
                 let runs = agg.map(\.runs).reduce(0, +)
                 let successes = agg.map { $0.success_rate * $0.runs }.reduce(0, +)
-                let ci95 = wilsonInterval(successes: successes, n: runs)
+                let ci95 = WilsonInterval(successes: Int(successes.rounded()), trials: Int(runs.rounded()))
                 let err = agg.map { $0.end_of_route_error * $0.runs }.reduce(0, +) / runs
-                cellsText.append(String(format: "%.2f [%.2f, %.2f] · %.2f m", successes / runs, ci95[0], ci95[1], err))
+                cellsText.append(String(format: "%.2f [%.2f, %.2f] · %.2f m", successes / runs, ci95.low, ci95.high, err))
             }
             md += "| \(c.label) | \(first.1.keypoints) | " + cellsText.joined(separator: " | ") + " |\n"
             let key = entries.filter { $0.0.configuration == ci }.map { "\($0.1.success_rate)|\($0.1.end_of_route_error)|\($0.1.corrections)" }.joined(separator: ";")

@@ -15,7 +15,7 @@ public struct ClosedLoopRegression: Sendable, Equatable {
 
 /// The closed-loop part of the regression gate (`closed-loop.csv` of two runs of the same
 /// spec): per cell, the success rate and the mean end-of-route error. The baseline's own 95 %
-/// interval of the cell (Wilson for the rate, normal for the mean error; both in the file)
+/// interval of the cell (Wilson for the rate, Student t for the mean error; both in the file)
 /// is the tolerance: a regression is a current success rate below the baseline's interval, a
 /// current mean end-of-route error above it, a value turned NaN, or a cell missing. Walks are
 /// seeded, so an unchanged model reproduces the baseline exactly; the interval lets a change

@@ -188,7 +188,7 @@ extension ExperimentStatistics {
             if finite.count >= options.largeSample {
                 // Large sample: Student t interval (no percentile bootstrap columns).
                 if cell.ciMethod == "bca" {
-                    let t = studentTInterval(finite, confidence: options.confidence)
+                    let t = StudentTInterval(finite, confidence: options.confidence)
                     cell.ciLow = t.low; cell.ciHigh = t.high; cell.ciMethod = "t"
                 }
             } else {
@@ -319,7 +319,7 @@ extension ExperimentStatistics {
                         sums[u] = (s + (a - b), c + 1)
                     }
                     let d = unitOrder.map { sums[$0]!.0 / Double(sums[$0]!.1) }
-                    let ci = d.count >= options.largeSample ? studentTInterval(d, confidence: options.confidence)
+                    let ci = d.count >= options.largeSample ? StudentTInterval(d, confidence: options.confidence).interval
                         : BootstrapInterval.mean(d, confidence: options.confidence, resamples: options.resamples,
                                                  seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)")).bca.interval
                     out.append(MainEffect(dimension: name, level: level, reference: reference, metric: m, n: d.count,
@@ -329,16 +329,6 @@ extension ExperimentStatistics {
         }
         return out
     }
-}
-
-/// Student t interval of the mean, x̄ ± t_{1−α/2, n−1}·s/√n (the large-sample CI of a cell).
-/// n < 2 gives NaN; a constant sample gives [x, x].
-func studentTInterval(_ x: [Double], confidence: Double) -> (low: Double, high: Double) {
-    let n = x.count
-    guard n > 1 else { return (.nan, .nan) }
-    let mean = Statistics.mean(x)
-    let halfWidth = StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - (1 - confidence) / 2) * Statistics.standardDeviation(x) / Double(n).squareRoot()
-    return (mean - halfWidth, mean + halfWidth)
 }
 
 /// Two-sided p of the paired sign-flip test of Σdᵢ by the normal approximation of its

@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 import NavIO
 import NavStatistics
 
@@ -31,7 +32,7 @@ public struct SVGBoxPlot: Sendable {
     public static func summary(_ values: [Double]) -> (q1: Double, median: Double, q3: Double, low: Double, high: Double, outliers: [Double])? {
         let s = values.filter(\.isFinite).sorted()
         guard !s.isEmpty else { return nil }
-        let q1 = Statistics.quantileSorted(s, 0.25), med = Statistics.quantileSorted(s, 0.5), q3 = Statistics.quantileSorted(s, 0.75)
+        let q1 = quantile(sorted: s, 0.25, method: .linear), med = quantile(sorted: s, 0.5, method: .linear), q3 = quantile(sorted: s, 0.75, method: .linear)
         let fence = 1.5 * (q3 - q1)
         let inside = s.filter { $0 >= q1 - fence && $0 <= q3 + fence }
         return (q1, med, q3, inside.first ?? q1, inside.last ?? q3, s.filter { $0 < q1 - fence || $0 > q3 + fence })

@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 import NavGuidance
+import NavStatistics
 import NavSynth
 
 /// Where a closed-loop walk happens: the route the phone guides along (route frame R), the same
@@ -416,8 +417,9 @@ public struct ClosedLoopResult: Sendable {
     public var aggregate: ClosedLoopAggregate
 }
 
-/// Aggregate of closed-loop runs, each rate with its Wilson 95 % interval and each mean with a
-/// normal-approximation 95 % interval (1.96·s/√n).
+/// Aggregate of closed-loop runs: the success rate with its Wilson 95 % interval
+/// (NavStatistics' `WilsonInterval`, as statsmodels) and the mean end-of-route error with its
+/// Student t 95 % interval (`StudentTInterval`, as scipy).
 public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
     public var runs: Int
     public var success_rate: Double
@@ -440,17 +442,17 @@ public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
     public init(_ o: [WalkOutcome]) {
         let n = Double(o.count)
         func mean(_ xs: [Double]) -> Double { xs.isEmpty ? .nan : xs.reduce(0, +) / Double(xs.count) }
+        /// The t interval; one walker's error is its own interval (no spread to estimate).
         func ci(_ xs: [Double]) -> [Double] {
-            let m = mean(xs)
-            guard xs.count > 1 else { return [m, m] }
-            let sd = (xs.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(xs.count - 1)).squareRoot()
-            let h = 1.96 * sd / Double(xs.count).squareRoot()
-            return [m - h, m + h]
+            guard xs.count > 1 else { let m = mean(xs); return [m, m] }
+            let t = StudentTInterval(xs)
+            return [t.low, t.high]
         }
         runs = o.count
-        let successes = Double(o.filter(\.success).count)
-        success_rate = n > 0 ? successes / n : .nan
-        success_rate_ci95 = wilsonInterval(successes: successes, n: n)
+        let successes = o.filter(\.success).count
+        success_rate = n > 0 ? Double(successes) / n : .nan
+        let wilson = WilsonInterval(successes: successes, trials: o.count)
+        success_rate_ci95 = [wilson.low, wilson.high]
         success_rate_1m = n > 0 ? Double(o.filter(\.success_1m).count) / n : .nan
         arrived_rate = n > 0 ? Double(o.filter(\.arrived).count) / n : .nan
         lost_rate = n > 0 ? Double(o.filter(\.lost).count) / n : .nan
@@ -470,15 +472,6 @@ public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
         false_arrivals = mean(o.map { Double($0.false_arrivals) })
         missed_arrivals = mean(o.map { Double($0.missed_arrivals) })
     }
-}
-
-/// Wilson score interval at 95 % (z = 1.96) for `successes` of `n`.
-public func wilsonInterval(successes k: Double, n: Double, z: Double = 1.96) -> [Double] {
-    guard n > 0 else { return [.nan, .nan] }
-    let phat = k / n, z2 = z * z
-    let centre = (phat + z2 / (2 * n)) / (1 + z2 / n)
-    let half = z / (1 + z2 / n) * (phat * (1 - phat) / n + z2 / (4 * n * n)).squareRoot()
-    return [max(0, centre - half), min(1, centre + half)]
 }
 
 /// Runs `runs` walkers (run indices 0..<runs) and aggregates them.

@@ -1,3 +1,5 @@
+import NavCore
+
 /// Descriptive statistics of a sample of finite values: what every report cell prints.
 ///
 /// Numerical contract: mean by pairwise-free left-to-right summation (the order of the input,
@@ -46,16 +48,6 @@ public enum Statistics {
         return (x.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(x.count - 1)).squareRoot()
     }
 
-    /// Quantile of sorted values with linear interpolation between order statistics
-    /// (numpy's default `method='linear'`: h = (n − 1)·q).
-    public static func quantileSorted(_ s: [Double], _ q: Double) -> Double {
-        guard !s.isEmpty else { return .nan }
-        let h = Double(s.count - 1) * min(max(q, 0), 1)
-        let lo = Int(h.rounded(.down))
-        let hi = min(lo + 1, s.count - 1)
-        return s[lo] + (h - Double(lo)) * (s[hi] - s[lo])
-    }
-
     /// Average ranks (1-based; ties get the mean of the ranks they span), as
     /// `scipy.stats.rankdata(method='average')`, and the sizes of the tie groups (> 1).
     ///
@@ -76,20 +68,18 @@ public enum Statistics {
         return (ranks, ties)
     }
 
-    /// The quantiles `qs` of `x` (numpy's linear interpolation, as `quantileSorted` of the sorted
-    /// values) by selecting only the order statistics they need; `x` is reordered in place.
+    /// The quantiles `qs` of `x` (numpy's `linear` method: NavCore's `quantile(sorted:_:method:)`
+    /// of the sorted values, bit for bit) by selecting only the order statistics they need; `x`
+    /// is reordered in place.
     ///
     /// Complexity: O(n log k) expected for k quantiles (multiple quickselect, median-of-three pivots).
     public static func quantilesBySelection(_ x: inout [Double], _ qs: [Double]) -> [Double] {
         guard !x.isEmpty else { return qs.map { _ in .nan } }
-        let positions = qs.map { Double(x.count - 1) * min(max($0, 0), 1) }
+        let positions = qs.map { quantilePosition(count: x.count, $0, method: .linear) }
         var needed = Set<Int>()
-        for h in positions { let lo = Int(h.rounded(.down)); needed.insert(lo); needed.insert(min(lo + 1, x.count - 1)) }
+        for p in positions { needed.insert(p.lo); needed.insert(p.hi) }
         x.withUnsafeMutableBufferPointer { select(&$0, Array(needed).sorted(), 0, $0.count - 1) }
-        return positions.map { h in
-            let lo = Int(h.rounded(.down)), hi = min(lo + 1, x.count - 1)
-            return x[lo] + (h - Double(lo)) * (x[hi] - x[lo])
-        }
+        return positions.map { quantileInterpolate(x[$0.lo], x[$0.hi], $0.weight) }
     }
 
     /// Places the order statistics `ks` (sorted, within lo…hi) at their indices.
