@@ -77,12 +77,20 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
     traceMemory("report: sections")
     let statistics = try writeStatistics(plan, table: table, out: out)
     traceMemory("report: statistics")
-    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: plan.failures + failures + extraFailures,
-                                       plots: plots, statistics: statistics)
-    if plan.spec.sweep.rdpTolerance.count > 1 {
-        md += "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
+    // The guidance replay was asked for when the spec sweeps or the inputs hold navigation sessions;
+    // otherwise (e.g. Experiments/real.yaml: aids and APE only) its sections are left out.
+    let guidance = !plan.jobs.isEmpty || !plan.spec.sweep.values.isEmpty
+    let allFailures = plan.failures + failures + extraFailures
+    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: allFailures,
+                                       plots: plots, statistics: statistics, guidance: guidance)
+    if guidance {
+        if plan.spec.sweep.rdpTolerance.count > 1 {
+            md += "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
+        }
+        md += sectionsMarkdown
+    } else {
+        md += sectionsMarkdown.drop { $0 == "\n" } + "\n" + experimentSummaryFooter(stamp: stamp, failures: allFailures)
     }
-    md += sectionsMarkdown
     try writeTextAtomically(md, to: out.summary)
     traceMemory("report: summary")
     try writeManifest(plan, failures: failures + extraFailures, command: command, inputs: inputs, facts: facts, out: out)

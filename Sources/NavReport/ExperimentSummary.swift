@@ -76,11 +76,19 @@ public struct AggregatedTable: Sendable {
 /// Renders the experiment's `summary.md`: per route a table comparing configurations on the
 /// key metrics (means over the route's sessions, the best in bold), an overall table, failed
 /// inputs, and the stamp. Deterministic: no clock, no machine facts.
+///
+/// `guidance: false` (a spec with no `sweep` whose inputs hold no navigation session: nothing was
+/// asked of the guidance replay) leaves out the run count, the configurations and the guidance
+/// sections, so the page opens with the sections the spec asked for.
 public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, keyMetrics: [String],
                                       failures: [String], plots: [String: [String]] = [:],
-                                      statistics: ExperimentStatistics? = nil) -> String {
+                                      statistics: ExperimentStatistics? = nil, guidance: Bool = true) -> String {
     var md = "# Experiment \(stamp.experiment)\n\n"
     md += "navbench \(stamp.navbenchVersion) · spec sha256 `\(stamp.specSHA256.prefix(16))` · regenerate with `\(stamp.command)`\n\n"
+    guard guidance else {
+        if !failures.isEmpty { md += "\(failures.count) failed (listed below).\n" }
+        return md
+    }
     // One pass, memory O(routes + configurations + sessions) whatever the number of rows.
     var routes: [String] = [], configs: [String] = [], seenConfigs = Set<String>(), runs = Set<String>()
     var last = ("", "", "")
@@ -106,9 +114,13 @@ public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, k
             for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }
         }
     }
-    md += "## Failed inputs\n\n" + (failures.isEmpty ? "None.\n" : failures.map { "- \(markdownCode($0))\n" }.joined())
-    md += "\n## Inputs\n\n| file | sha256 |\n|---|---|\n" + stamp.inputs.map { "| \(markdownInline($0[0])) | `\($0[1])` |\n" }.joined()
-    return md
+    return md + experimentSummaryFooter(stamp: stamp, failures: failures)
+}
+
+/// The end of `summary.md`: failed inputs (or "None.") and the inputs with their checksums.
+public func experimentSummaryFooter(stamp: ReportStamp, failures: [String]) -> String {
+    "## Failed inputs\n\n" + (failures.isEmpty ? "None.\n" : failures.map { "- \(markdownCode($0))\n" }.joined())
+        + "\n## Inputs\n\n| file | sha256 |\n|---|---|\n" + stamp.inputs.map { "| \(markdownInline($0[0])) | `\($0[1])` |\n" }.joined()
 }
 
 /// One line per configuration label with its parameter values.
