@@ -125,8 +125,22 @@ def replace(f, name, data, units):
     put(f, name, data, units)
 
 
+def external_link_pair(folder):
+    """links/linked.h5: a small valid session whose /vio/timestamps is an HDF5 external link to
+    links/target.h5:/timestamps (read only with HDF5ReadPolicy(allowExternalLinks: true))."""
+    os.makedirs(folder, exist_ok=True)
+    with h5py.File(os.path.join(folder, "target.h5"), "w") as f:
+        put(f, "timestamps", np.arange(10) * 0.04, "s")
+
+    def link(f):
+        del f["vio/timestamps"]
+        f["vio/timestamps"] = h5py.ExternalLink("target.h5", "/timestamps")
+    small(os.path.join(folder, "linked.h5"), link)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    external_link_pair(os.path.join(OUT, "links"))
     facts = valid_session(os.path.join(OUT, "h5py_session.h5"))
     with open(os.path.join(OUT, "h5py_session.json"), "w") as fh:
         json.dump(facts, fh, indent=1, sort_keys=True)

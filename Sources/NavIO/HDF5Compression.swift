@@ -135,7 +135,7 @@ extension HDF5Reader {
         }
         let columns = inf.shape.dropFirst().reduce(1) { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }
         let (n, o) = rows.count.multipliedReportingOverflow(by: columns)
-        guard !o, n <= HDF5ReadPolicy.memoryBudgetBytes / 8 else {
+        guard !o, n <= policy.memoryBudgetBytes / 8 else {
             throw TraceError(.tooLarge, file: path, object: dataset, "a block of \(rows.count) rows of shape \(inf.shape) is more than the memory budget")
         }
         if n == 0 { return [] }

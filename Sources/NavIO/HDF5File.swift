@@ -16,20 +16,29 @@ public struct HDF5DatasetInfo: Sendable, Equatable {
     public var isChunked: Bool
 }
 
-/// Process-wide limits for reading files that may be hostile (set once by the CLI, before reading).
-public enum HDF5ReadPolicy {
+/// Limits for reading files that may be hostile: a value handed to `HDF5Reader(path:policy:)` and
+/// to every reader above it (`readTrace`, `validateTrace`, `readTrajectory`, …). The CLI builds it
+/// from `--allow-external-links` and `NAVBENCH_MEMORY_BUDGET`; no library reads a flag or the
+/// environment. The default (`standard`) refuses external links.
+public struct HDF5ReadPolicy: Sendable, Equatable {
     /// Follow HDF5 external links (`--allow-external-links`). Off by default: a link to another file is
     /// refused with one line naming the dataset and the target. Even when on, a target that is a FIFO,
     /// a device or a folder is never opened.
-    nonisolated(unsafe) public static var allowExternalLinks = false
-    /// Largest number of bytes one dataset may need in memory. Default: half the physical memory,
-    /// or `NAVBENCH_MEMORY_BUDGET` (bytes) when set.
-    nonisolated(unsafe) public static var memoryBudgetBytes: Int = {
-        if let s = ProcessInfo.processInfo.environment["NAVBENCH_MEMORY_BUDGET"], let v = Int(s), v > 0 { return v }
-        return Int(clamping: ProcessInfo.processInfo.physicalMemory / 2)
-    }()
+    public var allowExternalLinks: Bool
+    /// Largest number of bytes one dataset may need in memory (`NAVBENCH_MEMORY_BUDGET` in the CLI).
+    public var memoryBudgetBytes: Int
     /// Largest decompressed-to-stored ratio a chunked dataset may declare (deflate's maximum is about 1032:1).
     public static let maxCompressionRatio = 1100
+    /// Half the physical memory: the budget when none is given.
+    public static var defaultMemoryBudget: Int { Int(clamping: ProcessInfo.processInfo.physicalMemory / 2) }
+    /// External links refused, the default memory budget.
+    public static var standard: HDF5ReadPolicy { HDF5ReadPolicy() }
+
+    /// - Parameter memoryBudgetBytes: nil for `defaultMemoryBudget`.
+    public init(allowExternalLinks: Bool = false, memoryBudgetBytes: Int? = nil) {
+        self.allowExternalLinks = allowExternalLinks
+        self.memoryBudgetBytes = memoryBudgetBytes ?? Self.defaultMemoryBudget
+    }
 }
 
 /// `nil` when `path` is a regular file (symbolic links followed); else what it is ("a FIFO", …).
@@ -64,12 +73,15 @@ let silenceHDF5Errors: Void = {
 /// so a reader may be used from any thread, one call at a time.
 public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 locks internally
     public let path: String
+    /// What this reader follows and how much one dataset may need in memory.
+    public let policy: HDF5ReadPolicy
     let file: hid_t
 
     /// Opens `path`, telling apart a missing file, an empty one, a non-HDF5 one and a corrupt one.
-    public init(path: String) throws(TraceError) {
+    public init(path: String, policy: HDF5ReadPolicy = .standard) throws(TraceError) {
         _ = silenceHDF5Errors
         self.path = path
+        self.policy = policy
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw TraceError(.notFound, file: path, isDirectory.boolValue ? "is a folder, expected an HDF5 file" : "no such file")
@@ -117,7 +129,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         } else {
             target = "an unreadable target"
         }
-        guard HDF5ReadPolicy.allowExternalLinks else {
+        guard policy.allowExternalLinks else {
             throw TraceError(.externalLink, file: path, object: objectPath,
                              "external link to \(target) refused (pass --allow-external-links to follow it)")
         }
@@ -247,9 +259,9 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
                              "declares \(countText(rows)) rows (shape \(inf.shape)), more than the file can hold (\(fileSize) bytes)")
         }
         let (mem, o2) = n.multipliedReportingOverflow(by: memoryElementSize)
-        if o2 || mem > HDF5ReadPolicy.memoryBudgetBytes {
+        if o2 || mem > policy.memoryBudgetBytes {
             throw TraceError(.tooLarge, file: path, object: name,
-                             "declares \(countText(rows)) rows (shape \(inf.shape)), more than the memory budget of \(HDF5ReadPolicy.memoryBudgetBytes) bytes (NAVBENCH_MEMORY_BUDGET)")
+                             "declares \(countText(rows)) rows (shape \(inf.shape)), more than the memory budget of \(policy.memoryBudgetBytes) bytes (NAVBENCH_MEMORY_BUDGET)")
         }
         return n
     }
@@ -334,8 +346,14 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
 
     /// An attribute of `object` as a string, integer or float rendered as text; nil when absent.
     public func attribute(_ name: String, of object: String = "/") -> HDF5Attribute? {
-        guard exists(object), (try? checkLinks(object)) != nil, H5Aexists_by_name(file, object, name, nb_H5P_DEFAULT()) > 0 else { return nil }
-        let a = H5Aopen_by_name(file, object, name, nb_H5P_DEFAULT(), nb_H5P_DEFAULT())
+        guard exists(object), (try? checkLinks(object)) != nil else { return nil }
+        // Open the object first, then its attribute: the *_by_name calls do not find the
+        // attributes of an object reached through an external link (libhdf5 1.10).
+        let o = H5Oopen(file, object, nb_H5P_DEFAULT())
+        guard o >= 0 else { return nil }
+        defer { H5Oclose(o) }
+        guard H5Aexists(o, name) > 0 else { return nil }
+        let a = H5Aopen(o, name, nb_H5P_DEFAULT())
         guard a >= 0 else { return nil }
         defer { H5Aclose(a) }
         let type = H5Aget_type(a)

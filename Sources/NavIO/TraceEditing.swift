@@ -121,7 +121,7 @@ private func streamOrder(_ name: String) -> Int { TraceSchema.streams.firstIndex
 /// appends `command` to the root attribute `processing`, writes `output` atomically (a
 /// temporary file renamed into place) and validates what was written. An output that is one
 /// of the inputs is refused: inputs are never modified.
-public func editTrace(inputs: [String], output: String, command: String,
+public func editTrace(inputs: [String], output: String, command: String, readPolicy: HDF5ReadPolicy = .standard,
                       _ edit: ([LoadedTrace]) throws -> LoadedTrace) throws {
     guard output != "-", !output.isEmpty else {
         throw TraceError(.writeFailed, file: output.isEmpty ? "''" : output, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
@@ -133,7 +133,7 @@ public func editTrace(inputs: [String], output: String, command: String,
     }
     var traces: [LoadedTrace] = []
     for i in inputs {
-        let report = validateTrace(at: i)
+        let report = validateTrace(at: i, policy: readPolicy)
         if let e = report.errors.first { throw e.error }
         guard let t = report.trace else { throw TraceError(.corrupt, file: i, "could not be loaded") }
         traces.append(t)

@@ -37,8 +37,8 @@ public struct TraceSummary: Codable, Sendable, Equatable {
 ///
 /// - Throws: `TraceError` when the file cannot be opened as HDF5 at all.
 /// - Complexity: O(total samples) plus the gap medians.
-public func inspectTrace(at path: String) throws(TraceError) -> TraceSummary {
-    let report = validateTrace(at: path)
+public func inspectTrace(at path: String, policy: HDF5ReadPolicy = .standard) throws(TraceError) -> TraceSummary {
+    let report = validateTrace(at: path, policy: policy)
     guard let trace = report.trace else { throw report.errors.first!.error }
     var attrs: [String: String] = [:]
     for (k, v) in trace.attributes {

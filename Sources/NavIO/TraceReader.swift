@@ -4,8 +4,8 @@ import NavCore
 ///
 /// The file is validated first (`validateTrace`); the first error is thrown, with the
 /// number of further problems, so a caller sees one line. Warnings do not stop reading.
-public func readTrace(at path: String) throws(TraceError) -> Session {
-    let report = validateTrace(at: path)
+public func readTrace(at path: String, policy: HDF5ReadPolicy = .standard) throws(TraceError) -> Session {
+    let report = validateTrace(at: path, policy: policy)
     if let first = report.errors.first {
         var e = first.error
         if report.errors.count > 1 { e.problem += " (and \(report.errors.count - 1) more problems: run navbench validate)" }
@@ -21,8 +21,8 @@ public func readTrace(at path: String) throws(TraceError) -> Session {
 /// - Throws: `TraceError` for a non-HDF5 file or a missing or wrong `format`, `format_version`
 ///   or `session_kind` (one line, with the number of further problems).
 /// - Complexity: O(1) in the recording's length.
-public func readTraceMetadata(at path: String) throws(TraceError) -> SessionMetadata {
-    let reader = try HDF5Reader(path: path)
+public func readTraceMetadata(at path: String, policy: HDF5ReadPolicy = .standard) throws(TraceError) -> SessionMetadata {
+    let reader = try HDF5Reader(path: path, policy: policy)
     var trace = LoadedTrace(file: path)
     var errors: [TraceError] = []
     readRootAttributes(reader, &trace) { kind, object, text in errors.append(TraceError(kind, file: path, object: object, text)) }

@@ -96,7 +96,8 @@ public struct GapPolicy: Sendable {
 ///
 /// - Complexity: O(total samples) plus O(n log n) per time axis for the gap median (O(5 n)
 ///   without loading).
-public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadValues: Bool = true) -> ValidationReport {
+public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadValues: Bool = true,
+                          policy: HDF5ReadPolicy = .standard) -> ValidationReport {
     var report = ValidationReport(file: path, problems: [], trace: nil)
     func fail(_ kind: TraceError.Kind, _ object: String?, _ text: String) {
         report.problems.append(ValidationProblem(severity: .error, error: TraceError(kind, file: path, object: object, text)))
@@ -106,7 +107,7 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadVa
     }
 
     let reader: HDF5Reader
-    do { reader = try HDF5Reader(path: path) } catch {
+    do { reader = try HDF5Reader(path: path, policy: policy) } catch {
         report.problems.append(ValidationProblem(severity: .error, error: error))
         return report
     }

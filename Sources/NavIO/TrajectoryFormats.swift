@@ -111,12 +111,12 @@ public func detectTrajectoryFormat(path: String) throws(TraceError) -> Trajector
 /// - Throws: one-line `TraceError`s (`FILE: line N: problem`).
 /// - Complexity: O(file size).
 public func readTrajectory(at path: String, format: TrajectoryFormat? = nil, stream: String? = nil,
-                           timesPath: String? = nil) throws(TraceError) -> TrajectoryFile {
+                           timesPath: String? = nil, policy: HDF5ReadPolicy = .standard) throws(TraceError) -> TrajectoryFile {
     if let r = recordingTrajectoryPath(path, format: format) { return try readRecordingTrajectory(file: r.file, topic: r.topic) }
     let fmt: TrajectoryFormat
     if let format { fmt = format } else { fmt = try detectTrajectoryFormat(path: path) }
     switch fmt {
-    case .h5: return try readTraceTrajectory(path: path, stream: stream)
+    case .h5: return try readTraceTrajectory(path: path, stream: stream, policy: policy)
     case .tum: return try readTUM(path: path)
     case .kitti: return try readKITTI(path: path, timesPath: timesPath)
     case .euroc: return try readEuRoC(path: path)
@@ -205,8 +205,8 @@ func readKITTI(path: String, timesPath: String?) throws(TraceError) -> Trajector
                           trajectory: try makeTrajectory(stamps, poses, path: path, lines: table.lineNumbers), hasTimestamps: hasTimes)
 }
 
-func readTraceTrajectory(path: String, stream: String?) throws(TraceError) -> TrajectoryFile {
-    let session = try readTrace(at: path)
+func readTraceTrajectory(path: String, stream: String?, policy: HDF5ReadPolicy) throws(TraceError) -> TrajectoryFile {
+    let session = try readTrace(at: path, policy: policy)
     let choice = stream ?? (session.groundTruth != nil ? "groundtruth" : "vio")
     let stamps: [Double], poses: [Pose]
     switch choice {

@@ -29,7 +29,7 @@ extension ExperimentSpec {
     /// spec's folder with `{session}`/`{route}`, `arkit`, or `exec:PROGRAM ARG…`) and
     /// `plugin_timeout:` into `spec`; the estimator dimension sweeps `arkit` then the names,
     /// sorted, unless `sweep.estimator` chose among them.
-    static func parseEstimators(_ top: [String: Any], into spec: inout ExperimentSpec, file: String) throws(SpecError) {
+    static func parseEstimators(_ top: [String: Any], into spec: inout ExperimentSpec, file: String, limits: SpecLimits) throws(SpecError) {
         // The folder of `file` ("." for a bare name; NSString's deletingLastPathComponent traps on "").
         if let slash = file.lastIndex(of: "/") { spec.folder = slash == file.startIndex ? "/" : String(file[..<slash]) } else { spec.folder = "." }
         if let t = top["plugin_timeout"] {
@@ -65,7 +65,7 @@ extension ExperimentSpec {
             }
         } else if !spec.estimators.isEmpty {
             spec.sweep.values[SweepDimension.estimator.key] = [builtInEstimator] + spec.estimators.keys.sorted().filter { $0 != builtInEstimator }
-            try spec.sweep.checkLimits(file: file)
+            try spec.sweep.checkLimits(file: file, limits: limits)
         }
     }
 }
@@ -159,5 +159,5 @@ func jobEstimate(_ job: ExperimentJob, plan: ExperimentPlan) throws -> VIOStream
         return estimate
     }
     guard let path = job.estimate else { return nil }
-    return try loadEstimate(EstimateSource(path: path), for: navigation)
+    return try loadEstimate(EstimateSource(path: path), for: navigation, readPolicy: plan.readPolicy)
 }

@@ -56,27 +56,27 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
                            facts: [String: String], sampledRuns: SampledRuns?, progress: ProgressHandler? = nil) throws -> ExperimentOutputs {
     var out = ExperimentOutputs(folder: plan.spec.output)
     var sample = PlotSample(plan)
-    traceMemory("report: start")
+    traceMemory(plan, "report: start")
     let table = try metricsTable(plan, store: store, sample: &sample)
-    traceMemory("report: metrics table read")
+    traceMemory(plan, "report: metrics table read")
     try table.writeCSV(to: out.metrics)
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
     let plots: [String: [String]]
     do {
         let sampled = sample.results(plan, reusing: sampledRuns?.take() ?? [:], progress: progress)
-        traceMemory("report: plot sample re-run")
+        traceMemory(plan, "report: plot sample re-run")
         plots = try writeRouteFiles(plan, sampled: sampled, table: table, routes: routes, out: out)
     }
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)
-    traceMemory("report: route files and plots")
+    traceMemory(plan, "report: route files and plots")
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
     let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
                             inputs: inputs, command: command)
     let (sectionsMarkdown, extraFailures) = try writeSections(plan, store: store, out: out)
     out.failures = extraFailures
-    traceMemory("report: sections")
+    traceMemory(plan, "report: sections")
     let statistics = try writeStatistics(plan, table: table, out: out)
-    traceMemory("report: statistics")
+    traceMemory(plan, "report: statistics")
     // The guidance replay was asked for when the spec sweeps or the inputs hold navigation sessions;
     // otherwise (e.g. Experiments/real.yaml: aids and APE only) its sections are left out.
     let guidance = !plan.jobs.isEmpty || !plan.spec.sweep.values.isEmpty
@@ -92,7 +92,7 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
         md += sectionsMarkdown.drop { $0 == "\n" } + "\n" + experimentSummaryFooter(stamp: stamp, failures: allFailures)
     }
     try writeTextAtomically(md, to: out.summary)
-    traceMemory("report: summary")
+    traceMemory(plan, "report: summary")
     try writeManifest(plan, failures: failures + extraFailures, command: command, inputs: inputs, facts: facts, out: out)
     return out
 }
@@ -183,7 +183,7 @@ private func writeSections(_ plan: ExperimentPlan, store: ResultsStore, out: Exp
             + configurationTableMarkdown(g.table.rows, keyMetrics: ["gyro_error_rms", "gyro_error_max"])
     }
     if !plan.spec.ape.isEmpty {
-        let a = apeTable(plan.spec)
+        let a = apeTable(plan.spec, readPolicy: plan.readPolicy)
         extraFailures += a.failures
         try writeTextAtomically(a.table.csv, to: path("ape.csv"))
         md += "\n## Trajectory evaluation (APE)\n\nTranslation APE with evo's conventions (association within 0.01 s). All rows: `ape.csv`.\n\n"
@@ -221,10 +221,11 @@ private func writeManifest(_ plan: ExperimentPlan, failures: [String], command: 
     try writeTextAtomically(String(decoding: try enc.encode(manifest), as: UTF8.self) + "\n", to: path("manifest.json"))
 }
 
-/// With `NAVBENCH_TRACE_MEMORY=1`: one line on standard error with the resident and peak
-/// resident set sizes at `label` (Linux /proc/self/status), for profiling a large report.
-func traceMemory(_ label: String) {
-    guard ProcessInfo.processInfo.environment["NAVBENCH_TRACE_MEMORY"] == "1",
+/// When the plan traces memory (`runExperiment(…, tracingMemory: true)`; the CLI with
+/// `NAVBENCH_TRACE_MEMORY=1`): one line on standard error with the resident and peak resident
+/// set sizes at `label` (Linux /proc/self/status), for profiling a large report.
+func traceMemory(_ plan: ExperimentPlan, _ label: String) {
+    guard plan.traceMemory,
           let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return }
     let fields = status.split(separator: "\n").filter { $0.hasPrefix("VmRSS:") || $0.hasPrefix("VmHWM:") }
         .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().joined(separator: " ") }

@@ -114,6 +114,10 @@ public struct ExperimentPlan: Sendable {
     /// Job indices of the shard this plan was loaded for (`planExperiment(_:shard:shards:)`);
     /// nil when every input is loaded.
     public var shardJobs: Range<Int>? = nil
+    /// How the inputs and estimate files are read (external links, memory budget).
+    public var readPolicy: HDF5ReadPolicy = .standard
+    /// Print the resident set size at each phase on standard error (`traceMemory`).
+    public var traceMemory = false
 }
 
 /// Expands glob patterns (sorted, deduplicated).
@@ -138,19 +142,20 @@ public func expandGlobs(_ patterns: [String]) -> [String] {
 /// `closed_loop` section. The other entries of `sessions` carry metadata and no streams.
 ///
 /// - Complexity: memory O(inputs the shard needs), not O(all inputs), when sharded.
-public func planExperiment(_ spec: ExperimentSpec, shard: Int = 1, shards: Int = 1) -> ExperimentPlan {
+public func planExperiment(_ spec: ExperimentSpec, shard: Int = 1, shards: Int = 1, readPolicy: HDF5ReadPolicy = .standard) -> ExperimentPlan {
     let files = expandGlobs(spec.inputs)
     var sessions: [String: Session] = [:], checksums: [String: String] = [:], failures: [String] = []
     if files.isEmpty && spec.dataSeeds.isEmpty { failures.append("inputs \(spec.inputs.joined(separator: ", ")): no files match") }
     let sliced = shards > 1
     for f in files {
         do {
-            sessions[f] = sliced ? Session(metadata: try readTraceMetadata(at: f)) : try readTrace(at: f)
+            sessions[f] = sliced ? Session(metadata: try readTraceMetadata(at: f, policy: readPolicy)) : try readTrace(at: f, policy: readPolicy)
             checksums[f] = try sha256Hex(ofFile: f)
         } catch { failures.append(String(describing: error)) }
     }
     addSyntheticVenues(spec, sessions: &sessions, checksums: &checksums)
     var plan = planJobs(spec, sessions: sessions, checksums: checksums, failures: failures)
+    plan.readPolicy = readPolicy
     guard sliced else { return plan }
     // Load what the shard needs; a file that fails its full read is listed and its jobs dropped.
     let range = shardRange(count: plan.jobs.count, shard: shard, shards: shards)
@@ -161,7 +166,7 @@ public func planExperiment(_ spec: ExperimentSpec, shard: Int = 1, shards: Int =
     var unreadable = Set<String>()
     let inputFiles = Set(files)  // synthetic venues are in memory already
     for f in needed.sorted() where inputFiles.contains(f) {
-        do { plan.sessions[f] = try readTrace(at: f) } catch {
+        do { plan.sessions[f] = try readTrace(at: f, policy: readPolicy) } catch {
             plan.failures.append(String(describing: error))
             unreadable.insert(f)
         }

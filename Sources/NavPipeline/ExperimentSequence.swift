@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavIO
 
 // The experiment sequence as one call (plan → jobs → report), shared by `navbench run` and
 // `navbench merge`, tests and notebooks.
@@ -25,13 +26,15 @@ public struct ExperimentOutcome: Sendable {
 /// threads (cached results are reused) and, unsharded, writes the report into `spec.output`.
 /// `command` is the line the report names to regenerate it.
 public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
-                          progress: ProgressHandler? = nil) throws -> ExperimentOutcome {
+                          progress: ProgressHandler? = nil, readPolicy: HDF5ReadPolicy = .standard,
+                          tracingMemory: Bool = false) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
-    let plan = planExperiment(spec, shard: shard, shards: shards)
-    traceMemory("planned \(plan.jobs.count) jobs")
+    var plan = planExperiment(spec, shard: shard, shards: shards, readPolicy: readPolicy)
+    plan.traceMemory = tracingMemory
+    traceMemory(plan, "planned \(plan.jobs.count) jobs")
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
     // Unsharded, the report draws the plot sample's runs: keep those computed now (`SampledRuns`).
     let sampled = shards == 1 ? SampledRuns(plan) : nil
@@ -39,7 +42,7 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
                                                      shard: shard, shards: shards, progress: progress, sampled: sampled)
     let cells = try executeClosedLoopCells(plan, storePath: storePath, workers: workers, shard: shard, shards: shards,
                                           progress: progress)  // ClosedLoopStore.swift
-    traceMemory("jobs run")
+    traceMemory(plan, "jobs run")
     var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
     outcome.closedLoop = cells
     guard shards == 1 else { outcome.failures += cells.failures; return outcome }  // unsharded: the report lists them
@@ -53,12 +56,12 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
 /// Writes the report of a sharded run from the shards' stores (merged into `OUTPUT/results.sqlite`);
 /// a job without a result
 /// is listed as a failure.
-public func mergeExperiment(_ spec: ExperimentSpec, command: String) throws -> ExperimentOutcome {
+public func mergeExperiment(_ spec: ExperimentSpec, command: String, readPolicy: HDF5ReadPolicy = .standard) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output)
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
-    let plan = planExperiment(spec)
+    let plan = planExperiment(spec, readPolicy: readPolicy)
     let (store, missing) = try mergeShardStores(plan)
     let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
     let report = try writeExperimentReport(plan, store: store, failures: failures, command: command,

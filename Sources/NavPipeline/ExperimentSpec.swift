@@ -80,16 +80,16 @@ extension ExperimentSpec {
     static var sweepKeys: [String] { SweepDimension.all.map(\.key) }
 
     /// Parses and validates a YAML spec.
-    public static func load(_ path: String) throws(SpecError) -> ExperimentSpec {
+    public static func load(_ path: String, limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
         if let kind = nonRegularFileKind(path) { throw SpecError(file: path, key: "", problem: "is \(kind), expected a YAML experiment spec") }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw SpecError(file: path, key: "", problem: FileManager.default.fileExists(atPath: path) ? "cannot read it as UTF-8 text, expected a YAML experiment spec" : "no such file, expected a YAML experiment spec")
         }
-        return try parse(text, file: path)
+        return try parse(text, file: path, limits: limits)
     }
 
-    public static func parse(_ text: String, file: String) throws(SpecError) -> ExperimentSpec {
-        try parse(tree: try yamlTree(text, file: file), text: text, file: file)
+    public static func parse(_ text: String, file: String, limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
+        try parse(tree: try yamlTree(text, file: file), text: text, file: file, limits: limits)
     }
 
     /// The YAML document of a spec as Foundation values.
@@ -101,7 +101,7 @@ extension ExperimentSpec {
     }
 
     /// Validates a parsed YAML document; `text` is what reports hash as the spec.
-    static func parse(tree node: Any?, text: String, file: String) throws(SpecError) -> ExperimentSpec {
+    static func parse(tree node: Any?, text: String, file: String, limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
         guard let top = node as? [String: Any] else { throw SpecError(file: file, key: "", problem: "expected a YAML mapping with keys \(topKeys.joined(separator: ", "))") }
         for k in top.keys.sorted() where !topKeys.contains(k) {
             throw SpecError(file: file, key: k, problem: "unknown key; valid: \(topKeys.joined(separator: ", "))")
@@ -141,7 +141,7 @@ extension ExperimentSpec {
                     return c
                 }
             }
-            try spec.sweep.checkLimits(file: file)  // SpecLimits.swift: repeated values, grid size
+            try spec.sweep.checkLimits(file: file, limits: limits)  // SpecLimits.swift: repeated values, grid size
         }
         for (key, assign) in [("calibration", { (l: [String]) in spec.calibration = l }), ("proximity", { (l: [String]) in spec.proximity = l }),
                               ("gyro_filters", { (l: [String]) in spec.gyroFilters = l })] {
@@ -166,7 +166,7 @@ extension ExperimentSpec {
                 spec.ape.append([r, est, align])
             }
         }
-        try parseEstimators(top, into: &spec, file: file)
+        try parseEstimators(top, into: &spec, file: file, limits: limits)
         if let c = top["closed_loop"] { spec.closedLoop = try ClosedLoopSpec.parse(c, file: file) }
         spec.statistics = try parseStatistics(top["statistics"], file: file, configurations: spec.sweep.configurations.map(\.label))
         spec.dataSeeds = try parseDataSeeds(top["data_seeds"], file: file)

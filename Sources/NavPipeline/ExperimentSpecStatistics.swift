@@ -49,7 +49,7 @@ extension ExperimentSpec {
 /// plots of the key metrics (atomically), and the statistics the summary prints.
 func writeStatistics(_ plan: ExperimentPlan, table: MetricsTable, out: ExperimentOutputs) throws -> ExperimentStatistics {
     var statistics = ExperimentStatistics(table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics)
-    traceMemory("report: statistics computed")
+    traceMemory(plan, "report: statistics computed")
     try writeTextAtomically(statistics.cellsCSV, to: (out.folder as NSString).appendingPathComponent("cells.csv"))
     try writeTextAtomically(statistics.comparisonsCSV, to: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
     for (file, svg) in statistics.boxPlots(table) {

@@ -30,9 +30,9 @@ public struct EstimateSource: Sendable, Hashable, Codable {
 ///
 /// - Throws: `TraceError` (unreadable file) or `GuidanceJobError` (frame contract), one line each.
 /// - Complexity: O(file size + n).
-public func loadEstimate(_ source: EstimateSource, for navigation: Session) throws -> VIOStream {
+public func loadEstimate(_ source: EstimateSource, for navigation: Session, readPolicy: HDF5ReadPolicy = .standard) throws -> VIOStream {
     let stream = source.stream ?? ((source.format == .h5 || source.path.lowercased().hasSuffix(".h5")) ? "vio" : nil)
-    let file = try readTrajectory(at: source.path, format: source.format, stream: stream, timesPath: source.timesPath)
+    let file = try readTrajectory(at: source.path, format: source.format, stream: stream, timesPath: source.timesPath, policy: readPolicy)
     guard file.hasTimestamps else {
         throw GuidanceJobError("\(escapedForMessage(source.path)): the estimate has no timestamps (a KITTI file needs --vio-times)")
     }

@@ -8,13 +8,14 @@ import NavReport
 import NavSignal
 
 /// APE (translation, metres; evo's conventions) of every trajectory pair the spec names.
-public func apeTable(_ spec: ExperimentSpec) -> (table: MetricsTable, failures: [String]) {
+public func apeTable(_ spec: ExperimentSpec, readPolicy: HDF5ReadPolicy = .standard) -> (table: MetricsTable, failures: [String]) {
     var rows: [MetricRow] = [], failures: [String] = []
     for pair in spec.ape {
         var settings = EvaluationSettings()
         settings.alignment = AlignmentMethod(rawValue: pair[2])!
         do {
-            let r = try evaluateAPE(reference: TrajectorySource(path: pair[0]), estimate: TrajectorySource(path: pair[1]), settings: settings)
+            let r = try evaluateAPE(reference: TrajectorySource(path: pair[0], readPolicy: readPolicy),
+                                    estimate: TrajectorySource(path: pair[1], readPolicy: readPolicy), settings: settings)
             let s = r.statistics
             let name = (pair[1] as NSString).lastPathComponent
             for (m, v) in [("rmse", s.rmse), ("mean", s.mean), ("median", s.median), ("std", s.std), ("max", s.max)] {

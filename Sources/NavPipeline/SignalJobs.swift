@@ -83,7 +83,8 @@ public func filterCSV(_ table: CSVTable, spec: FilterSpec, column: String, outpu
 /// (`filterTraceInBlocks`), so memory does not grow with the recording; the output equals
 /// the whole-array filter's bit for bit.
 public func filterTrace(input: String, output: String, spec: FilterSpec, dataset: String, rate: Double?, command: String,
-                        compression: HDF5Compression = .filterDefault, blockRows: Int = traceBlockRows) throws {
+                        compression: HDF5Compression = .filterDefault, blockRows: Int = traceBlockRows,
+                        readPolicy: HDF5ReadPolicy = .standard) throws {
     try filterTraceInBlocks(input: input, output: output, spec: spec, dataset: dataset, rate: rate, command: command,
-                            compression: compression, blockRows: blockRows)
+                            compression: compression, blockRows: blockRows, readPolicy: readPolicy)
 }

@@ -2,12 +2,18 @@ import Foundation
 import NavIO
 
 /// Limits on what an experiment spec may ask for, checked when the spec is read, before
-/// anything is built.
-public enum SpecLimits {
+/// anything is built: a value passed to `ExperimentSpec.load`/`parse` (the CLI's
+/// `--max-configurations`), never a global.
+public struct SpecLimits: Sendable, Equatable {
     /// Most configurations a sweep grid may have (`--max-configurations` raises it). The grid is
     /// counted, with overflow checked, before it is built; 10,000 configurations × a few
     /// navigation sessions is already hours of replay.
-    nonisolated(unsafe) public static var maxConfigurations = 10_000
+    public var maxConfigurations: Int
+
+    public init(maxConfigurations: Int = 10_000) { self.maxConfigurations = maxConfigurations }
+
+    /// 10,000 configurations.
+    public static var standard: SpecLimits { SpecLimits() }
 }
 
 extension Sweep {
@@ -30,15 +36,15 @@ extension Sweep {
     }
 
     /// Throws on a value repeated within a dimension (it would duplicate rows) and on a grid of
-    /// more than `SpecLimits.maxConfigurations` configurations.
-    func checkLimits(file: String) throws(SpecError) {
+    /// more than `limits.maxConfigurations` configurations.
+    func checkLimits(file: String, limits: SpecLimits) throws(SpecError) {
         for d in dimensionValues {
             var seen = Set<String>()
             for v in d.values where !seen.insert(v).inserted {
                 throw SpecError(file: file, key: "sweep.\(d.name)", problem: "'\(escapedForMessage(v))' is listed twice; each value once")
             }
         }
-        let limit = SpecLimits.maxConfigurations
+        let limit = limits.maxConfigurations
         guard let n = configurationCount, n <= limit else {
             let shown = configurationCount.map(String.init) ?? "more than 2^63"
             throw SpecError(file: file, key: "sweep",

@@ -10,9 +10,9 @@ extension ExperimentSpec {
     static let listKeys: Set<String> = ["inputs", "metrics", "calibration", "proximity", "gyro_filters"]
 
     /// Loads a spec and applies `overrides` (`KEY=VALUE`, see `parse(_:file:overrides:)`).
-    public static func load(_ path: String, overrides: [String]) throws(SpecError) -> ExperimentSpec {
-        let spec = try load(path)
-        return overrides.isEmpty ? spec : try parse(spec.text, file: path, overrides: overrides)
+    public static func load(_ path: String, overrides: [String], limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
+        let spec = try load(path, limits: limits)
+        return overrides.isEmpty ? spec : try parse(spec.text, file: path, overrides: overrides, limits: limits)
     }
 
     /// Parses a spec and applies overrides in order. Each is `KEY=VALUE`:
@@ -27,8 +27,8 @@ extension ExperimentSpec {
     /// (so the spec hash in reports tells an overridden run apart).
     ///
     /// - Throws: `SpecError` naming the override, or the key, and what is wrong.
-    public static func parse(_ text: String, file: String, overrides: [String]) throws(SpecError) -> ExperimentSpec {
-        guard !overrides.isEmpty else { return try parse(text, file: file) }
+    public static func parse(_ text: String, file: String, overrides: [String], limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
+        guard !overrides.isEmpty else { return try parse(text, file: file, limits: limits) }
         var top = (try yamlTree(text, file: file) as? [String: Any]) ?? [:]
         for o in overrides {
             let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
@@ -44,7 +44,7 @@ extension ExperimentSpec {
             top = setting(top, path[...], value)
         }
         let resolved = text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + "# overrides: " + overrides.joined(separator: " ") + "\n"
-        return try parse(tree: top, text: resolved, file: file)
+        return try parse(tree: top, text: resolved, file: file, limits: limits)
     }
 
     /// A value from override text: YAML flow syntax, a comma list, or one scalar.

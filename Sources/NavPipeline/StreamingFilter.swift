@@ -16,9 +16,9 @@ import NavSignal
 /// - Complexity: O(rows) reads of the time axis (validation: 6 passes for order and the median
 ///   interval) and one read and write of every dataset.
 func filterTraceInBlocks(input: String, output: String, spec: FilterSpec, dataset: String, rate: Double?, command: String,
-                         compression: HDF5Compression, blockRows: Int) throws {
+                         compression: HDF5Compression, blockRows: Int, readPolicy: HDF5ReadPolicy = .standard) throws {
     precondition(blockRows > 0, "blockRows must be positive")
-    let report = validateTrace(at: input, loadValues: false)
+    let report = validateTrace(at: input, loadValues: false, policy: readPolicy)
     if let e = report.errors.first { throw e.error }
     var trace = report.trace!
     let parts = dataset.split(separator: "/", maxSplits: 1).map(String.init)
@@ -51,7 +51,7 @@ func filterTraceInBlocks(input: String, output: String, spec: FilterSpec, datase
 
     let previous = trace.attributes["processing"]?.stringValue.map { $0 + "\n" } ?? ""
     trace.attributes["processing"] = .string(previous + command)
-    let reader = try HDF5Reader(path: input)
+    let reader = try HDF5Reader(path: input, policy: readPolicy)
     let w = try HDF5Writer(path: output)
     w.compression = compression
     try w.setRootAttributes(trace.attributes)

@@ -12,10 +12,10 @@ public struct SurveyEntry: Sendable {
 
 /// Validates and inspects every file: the report `make demo` writes until the
 /// experiment pipeline exists. Order is the order given (callers sort).
-public func surveyDatasets(_ files: [String]) -> [SurveyEntry] {
+public func surveyDatasets(_ files: [String], readPolicy: HDF5ReadPolicy = .standard) -> [SurveyEntry] {
     files.map { f in
         SurveyEntry(file: f, sha256: (try? sha256Hex(ofFile: f)) ?? "unreadable",
-                    validation: validateTrace(at: f), summary: try? inspectTrace(at: f))
+                    validation: validateTrace(at: f, policy: readPolicy), summary: try? inspectTrace(at: f, policy: readPolicy))
     }
 }
 

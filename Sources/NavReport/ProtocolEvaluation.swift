@@ -94,8 +94,8 @@ public func evaluateProtocol(_ p: EvaluationProtocol, reference: TrajectorySourc
     case .tumRPE:
         let ref: TrajectoryFile, est: TrajectoryFile
         do {
-            ref = try readTrajectory(at: reference.path, format: reference.format, stream: reference.stream ?? "groundtruth", timesPath: reference.timesPath)
-            est = try readTrajectory(at: estimate.path, format: estimate.format, stream: estimate.stream ?? "vio", timesPath: estimate.timesPath)
+            ref = try reference.read(defaultStream: "groundtruth")
+            est = try estimate.read(defaultStream: "vio")
         } catch { throw .input(error) }
         let r: TUMRPEResult
         do {

@@ -13,9 +13,17 @@ public struct TrajectorySource: Sendable, Equatable {
     public var stream: String?
     /// KITTI times file.
     public var timesPath: String?
+    /// How an HDF5 source may be read (external links, memory budget): the caller's, never a global.
+    public var readPolicy: HDF5ReadPolicy
 
-    public init(path: String, format: TrajectoryFormat? = nil, stream: String? = nil, timesPath: String? = nil) {
-        self.path = path; self.format = format; self.stream = stream; self.timesPath = timesPath
+    public init(path: String, format: TrajectoryFormat? = nil, stream: String? = nil, timesPath: String? = nil,
+                readPolicy: HDF5ReadPolicy = .standard) {
+        self.path = path; self.format = format; self.stream = stream; self.timesPath = timesPath; self.readPolicy = readPolicy
+    }
+
+    /// Reads the source, `stream` standing for the source's own when it names none.
+    public func read(defaultStream: String? = nil) throws(TraceError) -> TrajectoryFile {
+        try readTrajectory(at: path, format: format, stream: stream ?? defaultStream, timesPath: timesPath, policy: readPolicy)
     }
 }
 
@@ -153,10 +161,8 @@ public func prepareTrajectoryPair(reference: TrajectorySource, estimate: Traject
                                   settings: EvaluationSettings) throws(EvaluationError) -> PreparedPair {
     let ref: TrajectoryFile, est: TrajectoryFile
     do {
-        ref = try readTrajectory(at: reference.path, format: reference.format, stream: reference.stream ?? defaultStream(reference, "groundtruth"),
-                                 timesPath: reference.timesPath)
-        est = try readTrajectory(at: estimate.path, format: estimate.format, stream: estimate.stream ?? defaultStream(estimate, "vio"),
-                                 timesPath: estimate.timesPath)
+        ref = try reference.read(defaultStream: defaultStream(reference, "groundtruth"))
+        est = try estimate.read(defaultStream: defaultStream(estimate, "vio"))
     } catch { throw .input(error) }
     return try PreparedPair(reference: ref, estimate: est, settings: settings)
 }
@@ -386,7 +392,7 @@ public func rpeReport(_ p: PreparedPair, relation: PoseRelation, options: RPEOpt
 public func simplifyTrajectory(_ source: TrajectorySource, tolerances: [Double], distance: RDPDistance = .line,
                                plane: RoutePlane = .xyz) throws(EvaluationError) -> [RouteSimplification] {
     let file: TrajectoryFile
-    do { file = try readTrajectory(at: source.path, format: source.format, stream: source.stream, timesPath: source.timesPath) } catch {
+    do { file = try source.read() } catch {
         throw .input(error)
     }
     do { return try toleranceSweep(file.trajectory.positions, tolerances: tolerances, distance: distance, plane: plane) } catch {

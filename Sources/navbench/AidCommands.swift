@@ -38,7 +38,7 @@ struct Calibrate: ParsableCommand {
         var failed = false
         for f in files {
             do {
-                let s = try readTrace(at: f)
+                let s = try readTrace(at: f, policy: commandLineReadPolicy)
                 var columns: [[AidMetric]] = [], reasons: [String] = []
                 for e in estimators {
                     var p = CalibrationParameters()
@@ -79,7 +79,7 @@ struct Proximity: ParsableCommand {
         var failed = false
         for f in files {
             do {
-                let s = try readTrace(at: f)
+                let s = try readTrace(at: f, policy: commandLineReadPolicy)
                 var columns: [[AidMetric]] = []
                 for spec in filters {
                     var p = ProximityParameters()

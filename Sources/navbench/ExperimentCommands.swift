@@ -58,8 +58,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        if let m = maxConfigurations { SpecLimits.maxConfigurations = m }
-        var s = try ExperimentSpec.load(spec, overrides: overrides)
+        var s = try ExperimentSpec.load(spec, overrides: overrides, limits: SpecLimits(maxConfigurations: maxConfigurations ?? SpecLimits.standard.maxConfigurations))
         if let out { s.output = out }
         if printConfig {
             print(s.resolvedYAML, terminator: "")
@@ -67,7 +66,9 @@ struct Run: ParsableCommand {
         }
         let (k, n) = try shard.map(parseShard) ?? (1, 1)
         let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
-        let r = try runExperiment(s, workers: jobs, shard: k, shards: n, command: command, progress: progressBar(quiet: quiet))
+        let r = try runExperiment(s, workers: jobs, shard: k, shards: n, command: command, progress: progressBar(quiet: quiet),
+                                  readPolicy: commandLineReadPolicy,
+                                  tracingMemory: ProcessInfo.processInfo.environment["NAVBENCH_TRACE_MEMORY"] == "1")
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         let jobFailures = r.failures.count - r.plan.failures.count - (r.report?.failures.count ?? 0)
         guard let report = r.report else {
@@ -92,7 +93,7 @@ struct Merge: ParsableCommand {
         var s = try ExperimentSpec.load(spec, overrides: overrides)
         if let out { s.output = out }
         let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
-        let r = try mergeExperiment(s, command: command)
+        let r = try mergeExperiment(s, command: command, readPolicy: commandLineReadPolicy)
         print("merged \(r.done) of \(r.plan.jobs.count) jobs; report: \(r.report!.summary)")
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         if !r.failures.isEmpty { throw ExitCode(1) }

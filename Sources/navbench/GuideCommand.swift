@@ -70,8 +70,8 @@ struct Guide: ParsableCommand {
     @OptionGroup var estimate: EstimateFlags
 
     func run() throws {
-        let rec = try readTrace(at: recording), nav = try readTrace(at: navigation)
-        let vio = try estimate.source.map { try loadEstimate($0, for: nav) }
+        let rec = try readTrace(at: recording, policy: commandLineReadPolicy), nav = try readTrace(at: navigation, policy: commandLineReadPolicy)
+        let vio = try estimate.source.map { try loadEstimate($0, for: nav, readPolicy: commandLineReadPolicy) }
         let run = try runGuidance(recording: rec, navigation: nav, options: try flags.options(settings: settings), force: force, estimate: vio,
                                   names: (recording, navigation))
         let events = run.estimated.events.filter { pulses || $0.kind != .pulse }

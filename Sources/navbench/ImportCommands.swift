@@ -46,7 +46,7 @@ struct ImportSessionOptions: ParsableArguments {
 
     var options: ImportOptions {
         ImportOptions(kind: kind, sessionID: sessionID, routeID: routeID, venue: venue, device: device,
-                      invalidRows: dropInvalidRows ? .drop : .error)
+                      invalidRows: dropInvalidRows ? .drop : .error, readPolicy: commandLineReadPolicy)
     }
 }
 
@@ -235,11 +235,12 @@ struct Export: ParsableCommand {
         do {
             switch format {
             case .csv:
-                let text = try exportStreamCSV(input, stream: stream)
-                if let mappingOut { try writeTextAtomically(try exportStreamMapping(input, stream: stream), to: mappingOut) }
+                let text = try exportStreamCSV(input, stream: stream, readPolicy: commandLineReadPolicy)
+                if let mappingOut { try writeTextAtomically(try exportStreamMapping(input, stream: stream, readPolicy: commandLineReadPolicy), to: mappingOut) }
                 try writeTextAtomically(text, to: out)
             case .tum, .kitti, .euroc:
-                try exportTrajectory(input, stream: PoseStreamName(rawValue: stream)!, format: TrajectoryFormat(rawValue: format.rawValue)!, to: out, timesPath: times)
+                try exportTrajectory(input, stream: PoseStreamName(rawValue: stream)!, format: TrajectoryFormat(rawValue: format.rawValue)!, to: out, timesPath: times,
+                                     readPolicy: commandLineReadPolicy)
             }
             if out != "-" { print(out) }
         } catch {

@@ -22,13 +22,12 @@ extension Navbench {
     /// control bytes escaped and long values truncated. Exit status 64 for usage errors, 73 when
     /// an output cannot be written, 1 for other failures; an `ExitCode` a command throws stands.
     static func main() {
-        keepLargeBuffersMapped()  // NavCore: repeated large reads reuse mapped pages (docs/benchmarks.md)
+        if ProcessInfo.processInfo.environment["NAVBENCH_MALLOC_DEFAULTS"] != "1" {
+            keepLargeBuffersMapped()  // NavCore: repeated large reads reuse mapped pages (docs/benchmarks.md)
+        }
         // --allow-external-links applies to every command that reads HDF5, wherever it stands.
         var arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.contains("--allow-external-links") {
-            arguments.removeAll { $0 == "--allow-external-links" }
-            HDF5ReadPolicy.allowExternalLinks = true
-        }
+        arguments.removeAll { $0 == "--allow-external-links" }  // read into commandLineReadPolicy (ReadPolicy.swift)
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
@@ -99,7 +98,7 @@ struct Inspect: ParsableCommand {
         var failed = 0
         for f in files {
             do {
-                let s = try inspectTrace(at: f)
+                let s = try inspectTrace(at: f, policy: commandLineReadPolicy)
                 summaries.append(s)
                 if !json { print(s.text, terminator: "") }
                 if s.errors > 0 { failed += 1 }  // summarised as far as it loads, but invalid: exit 1
@@ -128,7 +127,7 @@ struct Validate: ParsableCommand {
     func run() throws {
         var invalid = 0
         for f in files {
-            let r = validateTrace(at: f)
+            let r = validateTrace(at: f, policy: commandLineReadPolicy)
             for p in r.problems { print(p.description) }
             if r.isValid {
                 if !quiet && r.problems.isEmpty { print("\(f): ok") }
@@ -197,7 +196,7 @@ struct Survey: ParsableCommand {
     func run() throws {
         let files = try traceFiles(in: folder)
         guard !files.isEmpty else { throw ValidationError("\(folder): no .h5 or .hdf5 files") }
-        let entries = surveyDatasets(files)
+        let entries = surveyDatasets(files, readPolicy: commandLineReadPolicy)
         let md = surveyMarkdown(entries, title: "Dataset survey: \(folder)", command: "navbench survey \(folder) --out \(out)")
         try writeTextAtomically(md, to: (out as NSString).appendingPathComponent("summary.md"))
         try writeTextAtomically(surveyCSV(entries), to: (out as NSString).appendingPathComponent("streams.csv"))

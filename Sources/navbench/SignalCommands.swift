@@ -73,7 +73,8 @@ struct Filter: ParsableCommand {
         let command = "navbench filter --spec \(spec) --stream \(source.stream ?? "") \(fileName(of: source.input))"
         if let stream = source.stream {
             let level = try compression.map { try HDF5Compression(parsing: $0) } ?? .filterDefault
-            try filterTrace(input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command, compression: level)
+            try filterTrace(input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command, compression: level,
+                            readPolicy: commandLineReadPolicy)
         } else {
             let table = try CSVTable.read(source.input)
             let bytes = try filterCSVBytes(table, spec: filter, column: source.column!, outputColumn: outputColumn ?? source.column! + "_filtered",

@@ -60,7 +60,7 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         let (walker, vio, walls) = try simulate.parsed()
-        let rec = try readTrace(at: recording)
+        let rec = try readTrace(at: recording, policy: commandLineReadPolicy)
         let options = try flags.options()
         let seed = options.seed
         let scenario = try closedLoopScenario(recording: rec, options: options, walls: walls,

@@ -29,7 +29,7 @@ struct TraceAddStream: ParsableCommand {
     }
 
     func run() throws {
-        try editTrace(inputs: [file, from], output: out, command: commandProvenance(from: "trace")) { t in
+        try editTrace(inputs: [file, from], output: out, command: commandProvenance(from: "trace"), readPolicy: commandLineReadPolicy) { t in
             try addingStream(stream, from: t[1], to: t[0], as: target, timeOffset: tOffset, replace: replace)
         }
     }
@@ -42,7 +42,7 @@ struct TraceDropStream: ParsableCommand {
     @Option(help: "The output trace (.h5).") var out: String
 
     func run() throws {
-        try editTrace(inputs: [file], output: out, command: commandProvenance(from: "trace")) { t in try droppingStream(stream, from: t[0]) }
+        try editTrace(inputs: [file], output: out, command: commandProvenance(from: "trace"), readPolicy: commandLineReadPolicy) { t in try droppingStream(stream, from: t[0]) }
     }
 }
 
@@ -55,7 +55,7 @@ struct TraceMerge: ParsableCommand {
     @Option(help: "The output trace (.h5).") var out: String
 
     func run() throws {
-        try editTrace(inputs: [a, b], output: out, command: commandProvenance(from: "trace")) { t in try mergingTraces(t[0], t[1]) }
+        try editTrace(inputs: [a, b], output: out, command: commandProvenance(from: "trace"), readPolicy: commandLineReadPolicy) { t in try mergingTraces(t[0], t[1]) }
     }
 }
 
@@ -73,6 +73,6 @@ struct TraceTrim: ParsableCommand {
     }
 
     func run() throws {
-        try editTrace(inputs: [file], output: out, command: commandProvenance(from: "trace")) { t in try trimmingTrace(t[0], start: start, end: end) }
+        try editTrace(inputs: [file], output: out, command: commandProvenance(from: "trace"), readPolicy: commandLineReadPolicy) { t in try trimmingTrace(t[0], start: start, end: end) }
     }
 }

@@ -66,8 +66,8 @@ struct TrajectoryPairOptions: ParsableArguments {
     }
 
     var sources: (TrajectorySource, TrajectorySource) {
-        (TrajectorySource(path: reference, format: format, stream: referenceStream, timesPath: referenceTimes),
-         TrajectorySource(path: estimate, format: format, stream: estimateStream, timesPath: estimateTimes))
+        (TrajectorySource(path: reference, format: format, stream: referenceStream, timesPath: referenceTimes, readPolicy: commandLineReadPolicy),
+         TrajectorySource(path: estimate, format: format, stream: estimateStream, timesPath: estimateTimes, readPolicy: commandLineReadPolicy))
     }
 
     var settings: EvaluationSettings {
@@ -205,7 +205,7 @@ struct SimplifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let source = TrajectorySource(path: file, format: format, stream: stream, timesPath: times)
+        let source = TrajectorySource(path: file, format: format, stream: stream, timesPath: times, readPolicy: commandLineReadPolicy)
         let results = try runReport { () throws(EvaluationError) in
             try simplifyTrajectory(source, tolerances: tolerances, distance: distance, plane: plane)
         }

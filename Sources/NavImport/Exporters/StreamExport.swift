@@ -9,8 +9,8 @@ import NavIO
 ///
 /// - Throws: when the trace is invalid, lacks the stream, or the output cannot be written.
 public func exportTrajectory(_ tracePath: String, stream: PoseStreamName, format: TrajectoryFormat, to path: String,
-                             timesPath: String? = nil) throws(TraceError) {
-    let t = try readTrajectory(at: tracePath, format: .h5, stream: stream.rawValue).trajectory
+                             timesPath: String? = nil, readPolicy: HDF5ReadPolicy = .standard) throws(TraceError) {
+    let t = try readTrajectory(at: tracePath, format: .h5, stream: stream.rawValue, policy: readPolicy).trajectory
     switch format {
     case .tum: try writeTUM(t, to: path)
     case .kitti: try writeKITTI(t, to: path, timesPath: timesPath)
@@ -29,8 +29,8 @@ public func exportTrajectory(_ tracePath: String, stream: PoseStreamName, format
 /// CSV → `navbench import csv` gives the trace's values bit for bit; NaN as `nan`.
 ///
 /// - Throws: when the trace is invalid or has no such stream.
-public func exportStreamCSV(_ tracePath: String, stream: String) throws(TraceError) -> String {
-    let report = validateTrace(at: tracePath)
+public func exportStreamCSV(_ tracePath: String, stream: String, readPolicy: HDF5ReadPolicy = .standard) throws(TraceError) -> String {
+    let report = validateTrace(at: tracePath, policy: readPolicy)
     if let first = report.errors.first { throw first.error }
     guard let trace = report.trace else { throw TraceError(.corrupt, file: tracePath, "cannot be read") }
     guard let spec = TraceSchema.stream(named: stream) else {
@@ -91,8 +91,8 @@ func streamCSV(_ s: LoadedStream, spec: TraceSchema.Stream) -> (text: String, co
 
 /// A mapping file (`navbench import csv --mapping`) that reads the CSV of `exportStreamCSV`
 /// back into the same stream.
-public func exportStreamMapping(_ tracePath: String, stream: String) throws(TraceError) -> String {
-    let report = validateTrace(at: tracePath)
+public func exportStreamMapping(_ tracePath: String, stream: String, readPolicy: HDF5ReadPolicy = .standard) throws(TraceError) -> String {
+    let report = validateTrace(at: tracePath, policy: readPolicy)
     if let first = report.errors.first { throw first.error }
     guard let trace = report.trace, let spec = TraceSchema.stream(named: stream), let s = trace.stream(stream) else {
         throw TraceError(.missing, file: tracePath, object: "/\(stream)", "stream not found")

@@ -18,7 +18,7 @@ public func importHDF5Mapped(_ path: String, mapping: ImportMapping, options: Im
     if let s = mapping.source, s != .hdf5 {
         throw TraceError(.badValue, file: mapping.file, object: "source", "the mapping is for \(s.rawValue) files; import it with csv, or set source: hdf5")
     }
-    let file = MappedHDF5File(path: path, reader: try HDF5Reader(path: path), mapping: mapping)
+    let file = MappedHDF5File(path: path, reader: try HDF5Reader(path: path, policy: options.readPolicy), mapping: mapping)
     var session = Session(metadata: importMetadata(options, frameConvention: SessionMetadata.arkitFrame
         + (mapping.frame == .arkit ? "; imported HDF5 (frame kept)" : "; imported HDF5, world frame \(mapping.frame.rawValue) turned to ARKit's")))
     var notes: [String] = []

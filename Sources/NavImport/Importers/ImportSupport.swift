@@ -22,11 +22,13 @@ public struct ImportOptions: Sendable {
     public var venue: String?
     public var device: String?
     public var invalidRows: InvalidRowPolicy = .error
+    /// How an HDF5 input may be read (external links, memory budget).
+    public var readPolicy: HDF5ReadPolicy = .standard
 
     public init(kind: SessionKind = .recording, sessionID: String? = nil, routeID: String? = nil, venue: String? = nil,
-                device: String? = nil, invalidRows: InvalidRowPolicy = .error) {
+                device: String? = nil, invalidRows: InvalidRowPolicy = .error, readPolicy: HDF5ReadPolicy = .standard) {
         self.kind = kind; self.sessionID = sessionID; self.routeID = routeID; self.venue = venue
-        self.device = device; self.invalidRows = invalidRows
+        self.device = device; self.invalidRows = invalidRows; self.readPolicy = readPolicy
     }
 }
 

@@ -1,0 +1,42 @@
+import Foundation
+import NavIO
+import Testing
+
+/// The read policy is a value each call is given (no process-wide switch): an external link is
+/// refused by default and followed when the caller's policy allows it, in the same process; the
+/// memory budget is the caller's.
+@Suite struct ReadPolicyTests {
+    static let linked = fixture("links/linked.h5")  // /vio/timestamps → target.h5:/timestamps
+
+    @Test func anExternalLinkIsRefusedByDefault() throws {
+        let report = validateTrace(at: Self.linked)
+        #expect(!report.isValid)
+        let e = try #require(report.errors.first).error
+        #expect(e.kind == .externalLink)
+        #expect(e.object == "/vio/timestamps")
+        #expect(e.problem.contains("target.h5:/timestamps") && e.problem.contains("--allow-external-links"), "\(e.problem)")
+        #expect(throws: TraceError.self) { try readTrace(at: Self.linked) }
+    }
+
+    @Test func theCallersPolicyFollowsIt() throws {
+        let allow = HDF5ReadPolicy(allowExternalLinks: true)
+        #expect(validateTrace(at: Self.linked, policy: allow).isValid)
+        let s = try readTrace(at: Self.linked, policy: allow)
+        let t = try #require(s.vio).timestamps
+        #expect(t == (0..<10).map { Double($0) * 0.04 })
+        // The next call with the default policy is not affected by the previous one.
+        #expect(!validateTrace(at: Self.linked).isValid)
+    }
+
+    @Test func theMemoryBudgetIsTheCallers() throws {
+        let tiny = HDF5ReadPolicy(memoryBudgetBytes: 16)
+        do {
+            _ = try readTrace(at: fixture("h5py_session.h5"), policy: tiny)
+            Issue.record("a 16-byte budget read a whole session")
+        } catch {
+            #expect(error.kind == .tooLarge)
+            #expect(error.problem.contains("memory budget of 16 bytes"), "\(error.problem)")
+        }
+        _ = try readTrace(at: fixture("h5py_session.h5"))
+    }
+}
