@@ -225,7 +225,7 @@ private func writeManifest(_ plan: ExperimentPlan, failures: [String], command: 
 /// `NAVBENCH_TRACE_MEMORY=1`): one line on standard error with the resident and peak resident
 /// set sizes at `label` (Linux /proc/self/status), for profiling a large report.
 func traceMemory(_ plan: ExperimentPlan, _ label: String) {
-    guard plan.traceMemory,
+    guard plan.tracesMemory,
           let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return }
     let fields = status.split(separator: "\n").filter { $0.hasPrefix("VmRSS:") || $0.hasPrefix("VmHWM:") }
         .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().joined(separator: " ") }

@@ -117,7 +117,7 @@ public struct ExperimentPlan: Sendable {
     /// How the inputs and estimate files are read (external links, memory budget).
     public var readPolicy: HDF5ReadPolicy = .standard
     /// Print the resident set size at each phase on standard error (`traceMemory`).
-    public var traceMemory = false
+    public var tracesMemory = false
 }
 
 /// Expands glob patterns (sorted, deduplicated).

@@ -33,7 +33,7 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
     var plan = planExperiment(spec, shard: shard, shards: shards, readPolicy: readPolicy)
-    plan.traceMemory = tracingMemory
+    plan.tracesMemory = tracingMemory
     traceMemory(plan, "planned \(plan.jobs.count) jobs")
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
     // Unsharded, the report draws the plot sample's runs: keep those computed now (`SampledRuns`).
