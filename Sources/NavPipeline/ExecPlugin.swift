@@ -89,7 +89,7 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
     ///   the plugin file cannot be read.
     public func pluginSHA256() throws(FilterSpecError) -> String {
         let program = try checkProgramRuns()
-        let f = arguments.first(where: isRegularFile) ?? program
+        let f = pluginFile ?? program
         do { return try sha256Hex(ofFile: f) } catch { throw FilterSpecError(spec: spec, problem: error.description) }
     }
 

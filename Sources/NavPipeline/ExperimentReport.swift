@@ -81,16 +81,10 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
     // otherwise (e.g. Experiments/real.yaml: aids and APE only) its sections are left out.
     let guidance = !plan.jobs.isEmpty || !plan.spec.sweep.values.isEmpty
     let allFailures = plan.failures + failures + extraFailures
-    var md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: allFailures,
-                                       plots: plots, statistics: statistics, guidance: guidance)
-    if guidance {
-        if plan.spec.sweep.rdpTolerance.count > 1 {
-            md += "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
-        }
-        md += sectionsMarkdown
-    } else {
-        md += sectionsMarkdown.drop { $0 == "\n" } + "\n" + experimentSummaryFooter(stamp: stamp, failures: allFailures)
-    }
+    let trends = guidance && plan.spec.sweep.rdpTolerance.count > 1
+        ? "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n" : ""
+    let md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: allFailures,
+                                       plots: plots, statistics: statistics, guidance: guidance, sections: trends + sectionsMarkdown)
     try writeTextAtomically(md, to: out.summary)
     traceMemory(plan, "report: summary")
     try writeManifest(plan, failures: failures + extraFailures, command: command, inputs: inputs, facts: facts, out: out)

@@ -56,12 +56,15 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
 /// Writes the report of a sharded run from the shards' stores (merged into `OUTPUT/results.sqlite`);
 /// a job without a result
 /// is listed as a failure.
-public func mergeExperiment(_ spec: ExperimentSpec, command: String, readPolicy: HDF5ReadPolicy = .standard) throws -> ExperimentOutcome {
+public func mergeExperiment(_ spec: ExperimentSpec, command: String, readPolicy: HDF5ReadPolicy = .standard,
+                            tracingMemory: Bool = false) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output)
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
-    let plan = planExperiment(spec, readPolicy: readPolicy)
+    var plan = planExperiment(spec, readPolicy: readPolicy)
+    plan.tracesMemory = tracingMemory
+    traceMemory(plan, "planned \(plan.jobs.count) jobs")
     let (store, missing) = try mergeShardStores(plan)
     let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
     let report = try writeExperimentReport(plan, store: store, failures: failures, command: command,

@@ -77,17 +77,19 @@ public struct AggregatedTable: Sendable {
 /// key metrics (means over the route's sessions, the best in bold), an overall table, failed
 /// inputs, and the stamp. Deterministic: no clock, no machine facts.
 ///
-/// `guidance: false` (a spec with no `sweep` whose inputs hold no navigation session: nothing was
-/// asked of the guidance replay) leaves out the run count, the configurations and the guidance
-/// sections, so the page opens with the sections the spec asked for.
+/// `sections` is the Markdown of the spec's other sections (aids, APE, closed loop), each starting
+/// with a blank line and a `## ` heading. With the guidance replay they follow the inputs table;
+/// with `guidance: false` (a spec with no `sweep` whose inputs hold no navigation session: nothing
+/// was asked of the replay) the run count, configurations and guidance sections are left out and
+/// the page opens with `sections`, then the failed inputs and the inputs.
 public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, keyMetrics: [String],
                                       failures: [String], plots: [String: [String]] = [:],
-                                      statistics: ExperimentStatistics? = nil, guidance: Bool = true) -> String {
+                                      statistics: ExperimentStatistics? = nil, guidance: Bool = true, sections: String = "") -> String {
     var md = "# Experiment \(stamp.experiment)\n\n"
     md += "navbench \(stamp.navbenchVersion) · spec sha256 `\(stamp.specSHA256.prefix(16))` · regenerate with `\(stamp.command)`\n\n"
     guard guidance else {
-        if !failures.isEmpty { md += "\(failures.count) failed (listed below).\n" }
-        return md
+        if !failures.isEmpty { md += "\(failures.count) failed (listed below).\n\n" }
+        return md + sections.drop { $0 == "\n" } + (sections.isEmpty ? "" : "\n") + summaryFooter(stamp: stamp, failures: failures)
     }
     // One pass, memory O(routes + configurations + sessions) whatever the number of rows.
     var routes: [String] = [], configs: [String] = [], seenConfigs = Set<String>(), runs = Set<String>()
@@ -114,11 +116,11 @@ public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, k
             for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }
         }
     }
-    return md + experimentSummaryFooter(stamp: stamp, failures: failures)
+    return md + summaryFooter(stamp: stamp, failures: failures) + sections
 }
 
-/// The end of `summary.md`: failed inputs (or "None.") and the inputs with their checksums.
-public func experimentSummaryFooter(stamp: ReportStamp, failures: [String]) -> String {
+/// The failed inputs (or "None.") and the inputs with their checksums.
+private func summaryFooter(stamp: ReportStamp, failures: [String]) -> String {
     "## Failed inputs\n\n" + (failures.isEmpty ? "None.\n" : failures.map { "- \(markdownCode($0))\n" }.joined())
         + "\n## Inputs\n\n| file | sha256 |\n|---|---|\n" + stamp.inputs.map { "| \(markdownInline($0[0])) | `\($0[1])` |\n" }.joined()
 }

@@ -13,6 +13,22 @@ func parseShard(_ s: String) throws -> (Int, Int) {
     return (p[0], p[1])
 }
 
+/// `--max-configurations`: the spec limits of every command that reads a spec (run, merge,
+/// compare, export-notebook), so a spec run with a raised limit can be merged and compared.
+struct SpecLimitOptions: ParsableArguments {
+    @Option(help: "Most sweep configurations accepted (default 10000); the grid is counted before it is built.")
+    var maxConfigurations: Int?
+
+    func validate() throws {
+        if let m = maxConfigurations, m < 1 { throw ValidationError("--max-configurations must be at least 1, got \(m)") }
+    }
+
+    var limits: SpecLimits { maxConfigurations.map { SpecLimits(maxConfigurations: $0) } ?? .standard }
+}
+
+/// `NAVBENCH_TRACE_MEMORY=1`: print the resident set size at each phase of run and merge.
+var tracingMemoryRequested: Bool { ProcessInfo.processInfo.environment["NAVBENCH_TRACE_MEMORY"] == "1" }
+
 /// A progress bar with ETA on a terminal's standard error, one line per phase of the run
 /// (guidance runs, closed-loop cells, plot runs); nothing when quiet, in CI or piped.
 func progressBar(quiet: Bool) -> ProgressHandler? {
@@ -47,18 +63,16 @@ struct Run: ParsableCommand {
     @Option(help: "Parallel jobs (default: all cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Run only shard K of N (deterministic slice); combine shards with navbench merge.") var shard: String?
     @Flag(help: "No progress bar.") var quiet = false
-    @Option(help: "Most sweep configurations accepted (default 10000); the grid is counted before it is built.")
-    var maxConfigurations: Int?
+    @OptionGroup var specLimits: SpecLimitOptions
     @Flag(help: "Print the resolved spec (overrides applied, defaults filled in) as YAML and exit.") var printConfig = false
 
     func validate() throws {
-        if let m = maxConfigurations, m < 1 { throw ValidationError("--max-configurations must be at least 1, got \(m)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         if let shard { _ = try parseShard(shard) }
     }
 
     func run() throws {
-        var s = try ExperimentSpec.load(spec, overrides: overrides, limits: SpecLimits(maxConfigurations: maxConfigurations ?? SpecLimits.standard.maxConfigurations))
+        var s = try ExperimentSpec.load(spec, overrides: overrides, limits: specLimits.limits)
         if let out { s.output = out }
         if printConfig {
             print(s.resolvedYAML, terminator: "")
@@ -68,7 +82,7 @@ struct Run: ParsableCommand {
         let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
         let r = try runExperiment(s, workers: jobs, shard: k, shards: n, command: command, progress: progressBar(quiet: quiet),
                                   readPolicy: commandLineReadPolicy,
-                                  tracingMemory: ProcessInfo.processInfo.environment["NAVBENCH_TRACE_MEMORY"] == "1")
+                                  tracingMemory: tracingMemoryRequested)
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         let jobFailures = r.failures.count - r.plan.failures.count - (r.report?.failures.count ?? 0)
         guard let report = r.report else {
@@ -88,12 +102,13 @@ struct Merge: ParsableCommand {
     @Argument(help: "Experiment spec (YAML).") var spec: String
     @Argument(help: "The overrides the shards were run with (KEY=VALUE).") var overrides: [String] = []
     @Option(help: "Output folder the shards wrote to (default: the spec's output).") var out: String?
+    @OptionGroup var specLimits: SpecLimitOptions
 
     func run() throws {
-        var s = try ExperimentSpec.load(spec, overrides: overrides)
+        var s = try ExperimentSpec.load(spec, overrides: overrides, limits: specLimits.limits)
         if let out { s.output = out }
         let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
-        let r = try mergeExperiment(s, command: command, readPolicy: commandLineReadPolicy)
+        let r = try mergeExperiment(s, command: command, readPolicy: commandLineReadPolicy, tracingMemory: tracingMemoryRequested)
         print("merged \(r.done) of \(r.plan.jobs.count) jobs; report: \(r.report!.summary)")
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         if !r.failures.isEmpty { throw ExitCode(1) }
@@ -121,6 +136,7 @@ struct Compare: ParsableCommand {
     @Option(help: "Write the Markdown change table for a CI job summary here.") var markdown: String?
     @Option(help: "Write a JUnit XML report here (one testcase per route and metric).") var junit: String?
     @Option(help: "Bootstrap resamples of the paired CI.") var resamples: Int = 10_000
+    @OptionGroup var specLimits: SpecLimitOptions
 
     func metricsPath(_ p: String) -> String {
         var isDir: ObjCBool = false
@@ -130,7 +146,7 @@ struct Compare: ParsableCommand {
     func run() throws {
         guard resamples >= 100 else { throw ValidationError("--resamples \(resamples): expected at least 100") }
         var tolerances: [String: CompareTolerance] = [:]
-        if let spec { tolerances = try ExperimentSpec.load(spec).tolerances }
+        if let spec { tolerances = try ExperimentSpec.load(spec, limits: specLimits.limits).tolerances }
         for t in tolerance {
             let parts = t.split(separator: "=", maxSplits: 1)
             let nums = parts.count == 2 ? parts[1].split(separator: ",").compactMap { Double($0) } : []
@@ -167,9 +183,10 @@ struct ExportNotebook: ParsableCommand {
     @Argument(help: "Experiment spec (YAML).") var spec: String
     @Option(help: "Notebook path (default Notebooks-export/NAME.ipynb).") var out: String?
     @Option(help: "Path of metrics.csv as the notebook will see it (default: relative to the notebook).") var metrics: String?
+    @OptionGroup var specLimits: SpecLimitOptions
 
     func run() throws {
-        let s = try ExperimentSpec.load(spec)
+        let s = try ExperimentSpec.load(spec, limits: specLimits.limits)
         let path = out ?? "Notebooks-export/\(s.name).ipynb"
         try checkOutput(path)
         let folder = parentFolder(of: path)

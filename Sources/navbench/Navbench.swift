@@ -28,6 +28,10 @@ extension Navbench {
         // --allow-external-links applies to every command that reads HDF5, wherever it stands.
         var arguments = Array(CommandLine.arguments.dropFirst())
         arguments.removeAll { $0 == "--allow-external-links" }  // read into commandLineReadPolicy (ReadPolicy.swift)
+        if let problem = memoryBudgetProblem(ProcessInfo.processInfo.environment) {
+            printError("navbench: error: " + problem)
+            Foundation.exit(64)
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

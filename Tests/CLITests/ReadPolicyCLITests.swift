@@ -19,19 +19,50 @@ import Testing
         }
     }
 
-    @Test func theMemoryBudgetComesFromTheEnvironmentThroughTheCLI() throws {
+    /// Runs navbench with `variable` set in its environment.
+    func navbenchWith(_ arguments: [String], environment variable: String) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let exe = [repoRoot + "/.build/debug/navbench", repoRoot + "/.build/release/navbench"].first { FileManager.default.isExecutableFile(atPath: $0) }!
-        p.arguments = ["NAVBENCH_MEMORY_BUDGET=16", exe, "validate", "\(fixtures)/h5py_session.h5"]
+        p.arguments = [variable, exe] + arguments
         p.currentDirectoryURL = URL(fileURLWithPath: repoRoot)
-        let out = Pipe()
+        let out = Pipe(), err = Pipe()
         p.standardOutput = out
-        p.standardError = Pipe()
+        p.standardError = err
         try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        #expect(p.terminationStatus == 1)
-        #expect(text.contains("more than the memory budget of 16 bytes"), "\(text)")
+        return (p.terminationStatus, o, e)
+    }
+
+    @Test func theMemoryBudgetComesFromTheEnvironmentThroughTheCLI() throws {
+        let r = try navbenchWith(["validate", "\(fixtures)/h5py_session.h5"], environment: "NAVBENCH_MEMORY_BUDGET=16")
+        #expect(r.status == 1)
+        #expect(r.out.contains("more than the memory budget of 16 bytes"), "\(r.out)")
+    }
+
+    @Test func aMalformedBudgetIsRefusedInOneLine() throws {
+        for bad in ["4G", "0", "-5", ""] {
+            let r = try navbenchWith(["validate", "\(fixtures)/h5py_session.h5"], environment: "NAVBENCH_MEMORY_BUDGET=\(bad)")
+            #expect(r.status == 64, "\(bad)")
+            #expect(r.out == "")
+            #expect(r.err == "navbench: error: NAVBENCH_MEMORY_BUDGET='\(bad)': expected a whole number of bytes > 0 (e.g. 4294967296)\n", "\(r.err)")
+        }
+    }
+
+    /// `--max-configurations` reaches every command that reads a spec: merge refuses a grid above
+    /// the limit it is given, as run does.
+    @Test func mergeAndCompareTakeTheSpecLimit() throws {
+        let dir = NSTemporaryDirectory() + "nb-limits-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let spec = dir + "/s.yaml"
+        try "name: limits\ninputs: Datasets/R3-stairs_*.h5\noutput: \(dir)/out\nsweep:\n  rdp_tolerance: [0.3, 0.6]\n".write(toFile: spec, atomically: true, encoding: .utf8)
+        let refusal = "\(spec): sweep: 2 configurations, more than the limit of 1 (--max-configurations raises it)"
+        for command in [["merge", spec], ["compare", "Reports/baseline", "Reports/baseline", "--spec", spec]] {
+            let r = try navbench(command + ["--max-configurations", "1"], cwd: repoRoot)
+            #expect(r.status != 0 && r.err.contains(refusal), "\(command): \(r.err)")
+        }
     }
 }
