@@ -31,6 +31,8 @@ import os
 import re
 import sys
 
+from check_output import finish  # scripts/check_output.py (the script's own folder is on sys.path)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 ALLOWLIST = os.path.join(HERE, "file_loops_allowed.txt")
@@ -310,13 +312,7 @@ def main():
             problems.append(f"loop gone, remove it from {shown}: {line}")
     if len(set(allowed)) != len(allowed) or allowed != sorted(allowed):
         problems.append(f"{shown}: lines must be sorted and unique")
-    for p in problems:
-        print("file_loops: " + p, file=sys.stderr)
-    if problems:
-        print(f"file_loops: {len(problems)} problem(s); see the edges with --explain", file=sys.stderr)
-        return 1
-    print(f"file_loops: {len(loops)} file loop(s), all in {shown}, none gone")
-    return 0
+    return finish("file_loops", problems, f"{len(loops)} file loop(s), all in {shown}, none gone", "; see the edges with --explain")
 
 
 if __name__ == "__main__":

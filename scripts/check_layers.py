@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 
+from check_output import finish  # scripts/check_output.py (the script's own folder is on sys.path)
+
 # Lower number = lower layer. A library may import only modules of a strictly lower layer.
 LAYERS = {
     "NavCore": 0,
@@ -121,13 +123,7 @@ def main():
                                 f"the layer order in docs/architecture.md forbids it")
         if t["type"] == "regular" and name + "Tests" not in targets:
             problems.append(f"Package.swift: library {name} has no test target {name}Tests")
-    for p in problems:
-        print("layers: " + p, file=sys.stderr)
-    if problems:
-        print(f"layers: {len(problems)} problem(s)", file=sys.stderr)
-        return 1
-    print(f"layers: {len([t for t in targets.values() if t['type'] != 'system'])} targets, imports match Package.swift and the layer order")
-    return 0
+    return finish("layers", problems, f"{len([t for t in targets.values() if t['type'] != 'system'])} targets, imports match Package.swift and the layer order")
 
 
 if __name__ == "__main__":

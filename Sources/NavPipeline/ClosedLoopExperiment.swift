@@ -217,7 +217,12 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
                 guard !agg.isEmpty else { cellsText.append("–"); continue }
                 let runs = agg.map(\.runs).reduce(0, +)
                 let successes = agg.map { $0.success_rate * $0.runs }.reduce(0, +)
-                let ci95 = WilsonInterval(successes: Int(successes.rounded()), trials: Int(runs.rounded()))
+                // Counts back from the stored rates: whole numbers unless the store row is odd (NaN, huge),
+                // which gives no interval rather than a trapping conversion.
+                guard let k = Int(exactly: successes.rounded()), let n = Int(exactly: runs.rounded()), n > 0 else {
+                    cellsText.append("–"); continue
+                }
+                let ci95 = WilsonInterval(successes: k, trials: n)
                 let err = agg.map { $0.end_of_route_error * $0.runs }.reduce(0, +) / runs
                 cellsText.append(String(format: "%.2f [%.2f, %.2f] · %.2f m", successes / runs, ci95.low, ci95.high, err))
             }

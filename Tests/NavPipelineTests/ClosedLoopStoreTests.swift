@@ -167,3 +167,21 @@ import Testing
         #expect(try runExperiment(s, workers: 1, shard: 2, shards: 2, command: "test").closedLoop.computed == 1)
     }
 }
+
+@Suite struct ClosedLoopSectionInputTests {
+    /// A cell whose stored rates do not give whole counts (NaN runs, a huge value) is shown as
+    /// "–" in its column: no trapping conversion, the rest of the section is written.
+    @Test func oddStoredCountsGiveNoIntervalAndNoTrap() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let plan = planExperiment(try ClosedLoopStoreTests().spec(dir + "/out"))
+        let cp = planClosedLoopCells(plan)
+        for odd in [Double.nan, 1e300] {
+            let section = closedLoopSection(plan, cp, metrics: { _ in
+                closedLoopMetricColumns.map { Metric($0.name, $0.name == "runs" ? odd : 0.5, $0.unit) }
+            })
+            let rows = section.markdown.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| guidance") }
+            #expect(!rows.isEmpty)
+            #expect(rows.allSatisfy { $0.contains("| – |") || $0.hasSuffix("| – |") }, "\(rows.first ?? "")")
+        }
+    }
+}
