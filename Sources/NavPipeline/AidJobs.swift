@@ -103,8 +103,11 @@ public func runProximity(_ s: Session, parameters p: ProximityParameters, model:
 /// streams they need), as tidy tables: the configuration is the estimator or filter.
 public func aidTables(_ plan: ExperimentPlan) -> (calibration: MetricsTable, proximity: MetricsTable, failures: [String], notes: [String]) {
     var calibration: [MetricRow] = [], proximity: [MetricRow] = [], failures: [String] = [], notes: [String] = []
-    for file in plan.sessions.keys.sorted() {
-        let s = plan.sessions[file]!
+    for file in plan.inputs.names {
+        // One session at a time (inputs checked in full only: a shard's other inputs have no stream list).
+        guard let streams = plan.inputs.entries[file]?.streams, !streams.isDisjoint(with: [.compass, .imu, .ble]) else { continue }
+        let s: Session
+        do { s = try plan.session(file) } catch { failures.append("\(error)"); continue }
         let route = s.metadata.routeID.isEmpty ? "-" : s.metadata.routeID
         let session = s.metadata.sessionID.isEmpty ? fileName(of: file) : s.metadata.sessionID
         if s.compass != nil || (s.imu?.magnetometer != nil && s.groundTruth != nil) {

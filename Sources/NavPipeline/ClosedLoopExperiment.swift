@@ -134,7 +134,7 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
     for c in cp.cells {
         let id = closedLoopScenarioID(c)
         guard scenarios[id] == nil, !failed.contains(id) else { continue }
-        do { scenarios[id] = try cp.scenario(c, sessions: plan.sessions) } catch { failed.insert(id); failures.append(cp.scenarioFailure(c, error)) }
+        do { scenarios[id] = try cp.scenario(c, inputs: plan.inputs) } catch { failed.insert(id); failures.append(cp.scenarioFailure(c, error)) }
     }
     let results = Mutex([[Metric]?](repeating: nil, count: cp.cells.count))
     let allScenarios = scenarios
@@ -236,7 +236,7 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
         // configuration; the sample walkers are walked again here (the store keeps aggregates, never paths).
         if let c = cells.first(where: { $0.routeID == route && $0.configuration == 0 && $0.walker == cl.walkers.first && $0.vioError == cl.vioErrors.last
                                        && $0.walls == cl.walls.first && present.contains($0.index) }),
-           let s = try? cp.scenario(c, sessions: plan.sessions), let settings = cp.settings(c) {
+           let s = try? cp.scenario(c, inputs: plan.inputs), let settings = cp.settings(c) {
             let r = simulateWalks(s, settings: settings, seed: c.seed, runs: min(cl.samplePaths, cl.runs), samplePaths: cl.samplePaths)
             // The walls of the floors the route visits (lower floors drawn thicker).
             let routeFloors = Set(s.trueRoute.keypoints.map { s.floorPlan.floor(phoneAt: $0.position.y) })

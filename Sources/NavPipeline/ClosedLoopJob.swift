@@ -30,9 +30,9 @@ public enum WallsMode: Sendable, Hashable, Codable {
 let maxFloorPlanBytes = 16 << 20
 
 /// Where a recording's venue floor plan would be: `<folder>/<venue>.floorplan.json`.
-func venueFloorPlanPath(recordingPath: String, session: Session) -> String {
+func venueFloorPlanPath(recordingPath: String, metadata: SessionMetadata) -> String {
     let folder = (recordingPath as NSString).deletingLastPathComponent
-    return (folder as NSString).appendingPathComponent(safeFileComponent(session.metadata.venue) + ".floorplan.json")
+    return (folder as NSString).appendingPathComponent(safeFileComponent(metadata.venue) + ".floorplan.json")
 }
 
 /// The floor plan of a recording's venue: `<folder>/<venue>.floorplan.json` (the venue name
@@ -40,13 +40,13 @@ func venueFloorPlanPath(recordingPath: String, session: Session) -> String {
 ///
 /// - Throws: `GuidanceJobError` naming the file when it exists but is not a floor plan.
 public func venueFloorPlan(recordingPath: String, session: Session) throws -> FloorPlan? {
-    try venueFloorPlanFile(recordingPath: recordingPath, session: session)?.plan
+    try venueFloorPlanFile(recordingPath: recordingPath, metadata: session.metadata)?.plan
 }
 
 /// The venue floor plan and the SHA-256 of the very bytes it was parsed from (a closed-loop
 /// cell's key), or nil when there is none. Errors as `venueFloorPlan`.
-func venueFloorPlanFile(recordingPath: String, session: Session) throws -> (plan: FloorPlan, sha256: String)? {
-    let path = venueFloorPlanPath(recordingPath: recordingPath, session: session)
+func venueFloorPlanFile(recordingPath: String, metadata: SessionMetadata) throws -> (plan: FloorPlan, sha256: String)? {
+    let path = venueFloorPlanPath(recordingPath: recordingPath, metadata: metadata)
     guard let attrs = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
     guard attrs[.type] as? FileAttributeType == .typeRegular else { throw GuidanceJobError("\(escapedForMessage(path)): not a regular file, expected a floor plan (JSON)") }
     let size = (attrs[.size] as? NSNumber)?.intValue ?? 0

@@ -58,8 +58,8 @@ public struct ClosedLoopPlan: Sendable {
 
     /// The scenario a cell walks (the route Clew records from the recording with the cell's
     /// guidance options, its walls).
-    func scenario(_ c: ClosedLoopCell, sessions: [String: Session]) throws -> ClosedLoopScenario {
-        try closedLoopScenario(recording: sessions[c.recording]!, options: configurations[c.configuration].options,
+    func scenario(_ c: ClosedLoopCell, inputs: SessionCatalog) throws -> ClosedLoopScenario {
+        try closedLoopScenario(recording: try inputs.session(c.recording), options: configurations[c.configuration].options,
                                walls: try WallsMode(parsing: c.walls), venuePlan: floorPlans[c.recording])
     }
 
@@ -80,15 +80,16 @@ public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
         return ClosedLoopPlan(spec: cl, configurations: configs, cells: [], recordings: [], floorPlans: [:], floorPlanFailures: [:])
     }
     let chosen = cl.recordings.isEmpty ? nil : Set(expandGlobs(cl.recordings))
-    let recordings = plan.sessions.keys.sorted().filter { file in
-        plan.sessions[file]!.metadata.kind == .recording && plan.sessions[file]!.vio != nil && (chosen?.contains(file) ?? true)
+    let recordings = plan.inputs.names.filter { file in
+        let e = plan.inputs.entries[file]!
+        return e.metadata.kind == .recording && e.streams?.contains(.vio) == true && (chosen?.contains(file) ?? true)
     }
     var cells: [ClosedLoopCell] = [], floorPlans: [String: FloorPlan] = [:], floorPlanFailures: [String: String] = [:]
     for file in recordings {
-        let rec = plan.sessions[file]!
+        let rec = plan.inputs.metadata(file)!
         var planSHA = ""
         do {
-            if let fp = try venueFloorPlanFile(recordingPath: file, session: rec) {
+            if let fp = try venueFloorPlanFile(recordingPath: file, metadata: rec) {
                 floorPlans[file] = fp.plan
                 planSHA = fp.sha256
             }
@@ -96,7 +97,7 @@ public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
             floorPlanFailures[file] = "\(error)"
             planSHA = "unreadable"
         }
-        let route = rec.metadata.routeID.isEmpty ? rec.metadata.sessionID : rec.metadata.routeID
+        let route = rec.routeID.isEmpty ? rec.sessionID : rec.routeID
         for walls in cl.walls {
             for (ci, c) in configs.enumerated() {
                 for w in cl.walkers { for v in cl.vioErrors { for seed in cl.seeds {
@@ -147,7 +148,7 @@ public func executeClosedLoopCells(_ plan: ExperimentPlan, storePath: String, wo
     var scenarios: [String: ClosedLoopScenario] = [:], failures: [String] = []
     var failed = Set<String>()
     for c in todo where scenarios[closedLoopScenarioID(c)] == nil && !failed.contains(closedLoopScenarioID(c)) {
-        do { scenarios[closedLoopScenarioID(c)] = try cp.scenario(c, sessions: plan.sessions) } catch {
+        do { scenarios[closedLoopScenarioID(c)] = try cp.scenario(c, inputs: plan.inputs) } catch {
             failed.insert(closedLoopScenarioID(c))
             failures.append(cp.scenarioFailure(c, error))
         }
@@ -192,7 +193,7 @@ public func closedLoopSection(_ plan: ExperimentPlan, store: ResultsStore) throw
     for c in cp.cells where stored[c.index] == nil {
         let id = closedLoopScenarioID(c)
         if seen.contains(id) { continue }
-        do { _ = try cp.scenario(c, sessions: plan.sessions) } catch {
+        do { _ = try cp.scenario(c, inputs: plan.inputs) } catch {
             seen.insert(id)
             section.failures.append(cp.scenarioFailure(c, error))
             continue

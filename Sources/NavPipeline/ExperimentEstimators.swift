@@ -118,7 +118,7 @@ struct JobInputs {
 /// their keys are unchanged.
 ///
 /// - Throws: `JobError` / `FilterSpecError` (one line) for a missing estimate or plugin file.
-func jobInputs(_ spec: ExperimentSpec, _ c: Configuration, navigation: Session) throws -> JobInputs {
+func jobInputs(_ spec: ExperimentSpec, _ c: Configuration, navigation: SessionMetadata) throws -> JobInputs {
     var out = JobInputs()
     func plugin(_ text: String) throws {
         guard let p = try ExecPlugin(parsing: text) else { return }
@@ -132,7 +132,7 @@ func jobInputs(_ spec: ExperimentSpec, _ c: Configuration, navigation: Session) 
         if pattern.hasPrefix("exec:") {
             try plugin(pattern)
         } else if pattern != ExperimentSpec.builtInEstimator {
-            let path = try estimateFile(pattern: pattern, estimator: name, session: navigation.metadata, folder: spec.folder)
+            let path = try estimateFile(pattern: pattern, estimator: name, session: navigation, folder: spec.folder)
             let sum = try sha256Hex(ofFile: path)
             out.key += "|estimate \(sum)"
             out.estimate = path
@@ -149,7 +149,7 @@ func jobInputs(_ spec: ExperimentSpec, _ c: Configuration, navigation: Session) 
 /// - Throws: one line (`PluginError`, `GuidanceJobError`, `TraceError`).
 func jobEstimate(_ job: ExperimentJob, plan: ExperimentPlan) throws -> VIOStream? {
     guard let name = job.configuration.options.estimator, let pattern = plan.spec.estimators[name] else { return nil }
-    let navigation = plan.sessions[job.navigation]!
+    let navigation = try plan.session(job.navigation)
     if let plugin = try ExecPlugin(parsing: pattern, timeout: plan.spec.pluginTimeout) {
         guard let vio = navigation.vio else {
             throw GuidanceJobError("\(escapedForMessage(job.navigation)): estimator \(name): the session has no /vio to give the plugin")

@@ -61,12 +61,10 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
     traceMemory(plan, "report: metrics table read")
     try table.writeCSV(to: out.metrics)
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
-    let plots: [String: [String]]
-    do {
-        let sampled = sample.results(plan, reusing: sampledRuns?.take() ?? [:], progress: progress)
-        traceMemory(plan, "report: plot sample re-run")
-        plots = try writeRouteFiles(plan, sampled: sampled, table: table, routes: routes, out: out)
-    }
+    // Route by route: the sample's runs of one route are re-run (or taken from `sampledRuns`),
+    // drawn and released before the next, so memory is flat in the number of routes.
+    let plots = try writeRouteFiles(plan, sample: sample, reusing: sampledRuns?.take() ?? [:], table: table, routes: routes, out: out,
+                                    progress: progress)
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)
     traceMemory(plan, "report: route files and plots")
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
@@ -92,16 +90,33 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
 }
 
 /// Per route: `routes/<route>.csv`, the walked paths (first configuration) and the position-error
-/// CDF per configuration, drawn from the re-run `PlotSample`. Returns the plots by route for the summary.
-private func writeRouteFiles(_ plan: ExperimentPlan, sampled: [JobResult], table: MetricsTable, routes: [String],
-                             out: ExperimentOutputs) throws -> [String: [String]] {
+/// CDF per configuration, drawn from the `PlotSample`'s runs of that route (those in `reusing`,
+/// the others re-run), which are released before the next route. Returns the plots by route for
+/// the summary.
+///
+/// - Complexity: memory O(sample runs of one route + rows), time O(rows + sample runs).
+private func writeRouteFiles(_ plan: ExperimentPlan, sample: PlotSample, reusing: [Int: JobResult], table: MetricsTable, routes: [String],
+                             out: ExperimentOutputs, progress: ProgressHandler?) throws -> [String: [String]] {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     var plots: [String: [String]] = [:]
     let firstConfig = plan.jobs.first?.configuration.label
-    let resultsByRoute = Dictionary(grouping: sampled, by: \.route)
+    var reusing = reusing
+    let chosenByRoute = Dictionary(grouping: sample.indices) { plan.jobs[$0].routeID }
+    var rowsByRoute: [String: [Int]] = [:]
+    for (i, r) in zip(table.rows.indices, table.rows) { rowsByRoute[r.route, default: []].append(i) }
+    let reruns = sample.indices.filter { reusing[$0] == nil }.count
+    var rerunsDone = 0
     for route in routes {
-        try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rows: { $0.route == route })
-        let mine = resultsByRoute[route] ?? []
+        try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rowIndices: rowsByRoute[route] ?? [])
+        let chosen = chosenByRoute[route] ?? []
+        let offset = rerunsDone
+        var routeProgress: ProgressHandler? = nil
+        if let progress {
+            routeProgress = { p in progress(WorkProgress(phase: p.phase, done: offset + p.done, total: reruns)) }
+        }
+        let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: reusing, progress: routeProgress)
+        rerunsDone += chosen.filter { reusing[$0] == nil }.count
+        for i in chosen { reusing[i] = nil }
         // Walked paths over the route (first configuration).
         var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
         for r in mine where r.configuration == firstConfig {
@@ -126,17 +141,22 @@ private func writeRouteFiles(_ plan: ExperimentPlan, sampled: [JobResult], table
 private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, routes: [String], out: ExperimentOutputs) throws {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     if plan.spec.sweep.rdpTolerance.count > 1 {
-        // One pass: sums by (metric, route, tolerance).
-        var sums: [String: (Double, Int)] = [:]
+        // One pass: sums by (metric, route, tolerance) of the two plotted metrics, in dense arrays
+        // (memory O(routes × tolerances), not a dictionary entry per metric and route).
+        let metrics = ["clock_agreement_within_1h", "end_of_route_error"]
+        let tolerances = plan.spec.sweep.rdpTolerance
+        let toleranceIndex = Dictionary(tolerances.enumerated().map { (formatNumber($0.element), $0.offset) }, uniquingKeysWith: { a, _ in a })
+        let routeIndex = Dictionary(routes.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        var sums = [[(Double, Int)]](repeating: [(Double, Int)](repeating: (0, 0), count: routes.count * tolerances.count), count: metrics.count)
         for r in table.rows where r.value.isFinite {
-            let k = "\(r.metric)\u{1}\(r.route)\u{1}\(r.parameters[0])"
-            let (s, n) = sums[k] ?? (0, 0)
-            sums[k] = (s + r.value, n + 1)
+            guard let m = metrics.firstIndex(of: r.metric), let ri = routeIndex[r.route], let ti = toleranceIndex[r.parameters[0]] else { continue }
+            sums[m][ri * tolerances.count + ti].0 += r.value
+            sums[m][ri * tolerances.count + ti].1 += 1
         }
-        for metric in ["clock_agreement_within_1h", "end_of_route_error"] {
-            let series = routes.map { route in
-                SVGPlot.Series(label: route, points: plan.spec.sweep.rdpTolerance.map { tol in
-                    let (s, n) = sums["\(metric)\u{1}\(route)\u{1}\(formatNumber(tol))"] ?? (0, 0)
+        for (m, metric) in metrics.enumerated() {
+            let series = routes.enumerated().map { ri, route in
+                SVGPlot.Series(label: route, points: tolerances.enumerated().map { ti, tol in
+                    let (s, n) = sums[m][ri * tolerances.count + ti]
                     return (x: tol, y: n == 0 ? .nan : s / Double(n))
                 })
             }

@@ -103,10 +103,11 @@ public struct JobResult: Sendable {
     public var positionErrors: [Double]
 }
 
-/// The planned experiment: loaded inputs, jobs, and the inputs that failed.
+/// The planned experiment: its inputs (metadata held, streams loaded per route: `SessionCatalog`),
+/// jobs, and the inputs that failed.
 public struct ExperimentPlan: Sendable {
     public var spec: ExperimentSpec
-    public var sessions: [String: Session]
+    public var inputs: SessionCatalog
     public var checksums: [String: String]
     public var jobs: [ExperimentJob]
     public var failures: [String]
@@ -118,6 +119,9 @@ public struct ExperimentPlan: Sendable {
     public var readPolicy: HDF5ReadPolicy = .standard
     /// Print the resident set size at each phase on standard error (`traceMemory`).
     public var tracesMemory = false
+
+    /// The session of input `name` with its streams (`SessionCatalog.session`).
+    public func session(_ name: String) throws -> Session { try inputs.session(name) }
 }
 
 /// Expands glob patterns (sorted, deduplicated).
@@ -133,44 +137,62 @@ public func expandGlobs(_ patterns: [String]) -> [String] {
     return out.sorted()
 }
 
-/// Loads the inputs once and lists the jobs: every navigation session of a route × every
+/// Checks the inputs and lists the jobs: every navigation session of a route × every
 /// configuration, paired with the route's recording, in a fixed order.
+///
+/// Every input is read in full once here, to check it and learn its streams, and released: the
+/// jobs load their sessions again, route by route (`SessionCatalog`), so memory is flat in the
+/// number of inputs. A file that cannot be read is listed in `failures` and has no jobs.
 ///
 /// For shard `shard` of `shards` (> 1) every input is read for its root attributes and its
 /// checksum only (the job list and keys are the same as unsharded), then only the sessions of
-/// the shard's jobs (`shardRange`) are loaded, and the recordings when the spec has a
-/// `closed_loop` section. The other entries of `sessions` carry metadata and no streams.
+/// the shard's jobs (`shardRange`) are checked in full, and the recordings when the spec has a
+/// `closed_loop` section. The other entries carry metadata and no stream list.
 ///
-/// - Complexity: memory O(inputs the shard needs), not O(all inputs), when sharded.
+/// - Complexity: time O(size of the inputs); memory O(inputs) for their metadata plus one session.
 public func planExperiment(_ spec: ExperimentSpec, shard: Int = 1, shards: Int = 1, readPolicy: HDF5ReadPolicy = .standard) -> ExperimentPlan {
     let files = expandGlobs(spec.inputs)
-    var sessions: [String: Session] = [:], checksums: [String: String] = [:], failures: [String] = []
+    var entries: [String: SessionCatalog.Entry] = [:], checksums: [String: String] = [:], failures: [String] = []
     if files.isEmpty && spec.dataSeeds.isEmpty { failures.append("inputs \(spec.inputs.joined(separator: ", ")): no files match") }
     let sliced = shards > 1
+    /// Reads `f` in full (checked, streams listed, released) or, `full: false`, its root attributes.
+    func entry(_ f: String, full: Bool) throws -> (metadata: SessionMetadata, streams: SessionStreams?) {
+        guard full else { return (try readTraceMetadata(at: f, policy: readPolicy), nil) }
+        let s = try readTrace(at: f, policy: readPolicy)
+        return (s.metadata, SessionStreams(of: s))
+    }
+    func fileEntry(_ f: String, _ e: (metadata: SessionMetadata, streams: SessionStreams?), sha256: String) -> SessionCatalog.Entry {
+        SessionCatalog.Entry(metadata: e.metadata, streams: e.streams, source: .file(path: f, sha256: sha256, policy: readPolicy))
+    }
     for f in files {
         do {
-            sessions[f] = sliced ? Session(metadata: try readTraceMetadata(at: f, policy: readPolicy)) : try readTrace(at: f, policy: readPolicy)
-            checksums[f] = try sha256Hex(ofFile: f)
+            let e = try entry(f, full: !sliced)
+            let sum = try sha256Hex(ofFile: f)
+            entries[f] = fileEntry(f, e, sha256: sum)
+            checksums[f] = sum
         } catch { failures.append(String(describing: error)) }
     }
-    addSyntheticVenues(spec, sessions: &sessions, checksums: &checksums)
-    var plan = planJobs(spec, sessions: sessions, checksums: checksums, failures: failures)
+    addSyntheticVenues(spec, entries: &entries, checksums: &checksums)
+    var plan = planJobs(spec, inputs: SessionCatalog(entries: entries), checksums: checksums, failures: failures)
     plan.readPolicy = readPolicy
     guard sliced else { return plan }
-    // Load what the shard needs; a file that fails its full read is listed and its jobs dropped.
+    // Check in full what the shard needs; a file that fails its full read is listed and its jobs dropped.
     let range = shardRange(count: plan.jobs.count, shard: shard, shards: shards)
     plan.shardJobs = range
     let mine = plan.jobs[range]
     var needed = Set(mine.flatMap { [$0.recording, $0.navigation] })
-    if spec.closedLoop != nil { needed.formUnion(files.filter { sessions[$0]?.metadata.kind == .recording }) }
+    if spec.closedLoop != nil { needed.formUnion(files.filter { entries[$0]?.metadata.kind == .recording }) }
     var unreadable = Set<String>()
     let inputFiles = Set(files)  // synthetic venues are in memory already
     for f in needed.sorted() where inputFiles.contains(f) {
-        do { plan.sessions[f] = try readTrace(at: f, policy: readPolicy) } catch {
+        guard let sum = checksums[f] else { continue }
+        do { entries[f] = fileEntry(f, try entry(f, full: true), sha256: sum) } catch {
             plan.failures.append(String(describing: error))
             unreadable.insert(f)
+            entries[f] = nil
         }
     }
+    plan.inputs = SessionCatalog(entries: entries)
     if !unreadable.isEmpty { plan.jobs.removeAll { unreadable.contains($0.recording) || unreadable.contains($0.navigation) } }
     return plan
 }
@@ -182,11 +204,11 @@ public func shardRange(count: Int, shard: Int, shards: Int) -> Range<Int> {
     (count * (shard - 1) / shards)..<(count * shard / shards)
 }
 
-/// Pairs loaded sessions by route and lists the jobs (also for sessions made in memory, as
-/// the sweep benchmark does; `checksums` then identify them in the cache).
-public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checksums inputChecksums: [String: String], failures: [String]) -> ExperimentPlan {
+/// Pairs the inputs by route and lists the jobs (also for sessions made in memory or on demand,
+/// as the sweep benchmark does; `checksums` then identify them in the cache).
+public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums inputChecksums: [String: String], failures: [String]) -> ExperimentPlan {
     var checksums = inputChecksums  // + plugin and estimate files (ExperimentEstimators.swift)
-    let grouping = SessionGrouping(sessions: sessions)
+    let grouping = SessionGrouping(metadata: inputs.entries.mapValues(\.metadata))
     var failures = failures + grouping.failures
     let configurations = spec.sweep.configurations
     let boxes = configurations.map(ConfigurationBox.init)
@@ -200,7 +222,7 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
         for nav in group.navigations {
             for (c, box) in zip(configurations, boxes) {
                 let extra: JobInputs
-                do { extra = try jobInputs(spec, c, navigation: sessions[nav]!) } catch {
+                do { extra = try jobInputs(spec, c, navigation: inputs.entries[nav]!.metadata) } catch {
                     if !failures.contains("\(error)") { failures.append("\(error)") }  // a missing estimate or plugin: listed, the rest runs
                     continue
                 }
@@ -211,14 +233,14 @@ public func planJobs(_ spec: ExperimentSpec, sessions: [String: Session], checks
             }
         }
     }
-    return ExperimentPlan(spec: spec, sessions: sessions, checksums: checksums, jobs: jobs, failures: failures,
+    return ExperimentPlan(spec: spec, inputs: inputs, checksums: checksums, jobs: jobs, failures: failures,
                           specSHA256: sha256Hex(of: Data(spec.text.utf8)))
 }
 
 /// Runs one job (no store). `paths: false` leaves the paths and errors empty (the sweep keeps
 /// metrics only; a plot re-runs its sample with paths).
 public func runJob(_ job: ExperimentJob, plan: ExperimentPlan, paths: Bool = true) throws -> JobResult {
-    let run = try runGuidance(recording: plan.sessions[job.recording]!, navigation: plan.sessions[job.navigation]!,
+    let run = try runGuidance(recording: try plan.session(job.recording), navigation: try plan.session(job.navigation),
                               options: job.configuration.options, estimate: try jobEstimate(job, plan: plan), pluginTimeout: plan.spec.pluginTimeout)
     func thin(_ p: [Vector3]) -> [[Double]] {
         let step = max(1, p.count / 300)
@@ -259,6 +281,7 @@ func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard:
     try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let store = try ResultsStore(path: storePath)
     try store.describe(plan, shard: shard, shards: shards)
+    plan.inputs.reserve(workers: workers)
     let state = Mutex((computed: 0, failures: [String](), storeError: String?.none))
     let done = forEachConcurrently(indices.count, workers: workers, phase: "guidance runs", progress: progress) { i in
         let job = plan.jobs[indices[indices.startIndex + i]]

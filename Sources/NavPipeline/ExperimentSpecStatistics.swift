@@ -45,13 +45,17 @@ extension ExperimentSpec {
     }
 }
 
-/// The statistics step of `writeExperimentReport`: `cells.csv`, `comparisons.csv` and the box
+/// The statistics step of `writeExperimentReport`: `cells.csv` (streamed), `comparisons.csv` and the box
 /// plots of the key metrics (atomically), and the statistics the summary prints.
 func writeStatistics(_ plan: ExperimentPlan, table: MetricsTable, out: ExperimentOutputs) throws -> ExperimentStatistics {
-    var statistics = ExperimentStatistics(table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics)
+    // cells.csv is streamed as the cells are computed; the statistics keep the key metrics' cells.
+    let cellsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("cells.csv"))
+    cellsFile.write(ExperimentStatistics.cellsHeader)
+    var statistics = ExperimentStatistics(table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics,
+                                          cellSink: { cellsFile.write(ExperimentStatistics.csvLine($0)) })
+    try cellsFile.commit()
     traceMemory(plan, "report: statistics computed")
-    try writeTextAtomically(statistics.cellsCSV, to: (out.folder as NSString).appendingPathComponent("cells.csv"))
-    try writeTextAtomically(statistics.comparisonsCSV, to: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
+    try statistics.writeComparisonsCSV(to: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
     for (file, svg) in statistics.boxPlots(table) {
         try writeTextAtomically(svg, to: (out.folder as NSString).appendingPathComponent("plots/" + file))
         statistics.plots.append("plots/" + file)

@@ -26,18 +26,18 @@ struct SessionGrouping {
     var labels: [String: String] = [:]
 
     /// Complexity: O(F log F) for F files.
-    init(sessions: [String: Session]) {
-        let files = sessions.keys.sorted()
-        let routed = files.filter { !(sessions[$0]!.metadata.routeID.isEmpty) }
+    init(metadata: [String: SessionMetadata]) {
+        let files = metadata.keys.sorted()
+        let routed = files.filter { !(metadata[$0]!.routeID.isEmpty) }
         let folders = Set(routed.map { ($0 as NSString).deletingLastPathComponent })
         // Datasets only when some route appears in more than one folder.
         var foldersByRoute: [String: Set<String>] = [:]
-        for f in routed { foldersByRoute[sessions[f]!.metadata.routeID, default: []].insert((f as NSString).deletingLastPathComponent) }
+        for f in routed { foldersByRoute[metadata[f]!.routeID, default: []].insert((f as NSString).deletingLastPathComponent) }
         let useDatasets = folders.count > 1 && foldersByRoute.values.contains { $0.count > 1 }
         var index: [String: Int] = [:]
         var seenSession: [String: String] = [:]
         for f in routed {
-            let m = sessions[f]!.metadata
+            let m = metadata[f]!
             let dataset = useDatasets ? (f as NSString).deletingLastPathComponent : ""
             let k = dataset + "\u{1}" + m.routeID
             if index[k] == nil { index[k] = routes.count; routes.append(Route(dataset: dataset, route: m.routeID)) }
@@ -103,11 +103,11 @@ extension ExperimentSpec {
 /// version and the seed (a venue is a function of those).
 ///
 /// Complexity: O(seeds × venue size).
-func addSyntheticVenues(_ spec: ExperimentSpec, sessions: inout [String: Session], checksums: inout [String: String]) {
+func addSyntheticVenues(_ spec: ExperimentSpec, entries: inout [String: SessionCatalog.Entry], checksums: inout [String: String]) {
     for seed in spec.dataSeeds {
         for s in SynthVenue.corridors.sessions(seed: seed, navigations: 3) {
             let name = "synth-seed\(seed)/\(s.fileName)"
-            sessions[name] = s.session
+            entries[name] = SessionCatalog.Entry(metadata: s.session.metadata, streams: SessionStreams(of: s.session), source: .memory(s.session))
             checksums[name] = sha256Hex(of: Data("navbench synth \(NavbenchVersion.current) corridors-own-lines seed \(seed) \(s.fileName)".utf8))
         }
     }

@@ -56,14 +56,15 @@ struct PlotSample {
         return sample
     }
 
-    /// The chosen jobs' results with their paths, in job order: those in `reusing` (computed by
-    /// this process, `SampledRuns`) as they are, the others re-run on `workers` threads (a run
-    /// that fails now is left out). Jobs are deterministic, so both give the same result.
-    func results(_ plan: ExperimentPlan, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+    /// The results with their paths of the jobs `chosen` (job indices, in job order; the sample's
+    /// `indices` or a part of them): those in `reusing` (computed by this process, `SampledRuns`)
+    /// as they are, the others re-run on `workers` threads (a run that fails now is left out). Jobs
+    /// are deterministic, so both give the same result.
+    func results(_ plan: ExperimentPlan, chosen: [Int], workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                  reusing: [Int: JobResult] = [:], progress: ProgressHandler? = nil) -> [JobResult] {
-        let chosen = indices
         let box = Mutex(chosen.map { reusing[$0] })
         let missing = chosen.indices.filter { reusing[chosen[$0]] == nil }
+        guard !missing.isEmpty else { return box.withLock { $0.compactMap { $0 } } }
         forEachConcurrently(missing.count, workers: workers, phase: "plot runs", progress: progress) { k in
             let i = missing[k]
             let r = try? runJob(plan.jobs[chosen[i]], plan: plan)
@@ -75,20 +76,31 @@ struct PlotSample {
 }
 
 /// Results with paths of the plot sample's runs, kept while the run phase computes them so the
-/// report does not run them a second time. At most `maximumRuns` are kept (memory bound: about
-/// 55 KB a run with its thinned paths, 28 MB for the default experiment's 504); beyond that the
-/// report re-runs its sample as before.
+/// report does not run them a second time. At most `maximumBytes` of them are kept (a run with its
+/// thinned paths and its position errors is about 55 KB; the default experiment's 504 fit); the
+/// report re-runs those not kept. Which runs are kept depends on the order they finish, the
+/// report does not: a re-run gives the same result.
+///
+/// Complexity: memory O(min(sample, maximumBytes)), flat in the number of routes.
 final class SampledRuns: Sendable {
-    static let maximumRuns = 2_048
+    static let maximumBytes = 16 << 20
     let wanted: Set<Int>
-    private let kept = Mutex<[Int: JobResult]>([:])
+    private let kept = Mutex<(runs: [Int: JobResult], bytes: Int)>(([:], 0))
 
     init(_ plan: ExperimentPlan) {
-        let chosen = PlotSample.ofWholePlan(plan).indices
-        wanted = chosen.count <= Self.maximumRuns ? Set(chosen) : []
+        wanted = Set(PlotSample.ofWholePlan(plan).indices)
     }
 
-    func keep(_ index: Int, _ result: JobResult) { kept.withLock { $0[index] = result } }
-    /// The kept results, leaving none here (the report frees them after drawing).
-    func take() -> [Int: JobResult] { kept.withLock { k in defer { k = [:] }; return k } }
+    /// Keeps `result` if it fits in `maximumBytes`.
+    func keep(_ index: Int, _ result: JobResult) {
+        let size = 8 * (result.positionErrors.count + 2 * (result.truePath.count + result.estimatedPath.count + result.route2D.count))
+            + 64 * (result.truePath.count + result.estimatedPath.count + result.route2D.count) + 1_024
+        kept.withLock { k in
+            guard k.bytes + size <= Self.maximumBytes else { return }
+            k.runs[index] = result
+            k.bytes += size
+        }
+    }
+    /// The kept results, leaving none here (the report frees them route by route as it draws).
+    func take() -> [Int: JobResult] { kept.withLock { k in defer { k = ([:], 0) }; return k.runs } }
 }

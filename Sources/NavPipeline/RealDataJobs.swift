@@ -37,8 +37,10 @@ func angularRate(_ gt: GroundTruthStream) -> (times: [Double], rates: [Vector3])
 /// session whose ground truth and IMU share the body frame (BROAD: the IMU is on the tracked body).
 public func gyroFilterTable(_ plan: ExperimentPlan) -> (table: MetricsTable, failures: [String]) {
     var rows: [MetricRow] = [], failures: [String] = []
-    for file in plan.sessions.keys.sorted() {
-        let s = plan.sessions[file]!
+    for file in plan.inputs.names {
+        guard let streams = plan.inputs.entries[file]?.streams, streams.isSuperset(of: [.imu, .groundTruth]) else { continue }
+        let s: Session
+        do { s = try plan.session(file) } catch { failures.append("\(error)"); continue }
         guard let imu = s.imu, let gt = s.groundTruth, gt.poses.count > 2, !imu.gyroscope.isEmpty else { continue }
         let (tt, w) = angularRate(gt)
         var truth: [Vector3?] = []

@@ -105,7 +105,11 @@ extension ExperimentStatistics {
     /// Deterministic for given options (labelled seeds per cell; parallel work written by index).
     ///
     /// Complexity: O(B·R) for R rows and B resamples, plus the pairwise tests.
-    public init(table: MetricsTable, keyMetrics: [String], options: StatisticsOptions = StatisticsOptions()) {
+    /// - Parameter cellSink: when given, receives every cell in `cellsCSV` order as it is
+    ///   computed (the report streams cells.csv through it), and `cells` keeps only the cells of
+    ///   the key metrics (what the summary shows): memory O(key-metric cells), not O(all cells).
+    public init(table: MetricsTable, keyMetrics: [String], options: StatisticsOptions = StatisticsOptions(),
+                cellSink: ((Cell) -> Void)? = nil) {
         self.options = options
         let view = RowView(table)
         // Main effects first: their per-run working set is freed before the value grid is built,
@@ -162,47 +166,57 @@ extension ExperimentStatistics {
             guard let ti = tableIndex[t], let mi = metricIndex[m], let ci = configIndex[c] else { return nil }
             return grid.column(table: ti, metric: mi, configuration: ci)
         }
-        // Cells (every metric), in parallel by index.
+        // Cells (every metric), table by table (so at most one table's cells are held beyond the
+        // key metrics' when streaming), in parallel by index within a table.
         struct CellJob { var table: Int, configuration: Int, metric: Int }
-        var jobs: [CellJob] = []
-        for t in tables.indices { for c in configs.indices { for m in metrics.indices where grid.column(table: t, metric: m, configuration: c) != nil {
-            jobs.append(CellJob(table: t, configuration: c, metric: m))
-        } } }
         let snapshot = grid, tableNames = tables, configNames = configs, metricNames = metrics
-        let cellJobs = jobs, unitOf = units
-        let cellBox = UnsafeResults<Cell>(count: jobs.count)
-        forEachConcurrently(jobs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
-            let j0 = cellJobs[i]
-            let v = snapshot.column(table: j0.table, metric: j0.metric, configuration: j0.configuration)!.presentValues
-            let j = (table: tableNames[j0.table], configuration: configNames[j0.configuration], metric: metricNames[j0.metric])
-            let s = SampleSummary(v)
-            let finite = v.filter(\.isFinite)
-            let unit = unitOf[j.metric]!
-            var cell = Cell(route: j.table, configuration: j.configuration, metric: j.metric, unit: unit, n: s.n, nanCount: s.nonFinite,
-                            mean: s.mean, median: s.median, std: s.std, ciLow: .nan, ciHigh: .nan, ciMethod: "bca",
-                            percentileLow: .nan, percentileHigh: .nan)
-            if unit == "bool" && finite.allSatisfy({ $0 == 0 || $0 == 1 }) {
-                let w = WilsonInterval(successes: finite.filter { $0 == 1 }.count, trials: finite.count, confidence: options.confidence)
-                cell.ciLow = w.low; cell.ciHigh = w.high; cell.ciMethod = "wilson"
-            }
-            if finite.count >= options.largeSample {
-                // Large sample: Student t interval (no percentile bootstrap columns).
-                if cell.ciMethod == "bca" {
-                    let t = StudentTInterval(finite, confidence: options.confidence)
-                    cell.ciLow = t.low; cell.ciHigh = t.high; cell.ciMethod = "t"
+        let unitOf = units
+        let keySet = Set(keys)
+        var kept: [Cell] = []
+        for t in tables.indices {
+            var jobs: [CellJob] = []
+            for c in configs.indices { for m in metrics.indices where grid.column(table: t, metric: m, configuration: c) != nil {
+                jobs.append(CellJob(table: t, configuration: c, metric: m))
+            } }
+            let cellJobs = jobs
+            let cellBox = UnsafeResults<Cell>(count: jobs.count)
+            forEachConcurrently(jobs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
+                let j0 = cellJobs[i]
+                let v = snapshot.column(table: j0.table, metric: j0.metric, configuration: j0.configuration)!.presentValues
+                let j = (table: tableNames[j0.table], configuration: configNames[j0.configuration], metric: metricNames[j0.metric])
+                let s = SampleSummary(v)
+                let finite = v.filter(\.isFinite)
+                let unit = unitOf[j.metric]!
+                var cell = Cell(route: j.table, configuration: j.configuration, metric: j.metric, unit: unit, n: s.n, nanCount: s.nonFinite,
+                                mean: s.mean, median: s.median, std: s.std, ciLow: .nan, ciHigh: .nan, ciMethod: "bca",
+                                percentileLow: .nan, percentileHigh: .nan)
+                if unit == "bool" && finite.allSatisfy({ $0 == 0 || $0 == 1 }) {
+                    let w = WilsonInterval(successes: finite.filter { $0 == 1 }.count, trials: finite.count, confidence: options.confidence)
+                    cell.ciLow = w.low; cell.ciHigh = w.high; cell.ciMethod = "wilson"
                 }
-            } else {
-                let label = "cell\u{1}\(j.table)\u{1}\(j.configuration)\u{1}\(j.metric)"
-                let b = BootstrapInterval.mean(finite, confidence: options.confidence, resamples: options.resamples,
-                                               seed: streamSeed(options.seed, label))
-                if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
-                cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
+                if finite.count >= options.largeSample {
+                    // Large sample: Student t interval (no percentile bootstrap columns).
+                    if cell.ciMethod == "bca" {
+                        let t = StudentTInterval(finite, confidence: options.confidence)
+                        cell.ciLow = t.low; cell.ciHigh = t.high; cell.ciMethod = "t"
+                    }
+                } else {
+                    let label = "cell\u{1}\(j.table)\u{1}\(j.configuration)\u{1}\(j.metric)"
+                    let b = BootstrapInterval.mean(finite, confidence: options.confidence, resamples: options.resamples,
+                                                   seed: streamSeed(options.seed, label))
+                    if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
+                    cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
+                }
+                cellBox[i] = cell
+                return .next
             }
-            cellBox[i] = cell
-            return .next
+            for cell in cellBox.values {
+                cellSink?(cell)
+                if cellSink == nil || keySet.contains(cell.metric) { kept.append(cell) }
+            }
         }
-        cells = cellBox.values
-        cellIndex = Self.index(cells)
+        cells = kept
+        cellIndex = Self.index(cells, metrics: keys)
         self.units = units
         // Paired differences of two configurations on the units both have finite values for.
         func differences(_ t: String, _ m: String, _ a: String, _ b: String) -> [Double] {
@@ -379,8 +393,14 @@ struct ValueGrid: Sendable {
             return true
         }
     }
-    /// columns[route][metric][configuration]; the pooled table is assembled on demand.
-    private var columns: [[[Column?]]] = []
+    /// Every route column's slots in one pair of flat arrays (a column is a block of its route's
+    /// unit count): no allocation per column, so a route with few units costs its values, not
+    /// two arrays per (metric, configuration) (docs/scaling.md: memory flat in routes).
+    private var slotValues: [Double] = [], slotPresent: [Bool] = []
+    /// blocks[route][metric][configuration]: (start, size) of the column's block in the flat
+    /// arrays, size 0 when the column is absent. The pooled table is assembled on demand.
+    private var blocks: [[[Block]]] = []
+    private struct Block: Sendable { var start: Int32 = 0, size: Int32 = 0, used: Int32 = 0 }
     /// Per unit: its route table and its slot in it (its slot in the pooled table is its number).
     private var unitRoute: [Int32] = [], unitSlot: [Int32] = []
     private var routeUnits: [Int] = []
@@ -390,30 +410,39 @@ struct ValueGrid: Sendable {
         unitRoute.append(Int32(route)); unitSlot.append(Int32(routeUnits[route])); routeUnits[route] += 1
     }
 
-    /// Units per route name, if known in advance: columns are then allocated at that size.
+    /// Units per route name, if known in advance: blocks are then allocated at that size.
     var expectedUnits: [String: Int] = [:]
 
     mutating func set(route: Int, metric: Int, configuration: Int, unit: Int, value: Double, routeName: String = "") {
-        while columns.count <= route { columns.append([]) }
-        while columns[route].count <= metric { columns[route].append([]) }
-        while columns[route][metric].count <= configuration { columns[route][metric].append(nil) }
-        var c = columns[route][metric][configuration] ?? Column(capacity: expectedUnits[routeName] ?? 0)
-        columns[route][metric][configuration] = nil  // unique: set in place
-        c.set(Int(unitSlot[unit]), value)
-        columns[route][metric][configuration] = c
+        while blocks.count <= route { blocks.append([]) }
+        while blocks[route].count <= metric { blocks[route].append([]) }
+        while blocks[route][metric].count <= configuration { blocks[route][metric].append(Block()) }
+        let slot = Int(unitSlot[unit])
+        var b = blocks[route][metric][configuration]
+        if slot >= Int(b.size) {
+            // New block (or a larger one: the old slots are copied, the old block left unused).
+            let size = max(slot + 1, expectedUnits[routeName] ?? 0, 2 * Int(b.size))
+            let start = slotValues.count
+            slotValues.append(contentsOf: repeatElement(.nan, count: size))
+            slotPresent.append(contentsOf: repeatElement(false, count: size))
+            for i in 0..<Int(b.used) {
+                slotValues[start + i] = slotValues[Int(b.start) + i]
+                slotPresent[start + i] = slotPresent[Int(b.start) + i]
+            }
+            b.start = Int32(start); b.size = Int32(size)
+        }
+        let i = Int(b.start) + slot
+        if !slotPresent[i] { slotValues[i] = value; slotPresent[i] = true }  // a repeated unit keeps the first value
+        b.used = max(b.used, Int32(slot + 1))
+        blocks[route][metric][configuration] = b
     }
 
     /// The column of a route table (`table` < routes) or of the pooled table (`table` == routes,
     /// assembled in unit order: O(units)).
     func column(table: Int, metric: Int, configuration: Int) -> Column? {
-        if table < routeUnits.count {
-            guard table < columns.count, metric < columns[table].count, configuration < columns[table][metric].count else { return nil }
-            return columns[table][metric][configuration]
-        }
+        if table < routeUnits.count { return routeColumn(table, metric, configuration) }
         guard table == routeUnits.count else { return nil }
-        let parts = columns.indices.map { r in
-            metric < columns[r].count && configuration < columns[r][metric].count ? columns[r][metric][configuration] : nil
-        }
+        let parts = blocks.indices.map { r in routeColumn(r, metric, configuration) }
         guard parts.contains(where: { $0 != nil }) else { return nil }
         var pooled = Column(capacity: unitRoute.count)
         for u in unitRoute.indices {
@@ -422,6 +451,18 @@ struct ValueGrid: Sendable {
             if slot < part.present.count && part.present[slot] { pooled.set(u, part.values[slot]) }
         }
         return pooled
+    }
+
+    /// A route table's column: its block's slots up to the last one set (as if set one by one).
+    private func routeColumn(_ route: Int, _ metric: Int, _ configuration: Int) -> Column? {
+        guard route < blocks.count, metric < blocks[route].count, configuration < blocks[route][metric].count else { return nil }
+        let b = blocks[route][metric][configuration]
+        guard b.used > 0 else { return nil }
+        let range = Int(b.start)..<(Int(b.start) + Int(b.used))
+        var c = Column()
+        c.values = Array(slotValues[range])
+        c.present = Array(slotPresent[range])
+        return c
     }
 }
 

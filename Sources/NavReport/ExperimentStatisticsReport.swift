@@ -3,32 +3,43 @@ import NavIO
 
 extension ExperimentStatistics {
     /// `cells.csv`: one row per (route or `all`) × configuration × metric.
-    public var cellsCSV: String {
-        var s = "route,configuration,metric,unit,n,nan_count,mean,median,std,ci_low,ci_high,ci_method,percentile_low,percentile_high\n"
-        for c in cells {
-            s += [c.route, c.configuration, c.metric, c.unit, String(c.n), String(c.nanCount), formatNumber(c.mean), formatNumber(c.median),
-                  formatNumber(c.std), formatNumber(c.ciLow), formatNumber(c.ciHigh), c.ciMethod, formatNumber(c.percentileLow),
-                  formatNumber(c.percentileHigh)].map(csvEscape).joined(separator: ",") + "\n"
-        }
-        return s
-    }
+    /// (Every cell only when the statistics were computed without a `cellSink`.)
+    public var cellsCSV: String { Self.cellsHeader + cells.map(Self.csvLine).joined() }
 
     /// `comparisons.csv`: every configuration group against the baseline, per route table and key metric.
-    public var comparisonsCSV: String {
-        var s = "route,metric,configuration,baseline,n,median_difference,ci_low,ci_high,p_value,p_holm,test,significant,mean_difference,p_permutation,identical_configurations\n"
-        for c in comparisons {
-            s += [c.route, c.metric, c.configuration, c.baseline, String(c.n), formatNumber(c.medianDifference), formatNumber(c.ciLow),
-                  formatNumber(c.ciHigh), formatNumber(c.pValue), formatNumber(c.pHolm), c.test, c.significant ? "true" : "false",
-                  formatNumber(c.meanDifference), formatNumber(c.pPermutation), c.identical.joined(separator: ";")]
-                .map(csvEscape).joined(separator: ",") + "\n"
-        }
-        return s
+    public var comparisonsCSV: String { Self.comparisonsHeader + comparisons.map(Self.csvLine).joined() }
+
+    /// Writes `comparisonsCSV` to `path` atomically, a line at a time.
+    public func writeComparisonsCSV(to path: String) throws(TraceError) {
+        let w = try AtomicTextWriter(path: path)
+        w.write(Self.comparisonsHeader)
+        for c in comparisons { w.write(Self.csvLine(c)) }
+        try w.commit()
     }
 
-    /// Cells by table, configuration and metric (built once per statistics: `cellIndex`).
-    static func index(_ cells: [Cell]) -> [String: Int] {
-        Dictionary(cells.indices.map { (cells[$0].route + "\u{1}" + cells[$0].configuration + "\u{1}" + cells[$0].metric, $0) },
-                   uniquingKeysWith: { a, _ in a })
+    public static let cellsHeader = "route,configuration,metric,unit,n,nan_count,mean,median,std,ci_low,ci_high,ci_method,percentile_low,percentile_high\n"
+    static let comparisonsHeader = "route,metric,configuration,baseline,n,median_difference,ci_low,ci_high,p_value,p_holm,test,significant,mean_difference,p_permutation,identical_configurations\n"
+
+    public static func csvLine(_ c: Cell) -> String {
+        [c.route, c.configuration, c.metric, c.unit, String(c.n), String(c.nanCount), formatNumber(c.mean), formatNumber(c.median),
+         formatNumber(c.std), formatNumber(c.ciLow), formatNumber(c.ciHigh), c.ciMethod, formatNumber(c.percentileLow),
+         formatNumber(c.percentileHigh)].map(csvEscape).joined(separator: ",") + "\n"
+    }
+
+    static func csvLine(_ c: Comparison) -> String {
+        [c.route, c.metric, c.configuration, c.baseline, String(c.n), formatNumber(c.medianDifference), formatNumber(c.ciLow),
+         formatNumber(c.ciHigh), formatNumber(c.pValue), formatNumber(c.pHolm), c.test, c.significant ? "true" : "false",
+         formatNumber(c.meanDifference), formatNumber(c.pPermutation), c.identical.joined(separator: ";")]
+            .map(csvEscape).joined(separator: ",") + "\n"
+    }
+
+    /// Cells of the key metrics by table, configuration and metric (built once per statistics:
+    /// `cellIndex`; the Markdown tables show key metrics only, so the other cells are not indexed).
+    static func index(_ cells: [Cell], metrics: [String]) -> [String: Int] {
+        let wanted = Set(metrics)
+        return Dictionary(cells.indices.filter { wanted.contains(cells[$0].metric) }
+                            .map { (cells[$0].route + "\u{1}" + cells[$0].configuration + "\u{1}" + cells[$0].metric, $0) },
+                          uniquingKeysWith: { a, _ in a })
     }
 
     /// A Markdown table for one route (or `allRoutesLabel`): one row per group of identical

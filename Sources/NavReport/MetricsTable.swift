@@ -39,6 +39,14 @@ public struct MetricsTable: Sendable, Equatable {
         try w.commit()
     }
 
+    /// Writes the CSV text of the rows at `rowIndices` (in that order) to `path` atomically.
+    public func writeCSV<S: Sequence<Int>>(to path: String, rowIndices: S) throws(TraceError) {
+        let w = try AtomicTextWriter(path: path)
+        w.write((Self.fixedLeading + parameterColumns + Self.fixedTrailing).joined(separator: ",") + "\n")
+        for i in rowIndices { w.write(Self.csvLine(rows[i])) }
+        try w.commit()
+    }
+
     static func csvLine(_ r: MetricRow) -> String {
         ([r.route, r.session, r.configuration] + r.parameters + [r.metric, formatNumber(r.value), r.unit]).map(csvEscape).joined(separator: ",") + "\n"
     }

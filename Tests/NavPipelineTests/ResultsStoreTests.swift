@@ -77,7 +77,7 @@ import Testing
         // 6 configurations (one per seed) × 3 sessions: every cell has 3 ≤ perCell runs.
         #expect(forward.indices == plan.jobs.map(\.index))
         // 50 runs in one cell: perCell of them.
-        let many = ExperimentPlan(spec: s, sessions: [:], checksums: [:],
+        let many = ExperimentPlan(spec: s, inputs: SessionCatalog(sessions: [:]), checksums: [:],
                                   jobs: (0..<50).map { i in var j = plan.jobs[0]; j.index = i; j.key = "k\(i)"; return j },
                                   failures: [], specSHA256: "")
         var sample = PlotSample(many)

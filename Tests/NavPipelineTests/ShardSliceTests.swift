@@ -45,10 +45,10 @@ import Testing
             #expect(plan.checksums == whole.checksums)
             let mine = plan.jobs[shardRange(count: 18, shard: k, shards: 9)]
             let needed = Set(mine.flatMap { [$0.recording, $0.navigation] })
-            let loaded = Set(plan.sessions.filter { $0.value.imu != nil || $0.value.vio != nil }.keys)
+            let loaded = Set(plan.inputs.entries.filter { $0.value.streams != nil }.keys)  // checked in full
             #expect(loaded == needed, "shard \(k)/9 loaded \(loaded.sorted()), needs \(needed.sorted())")
             #expect(loaded.count == 2)  // one navigation session and its route's recording
-            for (file, session) in plan.sessions { #expect(session.metadata == whole.sessions[file]!.metadata) }
+            for (file, entry) in plan.inputs.entries { #expect(entry.metadata == whole.inputs.metadata(file)!) }
         }
     }
 

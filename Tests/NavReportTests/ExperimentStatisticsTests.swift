@@ -36,6 +36,26 @@ import Testing
         #expect(md.contains("| a=x b=p; a=x b=q | 6 | **"))
     }
 
+    /// The report streams cells.csv through `cellSink` and keeps the key metrics' cells only:
+    /// the streamed lines are the whole `cellsCSV`, in order, and the summary's tables are unchanged.
+    @Test func streamedCellsAreTheWholeCellsCSV() throws {
+        var rows = Array(Self.table().rows)
+        for r in Self.table().rows {  // a second route and a metric that is not a key metric
+            var o = r; o.route = "R2"; rows.append(o)
+            var extra = r; extra.metric = "corrections"; extra.unit = "count"; extra.value = r.value.rounded(); rows.append(extra)
+        }
+        let table = MetricsTable(parameterColumns: ["a", "b"], rows: rows)
+        let whole = ExperimentStatistics(table: table, keyMetrics: ["end_of_route_error"], options: Self.options)
+        var lines = ""
+        let streamed = ExperimentStatistics(table: table, keyMetrics: ["end_of_route_error"], options: Self.options,
+                                            cellSink: { lines += ExperimentStatistics.csvLine($0) })
+        #expect(ExperimentStatistics.cellsHeader + lines == whole.cellsCSV)
+        #expect(whole.cells.contains { $0.metric == "corrections" })
+        #expect(streamed.cells == whole.cells.filter { $0.metric == "end_of_route_error" })
+        for t in ["R1", "R2", allRoutesLabel] { #expect(streamed.tableMarkdown(t) == whole.tableMarkdown(t)) }
+        #expect(streamed.comparisonsCSV == whole.comparisonsCSV)
+    }
+
     @Test func noBestWithoutSignificance() {
         // 3 sessions: the smallest exact two-sided Wilcoxon p is 2/8 = 0.25.
         let t = Self.table()
