@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
 deps:
 	@scripts/install-deps.sh
@@ -41,6 +41,7 @@ demo: release deps-python
 TIMED = scripts/timed.sh
 test: deps-python
 	@$(TIMED) layers $(MAKE) --no-print-directory layers
+	@$(TIMED) format $(MAKE) --no-print-directory format-check
 	@$(TIMED) fixtures env PYTHON=$(PYTHON) scripts/check_fixtures.sh
 	@$(TIMED) "swift build" $(SWIFT) build
 	@$(TIMED) "swift test" $(SWIFT) test
@@ -62,6 +63,14 @@ test: deps-python
 layers: deps-python
 	$(PYTHON) scripts/check_layers.py
 	$(PYTHON) scripts/check_file_loops.py
+
+## format-check: fail when a Swift file differs from what `swift format` (the toolchain's, configured by
+## .swift-format: 4 spaces, 150 columns, ordered imports) makes of it; `make format` rewrites them.
+format-check:
+	$(SWIFT) format lint --strict --recursive Sources Tests examples
+
+format:
+	$(SWIFT) format format --in-place --recursive Sources Tests examples
 
 ## gate: run the default experiment and fail if a metric got worse than Reports/baseline.
 gate: build

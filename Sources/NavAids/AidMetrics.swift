@@ -38,7 +38,9 @@ public func proximityMetrics(_ r: ProximityResult, parameters p: ProximityParame
         for t in r.trueEvents where t.kind == kind {
             if let e = r.events.first(where: { $0.beacon == t.beacon && $0.kind == kind && $0.time >= t.time && $0.time <= t.time + matchWindow }) {
                 l.append(e.time - t.time)
-            } else { missed += 1 }
+            } else {
+                missed += 1
+            }
         }
         return (l.isEmpty ? .nan : l.reduce(0, +) / Double(l.count), missed)
     }
@@ -57,8 +59,10 @@ public func proximityMetrics(_ r: ProximityResult, parameters p: ProximityParame
     ]
     let classes: [ProximityClass] = [.immediate, .near, .far]
     let c = r.confusion
-    for t in classes { for e in classes + [.unknown] where (c[t]?[e] ?? 0) > 0 || e != .unknown {
-        m.append(AidMetric("confusion_true_\(t.rawValue)_estimated_\(e.rawValue)", Double(c[t]?[e] ?? 0), "count"))
-    } }
+    for t in classes {
+        for e in classes + [.unknown] where (c[t]?[e] ?? 0) > 0 || e != .unknown {
+            m.append(AidMetric("confusion_true_\(t.rawValue)_estimated_\(e.rawValue)", Double(c[t]?[e] ?? 0), "count"))
+        }
+    }
     return m
 }

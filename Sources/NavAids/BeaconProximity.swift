@@ -96,8 +96,10 @@ public struct ProximityResult: Sendable {
 /// beacon's readings in time order.
 ///
 /// - Complexity: O(readings · log readings).
-public func runProximity(_ raw: BLEStream, truePosition: (Double) -> Vector3?, model given: PathLossModel?,
-                         parameters p: ProximityParameters = ProximityParameters()) throws(FilterSpecError) -> ProximityResult {
+public func runProximity(
+    _ raw: BLEStream, truePosition: (Double) -> Vector3?, model given: PathLossModel?,
+    parameters p: ProximityParameters = ProximityParameters()
+) throws(FilterSpecError) -> ProximityResult {
     let ble = p.scanWindow.map { groupIntoScans(raw, window: $0) } ?? raw
     let n = ble.rssi.count
     func trueDistance(_ i: Int) -> Double {
@@ -123,8 +125,10 @@ public func runProximity(_ raw: BLEStream, truePosition: (Double) -> Vector3?, m
     var readings: [ScoredReading] = []
     for i in 0..<n {
         let d = model.distance(rssi: filtered[i])
-        readings.append(ScoredReading(time: ble.timestamps[i], beacon: Int(ble.beaconIndex[i]), estimatedDistance: d, trueDistance: truths[i],
-                                      estimated: p.proximity(d), truth: p.proximity(truths[i].isFinite ? truths[i] : nil)))
+        readings.append(
+            ScoredReading(
+                time: ble.timestamps[i], beacon: Int(ble.beaconIndex[i]), estimatedDistance: d, trueDistance: truths[i],
+                estimated: p.proximity(d), truth: p.proximity(truths[i].isFinite ? truths[i] : nil)))
     }
     // Monitor: per scan, the beacons found in the region; hysteresis on exits.
     var scans: [(Double, [Int])] = []
@@ -139,7 +143,9 @@ public func runProximity(_ raw: BLEStream, truePosition: (Double) -> Vector3?, m
         let found = Set(rows.filter { readings[$0].estimatedDistance <= p.regionMetres }.map { readings[$0].beacon })
         for b in found.sorted() where inRegion[b] == nil { events.append(RegionEvent(time: t, beacon: b, kind: .enter)) }
         for b in inRegion.keys.sorted() {
-            if found.contains(b) { inRegion[b] = 0 } else {
+            if found.contains(b) {
+                inRegion[b] = 0
+            } else {
                 inRegion[b]! += 1
                 if inRegion[b]! > p.missedScansBeforeExit { inRegion[b] = nil; events.append(RegionEvent(time: t, beacon: b, kind: .exit)) }
             }

@@ -53,11 +53,14 @@ public func northVolume(_ heading: Double) -> Double { abs(wrapDegrees180(headin
 /// offset is the estimator's last output over the collected readings.
 ///
 /// - Complexity: O(readings + tilt samples).
-public func calibrateHeading(compassTimes t: [Double], headings h: [Double], tiltTimes: [Double], tilts: [Double],
-                             parameters p: CalibrationParameters = CalibrationParameters()) throws(FilterSpecError) -> CalibrationResult {
+public func calibrateHeading(
+    compassTimes t: [Double], headings h: [Double], tiltTimes: [Double], tilts: [Double],
+    parameters p: CalibrationParameters = CalibrationParameters()
+) throws(FilterSpecError) -> CalibrationResult {
     let estimator = try FilterSpec(parsing: p.estimator)
-    var result = CalibrationResult(northFoundAt: nil, volumes: [], collectStart: nil, collectEnd: nil, abortReason: nil, offset: nil,
-                                   start: t.first ?? 0)
+    var result = CalibrationResult(
+        northFoundAt: nil, volumes: [], collectStart: nil, collectEnd: nil, abortReason: nil, offset: nil,
+        start: t.first ?? 0)
     guard !t.isEmpty else { result.abortReason = "no compass readings"; return result }
     var i = 0
     while i < t.count && !isInWindow(h[i], start: p.northStart, end: p.northEnd) {

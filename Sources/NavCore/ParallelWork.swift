@@ -40,8 +40,10 @@ public enum WorkStep: Sendable {
 /// - Returns: the number of items whose body ran (`count` unless a body returned `.stop`).
 /// - Complexity: O(count) hand-outs under one lock; memory O(1) beyond the workers' stacks.
 @discardableResult
-public func forEachConcurrently(_ count: Int, workers: Int, phase: String = "", progress: ProgressHandler? = nil,
-                                _ body: @Sendable (Int) -> WorkStep) -> Int {
+public func forEachConcurrently(
+    _ count: Int, workers: Int, phase: String = "", progress: ProgressHandler? = nil,
+    _ body: @Sendable (Int) -> WorkStep
+) -> Int {
     guard count > 0 else { return 0 }
     let state = Mutex((next: 0, done: 0, stopped: false))
     DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in

@@ -28,20 +28,24 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
         let trace = m[0][0] + m[1][1] + m[2][2]
         if trace > 0 {
             let s = (trace + 1).squareRoot() * 2
-            self.init(x: (m[2][1] - m[1][2]) / s, y: (m[0][2] - m[2][0]) / s,
-                      z: (m[1][0] - m[0][1]) / s, w: s / 4)
+            self.init(
+                x: (m[2][1] - m[1][2]) / s, y: (m[0][2] - m[2][0]) / s,
+                z: (m[1][0] - m[0][1]) / s, w: s / 4)
         } else if m[0][0] > m[1][1] && m[0][0] > m[2][2] {
             let s = (1 + m[0][0] - m[1][1] - m[2][2]).squareRoot() * 2
-            self.init(x: s / 4, y: (m[0][1] + m[1][0]) / s,
-                      z: (m[0][2] + m[2][0]) / s, w: (m[2][1] - m[1][2]) / s)
+            self.init(
+                x: s / 4, y: (m[0][1] + m[1][0]) / s,
+                z: (m[0][2] + m[2][0]) / s, w: (m[2][1] - m[1][2]) / s)
         } else if m[1][1] > m[2][2] {
             let s = (1 + m[1][1] - m[0][0] - m[2][2]).squareRoot() * 2
-            self.init(x: (m[0][1] + m[1][0]) / s, y: s / 4,
-                      z: (m[1][2] + m[2][1]) / s, w: (m[0][2] - m[2][0]) / s)
+            self.init(
+                x: (m[0][1] + m[1][0]) / s, y: s / 4,
+                z: (m[1][2] + m[2][1]) / s, w: (m[0][2] - m[2][0]) / s)
         } else {
             let s = (1 + m[2][2] - m[0][0] - m[1][1]).squareRoot() * 2
-            self.init(x: (m[0][2] + m[2][0]) / s, y: (m[1][2] + m[2][1]) / s,
-                      z: s / 4, w: (m[1][0] - m[0][1]) / s)
+            self.init(
+                x: (m[0][2] + m[2][0]) / s, y: (m[1][2] + m[2][1]) / s,
+                z: s / 4, w: (m[1][0] - m[0][1]) / s)
         }
     }
 
@@ -89,9 +93,11 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
 
     /// Row-major rotation matrix of a unit quaternion.
     public var rotationMatrix: [[Double]] {
-        [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-         [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-         [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
     }
 
     /// Rotation angle in [0, π] of a unit quaternion: 2·atan2(‖v‖, |w|).

@@ -10,7 +10,8 @@ public func rotationDeviation(_ m: [[Double]]) -> (orthonormality: Double, deter
             worst = max(worst, abs(dot - (i == j ? 1 : 0)))
         }
     }
-    let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+    let det =
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
         + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
     return (worst, det)
 }

@@ -23,9 +23,11 @@ public struct SessionMetadata: Sendable, Equatable {
     /// Generator parameters as canonical JSON ("" for recorded sessions).
     public var generator: String
 
-    public init(kind: SessionKind, sessionID: String, routeID: String, venue: String,
-                device: String, frameConvention: String = SessionMetadata.arkitFrame,
-                generator: String = "", formatVersion: Int = SessionMetadata.currentFormatVersion) {
+    public init(
+        kind: SessionKind, sessionID: String, routeID: String, venue: String,
+        device: String, frameConvention: String = SessionMetadata.arkitFrame,
+        generator: String = "", formatVersion: Int = SessionMetadata.currentFormatVersion
+    ) {
         self.formatVersion = formatVersion
         self.kind = kind
         self.sessionID = sessionID
@@ -49,8 +51,10 @@ public struct IMUStream: Sendable {
     /// Magnetic field, µT, optional.
     public var magnetometer: [Vector3]?
 
-    public init(timestamps: [Double], accelerometer: [Vector3], gyroscope: [Vector3],
-                attitude: [Quaternion]? = nil, magnetometer: [Vector3]? = nil) {
+    public init(
+        timestamps: [Double], accelerometer: [Vector3], gyroscope: [Vector3],
+        attitude: [Quaternion]? = nil, magnetometer: [Vector3]? = nil
+    ) {
         self.timestamps = timestamps; self.accelerometer = accelerometer; self.gyroscope = gyroscope
         self.attitude = attitude; self.magnetometer = magnetometer
     }
@@ -127,8 +131,10 @@ public struct LocationStream: Sendable {
     /// Level, 0 = ground, negative below; `noFloor` where unknown.
     public var floor: [Int32]
 
-    public init(timestamps: [Double], latitude: [Double], longitude: [Double], altitude: [Double],
-                horizontalAccuracy: [Double], floor: [Int32]) {
+    public init(
+        timestamps: [Double], latitude: [Double], longitude: [Double], altitude: [Double],
+        horizontalAccuracy: [Double], floor: [Int32]
+    ) {
         self.timestamps = timestamps; self.latitude = latitude; self.longitude = longitude
         self.altitude = altitude; self.horizontalAccuracy = horizontalAccuracy; self.floor = floor
     }
@@ -161,9 +167,11 @@ public struct Session: Sendable {
     public var location: LocationStream?
     public var groundTruth: GroundTruthStream?
 
-    public init(metadata: SessionMetadata, imu: IMUStream? = nil, compass: CompassStream? = nil,
-                ble: BLEStream? = nil, vio: VIOStream? = nil, anchors: AnchorStream? = nil,
-                location: LocationStream? = nil, groundTruth: GroundTruthStream? = nil) {
+    public init(
+        metadata: SessionMetadata, imu: IMUStream? = nil, compass: CompassStream? = nil,
+        ble: BLEStream? = nil, vio: VIOStream? = nil, anchors: AnchorStream? = nil,
+        location: LocationStream? = nil, groundTruth: GroundTruthStream? = nil
+    ) {
         self.metadata = metadata; self.imu = imu; self.compass = compass; self.ble = ble
         self.vio = vio; self.anchors = anchors; self.location = location; self.groundTruth = groundTruth
     }

@@ -26,6 +26,8 @@ public func slerp(_ a: Quaternion, _ b: Quaternion, fraction f: Double) -> Quate
     if abs(omega) < 4 * Double.ulpOfOne { return q0 }
     let inv = 1 / Double.sin(omega)
     let s0 = Double.sin((1 - f) * omega) * inv, s1 = Double.sin(f * omega) * inv
-    return Quaternion(x: s0 * q0.x + s1 * q1.x, y: s0 * q0.y + s1 * q1.y,
-                      z: s0 * q0.z + s1 * q1.z, w: s0 * q0.w + s1 * q1.w).unit
+    return Quaternion(
+        x: s0 * q0.x + s1 * q1.x, y: s0 * q0.y + s1 * q1.y,
+        z: s0 * q0.z + s1 * q1.z, w: s0 * q0.w + s1 * q1.w
+    ).unit
 }

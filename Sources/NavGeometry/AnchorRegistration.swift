@@ -89,9 +89,12 @@ public enum AnchorRegistrationError: Error, Equatable, Sendable, CustomStringCon
 /// - Throws: `AnchorRegistrationError` with no sightings, a non-finite pose, or
 ///   non-positive thresholds.
 /// - Complexity: O(k log k) for k sightings.
-public func consensusRegistration(_ sightings: [AnchorSighting], mode: RegistrationMode = .gravityAligned,
-                                  options: RegistrationConsensusOptions = RegistrationConsensusOptions())
-    throws(AnchorRegistrationError) -> RegistrationConsensus {
+public func consensusRegistration(
+    _ sightings: [AnchorSighting], mode: RegistrationMode = .gravityAligned,
+    options: RegistrationConsensusOptions = RegistrationConsensusOptions()
+)
+    throws(AnchorRegistrationError) -> RegistrationConsensus
+{
     guard !sightings.isEmpty else { throw .noSightings }
     guard options.yawBinWidth > 0, options.maxYawDeviation > 0, options.maxTranslationDeviation > 0 else {
         throw .invalidOptions("bin width and thresholds must be > 0")
@@ -143,9 +146,10 @@ public func consensusRegistration(_ sightings: [AnchorSighting], mode: Registrat
         }
         rotation = Quaternion(x: sx, y: sy, z: sz, w: sw).normalized
     }
-    return RegistrationConsensus(transform: Pose(rotation: rotation, translation: meanT), consensusYaw: consensusYaw,
-                                 consensusTranslation: consensusTranslation, usedCircularMeanFallback: fallback,
-                                 inliers: inliers, rejected: rejected)
+    return RegistrationConsensus(
+        transform: Pose(rotation: rotation, translation: meanT), consensusYaw: consensusYaw,
+        consensusTranslation: consensusTranslation, usedCircularMeanFallback: fallback,
+        inliers: inliers, rejected: rejected)
 }
 
 /// Circular mean atan2(Σ sin θ, Σ cos θ), in (−π, π]; 0 for an empty list
@@ -183,8 +187,10 @@ public enum RegistrationUpdate: String, Sendable, Equatable {
 /// Yaw change = |wrap(yaw(proposed) − yaw(current))|.
 ///
 /// - Complexity: O(1).
-public func filterRegistrationUpdate(current: Pose?, proposed: Pose, minYaw: Double = 0.005, minTranslation: Double = 0.05,
-                                     maxYaw: Double = 1.0, maxTranslation: Double = 7.0) -> RegistrationUpdate {
+public func filterRegistrationUpdate(
+    current: Pose?, proposed: Pose, minYaw: Double = 0.005, minTranslation: Double = 0.05,
+    maxYaw: Double = 1.0, maxTranslation: Double = 7.0
+) -> RegistrationUpdate {
     guard let current else { return .accept }
     let dy = abs(Angle.wrapToPi(proposed.rotation.normalized.yaw - current.rotation.normalized.yaw))
     let dt = (proposed.translation - current.translation).norm

@@ -29,8 +29,10 @@ public struct AssociatedTrajectories: Sendable {
     public var estimateTimestamps: [Double]
     public var count: Int { reference.count }
 
-    public init(referenceIndices: [Int], estimateIndices: [Int], reference: [Pose], estimate: [Pose],
-                referenceTimestamps: [Double], estimateTimestamps: [Double]) {
+    public init(
+        referenceIndices: [Int], estimateIndices: [Int], reference: [Pose], estimate: [Pose],
+        referenceTimestamps: [Double], estimateTimestamps: [Double]
+    ) {
         self.referenceIndices = referenceIndices; self.estimateIndices = estimateIndices
         self.reference = reference; self.estimate = estimate
         self.referenceTimestamps = referenceTimestamps; self.estimateTimestamps = estimateTimestamps
@@ -72,13 +74,16 @@ public struct AssociationError: Error, Equatable, Sendable, CustomStringConverti
 ///   pair is found.
 /// - Complexity: O(n + m) for `.nearest` (one merge walk), O((n + m) + c log c) for
 ///   `.oneToOne` with c candidate pairs, plus O(c log n) slerps for `.interpolation`.
-public func associate(reference: Trajectory, estimate: Trajectory, method: AssociationMethod = .nearest,
-                      maxDifference: Double = 0.01, offset: Double = 0,
-                      referenceName: String = "reference", estimateName: String = "estimate") throws(AssociationError) -> AssociatedTrajectories {
+public func associate(
+    reference: Trajectory, estimate: Trajectory, method: AssociationMethod = .nearest,
+    maxDifference: Double = 0.01, offset: Double = 0,
+    referenceName: String = "reference", estimateName: String = "estimate"
+) throws(AssociationError) -> AssociatedTrajectories {
     let referenceStamps = reference.timestamps, estimateStamps = estimate.timestamps
     let noMatch = AssociationError(
         referenceName: referenceName, estimateName: estimateName, maxDifference: maxDifference, offset: offset,
-        referenceSpan: referenceStamps.isEmpty ? nil : referenceStamps[0]...referenceStamps[referenceStamps.count - 1], estimateSpan: estimateStamps.isEmpty ? nil : estimateStamps[0]...estimateStamps[estimateStamps.count - 1])
+        referenceSpan: referenceStamps.isEmpty ? nil : referenceStamps[0]...referenceStamps[referenceStamps.count - 1],
+        estimateSpan: estimateStamps.isEmpty ? nil : estimateStamps[0]...estimateStamps[estimateStamps.count - 1])
     var refIdx: [Int] = [], estIdx: [Int] = []
     switch method {
     case .nearest, .interpolation:
@@ -100,14 +105,16 @@ public func associate(reference: Trajectory, estimate: Trajectory, method: Assoc
                 let times = refIdx.map { referenceStamps[$0] - offset }
                 let refPoses = refIdx.map { referencePoses[$0] }
                 let est = estimate.count >= 2 ? interpolate(estimate, at: times) : estIdx.map { estimatePoses[$0] }
-                return AssociatedTrajectories(referenceIndices: refIdx, estimateIndices: estIdx, reference: refPoses, estimate: est,
-                                              referenceTimestamps: refIdx.map { referenceStamps[$0] }, estimateTimestamps: times)
+                return AssociatedTrajectories(
+                    referenceIndices: refIdx, estimateIndices: estIdx, reference: refPoses, estimate: est,
+                    referenceTimestamps: refIdx.map { referenceStamps[$0] }, estimateTimestamps: times)
             } else {
                 let times = estIdx.map { estimateStamps[$0] + offset }
                 let estPoses = estIdx.map { estimatePoses[$0] }
                 let ref = reference.count >= 2 ? interpolate(reference, at: times) : refIdx.map { referencePoses[$0] }
-                return AssociatedTrajectories(referenceIndices: refIdx, estimateIndices: estIdx, reference: ref, estimate: estPoses,
-                                              referenceTimestamps: times, estimateTimestamps: estIdx.map { estimateStamps[$0] })
+                return AssociatedTrajectories(
+                    referenceIndices: refIdx, estimateIndices: estIdx, reference: ref, estimate: estPoses,
+                    referenceTimestamps: times, estimateTimestamps: estIdx.map { estimateStamps[$0] })
             }
         }
     case .oneToOne:
@@ -153,7 +160,8 @@ func nearestMatches(short: [Double], long longRaw: [Double], maxDifference: Doub
 }
 
 /// TUM `associate.py`: greedy one-to-one on candidates sorted by (|Δt|, t_ref, t_est).
-func oneToOneMatches(reference referenceStamps: [Double], estimate estimateStamps: [Double], maxDifference: Double, offset: Double) -> ([Int], [Int]) {
+func oneToOneMatches(reference referenceStamps: [Double], estimate estimateStamps: [Double], maxDifference: Double, offset: Double) -> ([Int], [Int])
+{
     struct Candidate { var diff: Double; var r: Int; var e: Int }
     var candidates: [Candidate] = []
     var lo = 0

@@ -93,7 +93,8 @@ public struct FloorPlanGeoreference: Sendable, Equatable {
     public init(_ a: FloorPlanAnchor, _ b: FloorPlanAnchor) throws(GeoFloorPlanError) {
         for p in [a, b] {
             guard p.coordinate.latitude.isFinite, p.coordinate.longitude.isFinite, abs(p.coordinate.latitude) < 90,
-                  p.pixel.x.isFinite, p.pixel.y.isFinite else { throw .nonFinite }
+                p.pixel.x.isFinite, p.pixel.y.isFinite
+            else { throw .nonFinite }
         }
         anchorA = a; anchorB = b
         mapPointA = WebMercator.mapPoint(a.coordinate)

@@ -15,9 +15,11 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// From nine numbers in row-major order.
-    @inlinable public init(_ m00: Double, _ m01: Double, _ m02: Double,
-                           _ m10: Double, _ m11: Double, _ m12: Double,
-                           _ m20: Double, _ m21: Double, _ m22: Double) {
+    @inlinable public init(
+        _ m00: Double, _ m01: Double, _ m02: Double,
+        _ m10: Double, _ m11: Double, _ m12: Double,
+        _ m20: Double, _ m21: Double, _ m22: Double
+    ) {
         row0 = Vector3(m00, m01, m02); row1 = Vector3(m10, m11, m12); row2 = Vector3(m20, m21, m22)
     }
 
@@ -34,9 +36,10 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
     /// Rotation matrix of a unit quaternion (no allocation; same formula as `Quaternion.rotationMatrix`).
     @inlinable public init(_ q: Quaternion) {
         let x = q.x, y = q.y, z = q.z, w = q.w
-        self.init(1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
-                  2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-                  2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y))
+        self.init(
+            1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
+            2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+            2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y))
     }
 
     public static let identity = Matrix3(1, 0, 0, 0, 1, 0, 0, 0, 1)
@@ -88,9 +91,10 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
 
     @inlinable public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
         let bt = b.transpose
-        return Matrix3(a.row0.dot(bt.row0), a.row0.dot(bt.row1), a.row0.dot(bt.row2),
-                       a.row1.dot(bt.row0), a.row1.dot(bt.row1), a.row1.dot(bt.row2),
-                       a.row2.dot(bt.row0), a.row2.dot(bt.row1), a.row2.dot(bt.row2))
+        return Matrix3(
+            a.row0.dot(bt.row0), a.row0.dot(bt.row1), a.row0.dot(bt.row2),
+            a.row1.dot(bt.row0), a.row1.dot(bt.row1), a.row1.dot(bt.row2),
+            a.row2.dot(bt.row0), a.row2.dot(bt.row1), a.row2.dot(bt.row2))
     }
 
     @inlinable public static func * (s: Double, a: Matrix3) -> Matrix3 { Matrix3(rows: s * a.row0, s * a.row1, s * a.row2) }

@@ -6,8 +6,9 @@ import RealModule
 ///
 /// - Complexity: O(1).
 public func interpolatePose(_ a: Pose, _ b: Pose, fraction f: Double) -> Pose {
-    Pose(rotation: slerp(a.rotation, b.rotation, fraction: f),
-         translation: a.translation + f * (b.translation - a.translation))
+    Pose(
+        rotation: slerp(a.rotation, b.rotation, fraction: f),
+        translation: a.translation + f * (b.translation - a.translation))
 }
 
 /// Poses of `trajectory` at the given times: lerp/slerp between the two samples that

@@ -52,8 +52,10 @@ public enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// - Throws: `RouteError` for a negative or non-finite tolerance or a non-finite point.
 /// - Complexity: O(n log n) typical, O(n²) worst case (a spiral); O(n) extra memory.
-public func ramerDouglasPeucker(_ points: [Vector3], tolerance: Double, distance: RDPDistance = .line,
-                                plane: RoutePlane = .xyz) throws(RouteError) -> [Int] {
+public func ramerDouglasPeucker(
+    _ points: [Vector3], tolerance: Double, distance: RDPDistance = .line,
+    plane: RoutePlane = .xyz
+) throws(RouteError) -> [Int] {
     guard tolerance.isFinite && tolerance >= 0 else { throw .invalidTolerance(tolerance) }
     if let bad = points.firstIndex(where: { !$0.isFinite }) { throw .nonFinitePoint(index: bad) }
     let flat = projected(points, plane: plane)

@@ -32,8 +32,10 @@ public struct RouteSimplification: Sendable, Equatable, Codable {
         case keptCount = "kept", lengthRatio = "length_ratio"
     }
 
-    public init(tolerance: Double, distance: RDPDistance, plane: RoutePlane, keptIndices: [Int], crumbCount: Int,
-                maxDeviation: Double, maxDeviationIndex: Int, originalLength: Double, simplifiedLength: Double) {
+    public init(
+        tolerance: Double, distance: RDPDistance, plane: RoutePlane, keptIndices: [Int], crumbCount: Int,
+        maxDeviation: Double, maxDeviationIndex: Int, originalLength: Double, simplifiedLength: Double
+    ) {
         self.tolerance = tolerance; self.distance = distance; self.plane = plane; self.keptIndices = keptIndices
         self.crumbCount = crumbCount; self.maxDeviation = maxDeviation; self.maxDeviationIndex = maxDeviationIndex
         self.originalLength = originalLength; self.simplifiedLength = simplifiedLength
@@ -76,8 +78,10 @@ public struct RouteSimplification: Sendable, Equatable, Codable {
 ///
 /// - Throws: `RouteError` as `ramerDouglasPeucker`.
 /// - Complexity: that of RDP plus O(n) for the measures.
-public func simplifyRoute(_ points: [Vector3], tolerance: Double, distance: RDPDistance = .line,
-                          plane: RoutePlane = .xyz) throws(RouteError) -> RouteSimplification {
+public func simplifyRoute(
+    _ points: [Vector3], tolerance: Double, distance: RDPDistance = .line,
+    plane: RoutePlane = .xyz
+) throws(RouteError) -> RouteSimplification {
     let kept = try ramerDouglasPeucker(points, tolerance: tolerance, distance: distance, plane: plane)
     return measureRoute(points, keptIndices: kept, tolerance: tolerance, distance: distance, plane: plane)
 }
@@ -85,8 +89,10 @@ public func simplifyRoute(_ points: [Vector3], tolerance: Double, distance: RDPD
 /// The measures of `simplifyRoute` for a given set of kept indices (ascending, first and last included).
 ///
 /// - Complexity: O(n).
-public func measureRoute(_ points: [Vector3], keptIndices kept: [Int], tolerance: Double, distance: RDPDistance,
-                         plane: RoutePlane) -> RouteSimplification {
+public func measureRoute(
+    _ points: [Vector3], keptIndices kept: [Int], tolerance: Double, distance: RDPDistance,
+    plane: RoutePlane
+) -> RouteSimplification {
     func proj(_ p: Vector3) -> Vector3 {
         switch plane {
         case .xyz: return p
@@ -105,9 +111,10 @@ public func measureRoute(_ points: [Vector3], keptIndices kept: [Int], tolerance
             if d > maxDev { maxDev = d; maxIdx = i }
         }
     }
-    return RouteSimplification(tolerance: tolerance, distance: distance, plane: plane, keptIndices: kept,
-                               crumbCount: points.count, maxDeviation: maxDev, maxDeviationIndex: maxIdx,
-                               originalLength: original, simplifiedLength: simplified)
+    return RouteSimplification(
+        tolerance: tolerance, distance: distance, plane: plane, keptIndices: kept,
+        crumbCount: points.count, maxDeviation: maxDev, maxDeviationIndex: maxIdx,
+        originalLength: original, simplifiedLength: simplified)
 }
 
 /// Distance from p to the segment [a, b].
@@ -128,8 +135,10 @@ public func segmentDistance(_ p: Vector3, _ a: Vector3, _ b: Vector3) -> Double 
 ///
 /// - Throws: `RouteError` for the first invalid tolerance.
 /// - Complexity: k × `simplifyRoute`.
-public func toleranceSweep(_ points: [Vector3], tolerances: [Double], distance: RDPDistance = .line,
-                           plane: RoutePlane = .xyz) throws(RouteError) -> [RouteSimplification] {
+public func toleranceSweep(
+    _ points: [Vector3], tolerances: [Double], distance: RDPDistance = .line,
+    plane: RoutePlane = .xyz
+) throws(RouteError) -> [RouteSimplification] {
     var out: [RouteSimplification] = []
     for t in tolerances { out.append(try simplifyRoute(points, tolerance: t, distance: distance, plane: plane)) }
     return out

@@ -69,7 +69,9 @@ public struct SVD3: Sendable, Equatable {
             if rank == 1 {
                 // Any unit vector orthogonal to u₀: cross with the axis least aligned with it.
                 let a = uc[0]
-                let axis = abs(a.x) <= abs(a.y) && abs(a.x) <= abs(a.z) ? Vector3(1, 0, 0)
+                let axis =
+                    abs(a.x) <= abs(a.y) && abs(a.x) <= abs(a.z)
+                    ? Vector3(1, 0, 0)
                     : (abs(a.y) <= abs(a.z) ? Vector3(0, 1, 0) : Vector3(0, 0, 1))
                 let c = a.cross(axis)
                 uc[1] = c / c.norm

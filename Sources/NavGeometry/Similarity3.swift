@@ -50,10 +50,12 @@ public struct Similarity3: Hashable, Sendable {
     /// Row-major 4×4 matrix [s·R t; 0 1] (evo's `sim3`).
     public var matrix: [[Double]] {
         let m = scale * rotation
-        return [[m.row0.x, m.row0.y, m.row0.z, translation.x],
-                [m.row1.x, m.row1.y, m.row1.z, translation.y],
-                [m.row2.x, m.row2.y, m.row2.z, translation.z],
-                [0, 0, 0, 1]]
+        return [
+            [m.row0.x, m.row0.y, m.row0.z, translation.x],
+            [m.row1.x, m.row1.y, m.row1.z, translation.y],
+            [m.row2.x, m.row2.y, m.row2.z, translation.z],
+            [0, 0, 0, 1],
+        ]
     }
 }
 

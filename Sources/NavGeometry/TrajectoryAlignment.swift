@@ -51,8 +51,10 @@ public enum AlignmentMethod: String, Sendable, CaseIterable, Codable {
 ///
 /// - Throws: `AlignmentError` (count mismatch, too few or degenerate points).
 /// - Complexity: O(n).
-public func alignmentTransform(reference: [Pose], estimate: [Pose], method: AlignmentMethod,
-                               upAxis: UpAxis = .y, count: Int? = nil) throws(AlignmentError) -> Similarity3 {
+public func alignmentTransform(
+    reference: [Pose], estimate: [Pose], method: AlignmentMethod,
+    upAxis: UpAxis = .y, count: Int? = nil
+) throws(AlignmentError) -> Similarity3 {
     guard reference.count == estimate.count else { throw .countMismatch(source: estimate.count, target: reference.count) }
     var reference = reference, estimate = estimate
     if let count, count < reference.count, method != .none, method != .origin {
@@ -63,8 +65,9 @@ public func alignmentTransform(reference: [Pose], estimate: [Pose], method: Alig
     case .none:
         return .identity
     case .se3, .sim3:
-        return try umeyamaAlignment(source: estimate.map(\.translation), target: reference.map(\.translation),
-                                    withScale: method == .sim3)
+        return try umeyamaAlignment(
+            source: estimate.map(\.translation), target: reference.map(\.translation),
+            withScale: method == .sim3)
     case .yaw:
         return try yawAlignment(source: estimate.map(\.translation), target: reference.map(\.translation), about: upAxis)
     case .posyaw:

@@ -13,8 +13,10 @@ public typealias RunMetric = Metric
 ///   - truth: ground-truth poses of the navigation session (venue frame).
 ///   - truthTimeline: the replay driven by `truth` against `trueRoute` (for missed arrivals).
 /// - Returns: metrics in a fixed order (definitions and units in docs/metrics.md).
-public func guidanceAccuracy(estimated: GuidanceTimeline, trueRoute: GuidanceRoute, truth: PoseSampler,
-                             truthTimeline: GuidanceTimeline, parameters p: GuidanceParameters) -> [RunMetric] {
+public func guidanceAccuracy(
+    estimated: GuidanceTimeline, trueRoute: GuidanceRoute, truth: PoseSampler,
+    truthTimeline: GuidanceTimeline, parameters p: GuidanceParameters
+) -> [RunMetric] {
     var metrics: [RunMetric] = []
     // Spoken instructions against what the true pose called for, with the same target.
     var hourExact = 0, hourNear = 0, sectorSame = 0, textSame = 0, count = 0
@@ -22,7 +24,9 @@ public func guidanceAccuracy(estimated: GuidanceTimeline, trueRoute: GuidanceRou
     var previousTrue = truth.pose(at: estimated.start)?.translation ?? trueRoute.keypoints[0].position
     for e in estimated.events {
         if e.kind == .arrival { previousTrue = trueRoute.keypoints[e.keypoint].position }
-        guard e.kind == .instruction, let pose = truth.pose(at: e.time), let hour = e.hour, let angle = e.angle, let distance = e.distance else { continue }
+        guard e.kind == .instruction, let pose = truth.pose(at: e.time), let hour = e.hour, let angle = e.angle, let distance = e.distance else {
+            continue
+        }
         let d = Direction(from: pose, to: e.keypoint, of: trueRoute, parameters: p)
         let trueText = instruction(e.time, d, target: e.keypoint, pose: pose, previous: previousTrue, route: trueRoute, p).text
         count += 1

@@ -55,15 +55,17 @@ public struct GuidanceEngine: Sendable {
     /// - Parameters:
     ///   - initialPosition: the user's position when guidance starts (Clew's previous keypoint
     ///     for the stairs test of the first direction); the first keypoint when nil.
-    public init(route: GuidanceRoute, parameters: GuidanceParameters = GuidanceParameters(), start: Double,
-                initialPosition: Vector3?, recordChecks: Bool = true) {
+    public init(
+        route: GuidanceRoute, parameters: GuidanceParameters = GuidanceParameters(), start: Double,
+        initialPosition: Vector3?, recordChecks: Bool = true
+    ) {
         self.route = route
         self.parameters = parameters
         self.start = start
         self.recordChecks = recordChecks
         followEvery = max(1, Int((parameters.followInterval / parameters.hapticInterval).rounded()))
         previousKeypoint = initialPosition ?? route.keypoints.first?.position ?? .zero
-        lastDirection = start          // Clew sets this when navigation starts: no early corrections
+        lastDirection = start  // Clew sets this when navigation starts: no early corrections
         lastPulse = start
         if route.keypoints.isEmpty { finished = true }
     }
@@ -101,14 +103,20 @@ public struct GuidanceEngine: Sendable {
             let d = direction(pose, target)
             if d.atTarget {
                 if target < route.keypoints.count - 1 {
-                    events.append(GuidanceEvent(time: t, kind: .arrival, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
+                    events.append(
+                        GuidanceEvent(
+                            time: t, kind: .arrival, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle)
+                    )
                     previousKeypoint = route.keypoints[target].position
                     target += 1
                     let next = direction(pose, target)
                     events.append(instruction(t, next, target: target, pose: pose, previous: previousKeypoint, route: route, p))
                     lastDirection = t
                 } else {
-                    events.append(GuidanceEvent(time: t, kind: .arrived, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
+                    events.append(
+                        GuidanceEvent(
+                            time: t, kind: .arrived, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle)
+                    )
                     arrivedAt = t
                     return Step(newEvents: first..<events.count, onTrack: nil)
                 }
@@ -122,7 +130,9 @@ public struct GuidanceEngine: Sendable {
             offTrackSince = nil
             lastCorrection = nil
             if t - lastPulse > p.pulseInterval {
-                events.append(GuidanceEvent(time: t, kind: .pulse, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
+                events.append(
+                    GuidanceEvent(
+                        time: t, kind: .pulse, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
                 lastPulse = t
             }
         } else {
@@ -133,7 +143,10 @@ public struct GuidanceEngine: Sendable {
                     lastCorrection = t
                     let side = d.angle > 0 ? "right" : "left"
                     let text = target == 0 ? "Bear \(side) to face the start" : "Bear \(side) to get on track"
-                    events.append(GuidanceEvent(time: t, kind: .correction, text: text, keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
+                    events.append(
+                        GuidanceEvent(
+                            time: t, kind: .correction, text: text, keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance,
+                            angle: d.angle))
                 }
             }
         }

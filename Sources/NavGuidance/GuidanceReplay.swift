@@ -76,13 +76,16 @@ public struct PoseSampler: Sendable {
 /// repeated at most every `correctionInterval`, doubled toward the first keypoint).
 ///
 /// - Complexity: O(duration / hapticInterval · log poses).
-public func replayGuidance(route: GuidanceRoute, poses: PoseSampler, start: Double,
-                           parameters p: GuidanceParameters = GuidanceParameters()) -> GuidanceTimeline {
+public func replayGuidance(
+    route: GuidanceRoute, poses: PoseSampler, start: Double,
+    parameters p: GuidanceParameters = GuidanceParameters()
+) -> GuidanceTimeline {
     guard !route.keypoints.isEmpty, let lastPoseTime = poses.timestamps.last else {
         return GuidanceTimeline(start: start, end: start, events: [], checks: [], endIntensity: [])
     }
-    var engine = GuidanceEngine(route: route, parameters: p, start: start,
-                                initialPosition: poses.pose(at: start)?.translation, recordChecks: true)
+    var engine = GuidanceEngine(
+        route: route, parameters: p, start: start,
+        initialPosition: poses.pose(at: start)?.translation, recordChecks: true)
     var t = start
     while t <= lastPoseTime {
         t = engine.nextTime
@@ -93,8 +96,10 @@ public func replayGuidance(route: GuidanceRoute, poses: PoseSampler, start: Doub
 }
 
 /// Clew's `setDirectionText`: direction words, stairs suffix, and the distance phrase.
-func instruction(_ t: Double, _ d: Direction, target: Int, pose: Pose, previous: Vector3, route: GuidanceRoute,
-                 _ p: GuidanceParameters) -> GuidanceEvent {
+func instruction(
+    _ t: Double, _ d: Direction, target: Int, pose: Pose, previous: Vector3, route: GuidanceRoute,
+    _ p: GuidanceParameters
+) -> GuidanceEvent {
     let next = route.keypoints[target].position
     let horizontal = hypot(pose.translation.x - next.x, pose.translation.z - next.z)
     let rise = next.y - previous.y
@@ -107,5 +112,6 @@ func instruction(_ t: Double, _ d: Direction, target: Int, pose: Pose, previous:
     } else if p.announceDistance {
         text += ClockFace.distancePhrase(metres: d.distance, units: p.units)
     }
-    return GuidanceEvent(time: t, kind: .instruction, text: text, keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle)
+    return GuidanceEvent(
+        time: t, kind: .instruction, text: text, keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle)
 }

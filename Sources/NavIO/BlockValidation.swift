@@ -55,7 +55,10 @@ struct ValueChecker {
             return
         }
         if let firstBadQuaternion {
-            fail(.badValue, object, "expected unit quaternions (x, y, z, w) with |‖q‖−1| ≤ \(TraceSchema.quaternionNormTolerance); row \(firstBadQuaternion) and \(badQuaternions - 1) more deviate, worst by \(fmt(worst))")
+            fail(
+                .badValue, object,
+                "expected unit quaternions (x, y, z, w) with |‖q‖−1| ≤ \(TraceSchema.quaternionNormTolerance); row \(firstBadQuaternion) and \(badQuaternions - 1) more deviate, worst by \(fmt(worst))"
+            )
         }
     }
 }
@@ -66,8 +69,10 @@ func formatRange(_ r: ClosedRange<Double>) -> String {
 
 /// Reads `rows` rows of `object` block by block and hands each block (row-major) and its
 /// first row to `body`.
-func forEachBlock(_ reader: HDF5Reader, _ object: String, rows: Int, blockRows: Int = traceBlockRows,
-                  _ body: ([Double], Int) throws -> Void) throws {
+func forEachBlock(
+    _ reader: HDF5Reader, _ object: String, rows: Int, blockRows: Int = traceBlockRows,
+    _ body: ([Double], Int) throws -> Void
+) throws {
     try reader.checkDeclaredSize(object)
     var start = 0
     while start < rows {
@@ -97,8 +102,9 @@ func checkTimeAxisInBlocks(_ reader: HDF5Reader, _ object: String, rows: Int, or
         for (i, v) in t.enumerated() {
             let k = start + i
             if axis.error == nil {
-                if !v.isFinite { axis.error = .notFinite(index: k) }
-                else if let p = previous {
+                if !v.isFinite {
+                    axis.error = .notFinite(index: k)
+                } else if let p = previous {
                     let bad = order == .strictlyIncreasing ? !(v > p) : v < p
                     if bad { axis.error = .notIncreasing(index: k, previous: p, current: v, strict: order == .strictlyIncreasing) }
                 }

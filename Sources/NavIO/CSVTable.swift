@@ -70,7 +70,9 @@ public struct CSVTable: Sendable {
                         if c == 34 {
                             if p + 1 < n && b[p + 1] == 34 { p += 2; continue }
                             inQuote = false
-                        } else if c == 10 { line += 1 }
+                        } else if c == 10 {
+                            line += 1
+                        }
                     } else if c == 44 {
                         fields += 1
                     } else if c == 10 {
@@ -81,7 +83,8 @@ public struct CSVTable: Sendable {
                     p += 1
                 }
                 if inQuote {
-                    failure = TraceError(.badValue, file: file, object: "line \(startLine)", "a quoted field is not closed (expected a \" before the end of the file)")
+                    failure = TraceError(
+                        .badValue, file: file, object: "line \(startLine)", "a quoted field is not closed (expected a \" before the end of the file)")
                     return
                 }
                 var end = p
@@ -97,7 +100,8 @@ public struct CSVTable: Sendable {
                     continue
                 }
                 guard fields == headerFields else {
-                    failure = TraceError(.wrongShape, file: file, object: "line \(startLine)", "expected \(headerFields) fields (as the header), found \(fields)")
+                    failure = TraceError(
+                        .wrongShape, file: file, object: "line \(startLine)", "expected \(headerFields) fields (as the header), found \(fields)")
                     return
                 }
                 starts.append(start); ends.append(end); lines.append(startLine); quoted.append(hasQuote)
@@ -204,8 +208,9 @@ public struct CSVTable: Sendable {
         }
         if let r = bad {
             let cell = fields(ofRow: r)[c]
-            throw TraceError(.badValue, file: file, object: "line \(rowLine[r]), column '\(name)'",
-                             "expected a number (empty or nan for a missing value), found '\(String(cell.prefix(40)))'")
+            throw TraceError(
+                .badValue, file: file, object: "line \(rowLine[r]), column '\(name)'",
+                "expected a number (empty or nan for a missing value), found '\(String(cell.prefix(40)))'")
         }
         return out
     }

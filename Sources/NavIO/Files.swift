@@ -69,7 +69,9 @@ public func requireReplaceableOutput(_ path: String) throws(TraceError) {
     guard lstat(path, &st) == 0 else { return }
     let kind = st.st_mode & S_IFMT
     if kind == S_IFREG || kind == S_IFLNK && nonRegularFileKind(path) == nil { return }
-    let what = kind == S_IFLNK ? "a link to \(nonRegularFileKind(path) ?? "something other than a file")" : (nonRegularFileKind(path) ?? "not a regular file")
+    let what =
+        kind == S_IFLNK
+        ? "a link to \(nonRegularFileKind(path) ?? "something other than a file")" : (nonRegularFileKind(path) ?? "not a regular file")
     throw TraceError(.writeFailed, file: path, "is \(what); an output replaces only a regular file")
 }
 
@@ -107,8 +109,9 @@ public func writeManifest(folder: String, files: [String], facts: [String: Strin
 public func verifyManifest(folder: String) throws(TraceError) -> [String] {
     let path = (folder as NSString).appendingPathComponent("manifest.json")
     guard let data = FileManager.default.contents(atPath: path),
-          let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-          let files = obj["files"] as? [[String: String]] else {
+        let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let files = obj["files"] as? [[String: String]]
+    else {
         throw TraceError(.badValue, file: path, "expected a JSON object with a files array")
     }
     var problems: [String] = []

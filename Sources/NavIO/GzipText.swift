@@ -48,12 +48,16 @@ func inflateGzip(_ input: [UInt8], path: String, limit: Int = maxInflatedTextByt
                 produced = chunk.count - Int(stream.avail_out)
                 if produced > 0 {
                     guard out.count + produced <= limit else {
-                        failure = TraceError(.wrongShape, file: path, "gzip data inflates to more than \(limit) bytes; expected a trajectory text file")
+                        failure = TraceError(
+                            .wrongShape, file: path, "gzip data inflates to more than \(limit) bytes; expected a trajectory text file")
                         return
                     }
                     let total = out.count + produced
                     if total > 1 << 26 && total / compressedBytes > maxTextCompressionRatio {
-                        failure = TraceError(.wrongShape, file: path, "gzip data inflates more than \(maxTextCompressionRatio):1 (\(compressedBytes) bytes to over \(total)); expected a trajectory text file, not a compression bomb")
+                        failure = TraceError(
+                            .wrongShape, file: path,
+                            "gzip data inflates more than \(maxTextCompressionRatio):1 (\(compressedBytes) bytes to over \(total)); expected a trajectory text file, not a compression bomb"
+                        )
                         return
                     }
                     out.append(contentsOf: chunk[0..<produced])

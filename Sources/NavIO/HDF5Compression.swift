@@ -136,7 +136,8 @@ extension HDF5Reader {
         let columns = inf.shape.dropFirst().reduce(1) { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }
         let (n, o) = rows.count.multipliedReportingOverflow(by: columns)
         guard !o, n <= policy.memoryBudgetBytes / 8 else {
-            throw TraceError(.tooLarge, file: path, object: dataset, "a block of \(rows.count) rows of shape \(inf.shape) is more than the memory budget")
+            throw TraceError(
+                .tooLarge, file: path, object: dataset, "a block of \(rows.count) rows of shape \(inf.shape) is more than the memory budget")
         }
         if n == 0 { return [] }
         var status: herr_t = 0
@@ -148,7 +149,8 @@ extension HDF5Reader {
             count = n
         }
         guard status >= 0 else {
-            throw TraceError(.corrupt, file: path, object: dataset, "cannot read rows \(rows) (truncated or corrupt file, or a filter that is not available)")
+            throw TraceError(
+                .corrupt, file: path, object: dataset, "cannot read rows \(rows) (truncated or corrupt file, or a filter that is not available)")
         }
         return values
     }

@@ -130,8 +130,9 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
             target = "an unreadable target"
         }
         guard policy.allowExternalLinks else {
-            throw TraceError(.externalLink, file: path, object: objectPath,
-                             "external link to \(target) refused (pass --allow-external-links to follow it)")
+            throw TraceError(
+                .externalLink, file: path, object: objectPath,
+                "external link to \(target) refused (pass --allow-external-links to follow it)")
         }
         let candidates = [targetFile, (parentFolder(of: path) as NSString).appendingPathComponent(targetFile)]
         for c in candidates where !c.isEmpty {
@@ -236,8 +237,9 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         }
         let dcpl = H5Dget_create_plist(d)
         defer { H5Pclose(dcpl) }
-        return HDF5DatasetInfo(shape: shape, typeClass: cls,
-                               elementSize: H5Tget_size(type), isChunked: H5Pget_layout(dcpl) == H5D_CHUNKED)
+        return HDF5DatasetInfo(
+            shape: shape, typeClass: cls,
+            elementSize: H5Tget_size(type), isChunked: H5Pget_layout(dcpl) == H5D_CHUNKED)
     }
 
     /// The element count of a dataset, checked before anything is allocated: the shape product
@@ -247,7 +249,9 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         var n = 1
         for dim in inf.shape {
             let (p, o) = n.multipliedReportingOverflow(by: dim)
-            guard !o else { throw TraceError(.tooLarge, file: path, object: name, "declares shape \(inf.shape), whose element count overflows 64 bits") }
+            guard !o else {
+                throw TraceError(.tooLarge, file: path, object: name, "declares shape \(inf.shape), whose element count overflows 64 bits")
+            }
             n = p
         }
         let rows = UInt64(inf.shape.first ?? 1)
@@ -255,13 +259,16 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         let (declared, o1) = UInt64(n).multipliedReportingOverflow(by: UInt64(max(1, inf.elementSize)))
         let canHold = inf.isChunked ? fileSize.multipliedReportingOverflow(by: UInt64(HDF5ReadPolicy.maxCompressionRatio)).partialValue : fileSize
         if n > 0 && (o1 || declared > canHold) {
-            throw TraceError(.tooLarge, file: path, object: name,
-                             "declares \(countText(rows)) rows (shape \(inf.shape)), more than the file can hold (\(fileSize) bytes)")
+            throw TraceError(
+                .tooLarge, file: path, object: name,
+                "declares \(countText(rows)) rows (shape \(inf.shape)), more than the file can hold (\(fileSize) bytes)")
         }
         let (mem, o2) = n.multipliedReportingOverflow(by: memoryElementSize)
         if o2 || mem > policy.memoryBudgetBytes {
-            throw TraceError(.tooLarge, file: path, object: name,
-                             "declares \(countText(rows)) rows (shape \(inf.shape)), more than the memory budget of \(policy.memoryBudgetBytes) bytes (NAVBENCH_MEMORY_BUDGET)")
+            throw TraceError(
+                .tooLarge, file: path, object: name,
+                "declares \(countText(rows)) rows (shape \(inf.shape)), more than the memory budget of \(policy.memoryBudgetBytes) bytes (NAVBENCH_MEMORY_BUDGET)"
+            )
         }
         return n
     }
@@ -296,7 +303,8 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
             count = n
         }
         guard status >= 0 else {
-            throw TraceError(.corrupt, file: path, object: dataset, "cannot read the data (truncated or corrupt file, or a filter that is not available)")
+            throw TraceError(
+                .corrupt, file: path, object: dataset, "cannot read the data (truncated or corrupt file, or a filter that is not available)")
         }
         return (inf.shape, values)
     }
@@ -309,7 +317,8 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         guard inf.typeClass == .string else {
             throw TraceError(.wrongType, file: path, object: dataset, "expected a string dataset, found \(inf.typeClass.rawValue)")
         }
-        let n = try checkedElementCount(d, inf, name: dataset, memoryElementSize: max(inf.elementSize, MemoryLayout<UnsafeMutablePointer<CChar>?>.stride))
+        let n = try checkedElementCount(
+            d, inf, name: dataset, memoryElementSize: max(inf.elementSize, MemoryLayout<UnsafeMutablePointer<CChar>?>.stride))
         let fileType = H5Dget_type(d)
         defer { H5Tclose(fileType) }
         if n == 0 { return [] }

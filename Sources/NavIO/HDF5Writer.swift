@@ -26,7 +26,8 @@ public final class HDF5Writer {
         _ = silenceHDF5Errors
         self.path = path
         guard path != "-", !path.isEmpty else {
-            throw TraceError(.writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
+            throw TraceError(
+                .writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
         }
         try requireReplaceableOutput(path)
         let dir = parentFolder(of: path)

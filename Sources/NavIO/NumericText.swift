@@ -30,7 +30,9 @@ package func readFileBytes(_ path: String) throws(TraceError) -> [UInt8] {
 }
 
 /// Exact powers of ten representable in a Double (10⁰ … 10²²).
-private let exactPowersOfTen: [Double] = (0...22).map { k in var x = 1.0; for _ in 0..<k { x *= 10 }; return x }
+private let exactPowersOfTen: [Double] = (0...22).map { k in
+    var x = 1.0; for _ in 0..<k { x *= 10 }; return x
+}
 
 /// Parses one decimal floating-point token `[+-]digits[.digits][(e|E)[+-]digits]`, or
 /// nan/inf/infinity, occupying exactly `token` (no surrounding blanks).
@@ -143,8 +145,10 @@ package struct NumericTable {
 ///
 /// - Throws: a one-line `TraceError` naming the file, the line, the field and what was expected.
 /// - Complexity: O(bytes).
-package func parseNumericTable(_ bytes: [UInt8], path: String, columns range: ClosedRange<Int>, keep: Int? = nil,
-                       fieldNames: [String], formatName: String) throws(TraceError) -> NumericTable {
+package func parseNumericTable(
+    _ bytes: [UInt8], path: String, columns range: ClosedRange<Int>, keep: Int? = nil,
+    fieldNames: [String], formatName: String
+) throws(TraceError) -> NumericTable {
     var values: [Double] = []
     var lines: [Int32] = []
     values.reserveCapacity(bytes.count / 10)
@@ -179,8 +183,9 @@ package func parseNumericTable(_ bytes: [UInt8], path: String, columns range: Cl
                         guard let v = parseDecimal(token) else {
                             let name = field < fieldNames.count ? " (\(fieldNames[field]))" : ""
                             let text = String(decoding: token.prefix(40), as: UTF8.self)
-                            firstError = TraceError(.badValue, file: path, object: "line \(lineNo)",
-                                                    "field \(field + 1)\(name): expected a number, found \"\(text)\"")
+                            firstError = TraceError(
+                                .badValue, file: path, object: "line \(lineNo)",
+                                "field \(field + 1)\(name): expected a number, found \"\(text)\"")
                             break lineLoop
                         }
                         rowFields[field] = v
@@ -192,14 +197,16 @@ package func parseNumericTable(_ bytes: [UInt8], path: String, columns range: Cl
             }
             if expected < 0 {
                 guard range.contains(field) else {
-                    firstError = TraceError(.wrongShape, file: path, object: "line \(lineNo)",
-                                            "expected \(columnText(range, fieldNames)) for \(formatName), found \(field) fields")
+                    firstError = TraceError(
+                        .wrongShape, file: path, object: "line \(lineNo)",
+                        "expected \(columnText(range, fieldNames)) for \(formatName), found \(field) fields")
                     break lineLoop
                 }
                 expected = field
             } else if field != expected {
-                firstError = TraceError(.wrongShape, file: path, object: "line \(lineNo)",
-                                        "expected \(expected) fields like the first data line, found \(field)")
+                firstError = TraceError(
+                    .wrongShape, file: path, object: "line \(lineNo)",
+                    "expected \(expected) fields like the first data line, found \(field)")
                 break lineLoop
             }
             let k = min(keep ?? field, field)

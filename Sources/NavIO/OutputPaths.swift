@@ -16,8 +16,11 @@ public func checkOutputPath(_ out: String, flag: String = "--out", inputs: [Stri
     }
     if out == "-" && folder { throw TraceError(.writeFailed, file: out, object: flag, "a report folder cannot be standard output") }
     if !folder, out != "-", let kind = nonRegularFileKind(out) {
-        throw TraceError(.writeFailed, file: out, object: flag, kind == "a folder" ? "is a folder, expected an output file path"
-                         : "is \(kind), expected a regular output file (an output replaces only a regular file)")
+        throw TraceError(
+            .writeFailed, file: out, object: flag,
+            kind == "a folder"
+                ? "is a folder, expected an output file path"
+                : "is \(kind), expected a regular output file (an output replaces only a regular file)")
     }
     func identity(_ p: String) -> (UInt64, UInt64)? {
         var st = stat()
@@ -27,11 +30,15 @@ public func checkOutputPath(_ out: String, flag: String = "--out", inputs: [Stri
     guard let target = identity(out) else { return }
     for input in inputs {
         guard let i = identity(input) else { continue }
-        if i == target { throw TraceError(.writeFailed, file: out, object: flag, "is the input \(escapedForMessage(input)); inputs are never modified, choose another output") }
+        if i == target {
+            throw TraceError(
+                .writeFailed, file: out, object: flag, "is the input \(escapedForMessage(input)); inputs are never modified, choose another output")
+        }
         if folder {
             let dir = parentFolder(of: input)
             if let d = identity(dir.isEmpty ? "." : dir), d == target {
-                throw TraceError(.writeFailed, file: out, object: flag, "is the folder of the input \(escapedForMessage(input)); choose a separate output folder")
+                throw TraceError(
+                    .writeFailed, file: out, object: flag, "is the folder of the input \(escapedForMessage(input)); choose a separate output folder")
             }
         }
     }
@@ -44,9 +51,10 @@ public func checkOutputPath(_ out: String, flag: String = "--out", inputs: [Stri
 /// never share a file. Safe ids map to themselves. The result never contains `/` and is never
 /// `.` or `..`, so it always resolves inside the output folder (docs/exit-codes.md, "Names from data").
 public func safeFileComponent(_ id: String) -> String {
-    var s = String(id.unicodeScalars.map { u -> Character in
-        (u.isASCII && (CharacterSet.alphanumerics.contains(u) || u == "." || u == "_" || u == "-")) ? Character(u) : "_"
-    })
+    var s = String(
+        id.unicodeScalars.map { u -> Character in
+            (u.isASCII && (CharacterSet.alphanumerics.contains(u) || u == "." || u == "_" || u == "-")) ? Character(u) : "_"
+        })
     while s.hasPrefix(".") { s.removeFirst() }
     if s.count > 80 { s = String(s.prefix(80)) }
     if s != id || s.isEmpty { s += "-" + String(sha256Hex(of: Data(id.utf8)).prefix(8)) }

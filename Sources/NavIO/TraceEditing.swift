@@ -20,11 +20,15 @@ public struct TraceEditError: Error, CustomStringConvertible, Sendable, Equatabl
 /// an error unless `replace`.
 ///
 /// - Complexity: O(size of the stream).
-public func addingStream(_ stream: String, from source: LoadedTrace, to trace: LoadedTrace, as target: String? = nil,
-                         timeOffset: Double = 0, replace: Bool = false) throws(TraceEditError) -> LoadedTrace {
+public func addingStream(
+    _ stream: String, from source: LoadedTrace, to trace: LoadedTrace, as target: String? = nil,
+    timeOffset: Double = 0, replace: Bool = false
+) throws(TraceEditError) -> LoadedTrace {
     let name = target ?? stream
     guard let s = source.stream(stream) else {
-        throw TraceEditError("\(escapedForMessage(source.file)): no /\(escapedForMessage(stream)) stream (it has \(source.streams.map(\.name).joined(separator: ", ")))")
+        throw TraceEditError(
+            "\(escapedForMessage(source.file)): no /\(escapedForMessage(stream)) stream (it has \(source.streams.map(\.name).joined(separator: ", ")))"
+        )
     }
     guard let spec = TraceSchema.stream(named: name) else {
         throw TraceEditError("--as \(escapedForMessage(name)): expected one of \(TraceSchema.streams.map(\.name).joined(separator: ", "))")
@@ -59,7 +63,9 @@ public func addingStream(_ stream: String, from source: LoadedTrace, to trace: L
 /// - Complexity: O(number of streams).
 public func droppingStream(_ stream: String, from trace: LoadedTrace) throws(TraceEditError) -> LoadedTrace {
     guard trace.stream(stream) != nil else {
-        throw TraceEditError("\(escapedForMessage(trace.file)): no /\(escapedForMessage(stream)) stream to drop (it has \(trace.streams.map(\.name).joined(separator: ", ")))")
+        throw TraceEditError(
+            "\(escapedForMessage(trace.file)): no /\(escapedForMessage(stream)) stream to drop (it has \(trace.streams.map(\.name).joined(separator: ", ")))"
+        )
     }
     var out = trace
     out.streams.removeAll { $0.name == stream }
@@ -96,7 +102,9 @@ public func trimmingTrace(_ trace: LoadedTrace, start: Double, end: Double) thro
         let t = s.timestamps
         let keep = t.indices.filter { t[$0] >= start && t[$0] <= end }
         guard !keep.isEmpty else {
-            throw TraceEditError("\(escapedForMessage(trace.file)): /\(s.name) has no sample between \(start) and \(end) s (it spans \(t.first ?? .nan)…\(t.last ?? .nan) s)")
+            throw TraceEditError(
+                "\(escapedForMessage(trace.file)): /\(s.name) has no sample between \(start) and \(end) s (it spans \(t.first ?? .nan)…\(t.last ?? .nan) s)"
+            )
         }
         for ds in spec.datasets where ds.rows == .samples {
             guard let raw = s.data[ds.name] else { continue }
@@ -121,10 +129,13 @@ private func streamOrder(_ name: String) -> Int { TraceSchema.streams.firstIndex
 /// appends `command` to the root attribute `processing`, writes `output` atomically (a
 /// temporary file renamed into place) and validates what was written. An output that is one
 /// of the inputs is refused: inputs are never modified.
-public func editTrace(inputs: [String], output: String, command: String, readPolicy: HDF5ReadPolicy = .standard,
-                      _ edit: ([LoadedTrace]) throws -> LoadedTrace) throws {
+public func editTrace(
+    inputs: [String], output: String, command: String, readPolicy: HDF5ReadPolicy = .standard,
+    _ edit: ([LoadedTrace]) throws -> LoadedTrace
+) throws {
     guard output != "-", !output.isEmpty else {
-        throw TraceError(.writeFailed, file: output.isEmpty ? "''" : output, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
+        throw TraceError(
+            .writeFailed, file: output.isEmpty ? "''" : output, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
     }
     try requireReplaceableOutput(output)
     let outURL = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path

@@ -3,7 +3,7 @@
 public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         case notFound, empty, notHDF5, corrupt, missing, wrongShape, wrongType, wrongUnits,
-             badValue, badTimestamps, unsupportedVersion, noStreams, writeFailed, externalLink, tooLarge
+            badValue, badTimestamps, unsupportedVersion, noStreams, writeFailed, externalLink, tooLarge
     }
 
     public var kind: Kind

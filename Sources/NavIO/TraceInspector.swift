@@ -58,7 +58,8 @@ public func inspectTrace(at path: String, policy: HDF5ReadPolicy = .standard) th
         for ds in spec.datasets {
             guard let raw = st.data[ds.name] else { continue }
             var lo: [Double?] = [], hi: [Double?] = []
-            if case .string = raw {} else {
+            if case .string = raw {
+            } else {
                 let cols = ds.columns ?? 1
                 let v = raw.doubles
                 for c in 0..<cols {
@@ -71,12 +72,15 @@ public func inspectTrace(at path: String, policy: HDF5ReadPolicy = .standard) th
             }
             datasets.append(DatasetSummary(name: ds.name, shape: raw.shape, units: st.units[ds.name], min: lo, max: hi))
         }
-        streams.append(StreamSummary(name: st.name, samples: t.count, start: s.start, end: s.end,
-                                     durationSeconds: s.duration, meanRateHz: s.meanRate,
-                                     largestGapSeconds: s.largestGap, datasets: datasets))
+        streams.append(
+            StreamSummary(
+                name: st.name, samples: t.count, start: s.start, end: s.end,
+                durationSeconds: s.duration, meanRateHz: s.meanRate,
+                largestGapSeconds: s.largestGap, datasets: datasets))
     }
-    return TraceSummary(file: path, attributes: attrs, streams: streams,
-                        errors: report.errors.count, warnings: report.warnings.count)
+    return TraceSummary(
+        file: path, attributes: attrs, streams: streams,
+        errors: report.errors.count, warnings: report.warnings.count)
 }
 
 extension TraceSummary {
@@ -87,7 +91,8 @@ extension TraceSummary {
         out += "  " + keys.compactMap { k in attributes[k].map { "\(k)=\($0)" } }.joined(separator: " ") + "\n"
         if errors > 0 || warnings > 0 { out += "  validation: \(errors) errors, \(warnings) warnings (run navbench validate)\n" }
         for s in streams {
-            out += "  \(s.name): \(s.samples) samples, \(fmt(s.durationSeconds, digits: 4)) s, "
+            out +=
+                "  \(s.name): \(s.samples) samples, \(fmt(s.durationSeconds, digits: 4)) s, "
                 + "\(fmt(s.meanRateHz, digits: 4)) Hz mean, largest gap \(fmt(s.largestGapSeconds, digits: 4)) s\n"
             for d in s.datasets where d.name != "timestamps" {
                 let shape = "(" + d.shape.map(String.init).joined(separator: ", ") + ")"
@@ -98,7 +103,8 @@ extension TraceSummary {
                     let digits = span > 0 && magnitude > 0 ? Swift.min(12, Swift.max(4, Int(log10(magnitude / span).rounded(.up)) + 3)) : 4
                     return "[\(fmt(lo, digits: digits)), \(fmt(hi, digits: digits))]"
                 }.joined(separator: " ")
-                out += "    \(d.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(shape.padding(toLength: 12, withPad: " ", startingAt: 0)) \((d.units ?? "").padding(toLength: 7, withPad: " ", startingAt: 0)) \(ranges)\n"
+                out +=
+                    "    \(d.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(shape.padding(toLength: 12, withPad: " ", startingAt: 0)) \((d.units ?? "").padding(toLength: 7, withPad: " ", startingAt: 0)) \(ranges)\n"
             }
         }
         return out

@@ -62,13 +62,15 @@ public func session(from trace: LoadedTrace) -> Session {
     }
 
     if let st = trace.stream("imu") {
-        s.imu = IMUStream(timestamps: st.timestamps, accelerometer: vec(st, "accelerometer") ?? [],
-                          gyroscope: vec(st, "gyroscope") ?? [], attitude: quat(st, "attitude"),
-                          magnetometer: vec(st, "magnetometer"))
+        s.imu = IMUStream(
+            timestamps: st.timestamps, accelerometer: vec(st, "accelerometer") ?? [],
+            gyroscope: vec(st, "gyroscope") ?? [], attitude: quat(st, "attitude"),
+            magnetometer: vec(st, "magnetometer"))
     }
     if let st = trace.stream("compass") {
-        s.compass = CompassStream(timestamps: st.timestamps, heading: st.data["heading"]?.doubles ?? [],
-                                  accuracy: st.data["accuracy"]?.doubles)
+        s.compass = CompassStream(
+            timestamps: st.timestamps, heading: st.data["heading"]?.doubles ?? [],
+            accuracy: st.data["accuracy"]?.doubles)
     }
     if let st = trace.stream("ble") {
         let uuids = st.data["beacons/uuid"]?.strings ?? []
@@ -78,12 +80,14 @@ public func session(from trace: LoadedTrace) -> Session {
         let beacons = uuids.indices.map { i in
             Beacon(uuid: uuids[i], major: major[i], minor: minor[i], position: pos.flatMap { $0[i].isFinite ? $0[i] : nil })
         }
-        s.ble = BLEStream(timestamps: st.timestamps, beaconIndex: st.data["beacon"]?.int32s ?? [],
-                          rssi: st.data["rssi"]?.doubles ?? [], beacons: beacons)
+        s.ble = BLEStream(
+            timestamps: st.timestamps, beaconIndex: st.data["beacon"]?.int32s ?? [],
+            rssi: st.data["rssi"]?.doubles ?? [], beacons: beacons)
     }
     if let st = trace.stream("vio") {
-        s.vio = VIOStream(timestamps: st.timestamps, poses: poses(st),
-                          trackingState: (st.data["tracking_state"]?.int32s ?? []).map { TrackingState(rawValue: Int8($0)) ?? .notAvailable })
+        s.vio = VIOStream(
+            timestamps: st.timestamps, poses: poses(st),
+            trackingState: (st.data["tracking_state"]?.int32s ?? []).map { TrackingState(rawValue: Int8($0)) ?? .notAvailable })
     }
     if let st = trace.stream("anchors") {
         s.anchors = AnchorStream(timestamps: st.timestamps, anchorID: st.data["anchor_id"]?.int32s ?? [], poses: poses(st))

@@ -28,8 +28,10 @@ public enum TraceSchema {
         /// Inclusive range every value must lie in, when the quantity has one.
         public let range: ClosedRange<Double>?
 
-        init(_ name: String, columns: Int? = nil, units: String?, kind: ValueKind = .float, role: Role = .values,
-             required: Bool = true, rows: Rows = .samples, range: ClosedRange<Double>? = nil) {
+        init(
+            _ name: String, columns: Int? = nil, units: String?, kind: ValueKind = .float, role: Role = .values,
+            required: Bool = true, rows: Rows = .samples, range: ClosedRange<Double>? = nil
+        ) {
             self.name = name; self.columns = columns; self.units = units; self.kind = kind
             self.role = role; self.required = required; self.rows = rows; self.range = range
         }
@@ -47,53 +49,67 @@ public enum TraceSchema {
     static let timestamps = Dataset("timestamps", units: "s", role: .timestamps)
 
     public static let streams: [Stream] = [
-        Stream(name: "imu", timeOrder: .strictlyIncreasing, datasets: [
-            timestamps,
-            Dataset("accelerometer", columns: 3, units: "m/s^2"),
-            Dataset("gyroscope", columns: 3, units: "rad/s"),
-            Dataset("attitude", columns: 4, units: "1", role: .quaternion, required: false),
-            Dataset("magnetometer", columns: 3, units: "uT", required: false),
-        ], summary: "inertial samples in the device frame"),
-        Stream(name: "compass", timeOrder: .strictlyIncreasing, datasets: [
-            timestamps,
-            Dataset("heading", units: "deg", range: 0...360),
-            Dataset("accuracy", units: "deg", required: false, range: 0...360),
-        ], summary: "heading, degrees clockwise from north"),
-        Stream(name: "ble", timeOrder: .nonDecreasing, datasets: [
-            timestamps,
-            Dataset("beacon", units: "1", kind: .integer),
-            Dataset("rssi", units: "dBm", range: -150...20),
-            Dataset("beacons/uuid", units: nil, kind: .string, rows: .beacons),
-            Dataset("beacons/major", units: "1", kind: .integer, rows: .beacons, range: 0...65535),
-            Dataset("beacons/minor", units: "1", kind: .integer, rows: .beacons, range: 0...65535),
-            Dataset("beacons/position", columns: 3, units: "m", role: .valuesOrNaN, required: false, rows: .beacons),
-        ], summary: "BLE ranging; rows of one scan share a timestamp"),
-        Stream(name: "vio", timeOrder: .strictlyIncreasing, datasets: [
-            timestamps,
-            Dataset("position", columns: 3, units: "m", range: positionRange),
-            Dataset("orientation", columns: 4, units: "1", role: .quaternion),
-            Dataset("tracking_state", units: "1", kind: .integer, range: 0...2),
-        ], summary: "camera pose in the session frame"),
-        Stream(name: "anchors", timeOrder: .nonDecreasing, datasets: [
-            timestamps,
-            Dataset("anchor_id", units: "1", kind: .integer),
-            Dataset("position", columns: 3, units: "m", range: positionRange),
-            Dataset("orientation", columns: 4, units: "1", role: .quaternion),
-        ], summary: "anchor sightings: anchor pose in the session frame"),
-        Stream(name: "location", timeOrder: .strictlyIncreasing, datasets: [
-            timestamps,
-            Dataset("latitude", units: "deg", range: -90...90),
-            Dataset("longitude", units: "deg", range: -180...180),
-            Dataset("altitude", units: "m"),
-            Dataset("horizontal_accuracy", units: "m", range: 0...Double.infinity),
-            Dataset("floor", units: "level", kind: .integer, required: false),
-        ], summary: "location fixes with floor level"),
-        Stream(name: "groundtruth", timeOrder: .strictlyIncreasing, datasets: [
-            timestamps,
-            Dataset("position", columns: 3, units: "m", range: positionRange),
-            Dataset("orientation", columns: 4, units: "1", role: .quaternion),
-            Dataset("floor", units: "level", kind: .integer, required: false),
-        ], summary: "true device pose in the venue frame"),
+        Stream(
+            name: "imu", timeOrder: .strictlyIncreasing,
+            datasets: [
+                timestamps,
+                Dataset("accelerometer", columns: 3, units: "m/s^2"),
+                Dataset("gyroscope", columns: 3, units: "rad/s"),
+                Dataset("attitude", columns: 4, units: "1", role: .quaternion, required: false),
+                Dataset("magnetometer", columns: 3, units: "uT", required: false),
+            ], summary: "inertial samples in the device frame"),
+        Stream(
+            name: "compass", timeOrder: .strictlyIncreasing,
+            datasets: [
+                timestamps,
+                Dataset("heading", units: "deg", range: 0...360),
+                Dataset("accuracy", units: "deg", required: false, range: 0...360),
+            ], summary: "heading, degrees clockwise from north"),
+        Stream(
+            name: "ble", timeOrder: .nonDecreasing,
+            datasets: [
+                timestamps,
+                Dataset("beacon", units: "1", kind: .integer),
+                Dataset("rssi", units: "dBm", range: -150...20),
+                Dataset("beacons/uuid", units: nil, kind: .string, rows: .beacons),
+                Dataset("beacons/major", units: "1", kind: .integer, rows: .beacons, range: 0...65535),
+                Dataset("beacons/minor", units: "1", kind: .integer, rows: .beacons, range: 0...65535),
+                Dataset("beacons/position", columns: 3, units: "m", role: .valuesOrNaN, required: false, rows: .beacons),
+            ], summary: "BLE ranging; rows of one scan share a timestamp"),
+        Stream(
+            name: "vio", timeOrder: .strictlyIncreasing,
+            datasets: [
+                timestamps,
+                Dataset("position", columns: 3, units: "m", range: positionRange),
+                Dataset("orientation", columns: 4, units: "1", role: .quaternion),
+                Dataset("tracking_state", units: "1", kind: .integer, range: 0...2),
+            ], summary: "camera pose in the session frame"),
+        Stream(
+            name: "anchors", timeOrder: .nonDecreasing,
+            datasets: [
+                timestamps,
+                Dataset("anchor_id", units: "1", kind: .integer),
+                Dataset("position", columns: 3, units: "m", range: positionRange),
+                Dataset("orientation", columns: 4, units: "1", role: .quaternion),
+            ], summary: "anchor sightings: anchor pose in the session frame"),
+        Stream(
+            name: "location", timeOrder: .strictlyIncreasing,
+            datasets: [
+                timestamps,
+                Dataset("latitude", units: "deg", range: -90...90),
+                Dataset("longitude", units: "deg", range: -180...180),
+                Dataset("altitude", units: "m"),
+                Dataset("horizontal_accuracy", units: "m", range: 0...Double.infinity),
+                Dataset("floor", units: "level", kind: .integer, required: false),
+            ], summary: "location fixes with floor level"),
+        Stream(
+            name: "groundtruth", timeOrder: .strictlyIncreasing,
+            datasets: [
+                timestamps,
+                Dataset("position", columns: 3, units: "m", range: positionRange),
+                Dataset("orientation", columns: 4, units: "1", role: .quaternion),
+                Dataset("floor", units: "level", kind: .integer, required: false),
+            ], summary: "true device pose in the venue frame"),
     ]
 
     /// Every pose position, metres: within 10,000 km of the frame's origin on each axis (UTM

@@ -59,7 +59,8 @@ public struct ValidationProblem: Sendable, Equatable, CustomStringConvertible {
     public var error: TraceError
 
     public var description: String {
-        severity == .error ? error.description
+        severity == .error
+            ? error.description
             : (error.object.map { "\(error.file): \($0): warning: \(error.problem)" } ?? "\(error.file): warning: \(error.problem)")
     }
 }
@@ -96,8 +97,10 @@ public struct GapPolicy: Sendable {
 ///
 /// - Complexity: O(total samples) plus O(n log n) per time axis for the gap median (O(5 n)
 ///   without loading).
-public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadValues: Bool = true,
-                          policy: HDF5ReadPolicy = .standard) -> ValidationReport {
+public func validateTrace(
+    at path: String, gaps: GapPolicy = GapPolicy(), loadValues: Bool = true,
+    policy: HDF5ReadPolicy = .standard
+) -> ValidationReport {
     var report = ValidationReport(file: path, problems: [], trace: nil)
     func fail(_ kind: TraceError.Kind, _ object: String?, _ text: String) {
         report.problems.append(ValidationProblem(severity: .error, error: TraceError(kind, file: path, object: object, text)))
@@ -157,7 +160,9 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadVa
             case .string: kindOK = info.typeClass == .string
             }
             guard kindOK else {
-                fail(.wrongType, objectPath, "expected \(ds.kind == .string ? "strings" : ds.kind == .integer ? "integers" : "numbers"), found \(info.typeClass.rawValue)")
+                fail(
+                    .wrongType, objectPath,
+                    "expected \(ds.kind == .string ? "strings" : ds.kind == .integer ? "integers" : "numbers"), found \(info.typeClass.rawValue)")
                 continue
             }
             // Shape.
@@ -185,9 +190,13 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadVa
             // Units.
             if let expected = ds.units {
                 let found = reader.attribute("units", of: objectPath)?.stringValue
-                if found == nil { fail(.wrongUnits, objectPath, "missing units attribute, expected \"\(expected)\"") }
-                else if found != expected { fail(.wrongUnits, objectPath, "expected units \"\(expected)\", found \"\(found!)\"") }
-                else { stream.units[ds.name] = expected }
+                if found == nil {
+                    fail(.wrongUnits, objectPath, "missing units attribute, expected \"\(expected)\"")
+                } else if found != expected {
+                    fail(.wrongUnits, objectPath, "expected units \"\(expected)\", found \"\(found!)\"")
+                } else {
+                    stream.units[ds.name] = expected
+                }
             }
             // Values.
             if !loadValues && ds.kind == .float {
@@ -200,9 +209,9 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadVa
                     continue
                 }
                 var checker = ValueChecker(spec: ds, columns: ds.columns ?? 1)
-                do { try forEachBlock(reader, objectPath, rows: rows) { v, first in checker.check(v, firstRow: first) } }
-                catch let e as TraceError { report.problems.append(ValidationProblem(severity: .error, error: e)); continue }
-                catch {}
+                do { try forEachBlock(reader, objectPath, rows: rows) { v, first in checker.check(v, firstRow: first) } } catch let e as TraceError {
+                    report.problems.append(ValidationProblem(severity: .error, error: e)); continue
+                } catch {}
                 checker.finish(object: objectPath, fail: fail)
                 continue
             }
@@ -236,14 +245,17 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadVa
             } catch { fail(.badTimestamps, "\(group)/timestamps", error.description) }
         } else if let shape = stream.deferredShapes["timestamps"] {
             do {
-                let axis = try checkTimeAxisInBlocks(reader, "\(group)/timestamps", rows: shape[0],
-                                                     order: spec.timeOrder == .strictlyIncreasing ? .strictlyIncreasing : .nonDecreasing)
+                let axis = try checkTimeAxisInBlocks(
+                    reader, "\(group)/timestamps", rows: shape[0],
+                    order: spec.timeOrder == .strictlyIncreasing ? .strictlyIncreasing : .nonDecreasing)
                 if let e = axis.error {
                     fail(.badTimestamps, "\(group)/timestamps", e.description)
                 } else {
                     stream.medianInterval = axis.medianInterval
                     if axis.medianInterval > 0, axis.largestGap > gaps.factor * axis.medianInterval, axis.largestGap >= gaps.minimumSeconds {
-                        warn("\(group)/timestamps", "gap of \(fmt(axis.largestGap)) s after t=\(fmt(axis.largestGapStart)) (median interval \(fmt(axis.medianInterval)) s)")
+                        warn(
+                            "\(group)/timestamps",
+                            "gap of \(fmt(axis.largestGap)) s after t=\(fmt(axis.largestGapStart)) (median interval \(fmt(axis.medianInterval)) s)")
                     }
                 }
             } catch let e as TraceError { report.problems.append(ValidationProblem(severity: .error, error: e)) } catch {}
@@ -260,8 +272,10 @@ public func validateTrace(at path: String, gaps: GapPolicy = GapPolicy(), loadVa
     return report
 }
 
-private func checkValues(_ v: [Double], spec: TraceSchema.Dataset, columns: Int, object: String,
-                         fail: (TraceError.Kind, String?, String) -> Void) {
+private func checkValues(
+    _ v: [Double], spec: TraceSchema.Dataset, columns: Int, object: String,
+    fail: (TraceError.Kind, String?, String) -> Void
+) {
     var checker = ValueChecker(spec: spec, columns: columns)
     checker.check(v, firstRow: 0)
     checker.finish(object: object, fail: fail)
@@ -284,8 +298,10 @@ func fmt(_ x: Double, digits: Int = 6) -> String {
 
 /// Reads the root attributes into `trace` and reports a missing or wrong `format`,
 /// `format_version` or `session_kind`.
-func readRootAttributes(_ reader: HDF5Reader, _ trace: inout LoadedTrace,
-                                 fail: (TraceError.Kind, String?, String) -> Void) {
+func readRootAttributes(
+    _ reader: HDF5Reader, _ trace: inout LoadedTrace,
+    fail: (TraceError.Kind, String?, String) -> Void
+) {
     for attr in TraceSchema.rootAttributes {
         if let v = reader.attribute(attr.name) { trace.attributes[attr.name] = v }
     }

@@ -89,8 +89,10 @@ public func detectTrajectoryFormat(path: String) throws(TraceError) -> Trajector
         if commas && fields >= 8 { return .euroc }
         if fields == 8 { return .tum }
         if fields == 12 { return .kitti }
-        throw TraceError(.wrongShape, file: path, object: "line \(lineNo)",
-                         "cannot tell the trajectory format: \(fields) fields; expected 8 (TUM), 12 (KITTI) or ≥ 8 comma-separated (EuRoC); name it with --format (--vio-format for guide --vio)")
+        throw TraceError(
+            .wrongShape, file: path, object: "line \(lineNo)",
+            "cannot tell the trajectory format: \(fields) fields; expected 8 (TUM), 12 (KITTI) or ≥ 8 comma-separated (EuRoC); name it with --format (--vio-format for guide --vio)"
+        )
     }
     throw TraceError(.empty, file: path, "no data lines, expected a TUM, KITTI or EuRoC trajectory")
 }
@@ -110,8 +112,10 @@ public func detectTrajectoryFormat(path: String) throws(TraceError) -> Trajector
 ///
 /// - Throws: one-line `TraceError`s (`FILE: line N: problem`).
 /// - Complexity: O(file size).
-public func readTrajectory(at path: String, format: TrajectoryFormat? = nil, stream: String? = nil,
-                           timesPath: String? = nil, policy: HDF5ReadPolicy = .standard) throws(TraceError) -> TrajectoryFile {
+public func readTrajectory(
+    at path: String, format: TrajectoryFormat? = nil, stream: String? = nil,
+    timesPath: String? = nil, policy: HDF5ReadPolicy = .standard
+) throws(TraceError) -> TrajectoryFile {
     if let r = recordingTrajectoryPath(path, format: format) { return try readRecordingTrajectory(file: r.file, topic: r.topic) }
     let fmt: TrajectoryFormat
     if let format { fmt = format } else { fmt = try detectTrajectoryFormat(path: path) }
@@ -130,8 +134,10 @@ private let eurocFields = ["timestamp [ns]", "p_RS_R_x", "p_RS_R_y", "p_RS_R_z",
 
 /// Rows `t tx ty tz` and a quaternion whose x, y, z, w stand at the `quaternion` columns:
 /// the stamps (`seconds(t)`) and unit-quaternion poses, each value checked finite.
-private func timedPoses(_ table: NumericTable, names: [String], path: String, quaternion c: (Int, Int, Int, Int),
-                        seconds: (Double) -> Double) throws(TraceError) -> (stamps: [Double], poses: [Pose]) {
+private func timedPoses(
+    _ table: NumericTable, names: [String], path: String, quaternion c: (Int, Int, Int, Int),
+    seconds: (Double) -> Double
+) throws(TraceError) -> (stamps: [Double], poses: [Pose]) {
     let n = table.rows
     var stamps = [Double](repeating: 0, count: n)
     var poses = [Pose](repeating: .identity, count: n)
@@ -152,8 +158,9 @@ func readTUM(path: String) throws(TraceError) -> TrajectoryFile {
     guard !bytes.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected TUM lines: timestamp tx ty tz qx qy qz qw") }
     let table = try parseNumericTable(bytes, path: path, columns: 8...8, fieldNames: tumFields, formatName: "TUM")
     let (stamps, poses) = try timedPoses(table, names: tumFields, path: path, quaternion: (4, 5, 6, 7), seconds: { $0 })
-    return TrajectoryFile(path: path, format: .tum, stream: nil,
-                          trajectory: try makeTrajectory(stamps, poses, path: path, lines: table.lineNumbers), hasTimestamps: true)
+    return TrajectoryFile(
+        path: path, format: .tum, stream: nil,
+        trajectory: try makeTrajectory(stamps, poses, path: path, lines: table.lineNumbers), hasTimestamps: true)
 }
 
 func readEuRoC(path: String) throws(TraceError) -> TrajectoryFile {
@@ -161,8 +168,9 @@ func readEuRoC(path: String) throws(TraceError) -> TrajectoryFile {
     guard !bytes.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected EuRoC ground-truth CSV") }
     let table = try parseNumericTable(bytes, path: path, columns: 8...64, keep: 8, fieldNames: eurocFields, formatName: "EuRoC CSV")
     let (stamps, poses) = try timedPoses(table, names: eurocFields, path: path, quaternion: (5, 6, 7, 4), seconds: { $0 / 1e9 })  // ns, as evo
-    return TrajectoryFile(path: path, format: .euroc, stream: nil,
-                          trajectory: try makeTrajectory(stamps, poses, path: path, lines: table.lineNumbers), hasTimestamps: true)
+    return TrajectoryFile(
+        path: path, format: .euroc, stream: nil,
+        trajectory: try makeTrajectory(stamps, poses, path: path, lines: table.lineNumbers), hasTimestamps: true)
 }
 
 func readKITTI(path: String, timesPath: String?) throws(TraceError) -> TrajectoryFile {
@@ -179,8 +187,9 @@ func readKITTI(path: String, timesPath: String?) throws(TraceError) -> Trajector
             let m = [[v[b], v[b + 1], v[b + 2]], [v[b + 4], v[b + 5], v[b + 6]], [v[b + 8], v[b + 9], v[b + 10]]]
             let (worst, det) = rotationDeviation(m)
             guard worst <= 1e-3, det > 0 else {
-                throw TraceError(.badValue, file: path, object: "line \(line)",
-                                 "fields r11…r33 are not a rotation (max |R·Rᵀ − I| = \(worst), det = \(det)); expected an orthonormal matrix with det +1")
+                throw TraceError(
+                    .badValue, file: path, object: "line \(line)",
+                    "fields r11…r33 are not a rotation (max |R·Rᵀ − I| = \(worst), det = \(det)); expected an orthonormal matrix with det +1")
             }
             poses[r] = Pose(rotation: Quaternion(rotationMatrix: m).normalized, translation: Vector3(v[b + 3], v[b + 7], v[b + 11]))
         }
@@ -201,8 +210,9 @@ func readKITTI(path: String, timesPath: String?) throws(TraceError) -> Trajector
         }
         return TrajectoryFile(path: path, format: .kitti, stream: nil, trajectory: traj, hasTimestamps: hasTimes)
     }
-    return TrajectoryFile(path: path, format: .kitti, stream: nil,
-                          trajectory: try makeTrajectory(stamps, poses, path: path, lines: table.lineNumbers), hasTimestamps: hasTimes)
+    return TrajectoryFile(
+        path: path, format: .kitti, stream: nil,
+        trajectory: try makeTrajectory(stamps, poses, path: path, lines: table.lineNumbers), hasTimestamps: hasTimes)
 }
 
 func readTraceTrajectory(path: String, stream: String?, policy: HDF5ReadPolicy) throws(TraceError) -> TrajectoryFile {
@@ -211,10 +221,14 @@ func readTraceTrajectory(path: String, stream: String?, policy: HDF5ReadPolicy) 
     let stamps: [Double], poses: [Pose]
     switch choice {
     case "groundtruth":
-        guard let g = session.groundTruth else { throw TraceError(.missing, file: path, object: "/groundtruth", "stream not found; expected /groundtruth (or choose /vio)") }
+        guard let g = session.groundTruth else {
+            throw TraceError(.missing, file: path, object: "/groundtruth", "stream not found; expected /groundtruth (or choose /vio)")
+        }
         stamps = g.timestamps; poses = g.poses
     case "vio":
-        guard let v = session.vio else { throw TraceError(.missing, file: path, object: "/vio", "stream not found; expected /vio (or choose /groundtruth)") }
+        guard let v = session.vio else {
+            throw TraceError(.missing, file: path, object: "/vio", "stream not found; expected /vio (or choose /groundtruth)")
+        }
         stamps = v.timestamps; poses = v.poses
     default:
         throw TraceError(.badValue, file: path, object: "/\(choice)", "not a pose stream; expected groundtruth or vio")
@@ -251,9 +265,11 @@ private func makeTrajectory(_ stamps: [Double], _ poses: [Pose], path: String, l
 private func timestampTraceError(_ e: TimestampError, path: String, lines: [Int32]) -> TraceError {
     switch e {
     case let .notIncreasing(i, p, c, strict):
-        return TraceError(.badTimestamps, file: path, object: "line \(lines[i])",
-                          strict ? "expected strictly increasing timestamps; \(c) is not after \(p) (line \(lines[i - 1]))"
-                              : "expected non-decreasing timestamps (repeats are accepted); \(c) is before \(p) (line \(lines[i - 1]))")
+        return TraceError(
+            .badTimestamps, file: path, object: "line \(lines[i])",
+            strict
+                ? "expected strictly increasing timestamps; \(c) is not after \(p) (line \(lines[i - 1]))"
+                : "expected non-decreasing timestamps (repeats are accepted); \(c) is before \(p) (line \(lines[i - 1]))")
     case let .notFinite(i):
         return TraceError(.badTimestamps, file: path, object: "line \(lines[i])", "timestamp is not finite")
     case let .countMismatch(t, v):
@@ -299,7 +315,9 @@ public func writeEuRoC(_ t: Trajectory, to path: String) throws(TraceError) {
     for (time, p) in zip(t.timestamps, t.poses.values) {
         let q = p.rotation, x = p.translation
         guard let ns = Int64(exactly: (time * 1e9).rounded()) else {
-            throw TraceError(.badTimestamps, file: path, object: "timestamp", "\(time) s is not representable as 64-bit integer nanoseconds (|t| < 9.2e9 s), expected by EuRoC")
+            throw TraceError(
+                .badTimestamps, file: path, object: "timestamp",
+                "\(time) s is not representable as 64-bit integer nanoseconds (|t| < 9.2e9 s), expected by EuRoC")
         }
         s += "\(ns),\(x.x),\(x.y),\(x.z),\(q.w),\(q.x),\(q.y),\(q.z)\n"
     }

@@ -50,8 +50,10 @@ public struct KITTIOdometryError: Sendable, Equatable, Codable {
 ///   length; `.noPairs` when the reference path is shorter than every length.
 /// - Complexity: O(n · L / step · n) worst case for the linear end search, as the devkit;
 ///   O(n/step · L · log n) here (binary search on the non-decreasing D).
-public func kittiOdometryError(reference q: [Pose], estimate p: [Pose], lengths: [Double] = kittiSegmentLengths,
-                               stepFrames: Int = 10) throws(MetricError) -> KITTIOdometryError {
+public func kittiOdometryError(
+    reference q: [Pose], estimate p: [Pose], lengths: [Double] = kittiSegmentLengths,
+    stepFrames: Int = 10
+) throws(MetricError) -> KITTIOdometryError {
     guard q.count == p.count else { throw .countMismatch(reference: q.count, estimate: p.count) }
     guard stepFrames >= 1 else { throw .invalidArgument("step must be at least 1 frame, got \(stepFrames)") }
     guard lengths.allSatisfy({ $0.isFinite && $0 > 0 }) else { throw .invalidArgument("segment lengths must be positive metres") }
@@ -78,24 +80,30 @@ public func kittiOdometryError(reference q: [Pose], estimate p: [Pose], lengths:
             let cosine = 0.5 * (e.r[0] + e.r[4] + e.r[8] - 1)
             let r = Double.acos(max(min(cosine, 1), -1))
             let t = (e.t.x * e.t.x + e.t.y * e.t.y + e.t.z * e.t.z).squareRoot()
-            segments.append(KITTISegmentError(firstFrame: first, lastFrame: last, length: length,
-                                              translationErrorPerMetre: t / length, rotationErrorPerMetre: r / length))
+            segments.append(
+                KITTISegmentError(
+                    firstFrame: first, lastFrame: last, length: length,
+                    translationErrorPerMetre: t / length, rotationErrorPerMetre: r / length))
         }
         first += stepFrames
     }
     guard !segments.isEmpty else {
-        throw .noPairs("the reference path is \(d.last ?? 0) m long, shorter than every KITTI segment length (\(lengths.map { "\(Int($0))" }.joined(separator: ", ")) m)")
+        throw .noPairs(
+            "the reference path is \(d.last ?? 0) m long, shorter than every KITTI segment length (\(lengths.map { "\(Int($0))" }.joined(separator: ", ")) m)"
+        )
     }
     func mean(_ xs: [Double]) -> Double { xs.reduce(0, +) / Double(xs.count) }
     let perLength = lengths.compactMap { length -> KITTILengthError? in
         let s = segments.filter { $0.length == length }
         guard !s.isEmpty else { return nil }
-        return KITTILengthError(length: length, segments: s.count, translationPercent: 100 * mean(s.map(\.translationErrorPerMetre)),
-                                rotationDegreesPerMetre: mean(s.map(\.rotationErrorPerMetre)) * 180 / .pi)
+        return KITTILengthError(
+            length: length, segments: s.count, translationPercent: 100 * mean(s.map(\.translationErrorPerMetre)),
+            rotationDegreesPerMetre: mean(s.map(\.rotationErrorPerMetre)) * 180 / .pi)
     }
-    return KITTIOdometryError(translationPercent: 100 * mean(segments.map(\.translationErrorPerMetre)),
-                              rotationDegreesPerMetre: mean(segments.map(\.rotationErrorPerMetre)) * 180 / .pi,
-                              segments: segments, perLength: perLength)
+    return KITTIOdometryError(
+        translationPercent: 100 * mean(segments.map(\.translationErrorPerMetre)),
+        rotationDegreesPerMetre: mean(segments.map(\.rotationErrorPerMetre)) * 180 / .pi,
+        segments: segments, perLength: perLength)
 }
 
 /// A rigid transform as a row-major 3×3 matrix and a translation (the devkit works on 4×4
@@ -115,8 +123,9 @@ struct RigidMatrix {
     /// (Rᵀ, −Rᵀt).
     var inverse: RigidMatrix {
         let rt = [r[0], r[3], r[6], r[1], r[4], r[7], r[2], r[5], r[8]]
-        let ti = Vector3(-(rt[0] * t.x + rt[1] * t.y + rt[2] * t.z), -(rt[3] * t.x + rt[4] * t.y + rt[5] * t.z),
-                         -(rt[6] * t.x + rt[7] * t.y + rt[8] * t.z))
+        let ti = Vector3(
+            -(rt[0] * t.x + rt[1] * t.y + rt[2] * t.z), -(rt[3] * t.x + rt[4] * t.y + rt[5] * t.z),
+            -(rt[6] * t.x + rt[7] * t.y + rt[8] * t.z))
         return RigidMatrix(r: rt, t: ti)
     }
 
@@ -125,9 +134,10 @@ struct RigidMatrix {
         for i in 0..<3 {
             for j in 0..<3 { r[3 * i + j] = a.r[3 * i] * b.r[j] + a.r[3 * i + 1] * b.r[3 + j] + a.r[3 * i + 2] * b.r[6 + j] }
         }
-        let t = Vector3(a.r[0] * b.t.x + a.r[1] * b.t.y + a.r[2] * b.t.z + a.t.x,
-                        a.r[3] * b.t.x + a.r[4] * b.t.y + a.r[5] * b.t.z + a.t.y,
-                        a.r[6] * b.t.x + a.r[7] * b.t.y + a.r[8] * b.t.z + a.t.z)
+        let t = Vector3(
+            a.r[0] * b.t.x + a.r[1] * b.t.y + a.r[2] * b.t.z + a.t.x,
+            a.r[3] * b.t.x + a.r[4] * b.t.y + a.r[5] * b.t.z + a.t.y,
+            a.r[6] * b.t.x + a.r[7] * b.t.y + a.r[8] * b.t.z + a.t.z)
         return RigidMatrix(r: r, t: t)
     }
 }

@@ -29,8 +29,10 @@ public func ipinScore(horizontalErrors h: [Double], floorErrors f: [Int], floorP
 ///
 /// - Throws: `MetricError.noErrors` for empty input, `.invalidArgument` for p outside 0…100.
 /// - Complexity: O(n log n).
-public func circularError(_ horizontalErrors: [Double], percentile p: Double,
-                          method: QuantileMethod = .hazen) throws(MetricError) -> Double {
+public func circularError(
+    _ horizontalErrors: [Double], percentile p: Double,
+    method: QuantileMethod = .hazen
+) throws(MetricError) -> Double {
     guard !horizontalErrors.isEmpty else { throw .noErrors }
     guard p >= 0 && p <= 100 else { throw .invalidArgument("percentile must be within 0…100, got \(p)") }
     return percentile(horizontalErrors, p, method: method)

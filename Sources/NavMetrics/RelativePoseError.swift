@@ -40,8 +40,10 @@ public struct RPEOptions: Sendable, Equatable {
     /// `relativeTolerance`·δ of δ (evo's `rel_delta_tol`).
     public var relativeTolerance = 0.1
     public var pairing: RPEPairing = .evo
-    public init(delta: Double = 1, unit: DeltaUnit = .frames, allPairs: Bool = false, relativeTolerance: Double = 0.1,
-                pairing: RPEPairing = .evo) {
+    public init(
+        delta: Double = 1, unit: DeltaUnit = .frames, allPairs: Bool = false, relativeTolerance: Double = 0.1,
+        pairing: RPEPairing = .evo
+    ) {
         self.delta = delta; self.unit = unit; self.allPairs = allPairs
         self.relativeTolerance = relativeTolerance; self.pairing = pairing
     }
@@ -71,9 +73,11 @@ public struct IndexPair: Hashable, Sendable, Codable {
 /// - Throws: `MetricError.invalidDelta` (δ ≤ 0 or non-integer frames), `.noPairs` when
 ///   nothing matches (evo's message).
 /// - Complexity: O(n) consecutive, O(n log n) all pairs.
-public func rpePairs(referencePositions: [Vector3], estimatePositions: [Vector3],
-                     referenceTimestamps: [Double], estimateTimestamps: [Double],
-                     options o: RPEOptions) throws(MetricError) -> [IndexPair] {
+public func rpePairs(
+    referencePositions: [Vector3], estimatePositions: [Vector3],
+    referenceTimestamps: [Double], estimateTimestamps: [Double],
+    options o: RPEOptions
+) throws(MetricError) -> [IndexPair] {
     let n = estimatePositions.count
     guard referencePositions.count == n else { throw .countMismatch(reference: referencePositions.count, estimate: n) }
     guard o.delta.isFinite && o.delta > 0 else { throw .invalidDelta("delta must be a positive number, got \(o.delta)") }
@@ -82,7 +86,9 @@ public func rpePairs(referencePositions: [Vector3], estimatePositions: [Vector3]
     switch o.unit {
     case .frames:
         guard o.delta == o.delta.rounded() else { throw .invalidDelta("delta must be an integer for delta unit frames, got \(o.delta)") }
-        guard let d = Int(exactly: o.delta), d >= 1 else { throw .invalidDelta("delta must be an integer from 1 to 2^63-1 for delta unit frames, got \(o.delta)") }
+        guard let d = Int(exactly: o.delta), d >= 1 else {
+            throw .invalidDelta("delta must be an integer from 1 to 2^63-1 for delta unit frames, got \(o.delta)")
+        }
         if o.allPairs {
             if n > d { for i in 0..<(n - d) { pairs.append(IndexPair(i, i + d)) } }
         } else {
@@ -196,8 +202,10 @@ public struct RelativePoseErrors: Sendable {
 /// reference distance dropped (as evo).
 ///
 /// - Complexity: O(pairs).
-public func relativePoseErrors(reference q: [Pose], estimate p: [Pose], pairs: [IndexPair],
-                               relation: PoseRelation) throws(MetricError) -> RelativePoseErrors {
+public func relativePoseErrors(
+    reference q: [Pose], estimate p: [Pose], pairs: [IndexPair],
+    relation: PoseRelation
+) throws(MetricError) -> RelativePoseErrors {
     guard q.count == p.count else { throw .countMismatch(reference: q.count, estimate: p.count) }
     var errors: [Double] = []
     errors.reserveCapacity(pairs.count)

@@ -9,8 +9,10 @@ import NavCore
 ///
 /// - Throws: `MetricError` for mismatched counts, fewer than 2 poses or a non-positive window.
 /// - Complexity: O(n).
-public func relativeTrajectoryError(reference q: [Vector3], estimate p: [Vector3], timestamps t: [Double],
-                                    window: Double = 60) throws(MetricError) -> Double {
+public func relativeTrajectoryError(
+    reference q: [Vector3], estimate p: [Vector3], timestamps t: [Double],
+    window: Double = 60
+) throws(MetricError) -> Double {
     guard q.count == p.count, t.count == q.count else { throw .countMismatch(reference: q.count, estimate: p.count) }
     guard q.count >= 2 else { throw .noErrors }
     guard window.isFinite && window > 0 else { throw .invalidArgument("RTE window must be positive seconds, got \(window)") }

@@ -38,8 +38,10 @@ public struct SegmentDrift: Sendable, Equatable, Codable {
 ///
 /// - Throws: `MetricError.countMismatch`, `.invalidArgument` for non-positive lengths or step.
 /// - Complexity: O((n/step) · L · log n) for L lengths.
-public func segmentDrift(reference q: [Pose], estimate p: [Pose], lengths: [Double], stepFrames: Int = 10,
-                         anchoring: SegmentAnchoring = .se3) throws(MetricError) -> [SegmentDrift] {
+public func segmentDrift(
+    reference q: [Pose], estimate p: [Pose], lengths: [Double], stepFrames: Int = 10,
+    anchoring: SegmentAnchoring = .se3
+) throws(MetricError) -> [SegmentDrift] {
     guard q.count == p.count else { throw .countMismatch(reference: q.count, estimate: p.count) }
     guard stepFrames >= 1 else { throw .invalidArgument("step must be at least 1 frame, got \(stepFrames)") }
     guard lengths.allSatisfy({ $0.isFinite && $0 > 0 }) else { throw .invalidArgument("segment lengths must be positive metres") }
@@ -73,8 +75,10 @@ public func segmentDrift(reference q: [Pose], estimate p: [Pose], lengths: [Doub
             i += stepFrames
         }
         let mean = { (a: [Double]) in a.isEmpty ? Double.nan : a.reduce(0, +) / Double(a.count) }
-        out.append(SegmentDrift(length: length, segments: t.count, translationPercent: mean(t),
-                                rotationDegreesPerMetre: mean(r), translationPercentPerSegment: t))
+        out.append(
+            SegmentDrift(
+                length: length, segments: t.count, translationPercent: mean(t),
+                rotationDegreesPerMetre: mean(r), translationPercentPerSegment: t))
     }
     return out
 }

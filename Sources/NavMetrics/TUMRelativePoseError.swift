@@ -56,8 +56,10 @@ public struct TUMRPEResult: Sendable, Equatable, Codable {
 ///
 /// - Throws: `MetricError.noPairs` (no overlap, fewer than 2 pairs), `.invalidArgument`.
 /// - Complexity: O(n log n) plus O(maxPairs) for the sampling.
-public func tumRelativePoseError(referenceTimes tg: [Double], reference q: [Pose], estimateTimes te: [Double], estimate p: [Pose],
-                                 options o: TUMRPEOptions = TUMRPEOptions()) throws(MetricError) -> TUMRPEResult {
+public func tumRelativePoseError(
+    referenceTimes tg: [Double], reference q: [Pose], estimateTimes te: [Double], estimate p: [Pose],
+    options o: TUMRPEOptions = TUMRPEOptions()
+) throws(MetricError) -> TUMRPEResult {
     guard tg.count == q.count, te.count == p.count else { throw .invalidArgument("one timestamp per pose expected") }
     guard tg.count >= 2, te.count >= 2 else { throw .noPairs("TUM RPE needs at least 2 poses in each trajectory") }
     guard o.delta.isFinite, o.delta > 0, o.maxPairs >= 0 else { throw .invalidArgument("delta must be positive and max pairs ≥ 0") }
@@ -113,9 +115,12 @@ public func tumRelativePoseError(referenceTimes tg: [Double], reference q: [Pose
         let e = deltaEstimate.inverse * (qm[g1].inverse * qm[g0])
         out.append(TUMRPEPair(estimate0: i, estimate1: j, reference0: g0, reference1: g1, translation: e.translationNorm, rotation: e.acosAngle))
     }
-    guard out.count >= 2 else { throw .noPairs("couldn't find matching timestamp pairs between groundtruth and estimated trajectory (TUM evaluate_rpe)") }
-    return TUMRPEResult(pairs: out, translation: try ErrorStatistics(out.map(\.translation)),
-                        rotationDegrees: try ErrorStatistics(out.map { $0.rotation * 180 / .pi }))
+    guard out.count >= 2 else {
+        throw .noPairs("couldn't find matching timestamp pairs between groundtruth and estimated trajectory (TUM evaluate_rpe)")
+    }
+    return TUMRPEResult(
+        pairs: out, translation: try ErrorStatistics(out.map(\.translation)),
+        rotationDegrees: try ErrorStatistics(out.map { $0.rotation * 180 / .pi }))
 }
 
 /// evaluate_rpe.py's `find_closest_index`: a binary search that remembers the closest value

@@ -1,10 +1,10 @@
 import Foundation
-import NavIO
 import NavAids
 import NavCore
 import NavGuidance
-import NavSignal
+import NavIO
 import NavReport
+import NavSignal
 
 /// Tilt of the phone, degrees: elevation of its back axis (−z of the ARKit camera or of the
 /// CoreMotion device frame), from the `imu/attitude` quaternions in the trace's +y-up frame.
@@ -73,14 +73,16 @@ public func emulatedCompass(_ s: Session, rate: Double = 10) -> (compass: Compas
 public func runCalibration(_ s: Session, parameters p: CalibrationParameters) throws -> (CalibrationResult, [AidMetric]) {
     if let compass = s.compass {
         let tilt = s.imu.flatMap(tiltSeries) ?? ([], [])
-        let r = try calibrateHeading(compassTimes: compass.timestamps, headings: compass.heading, tiltTimes: tilt.times, tilts: tilt.tilts, parameters: p)
+        let r = try calibrateHeading(
+            compassTimes: compass.timestamps, headings: compass.heading, tiltTimes: tilt.times, tilts: tilt.tilts, parameters: p)
         let truth = r.collectStart.flatMap { a in r.collectEnd.flatMap { b in trueHeadingOffset(s, from: a, to: b) } }
         return (r, calibrationMetrics(r, trueOffset: truth))
     }
     guard let e = emulatedCompass(s) else {
         throw GuidanceJobError("\(s.metadata.sessionID): no compass stream, and no magnetometer with ground-truth orientation to emulate one")
     }
-    let r = try calibrateHeading(compassTimes: e.compass.timestamps, headings: e.compass.heading, tiltTimes: e.compass.timestamps, tilts: e.tilt, parameters: p)
+    let r = try calibrateHeading(
+        compassTimes: e.compass.timestamps, headings: e.compass.heading, tiltTimes: e.compass.timestamps, tilts: e.tilt, parameters: p)
     var truth: Double?
     if let a = r.collectStart, let b = r.collectEnd {
         let window = e.compass.timestamps.indices.filter { e.compass.timestamps[$0] >= a && e.compass.timestamps[$0] <= b }
@@ -93,7 +95,9 @@ public func runCalibration(_ s: Session, parameters p: CalibrationParameters) th
 public func runProximity(_ s: Session, parameters p: ProximityParameters, model: PathLossModel? = nil) throws -> (ProximityResult, [AidMetric]) {
     guard let ble = s.ble else { throw GuidanceJobError("\(s.metadata.sessionID): no ble stream") }
     guard let gt = s.groundTruth else { throw GuidanceJobError("\(s.metadata.sessionID): no groundtruth stream to score proximity against") }
-    guard ble.beacons.contains(where: { $0.position != nil }) else { throw GuidanceJobError("\(s.metadata.sessionID): no beacon has a known position") }
+    guard ble.beacons.contains(where: { $0.position != nil }) else {
+        throw GuidanceJobError("\(s.metadata.sessionID): no beacon has a known position")
+    }
     let truth = PoseSampler(timestamps: gt.timestamps, poses: gt.poses)
     let r = try runProximity(ble, truePosition: { truth.pose(at: $0)?.translation }, model: model, parameters: p)
     return (r, proximityMetrics(r, parameters: p))
@@ -118,7 +122,9 @@ public func aidTables(_ plan: ExperimentPlan) -> (calibration: MetricsTable, pro
                     let (result, metrics) = try runCalibration(s, parameters: p)
                     if let why = result.abortReason, !notes.contains("\(session): \(why)") { notes.append("\(session): \(why)") }
                     for m in metrics {
-                        calibration.append(MetricRow(route: route, session: session, configuration: e, parameters: [e], metric: m.name, value: m.value, unit: m.unit))
+                        calibration.append(
+                            MetricRow(route: route, session: session, configuration: e, parameters: [e], metric: m.name, value: m.value, unit: m.unit)
+                        )
                     }
                 } catch { failures.append("\(file) [calibration \(e)]: \(error)") }
             }
@@ -129,11 +135,15 @@ public func aidTables(_ plan: ExperimentPlan) -> (calibration: MetricsTable, pro
                 p.filter = f
                 do {
                     for m in try runProximity(s, parameters: p).1 where !m.name.hasPrefix("confusion_") || m.value > 0 {
-                        proximity.append(MetricRow(route: route, session: session, configuration: f, parameters: [f], metric: m.name, value: m.value, unit: m.unit))
+                        proximity.append(
+                            MetricRow(route: route, session: session, configuration: f, parameters: [f], metric: m.name, value: m.value, unit: m.unit)
+                        )
                     }
                 } catch { failures.append("\(file) [proximity \(f)]: \(error)") }
             }
         }
     }
-    return (MetricsTable(parameterColumns: ["estimator"], rows: calibration), MetricsTable(parameterColumns: ["filter"], rows: proximity), failures, notes)
+    return (
+        MetricsTable(parameterColumns: ["estimator"], rows: calibration), MetricsTable(parameterColumns: ["filter"], rows: proximity), failures, notes
+    )
 }

@@ -16,12 +16,14 @@ extension SweepDimension {
         canonical: { s in (try? NavigatorProfile(parsing: s)) != nil ? s : nil }, apply: { _, _ in })
     public static let vioError = SweepDimension(
         key: "vio_error", label: "vio", flag: "vio-error",
-        help: "VIO and registration error seen by the phone: none, synth, or yaw_offset=DEG,yaw_drift=DEG_PER_SQRT_S,scale=STD,position_noise=M_PER_SQRT_S,tracking_loss=P (docs/navigator.md).",
+        help:
+            "VIO and registration error seen by the phone: none, synth, or yaw_offset=DEG,yaw_drift=DEG_PER_SQRT_S,scale=STD,position_noise=M_PER_SQRT_S,tracking_loss=P (docs/navigator.md).",
         expected: "a VIO error spec (none, synth, key=value pairs; docs/navigator.md)", defaultValue: "none", describesValue: true,
         canonical: { s in (try? VIOErrorSpec(parsing: s)) != nil ? s : nil }, apply: { _, _ in })
     public static let walls = SweepDimension(
         key: "walls", label: "walls", flag: "walls",
-        help: "Walls: venue (the recording's floor plan, corridor when it has none), corridor[:HALF_WIDTH] around the true route, or none (open space); recordings without ground truth are open space.",
+        help:
+            "Walls: venue (the recording's floor plan, corridor when it has none), corridor[:HALF_WIDTH] around the true route, or none (open space); recordings without ground truth are open space.",
         expected: "venue, corridor, corridor:HALF_WIDTH_M or none", defaultValue: "venue", describesValue: true,
         canonical: { s in (try? WallsMode(parsing: s)) != nil ? s : nil }, apply: { _, _ in })
 

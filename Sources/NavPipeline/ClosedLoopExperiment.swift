@@ -33,7 +33,9 @@ public struct ClosedLoopSpec: Sendable, Equatable {
 
     /// Parses the `closed_loop` mapping; errors name `closed_loop.KEY`.
     static func parse(_ node: Any, file: String) throws(SpecError) -> ClosedLoopSpec {
-        func fail(_ key: String, _ problem: String) -> SpecError { SpecError(file: file, key: "closed_loop" + (key.isEmpty ? "" : ".\(key)"), problem: problem) }
+        func fail(_ key: String, _ problem: String) -> SpecError {
+            SpecError(file: file, key: "closed_loop" + (key.isEmpty ? "" : ".\(key)"), problem: problem)
+        }
         guard let m = node as? [String: Any] else { throw fail("", "expected a mapping with keys \(keys.joined(separator: ", "))") }
         for k in m.keys.sorted() where !keys.contains(k) { throw fail(k, "unknown key; valid: \(keys.joined(separator: ", "))") }
         var s = ClosedLoopSpec()
@@ -93,8 +95,10 @@ struct ClosedLoopConfiguration {
 /// The sweep dimensions that belong to recorded navigation sessions (registration, anchor
 /// sightings, position filter, their seed): the closed loop replaces them with its VIO error
 /// levels and does not cross them.
-let navigationSessionDimensions: Set<String> = [SweepDimension.registration.key, SweepDimension.anchorSightings.key,
-                                                 SweepDimension.positionFilter.key, SweepDimension.seeds.key]
+let navigationSessionDimensions: Set<String> = [
+    SweepDimension.registration.key, SweepDimension.anchorSightings.key,
+    SweepDimension.positionFilter.key, SweepDimension.seeds.key,
+]
 
 /// The sweep's configurations deduplicated on the dimensions that change the route or the
 /// guidance; labels name those that vary (`tol=0.6 words=clock`).
@@ -168,8 +172,9 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
     func figures(_ m: [Metric]) -> Figures {
         func v(_ name: String) -> Double { m.first { $0.name == name }?.value ?? .nan }
         let k = v("keypoints")
-        return Figures(runs: v("runs"), success_rate: v("success_rate"), end_of_route_error: v("end_of_route_error"), corrections: v("corrections"),
-                       keypoints: k.isFinite ? Int(k) : 0)
+        return Figures(
+            runs: v("runs"), success_rate: v("success_rate"), end_of_route_error: v("end_of_route_error"), corrections: v("corrections"),
+            keypoints: k.isFinite ? Int(k) : 0)
     }
     // Rows: the closed-loop dimensions' columns, then the guidance configuration and the seed.
     func dimsLabel(_ c: ClosedLoopCell) -> String {
@@ -186,8 +191,10 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
         let label = [dimsLabel(c), config == "default" ? "" : config].filter { !$0.isEmpty }.joined(separator: " ")
         let params = [c.walker, c.vioError, c.walls, config, String(c.seed)]
         for x in m {
-            rows.append(MetricRow(route: c.routeID, session: c.session, configuration: label.isEmpty ? "default" : label, parameters: params,
-                                  metric: x.name, value: x.value, unit: x.unit))
+            rows.append(
+                MetricRow(
+                    route: c.routeID, session: c.session, configuration: label.isEmpty ? "default" : label, parameters: params,
+                    metric: x.name, value: x.value, unit: x.unit))
         }
         if byRoute[c.routeID] == nil { routeOrder.append(c.routeID) }
         byRoute[c.routeID, default: []].append((c, figures(m)))
@@ -195,7 +202,8 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
     let table = MetricsTable(parameterColumns: dims.map(\.column) + ["guidance", "seed"], rows: rows)
     // Markdown: per route, configurations × (walker, VIO error, walls) success rate and end error.
     var md = "\n## Closed loop: virtual blind walkers guided by Clew\n\n"
-    md += dims.map { d in "\(d.key) " + cl.values(of: d).map { markdownCode($0) }.joined(separator: ", ") }.joined(separator: " × ")
+    md +=
+        dims.map { d in "\(d.key) " + cl.values(of: d).map { markdownCode($0) }.joined(separator: ", ") }.joined(separator: " × ")
         + " × \(configs.count) guidance configurations × seeds \(cl.seeds.map(String.init).joined(separator: ", ")), \(cl.runs) walkers per cell "
         + "(walker profiles: docs/navigator.md; recordings without ground truth are walked in open space). "
         + "Cells: success rate (arrived within 2 m of the true destination) with its Wilson 95 % interval (n = \(cl.runs) walkers × "
@@ -205,8 +213,10 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
     for route in routeOrder {
         let entries = byRoute[route]!
         let columns = cl.walkers.flatMap { w in cl.vioErrors.flatMap { v in cl.walls.map { (w, v, $0) } } }
-        md += "\n### \(markdownInline(route))\n\n| guidance | keypoints | "
-            + columns.map { [$0.0, $0.1] + (cl.walls.count > 1 ? [$0.2] : []) }.map { markdownInline($0.joined(separator: " · ")) }.joined(separator: " | ") + " |\n"
+        md +=
+            "\n### \(markdownInline(route))\n\n| guidance | keypoints | "
+            + columns.map { [$0.0, $0.1] + (cl.walls.count > 1 ? [$0.2] : []) }.map { markdownInline($0.joined(separator: " · ")) }.joined(
+                separator: " | ") + " |\n"
         md += "|---|---:|" + String(repeating: "---|", count: columns.count) + "\n"
         var vectors: [String: [Int]] = [:]
         for (ci, c) in configs.enumerated() {
@@ -227,31 +237,38 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
                 cellsText.append(String(format: "%.2f [%.2f, %.2f] · %.2f m", successes / runs, ci95.low, ci95.high, err))
             }
             md += "| \(c.label) | \(first.1.keypoints) | " + cellsText.joined(separator: " | ") + " |\n"
-            let key = entries.filter { $0.0.configuration == ci }.map { "\($0.1.success_rate)|\($0.1.end_of_route_error)|\($0.1.corrections)" }.joined(separator: ";")
+            let key = entries.filter { $0.0.configuration == ci }.map { "\($0.1.success_rate)|\($0.1.end_of_route_error)|\($0.1.corrections)" }
+                .joined(separator: ";")
             vectors[key, default: []].append(ci)
         }
         let shared = vectors.values.filter { $0.count > 1 }.reduce(0) { $0 + $1.count }
         collapsed += shared; configsTotal += vectors.values.reduce(0) { $0 + $1.count }
         // SVG: floor plan, route, keypoints, sample paths of the first walker at the last VIO level, first walls, first
         // configuration; the sample walkers are walked again here (the store keeps aggregates, never paths).
-        if let c = cells.first(where: { $0.routeID == route && $0.configuration == 0 && $0.walker == cl.walkers.first && $0.vioError == cl.vioErrors.last
-                                       && $0.walls == cl.walls.first && present.contains($0.index) }),
-           let s = try? cp.scenario(c, inputs: plan.inputs), let settings = cp.settings(c) {
+        if let c = cells.first(where: {
+            $0.routeID == route && $0.configuration == 0 && $0.walker == cl.walkers.first && $0.vioError == cl.vioErrors.last
+                && $0.walls == cl.walls.first && present.contains($0.index)
+        }),
+            let s = try? cp.scenario(c, inputs: plan.inputs), let settings = cp.settings(c)
+        {
             let r = simulateWalks(s, settings: settings, seed: c.seed, runs: min(cl.samplePaths, cl.runs), samplePaths: cl.samplePaths)
             // The walls of the floors the route visits (lower floors drawn thicker).
             let routeFloors = Set(s.trueRoute.keypoints.map { s.floorPlan.floor(phoneAt: $0.position.y) })
-            let svg = closedLoopSVG(title: "\(route): \(c.walker), vio \(c.vioError), walls \(c.walls), \(configs[0].label)",
-                                    walls: s.floorPlan.walls.filter { w in routeFloors.contains(w.floor) }.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
-                                    keypoints: s.trueRoute.keypoints.map(\.position),
-                                    paths: r.samplePaths.enumerated().map { (label: "walker \($0.offset)", points: $0.element) })
+            let svg = closedLoopSVG(
+                title: "\(route): \(c.walker), vio \(c.vioError), walls \(c.walls), \(configs[0].label)",
+                walls: s.floorPlan.walls.filter { w in routeFloors.contains(w.floor) }.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
+                keypoints: s.trueRoute.keypoints.map(\.position),
+                paths: r.samplePaths.enumerated().map { (label: "walker \($0.offset)", points: $0.element) })
             let name = "plots/\(safeFileComponent(route))-closed-loop.svg"
             svgs.append((name, svg))
             md += "\n![](\(name))\n"
         }
     }
     if configsTotal > 0 {
-        md += String(format: "\nGuidance configurations sharing an identical result vector (success rate, end error, corrections over every walker × VIO × walls cell) with another on the same route: %d of %d (%.0f %%).\n",
-                     collapsed, configsTotal, 100 * Double(collapsed) / Double(configsTotal))
+        md += String(
+            format:
+                "\nGuidance configurations sharing an identical result vector (success rate, end error, corrections over every walker × VIO × walls cell) with another on the same route: %d of %d (%.0f %%).\n",
+            collapsed, configsTotal, 100 * Double(collapsed) / Double(configsTotal))
     }
     return ClosedLoopSection(table: table, markdown: md, svgs: svgs, failures: failures)
 }
@@ -259,9 +276,11 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
 /// The `closed-loop.csv` metrics of one cell: the aggregate of docs/guidance.md, named and
 /// united by `closedLoopMetricColumns` (the store's columns), in that order.
 func closedLoopMetrics(_ a: ClosedLoopAggregate, keypoints: Int) -> [Metric] {
-    let values = [a.success_rate, a.success_rate_ci95[0], a.success_rate_ci95[1], a.success_rate_1m, a.arrived_rate, a.lost_rate,
-                  a.end_of_route_error, a.end_of_route_error_ci95[0], a.end_of_route_error_ci95[1], a.end_of_route_error_median,
-                  a.completion, a.path_length_ratio, a.time_to_complete ?? .nan, a.corrections, a.pulses, a.wall_contacts,
-                  a.false_arrivals, a.missed_arrivals, Double(keypoints), Double(a.runs)]
+    let values = [
+        a.success_rate, a.success_rate_ci95[0], a.success_rate_ci95[1], a.success_rate_1m, a.arrived_rate, a.lost_rate,
+        a.end_of_route_error, a.end_of_route_error_ci95[0], a.end_of_route_error_ci95[1], a.end_of_route_error_median,
+        a.completion, a.path_length_ratio, a.time_to_complete ?? .nan, a.corrections, a.pulses, a.wall_contacts,
+        a.false_arrivals, a.missed_arrivals, Double(keypoints), Double(a.runs),
+    ]
     return zip(closedLoopMetricColumns, values).map { Metric($0.name, $1, $0.unit) }
 }

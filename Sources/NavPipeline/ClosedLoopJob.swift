@@ -48,20 +48,29 @@ public func venueFloorPlan(recordingPath: String, session: Session) throws -> Fl
 func venueFloorPlanFile(recordingPath: String, metadata: SessionMetadata) throws -> (plan: FloorPlan, sha256: String)? {
     let path = venueFloorPlanPath(recordingPath: recordingPath, metadata: metadata)
     guard let attrs = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-    guard attrs[.type] as? FileAttributeType == .typeRegular else { throw GuidanceJobError("\(escapedForMessage(path)): not a regular file, expected a floor plan (JSON)") }
+    guard attrs[.type] as? FileAttributeType == .typeRegular else {
+        throw GuidanceJobError("\(escapedForMessage(path)): not a regular file, expected a floor plan (JSON)")
+    }
     let size = (attrs[.size] as? NSNumber)?.intValue ?? 0
-    guard size <= maxFloorPlanBytes else { throw GuidanceJobError("\(escapedForMessage(path)): \(size) bytes, more than the \(maxFloorPlanBytes)-byte limit of a floor plan") }
-    guard let data = FileManager.default.contents(atPath: path) else { throw GuidanceJobError("\(escapedForMessage(path)): cannot read the floor plan") }
+    guard size <= maxFloorPlanBytes else {
+        throw GuidanceJobError("\(escapedForMessage(path)): \(size) bytes, more than the \(maxFloorPlanBytes)-byte limit of a floor plan")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw GuidanceJobError("\(escapedForMessage(path)): cannot read the floor plan")
+    }
     do {
         let plan = try JSONDecoder().decode(FloorPlan.self, from: data)
         let inVenue = TraceSchema.positionRange
         guard plan.floorHeight.isFinite, (0.5...100).contains(plan.floorHeight), (-100...100).contains(plan.phoneHeight),
-              plan.walls.allSatisfy({ [$0.x0, $0.z0, $0.x1, $0.z1].allSatisfy(inVenue.contains) }) else {
-            throw GuidanceJobError("\(escapedForMessage(path)): expected floorHeight 0.5–100 m, phoneHeight within ±100 m and wall ends within ±10⁷ m")
+            plan.walls.allSatisfy({ [$0.x0, $0.z0, $0.x1, $0.z1].allSatisfy(inVenue.contains) })
+        else {
+            throw GuidanceJobError(
+                "\(escapedForMessage(path)): expected floorHeight 0.5–100 m, phoneHeight within ±100 m and wall ends within ±10⁷ m")
         }
         return (plan, sha256Hex(of: data))
     } catch let e as GuidanceJobError { throw e } catch {
-        throw GuidanceJobError("\(escapedForMessage(path)): not a floor plan (expected JSON {walls: [{x0, z0, x1, z1, floor}], floorHeight, phoneHeight})")
+        throw GuidanceJobError(
+            "\(escapedForMessage(path)): not a floor plan (expected JSON {walls: [{x0, z0, x1, z1, floor}], floorHeight, phoneHeight})")
     }
 }
 
@@ -72,10 +81,14 @@ func venueFloorPlanFile(recordingPath: String, metadata: SessionMetadata) throws
 /// sighting mapped into the venue; a recording without ground truth (an imported real route)
 /// is walked in its own VIO frame as the truth, in open space. `venuePlan` is the venue's
 /// floor plan for `walls: .venue` (`venueFloorPlan`).
-public func closedLoopScenario(recording: Session, options o: GuidanceOptions, walls: WallsMode, venuePlan: FloorPlan? = nil) throws -> ClosedLoopScenario {
+public func closedLoopScenario(recording: Session, options o: GuidanceOptions, walls: WallsMode, venuePlan: FloorPlan? = nil) throws
+    -> ClosedLoopScenario
+{
     let rid = recording.metadata.sessionID
     guard let rvio = recording.vio, rvio.poses.count >= 2 else {
-        throw GuidanceJobError("\(escapedForMessage(rid)): a recording needs a vio stream with at least two poses (an imported route or ARKit log has one; BLE-only or IMU-only files cannot be walked)")
+        throw GuidanceJobError(
+            "\(escapedForMessage(rid)): a recording needs a vio stream with at least two poses (an imported route or ARKit log has one; BLE-only or IMU-only files cannot be walked)"
+        )
     }
     let c = crumbs(rvio.timestamps, rvio.poses, interval: o.crumbInterval)
     let kept = try ramerDouglasPeucker(c.poses.map(\.translation), tolerance: o.rdpTolerance, distance: o.rdpDistance)
@@ -98,6 +111,7 @@ public func closedLoopScenario(recording: Session, options o: GuidanceOptions, w
     case (.venue, _): plan = venuePlan ?? FloorPlan.corridor(along: trueRoute.keypoints.map(\.position), halfWidth: 1.25)
     case (.corridor(let w), _): plan = FloorPlan.corridor(along: trueRoute.keypoints.map(\.position), halfWidth: w)
     }
-    return ClosedLoopScenario(routeID: recording.metadata.routeID.isEmpty ? rid : recording.metadata.routeID, route: route, trueRoute: trueRoute,
-                              anchor: anchor, floorPlan: plan)
+    return ClosedLoopScenario(
+        routeID: recording.metadata.routeID.isEmpty ? rid : recording.metadata.routeID, route: route, trueRoute: trueRoute,
+        anchor: anchor, floorPlan: plan)
 }

@@ -59,8 +59,9 @@ public struct ClosedLoopPlan: Sendable {
     /// The scenario a cell walks (the route Clew records from the recording with the cell's
     /// guidance options, its walls).
     func scenario(_ c: ClosedLoopCell, inputs: SessionCatalog) throws -> ClosedLoopScenario {
-        try closedLoopScenario(recording: try inputs.session(c.recording), options: configurations[c.configuration].options,
-                               walls: try WallsMode(parsing: c.walls), venuePlan: floorPlans[c.recording])
+        try closedLoopScenario(
+            recording: try inputs.session(c.recording), options: configurations[c.configuration].options,
+            walls: try WallsMode(parsing: c.walls), venuePlan: floorPlans[c.recording])
     }
 
     /// The failure line of a scenario that cannot be built (as the section lists it).
@@ -100,19 +101,28 @@ public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
         let route = rec.routeID.isEmpty ? rec.sessionID : rec.routeID
         for walls in cl.walls {
             for (ci, c) in configs.enumerated() {
-                for w in cl.walkers { for v in cl.vioErrors { for seed in cl.seeds {
-                    // Fields length-prefixed: no value can be mistaken for another's continuation.
-                    let fields = ["navbench \(NavbenchVersion.current)", "closed-loop", plan.checksums[file] ?? "", planSHA, walls,
-                                  c.options.canonicalJSON, w, v, String(seed), String(cl.runs)]
-                    let key = sha256Hex(of: Data(fields.map { "\($0.utf8.count):\($0)" }.joined().utf8))
-                    cells.append(ClosedLoopCell(index: cells.count, recording: file, routeID: route, walls: walls, configuration: ci,
-                                                walker: w, vioError: v, seed: seed, key: key))
-                } } }
+                for w in cl.walkers {
+                    for v in cl.vioErrors {
+                        for seed in cl.seeds {
+                            // Fields length-prefixed: no value can be mistaken for another's continuation.
+                            let fields = [
+                                "navbench \(NavbenchVersion.current)", "closed-loop", plan.checksums[file] ?? "", planSHA, walls,
+                                c.options.canonicalJSON, w, v, String(seed), String(cl.runs),
+                            ]
+                            let key = sha256Hex(of: Data(fields.map { "\($0.utf8.count):\($0)" }.joined().utf8))
+                            cells.append(
+                                ClosedLoopCell(
+                                    index: cells.count, recording: file, routeID: route, walls: walls, configuration: ci,
+                                    walker: w, vioError: v, seed: seed, key: key))
+                        }
+                    }
+                }
             }
         }
     }
-    return ClosedLoopPlan(spec: cl, configurations: configs, cells: cells, recordings: recordings, floorPlans: floorPlans,
-                          floorPlanFailures: floorPlanFailures)
+    return ClosedLoopPlan(
+        spec: cl, configurations: configs, cells: cells, recordings: recordings, floorPlans: floorPlans,
+        floorPlanFailures: floorPlanFailures)
 }
 
 /// The scenario a cell walks, as a key: cells of one (recording, walls, configuration) share it.
@@ -136,8 +146,10 @@ public struct ClosedLoopRunCounts: Sendable, Equatable {
 ///
 /// - Throws: `ResultsStoreError` when the store cannot be opened or written.
 /// - Complexity: O(cells · runs · ticks per walk) time; memory O(workers + batch + scenarios).
-public func executeClosedLoopCells(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
-                                  progress: ProgressHandler? = nil) throws -> ClosedLoopRunCounts {
+public func executeClosedLoopCells(
+    _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
+    progress: ProgressHandler? = nil
+) throws -> ClosedLoopRunCounts {
     guard plan.spec.closedLoop != nil else { return ClosedLoopRunCounts() }
     let cp = planClosedLoopCells(plan)
     let mine = cp.cells[shardRange(count: cp.cells.count, shard: shard, shards: shards)]
@@ -166,8 +178,10 @@ public func executeClosedLoopCells(_ plan: ExperimentPlan, storePath: String, wo
         let metrics = closedLoopMetrics(r.aggregate, keypoints: scenario.route.keypoints.count)
         var storeError: String?
         do {
-            try writer.add(StoredClosedLoopCell(cell: c, guidance: cp.label(c), metrics: metrics,
-                                                recordingSHA256: plan.checksums[c.recording] ?? "", seconds: Date().timeIntervalSince(started)))
+            try writer.add(
+                StoredClosedLoopCell(
+                    cell: c, guidance: cp.label(c), metrics: metrics,
+                    recordingSHA256: plan.checksums[c.recording] ?? "", seconds: Date().timeIntervalSince(started)))
         } catch { storeError = "\(error)" }
         return state.withLock { s in
             s.computed += 1
@@ -198,7 +212,9 @@ public func closedLoopSection(_ plan: ExperimentPlan, store: ResultsStore) throw
             section.failures.append(cp.scenarioFailure(c, error))
             continue
         }
-        section.failures.append("\(escapedForMessage(c.recording)) [closed_loop \(cp.label(c)) walker=\(escapedForMessage(c.walker)) vio=\(escapedForMessage(c.vioError)) walls=\(c.walls) seed=\(c.seed)]: no result (its shard did not run, or the run was stopped)")
+        section.failures.append(
+            "\(escapedForMessage(c.recording)) [closed_loop \(cp.label(c)) walker=\(escapedForMessage(c.walker)) vio=\(escapedForMessage(c.vioError)) walls=\(c.walls) seed=\(c.seed)]: no result (its shard did not run, or the run was stopped)"
+        )
     }
     return section
 }
@@ -216,8 +232,10 @@ let closedLoopMetricColumns: [(name: String, unit: String)] = [
 ]
 
 /// Columns of `closed_loop_cells` before the metrics.
-let closedLoopCellColumns = ["key", "cell_index", "route", "session", "walker", "vio_error", "walls", "guidance", "seed",
-                             "recording_sha256", "navbench_version", "seconds", "checksum"]
+let closedLoopCellColumns = [
+    "key", "cell_index", "route", "session", "walker", "vio_error", "walls", "guidance", "seed",
+    "recording_sha256", "navbench_version", "seconds", "checksum",
+]
 
 /// All columns of `closed_loop_cells`, in table order.
 let closedLoopAllColumns = closedLoopCellColumns + closedLoopMetricColumns.map(\.name) + ["exact"]
@@ -304,20 +322,24 @@ final class ClosedLoopCellWriter: Sendable {
     func flush() throws { let batch = pending.drain(); if !batch.isEmpty { try commit(batch) } }
 
     private func commit(_ batch: [StoredClosedLoopCell]) throws {
-        let sql = "INSERT OR REPLACE INTO closed_loop_cells(\(closedLoopAllColumns.joined(separator: ", "))) VALUES ("
+        let sql =
+            "INSERT OR REPLACE INTO closed_loop_cells(\(closedLoopAllColumns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: closedLoopAllColumns.count).joined(separator: ", ") + ")"
         try store.pool.write { db in
             for s in batch {
                 let c = s.cell, seed = String(c.seed)
-                let checksum = runChecksum(key: c.key, route: c.routeID, session: c.session,
-                                           configuration: cellParameters(walker: c.walker, vio: c.vioError, walls: c.walls, guidance: s.guidance, seed: seed),
-                                           metrics: s.metrics)
+                let checksum = runChecksum(
+                    key: c.key, route: c.routeID, session: c.session,
+                    configuration: cellParameters(walker: c.walker, vio: c.vioError, walls: c.walls, guidance: s.guidance, seed: seed),
+                    metrics: s.metrics)
                 var exact: [String] = []
                 for (i, m) in s.metrics.enumerated() where m.value.isNaN || (m.value == 0 && m.value.sign == .minus) {
                     exact.append("\(i):\(m.value.bitPattern)")
                 }
-                var args: [(any DatabaseValueConvertible)?] = [c.key, c.index, c.routeID, c.session, c.walker, c.vioError, c.walls, s.guidance, seed,
-                                                               s.recordingSHA256, NavbenchVersion.current, s.seconds, checksum]
+                var args: [(any DatabaseValueConvertible)?] = [
+                    c.key, c.index, c.routeID, c.session, c.walker, c.vioError, c.walls, s.guidance, seed,
+                    s.recordingSHA256, NavbenchVersion.current, s.seconds, checksum,
+                ]
                 args += s.metrics.map { m -> (any DatabaseValueConvertible)? in m.value.isNaN ? nil : m.value }
                 args.append(exact.isEmpty ? nil : exact.joined(separator: ","))
                 try db.execute(sql: sql, arguments: StatementArguments(args))
@@ -359,8 +381,9 @@ extension StoreReader {
         }
         var s: [String] = []
         for i in 0..<8 { guard let t = text(i) else { return nil }; s.append(t) }
-        let checksum = runChecksum(key: key, route: s[0], session: s[1],
-                                   configuration: cellParameters(walker: s[2], vio: s[3], walls: s[4], guidance: s[5], seed: s[6]), metrics: metrics)
+        let checksum = runChecksum(
+            key: key, route: s[0], session: s[1],
+            configuration: cellParameters(walker: s[2], vio: s[3], walls: s[4], guidance: s[5], seed: s[6]), metrics: metrics)
         return checksum == s[7] ? metrics : nil
     }
 }

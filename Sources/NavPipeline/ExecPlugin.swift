@@ -51,7 +51,9 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
             throw FilterSpecError(spec: text, problem: "expected exec:PROGRAM ARG… (arguments split on single spaces)")
         }
         if argv.contains(where: \.isEmpty) {
-            throw FilterSpecError(spec: text, problem: "an empty argument (two spaces in a row, or a trailing space): arguments are split on single spaces, never through a shell")
+            throw FilterSpecError(
+                spec: text,
+                problem: "an empty argument (two spaces in a row, or a trailing space): arguments are split on single spaces, never through a shell")
         }
         guard timeout.isFinite, timeout > 0 else { throw FilterSpecError(spec: text, problem: "timeout \(timeout): expected seconds > 0") }
         spec = text; program = first; arguments = Array(argv.dropFirst()); self.timeout = timeout
@@ -80,7 +82,8 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
         if let p = programPath { return p }
         let venv = program.hasPrefix(".venv/") || program.hasPrefix("./.venv/")
         let fix = venv ? "; the project venv .venv is created by `make deps-python` (also part of `make demo` and `make test`)" : ""
-        throw FilterSpecError(spec: spec, problem: "\(escapedForMessage(program)): no such executable program (not an executable file, not on PATH)\(fix)")
+        throw FilterSpecError(
+            spec: spec, problem: "\(escapedForMessage(program)): no such executable program (not an executable file, not on PATH)\(fix)")
     }
 
     /// SHA-256 of `pluginFile`: the plugin's identity in the results store key and the manifest.
@@ -124,8 +127,10 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
             do {
                 let r = try await withThrowingTaskGroup(of: Collected?.self) { group in
                     group.addTask {
-                        let r = try await run(executable, arguments: arguments, platformOptions: options, input: .fileDescriptor(stdin, closeAfterSpawningProcess: true),
-                                              output: .bytes(limit: ExecPlugin.outputLimit), error: .bytes(limit: ExecPlugin.errorLimit))
+                        let r = try await run(
+                            executable, arguments: arguments, platformOptions: options,
+                            input: .fileDescriptor(stdin, closeAfterSpawningProcess: true),
+                            output: .bytes(limit: ExecPlugin.outputLimit), error: .bytes(limit: ExecPlugin.errorLimit))
                         return Collected(status: r.terminationStatus, out: r.standardOutput, err: r.standardError)
                     }
                     group.addTask {
@@ -147,9 +152,13 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
         switch outcome {
         case .failure(let error):
             if state.timedOut.load(ordering: .relaxed) {
-                throw PluginError(spec: spec, problem: "no answer within the timeout of \(formatNumber(timeout)) s, killed", status: "no exit status", stderrLastLine: "")
+                throw PluginError(
+                    spec: spec, problem: "no answer within the timeout of \(formatNumber(timeout)) s, killed", status: "no exit status",
+                    stderrLastLine: "")
             }
-            throw PluginError(spec: spec, problem: "could not run: \(String(describing: error).split(separator: "\n").first ?? "")", status: "no exit status", stderrLastLine: "")
+            throw PluginError(
+                spec: spec, problem: "could not run: \(String(describing: error).split(separator: "\n").first ?? "")", status: "no exit status",
+                stderrLastLine: "")
         case .success(let r):
             let last = String(decoding: r.err, as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
             switch r.status {
@@ -263,8 +272,9 @@ extension ExecPlugin: SignalFilter {
     }
 
     public func apply(vectors: [Vector3], timestamps: [Double], sampleRate: Double) throws -> [Vector3] {
-        let out = try exchange(["t", "x", "y", "z"], [timestamps, vectors.map(\.x), vectors.map(\.y), vectors.map(\.z)],
-                               rows: vectors.count, sameTimes: true)
+        let out = try exchange(
+            ["t", "x", "y", "z"], [timestamps, vectors.map(\.x), vectors.map(\.y), vectors.map(\.z)],
+            rows: vectors.count, sameTimes: true)
         return vectors.indices.map { Vector3(out[1][$0], out[2][$0], out[3][$0]) }
     }
 }
@@ -279,8 +289,10 @@ extension ExecPlugin {
     /// - Throws: `PluginError` (one line) for a failed call or a malformed answer.
     public func estimate(from vio: VIOStream) throws(PluginError) -> VIOStream {
         let p = vio.poses
-        let cols: [[Double]] = [vio.timestamps, p.map(\.translation.x), p.map(\.translation.y), p.map(\.translation.z),
-                                p.map(\.rotation.x), p.map(\.rotation.y), p.map(\.rotation.z), p.map(\.rotation.w)]
+        let cols: [[Double]] = [
+            vio.timestamps, p.map(\.translation.x), p.map(\.translation.y), p.map(\.translation.z),
+            p.map(\.rotation.x), p.map(\.rotation.y), p.map(\.rotation.z), p.map(\.rotation.w),
+        ]
         let out = try exchange(Self.poseColumns, cols, rows: nil, sameTimes: false)
         var poses: [Pose] = []
         poses.reserveCapacity(out[0].count)

@@ -40,7 +40,9 @@ extension ExperimentSpec {
         }
         if let node = top["estimators"] {
             guard let m = node as? [String: Any], !m.isEmpty else {
-                throw SpecError(file: file, key: "estimators", problem: "expected a mapping NAME: FILE_PATTERN (with {session}/{route}), arkit or exec:PROGRAM ARG…")
+                throw SpecError(
+                    file: file, key: "estimators",
+                    problem: "expected a mapping NAME: FILE_PATTERN (with {session}/{route}), arkit or exec:PROGRAM ARG…")
             }
             for name in m.keys.sorted() {
                 let key = "estimators.\(escapedForMessage(name))"
@@ -74,7 +76,9 @@ extension ExperimentSpec {
 /// than `{session}`/`{route}`, or a stray brace.
 func estimatePatternProblem(_ pattern: String) -> String? {
     if pattern.hasPrefix("/") { return "'\(escapedForMessage(pattern))' is absolute; a pattern is relative to the spec's folder and stays inside it" }
-    if pattern.split(separator: "/").contains("..") { return "'\(escapedForMessage(pattern))' has a '..' component; a pattern stays inside the spec's folder" }
+    if pattern.split(separator: "/").contains("..") {
+        return "'\(escapedForMessage(pattern))' has a '..' component; a pattern stays inside the spec's folder"
+    }
     let stripped = pattern.replacingOccurrences(of: "{session}", with: "").replacingOccurrences(of: "{route}", with: "")
     if stripped.contains("{") || stripped.contains("}") {
         return "'\(escapedForMessage(pattern))': the placeholders are {session} and {route}"
@@ -100,7 +104,8 @@ public func estimateFile(pattern: String, estimator: String, session: SessionMet
     let base = URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL.path
     let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
     guard real.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
-        throw JobError("\(sid): estimator \(estimator): \(escapedForMessage(path)): resolves outside the spec's folder \(escapedForMessage(folder)); refused")
+        throw JobError(
+            "\(sid): estimator \(estimator): \(escapedForMessage(path)): resolves outside the spec's folder \(escapedForMessage(folder)); refused")
     }
     return path
 }

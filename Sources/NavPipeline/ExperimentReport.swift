@@ -32,8 +32,10 @@ func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout Plo
             sample.offer(job)
             let session = job.session ?? run.session
             for m in run.metrics {
-                table.rows.append(MetricRow(route: job.routeID, session: session, configuration: job.configuration.label,
-                                            parameters: job.configuration.parameters, metric: m.name, value: m.value, unit: m.unit))
+                table.rows.append(
+                    MetricRow(
+                        route: job.routeID, session: session, configuration: job.configuration.label,
+                        parameters: job.configuration.parameters, metric: m.name, value: m.value, unit: m.unit))
             }
         }
     }
@@ -44,16 +46,20 @@ func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout Plo
 /// into the output folder, each atomically, from the runs in `store`. Everything but the
 /// manifest's timings and git commit is a function of the inputs and the spec, so a rerun gives
 /// identical files. A new section of the report goes into `writeSections` (or a step beside it).
-public func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
-                                  facts: [String: String]) throws -> ExperimentOutputs {
+public func writeExperimentReport(
+    _ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
+    facts: [String: String]
+) throws -> ExperimentOutputs {
     try writeExperimentReport(plan, store: store, failures: failures, command: command, facts: facts, sampledRuns: nil)
 }
 
 /// `writeExperimentReport`, drawing the plot sample's runs kept in `sampledRuns` (computed by this
 /// process, with paths) instead of running them again; it takes them out, so they are freed
 /// with the plots, before the statistics.
-func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
-                           facts: [String: String], sampledRuns: SampledRuns?, progress: ProgressHandler? = nil) throws -> ExperimentOutputs {
+func writeExperimentReport(
+    _ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
+    facts: [String: String], sampledRuns: SampledRuns?, progress: ProgressHandler? = nil
+) throws -> ExperimentOutputs {
     var out = ExperimentOutputs(folder: plan.spec.output)
     var sample = PlotSample(plan)
     traceMemory(plan, "report: start")
@@ -63,13 +69,15 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
     let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
     // Route by route: the sample's runs of one route are re-run (or taken from `sampledRuns`),
     // drawn and released before the next, so memory is flat in the number of routes.
-    let plots = try writeRouteFiles(plan, sample: sample, reusing: sampledRuns?.take() ?? [:], table: table, routes: routes, out: out,
-                                    progress: progress)
+    let plots = try writeRouteFiles(
+        plan, sample: sample, reusing: sampledRuns?.take() ?? [:], table: table, routes: routes, out: out,
+        progress: progress)
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)
     traceMemory(plan, "report: route files and plots")
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
-    let stamp = ReportStamp(experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
-                            inputs: inputs, command: command)
+    let stamp = ReportStamp(
+        experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
+        inputs: inputs, command: command)
     let (sectionsMarkdown, extraFailures) = try writeSections(plan, store: store, out: out)
     out.failures = extraFailures
     traceMemory(plan, "report: sections")
@@ -79,10 +87,13 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
     // otherwise (e.g. Experiments/real.yaml: aids and APE only) its sections are left out.
     let guidance = !plan.jobs.isEmpty || !plan.spec.sweep.values.isEmpty
     let allFailures = plan.failures + failures + extraFailures
-    let trends = guidance && plan.spec.sweep.rdpTolerance.count > 1
-        ? "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n" : ""
-    let md = experimentSummaryMarkdown(table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: allFailures,
-                                       plots: plots, statistics: statistics, guidance: guidance, sections: trends + sectionsMarkdown)
+    let trends =
+        guidance && plan.spec.sweep.rdpTolerance.count > 1
+        ? "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
+        : ""
+    let md = experimentSummaryMarkdown(
+        table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: allFailures,
+        plots: plots, statistics: statistics, guidance: guidance, sections: trends + sectionsMarkdown)
     try writeTextAtomically(md, to: out.summary)
     traceMemory(plan, "report: summary")
     try writeManifest(plan, failures: failures + extraFailures, command: command, inputs: inputs, facts: facts, out: out)
@@ -95,8 +106,10 @@ func writeExperimentReport(_ plan: ExperimentPlan, store: ResultsStore, failures
 /// the summary.
 ///
 /// - Complexity: memory O(sample runs of one route + rows), time O(rows + sample runs).
-private func writeRouteFiles(_ plan: ExperimentPlan, sample: PlotSample, reusing: [Int: JobResult], table: MetricsTable, routes: [String],
-                             out: ExperimentOutputs, progress: ProgressHandler?) throws -> [String: [String]] {
+private func writeRouteFiles(
+    _ plan: ExperimentPlan, sample: PlotSample, reusing: [Int: JobResult], table: MetricsTable, routes: [String],
+    out: ExperimentOutputs, progress: ProgressHandler?
+) throws -> [String: [String]] {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     var plots: [String: [String]] = [:]
     let firstConfig = plan.jobs.first?.configuration.label
@@ -123,14 +136,16 @@ private func writeRouteFiles(_ plan: ExperimentPlan, sample: PlotSample, reusing
             series.append(SVGPlot.Series(label: "\(r.session) true", points: r.truePath.map { (x: $0[0], y: $0[1]) }))
             series.append(SVGPlot.Series(label: "\(r.session) estimated", points: r.estimatedPath.map { (x: $0[0], y: $0[1]) }, dashed: true))
         }
-        let paths = SVGPlot(title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
-                            series: series, equalAspect: true)
+        let paths = SVGPlot(
+            title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
+            series: series, equalAspect: true)
         try writeTextAtomically(paths.svg, to: path("plots/\(safeFileComponent(route))-paths.svg"))
         // Position-error CDF per configuration.
         var labels: [String] = []
         for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
-        let cdf = SVGPlot(title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
-                          series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
+        let cdf = SVGPlot(
+            title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
+            series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
         try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
         plots[route] = ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
     }
@@ -155,13 +170,17 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
         }
         for (m, metric) in metrics.enumerated() {
             let series = routes.enumerated().map { ri, route in
-                SVGPlot.Series(label: route, points: tolerances.enumerated().map { ti, tol in
-                    let (s, n) = sums[m][ri * tolerances.count + ti]
-                    return (x: tol, y: n == 0 ? .nan : s / Double(n))
-                })
+                SVGPlot.Series(
+                    label: route,
+                    points: tolerances.enumerated().map { ti, tol in
+                        let (s, n) = sums[m][ri * tolerances.count + ti]
+                        return (x: tol, y: n == 0 ? .nan : s / Double(n))
+                    })
             }
             let unit = table.rows.first { $0.metric == metric }?.unit ?? ""
-            let plot = SVGPlot(title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: unit.isEmpty ? metric : "\(metric) (\(unit))", series: series)
+            let plot = SVGPlot(
+                title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: unit.isEmpty ? metric : "\(metric) (\(unit))",
+                series: series)
             try writeTextAtomically(plot.svg, to: path("plots/\(safeFileComponent(metric))-vs-tolerance.svg"))
         }
     }
@@ -175,24 +194,31 @@ private func writeSections(_ plan: ExperimentPlan, store: ResultsStore, out: Exp
     let aids = aidTables(plan)
     if !plan.spec.calibration.isEmpty {
         try writeTextAtomically(aids.calibration.csv, to: path("calibration.csv"))
-        md += "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass (or a magnetometer and true orientation, emulating one); "
+        md +=
+            "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass (or a magnetometer and true orientation, emulating one); "
             + "means over sessions, the best estimator in bold. All rows: `calibration.csv`.\n\n"
             + configurationTableMarkdown(aids.calibration.rows, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"])
             + (aids.notes.isEmpty ? "" : "\nStopped calibrations:\n\n" + aids.notes.map { "- \($0)\n" }.joined())
     }
     if !plan.spec.proximity.isEmpty {
         try writeTextAtomically(aids.proximity.csv, to: path("proximity.csv"))
-        md += "\n## Beacon proximity\n\nRSSI filters compared on every session with positioned beacons and ground truth "
+        md +=
+            "\n## Beacon proximity\n\nRSSI filters compared on every session with positioned beacons and ground truth "
             + "(docs/aids.md). All rows: `proximity.csv`.\n\n"
-            + configurationTableMarkdown(aids.proximity.rows, keyMetrics: ["class_accuracy", "distance_error_rmse", "false_exits_per_minute",
-                                                                          "enter_latency_mean", "exit_latency_mean"])
+            + configurationTableMarkdown(
+                aids.proximity.rows,
+                keyMetrics: [
+                    "class_accuracy", "distance_error_rmse", "false_exits_per_minute",
+                    "enter_latency_mean", "exit_latency_mean",
+                ])
     }
     var extraFailures = aids.failures
     if !plan.spec.gyroFilters.isEmpty {
         let g = gyroFilterTable(plan)
         extraFailures += g.failures
         try writeTextAtomically(g.table.csv, to: path("gyro-filters.csv"))
-        md += "\n## Filters against optical ground truth\n\nGyroscope axes filtered, compared with the angular rate of the "
+        md +=
+            "\n## Filters against optical ground truth\n\nGyroscope axes filtered, compared with the angular rate of the "
             + "motion-capture orientation (finite differences, interpolated at the IMU stamps); means over sessions. All rows: `gyro-filters.csv`.\n\n"
             + configurationTableMarkdown(g.table.rows, keyMetrics: ["gyro_error_rms", "gyro_error_max"])
     }
@@ -200,13 +226,17 @@ private func writeSections(_ plan: ExperimentPlan, store: ResultsStore, out: Exp
         let a = apeTable(plan.spec, readPolicy: plan.readPolicy)
         extraFailures += a.failures
         try writeTextAtomically(a.table.csv, to: path("ape.csv"))
-        md += "\n## Trajectory evaluation (APE)\n\nTranslation APE with evo's conventions (association within 0.01 s). All rows: `ape.csv`.\n\n"
+        md +=
+            "\n## Trajectory evaluation (APE)\n\nTranslation APE with evo's conventions (association within 0.01 s). All rows: `ape.csv`.\n\n"
             + "| estimate | reference | alignment | pairs | rmse (m) | mean (m) | median (m) | max (m) |\n|---|---|---|---:|---:|---:|---:|---:|\n"
         let byKey = Dictionary(grouping: a.table.rows) { "\($0.session)|\($0.parameters[0])|\($0.configuration)" }
         for k in byKey.keys.sorted() {
             let r = byKey[k]!
-            func v(_ m: String) -> String { r.first { $0.metric == m }.map { m == "pairs" ? String(Int($0.value)) : String(format: "%.6f", $0.value) } ?? "–" }
-            md += "| \(r[0].session) | \(r[0].parameters[0]) | \(r[0].configuration) | \(v("pairs")) | \(v("ape_rmse")) | \(v("ape_mean")) | \(v("ape_median")) | \(v("ape_max")) |\n"
+            func v(_ m: String) -> String {
+                r.first { $0.metric == m }.map { m == "pairs" ? String(Int($0.value)) : String(format: "%.6f", $0.value) } ?? "–"
+            }
+            md +=
+                "| \(r[0].session) | \(r[0].parameters[0]) | \(r[0].configuration) | \(v("pairs")) | \(v("ape_rmse")) | \(v("ape_mean")) | \(v("ape_median")) | \(v("ape_max")) |\n"
         }
     }
     if plan.spec.closedLoop != nil {
@@ -220,8 +250,10 @@ private func writeSections(_ plan: ExperimentPlan, store: ResultsStore, out: Exp
 }
 
 /// `manifest.json`: the stamp, inputs with checksums, seeds, jobs, failures and machine facts.
-private func writeManifest(_ plan: ExperimentPlan, failures: [String], command: String, inputs: [[String]], facts: [String: String],
-                           out: ExperimentOutputs) throws {
+private func writeManifest(
+    _ plan: ExperimentPlan, failures: [String], command: String, inputs: [[String]], facts: [String: String],
+    out: ExperimentOutputs
+) throws {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     struct Manifest: Encodable {
         var experiment: String, navbench_version: String, spec_sha256: String, command: String
@@ -229,9 +261,10 @@ private func writeManifest(_ plan: ExperimentPlan, failures: [String], command: 
     }
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    let manifest = Manifest(experiment: plan.spec.name, navbench_version: NavbenchVersion.current, spec_sha256: plan.specSHA256,
-                            command: command, inputs: inputs, seeds: plan.spec.sweep.seeds, jobs: plan.jobs.count,
-                            failures: plan.failures + failures, facts: facts)
+    let manifest = Manifest(
+        experiment: plan.spec.name, navbench_version: NavbenchVersion.current, spec_sha256: plan.specSHA256,
+        command: command, inputs: inputs, seeds: plan.spec.sweep.seeds, jobs: plan.jobs.count,
+        failures: plan.failures + failures, facts: facts)
     try writeTextAtomically(String(decoding: try enc.encode(manifest), as: UTF8.self) + "\n", to: path("manifest.json"))
 }
 
@@ -240,7 +273,8 @@ private func writeManifest(_ plan: ExperimentPlan, failures: [String], command: 
 /// set sizes at `label` (Linux /proc/self/status), for profiling a large report.
 func traceMemory(_ plan: ExperimentPlan, _ label: String) {
     guard plan.tracesMemory,
-          let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return }
+        let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    else { return }
     let fields = status.split(separator: "\n").filter { $0.hasPrefix("VmRSS:") || $0.hasPrefix("VmHWM:") }
         .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().joined(separator: " ") }
     FileHandle.standardError.write(Data("memory: \(label): rss \(fields.first ?? "?"), peak \(fields.last ?? "?")\n".utf8))

@@ -31,14 +31,19 @@ public struct ExperimentJob: Sendable {
     /// The estimate file replacing the navigation's VIO (`estimators:` file patterns), if any.
     public var estimate: String? = nil
 
-    public init(index: Int, routeID: String, recording: String, navigation: String, configuration: Configuration, key: String,
-                session: String? = nil, estimate: String? = nil) {
-        self.init(index: index, routeID: routeID, recording: recording, navigation: navigation, shared: ConfigurationBox(configuration),
-                  key: key, session: session, estimate: estimate)
+    public init(
+        index: Int, routeID: String, recording: String, navigation: String, configuration: Configuration, key: String,
+        session: String? = nil, estimate: String? = nil
+    ) {
+        self.init(
+            index: index, routeID: routeID, recording: recording, navigation: navigation, shared: ConfigurationBox(configuration),
+            key: key, session: session, estimate: estimate)
     }
 
-    init(index: Int, routeID: String, recording: String, navigation: String, shared box: ConfigurationBox, key: String,
-         session: String?, estimate: String?) {
+    init(
+        index: Int, routeID: String, recording: String, navigation: String, shared box: ConfigurationBox, key: String,
+        session: String?, estimate: String?
+    ) {
         self.index = index; self.routeID = routeID; self.recording = recording; self.navigation = navigation
         configurationBox = box; storedKey = JobKey(key); self.session = session; self.estimate = estimate
     }
@@ -64,7 +69,11 @@ enum JobKey: Sendable {
             }
             return w
         }
-        if u.count == 64, let a = word(0), let b = word(1), let c = word(2), let d = word(3) { self = .sha256(a, b, c, d) } else { self = .other(text) }
+        if u.count == 64, let a = word(0), let b = word(1), let c = word(2), let d = word(3) {
+            self = .sha256(a, b, c, d)
+        } else {
+            self = .other(text)
+        }
     }
 
     var text: String {
@@ -206,7 +215,8 @@ public func shardRange(count: Int, shard: Int, shards: Int) -> Range<Int> {
 
 /// Pairs the inputs by route and lists the jobs (also for sessions made in memory or on demand,
 /// as the sweep benchmark does; `checksums` then identify them in the cache).
-public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums inputChecksums: [String: String], failures: [String]) -> ExperimentPlan {
+public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums inputChecksums: [String: String], failures: [String]) -> ExperimentPlan
+{
     var checksums = inputChecksums  // + plugin and estimate files (ExperimentEstimators.swift)
     let grouping = SessionGrouping(metadata: inputs.entries.mapValues(\.metadata))
     var failures = failures + grouping.failures
@@ -216,7 +226,9 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
     for group in grouping.routes where !group.navigations.isEmpty {
         let route = group.route
         guard let rec = group.recording else {
-            failures.append("route \(route)\(group.dataset.isEmpty ? "" : " in \(group.dataset)"): no recording session among the inputs; its \(group.navigations.count) navigation sessions were skipped")
+            failures.append(
+                "route \(route)\(group.dataset.isEmpty ? "" : " in \(group.dataset)"): no recording session among the inputs; its \(group.navigations.count) navigation sessions were skipped"
+            )
             continue
         }
         for nav in group.navigations {
@@ -227,34 +239,41 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
                     continue
                 }
                 checksums.merge(extra.files) { a, _ in a }
-                let key = sha256Hex(of: Data("navbench \(NavbenchVersion.current)|\(checksums[rec]!)|\(checksums[nav]!)|\(c.options.canonicalJSON)\(extra.key)".utf8))
-                jobs.append(ExperimentJob(index: jobs.count, routeID: route, recording: rec, navigation: nav, shared: box, key: key,
-                                          session: grouping.labels[nav], estimate: extra.estimate))
+                let key = sha256Hex(
+                    of: Data("navbench \(NavbenchVersion.current)|\(checksums[rec]!)|\(checksums[nav]!)|\(c.options.canonicalJSON)\(extra.key)".utf8))
+                jobs.append(
+                    ExperimentJob(
+                        index: jobs.count, routeID: route, recording: rec, navigation: nav, shared: box, key: key,
+                        session: grouping.labels[nav], estimate: extra.estimate))
             }
         }
     }
-    return ExperimentPlan(spec: spec, inputs: inputs, checksums: checksums, jobs: jobs, failures: failures,
-                          specSHA256: sha256Hex(of: Data(spec.text.utf8)))
+    return ExperimentPlan(
+        spec: spec, inputs: inputs, checksums: checksums, jobs: jobs, failures: failures,
+        specSHA256: sha256Hex(of: Data(spec.text.utf8)))
 }
 
 /// Runs one job (no store). `paths: false` leaves the paths and errors empty (the sweep keeps
 /// metrics only; a plot re-runs its sample with paths).
 public func runJob(_ job: ExperimentJob, plan: ExperimentPlan, paths: Bool = true) throws -> JobResult {
-    let run = try runGuidance(recording: try plan.session(job.recording), navigation: try plan.session(job.navigation),
-                              options: job.configuration.options, estimate: try jobEstimate(job, plan: plan), pluginTimeout: plan.spec.pluginTimeout)
+    let run = try runGuidance(
+        recording: try plan.session(job.recording), navigation: try plan.session(job.navigation),
+        options: job.configuration.options, estimate: try jobEstimate(job, plan: plan), pluginTimeout: plan.spec.pluginTimeout)
     func thin(_ p: [Vector3]) -> [[Double]] {
         let step = max(1, p.count / 300)
         return stride(from: 0, to: p.count, by: step).map { [p[$0].x, -p[$0].z] }
     }
     guard paths else {
-        return JobResult(route: job.routeID, session: job.session ?? run.navigationID, configuration: job.configuration.label,
-                         parameters: job.configuration.parameters, metrics: run.metrics, truePath: [], estimatedPath: [], route2D: [],
-                         positionErrors: [])
+        return JobResult(
+            route: job.routeID, session: job.session ?? run.navigationID, configuration: job.configuration.label,
+            parameters: job.configuration.parameters, metrics: run.metrics, truePath: [], estimatedPath: [], route2D: [],
+            positionErrors: [])
     }
-    return JobResult(route: job.routeID, session: job.session ?? run.navigationID, configuration: job.configuration.label,
-                     parameters: job.configuration.parameters, metrics: run.metrics, truePath: thin(run.truePath),
-                     estimatedPath: thin(run.estimatedPath), route2D: run.trueRoute.keypoints.map { [$0.position.x, -$0.position.z] },
-                     positionErrors: zip(run.estimatedPath, run.truePath).map { ($0 - $1).norm })
+    return JobResult(
+        route: job.routeID, session: job.session ?? run.navigationID, configuration: job.configuration.label,
+        parameters: job.configuration.parameters, metrics: run.metrics, truePath: thin(run.truePath),
+        estimatedPath: thin(run.estimatedPath), route2D: run.trueRoute.keypoints.map { [$0.position.x, -$0.position.z] },
+        positionErrors: zip(run.estimatedPath, run.truePath).map { ($0 - $1).norm })
 }
 
 /// Runs the plan's jobs (those of shard `shard` of `shards`, `shardRange` of the job indices) on `workers` threads. A job whose
@@ -266,14 +285,18 @@ public func runJob(_ job: ExperimentJob, plan: ExperimentPlan, paths: Bool = tru
 /// - Returns: jobs done (computed or found in the store), failure lines, and jobs computed.
 /// - Throws: `ResultsStoreError` when the store cannot be opened or written.
 /// - Complexity: memory O(workers + batch + failures), not O(jobs).
-public func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
-                        progress: ProgressHandler? = nil) throws -> (done: Int, failures: [String], computed: Int) {
+public func executeJobs(
+    _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
+    progress: ProgressHandler? = nil
+) throws -> (done: Int, failures: [String], computed: Int) {
     try executeJobs(plan, storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress, sampled: nil)
 }
 
 /// `executeJobs`, keeping the results with paths of the computed runs that `sampled` wants.
-func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int, shards: Int,
-                 progress: ProgressHandler?, sampled: SampledRuns?) throws -> (done: Int, failures: [String], computed: Int) {
+func executeJobs(
+    _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int, shards: Int,
+    progress: ProgressHandler?, sampled: SampledRuns?
+) throws -> (done: Int, failures: [String], computed: Int) {
     let block = plan.shardJobs ?? shardRange(count: plan.jobs.count, shard: shard, shards: shards)
     // Positions in plan.jobs (sorted by index) of the block: a contiguous range, no copy of the jobs.
     let first = plan.jobs.firstIndex { $0.index >= block.lowerBound } ?? plan.jobs.endIndex
@@ -295,9 +318,11 @@ func executeJobs(_ plan: ExperimentPlan, storePath: String, workers: Int, shard:
                 if keep { sampled?.keep(job.index, r) }
                 computed = true
                 do {
-                    try store.add(StoredRun(job: job, recordingSHA256: plan.checksums[job.recording] ?? "",
-                                            navigationSHA256: plan.checksums[job.navigation] ?? "",
-                                            seconds: Date().timeIntervalSince(started), route: r.route, session: r.session, metrics: r.metrics))
+                    try store.add(
+                        StoredRun(
+                            job: job, recordingSHA256: plan.checksums[job.recording] ?? "",
+                            navigationSHA256: plan.checksums[job.navigation] ?? "",
+                            seconds: Date().timeIntervalSince(started), route: r.route, session: r.session, metrics: r.metrics))
                 } catch { storeError = "\(error)" }
             } catch {
                 failure = "\(job.navigation) [\(job.configuration.label)]: \(error)"
@@ -339,5 +364,3 @@ public func storedMetrics(_ plan: ExperimentPlan, store: ResultsStore) throws ->
         return out
     }
 }
-
-

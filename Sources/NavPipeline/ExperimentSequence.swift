@@ -25,9 +25,11 @@ public struct ExperimentOutcome: Sendable {
 /// Runs an experiment: loads the inputs, runs the jobs of shard `shard` of `shards` on `workers`
 /// threads (cached results are reused) and, unsharded, writes the report into `spec.output`.
 /// `command` is the line the report names to regenerate it.
-public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
-                          progress: ProgressHandler? = nil, readPolicy: HDF5ReadPolicy = .standard,
-                          tracingMemory: Bool = false) throws -> ExperimentOutcome {
+public func runExperiment(
+    _ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
+    progress: ProgressHandler? = nil, readPolicy: HDF5ReadPolicy = .standard,
+    tracingMemory: Bool = false
+) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
     defer { withExtendedLifetime(lock) {} }
@@ -38,17 +40,20 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
     // Unsharded, the report draws the plot sample's runs: keep those computed now (`SampledRuns`).
     let sampled = shards == 1 ? SampledRuns(plan) : nil
-    let (done, failures, computed) = try executeJobs(plan, storePath: storePath, workers: workers,
-                                                     shard: shard, shards: shards, progress: progress, sampled: sampled)
-    let cells = try executeClosedLoopCells(plan, storePath: storePath, workers: workers, shard: shard, shards: shards,
-                                          progress: progress)  // ClosedLoopStore.swift
+    let (done, failures, computed) = try executeJobs(
+        plan, storePath: storePath, workers: workers,
+        shard: shard, shards: shards, progress: progress, sampled: sampled)
+    let cells = try executeClosedLoopCells(
+        plan, storePath: storePath, workers: workers, shard: shard, shards: shards,
+        progress: progress)  // ClosedLoopStore.swift
     traceMemory(plan, "jobs run")
     var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
     outcome.closedLoop = cells
     guard shards == 1 else { outcome.failures += cells.failures; return outcome }  // unsharded: the report lists them
-    outcome.report = try writeExperimentReport(plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
-                                               facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count),
-                                               sampledRuns: sampled, progress: progress)
+    outcome.report = try writeExperimentReport(
+        plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
+        facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count),
+        sampledRuns: sampled, progress: progress)
     outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE: exit 1 too
     return outcome
 }
@@ -56,8 +61,10 @@ public func runExperiment(_ spec: ExperimentSpec, workers: Int, shard: Int = 1, 
 /// Writes the report of a sharded run from the shards' stores (merged into `OUTPUT/results.sqlite`);
 /// a job without a result
 /// is listed as a failure.
-public func mergeExperiment(_ spec: ExperimentSpec, command: String, readPolicy: HDF5ReadPolicy = .standard,
-                            tracingMemory: Bool = false) throws -> ExperimentOutcome {
+public func mergeExperiment(
+    _ spec: ExperimentSpec, command: String, readPolicy: HDF5ReadPolicy = .standard,
+    tracingMemory: Bool = false
+) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output)
     defer { withExtendedLifetime(lock) {} }
@@ -67,16 +74,20 @@ public func mergeExperiment(_ spec: ExperimentSpec, command: String, readPolicy:
     traceMemory(plan, "planned \(plan.jobs.count) jobs")
     let (store, missing) = try mergeShardStores(plan)
     let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
-    let report = try writeExperimentReport(plan, store: store, failures: failures, command: command,
-                                           facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count))
-    return ExperimentOutcome(plan: plan, done: plan.jobs.count - missing.count, failures: plan.failures + failures + report.failures,
-                             computed: 0, report: report)
+    let report = try writeExperimentReport(
+        plan, store: store, failures: failures, command: command,
+        facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count))
+    return ExperimentOutcome(
+        plan: plan, done: plan.jobs.count - missing.count, failures: plan.failures + failures + report.failures,
+        computed: 0, report: report)
 }
 
 /// Machine facts for the manifest (never in summary.md or metrics.csv).
 func runFacts(started: Date, jobs: Int, computed: Int, total: Int) -> [String: String] {
-    var facts = ["wall_seconds": String(format: "%.3f", Date().timeIntervalSince(started)), "workers": String(jobs),
-                 "jobs_computed": String(computed), "jobs_total": String(total)]
+    var facts = [
+        "wall_seconds": String(format: "%.3f", Date().timeIntervalSince(started)), "workers": String(jobs),
+        "jobs_computed": String(computed), "jobs_total": String(total),
+    ]
     let git = Process()
     git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     git.arguments = ["git", "rev-parse", "HEAD"]

@@ -91,14 +91,20 @@ public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 extension ExperimentSpec {
-    static let topKeys = ["name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "statistics", "data_seeds", "closed_loop", "estimators", "plugin_timeout"]
+    static let topKeys = [
+        "name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "statistics", "data_seeds",
+        "closed_loop", "estimators", "plugin_timeout",
+    ]
     static var sweepKeys: [String] { SweepDimension.all.map(\.key) }
 
     /// Parses and validates a YAML spec.
     public static func load(_ path: String, limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
         if let kind = nonRegularFileKind(path) { throw SpecError(file: path, key: "", problem: "is \(kind), expected a YAML experiment spec") }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw SpecError(file: path, key: "", problem: FileManager.default.fileExists(atPath: path) ? "cannot read it as UTF-8 text, expected a YAML experiment spec" : "no such file, expected a YAML experiment spec")
+            throw SpecError(
+                file: path, key: "",
+                problem: FileManager.default.fileExists(atPath: path)
+                    ? "cannot read it as UTF-8 text, expected a YAML experiment spec" : "no such file, expected a YAML experiment spec")
         }
         return try parse(text, file: path, limits: limits)
     }
@@ -117,7 +123,9 @@ extension ExperimentSpec {
 
     /// Validates a parsed YAML document; `text` is what reports hash as the spec.
     static func parse(tree node: Any?, text: String, file: String, limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
-        guard let top = node as? [String: Any] else { throw SpecError(file: file, key: "", problem: "expected a YAML mapping with keys \(topKeys.joined(separator: ", "))") }
+        guard let top = node as? [String: Any] else {
+            throw SpecError(file: file, key: "", problem: "expected a YAML mapping with keys \(topKeys.joined(separator: ", "))")
+        }
         for k in top.keys.sorted() where !topKeys.contains(k) {
             throw SpecError(file: file, key: k, problem: "unknown key; valid: \(topKeys.joined(separator: ", "))")
         }
@@ -126,12 +134,18 @@ extension ExperimentSpec {
             throw fail("name", "expected a name of letters, digits, - and _")
         }
         let inputs: [String]
-        if let s = top["inputs"] as? String { inputs = [s] } else if let l = top["inputs"] as? [String], !l.isEmpty { inputs = l }
-        else if top["inputs"] == nil && top["data_seeds"] != nil { inputs = [] } else {
+        if let s = top["inputs"] as? String {
+            inputs = [s]
+        } else if let l = top["inputs"] as? [String], !l.isEmpty {
+            inputs = l
+        } else if top["inputs"] == nil && top["data_seeds"] != nil {
+            inputs = []
+        } else {
             throw fail("inputs", "expected a glob or a list of globs of trace files")
         }
-        var spec = ExperimentSpec(name: name, inputs: inputs, output: (top["output"] as? String) ?? "Reports/\(name)",
-                                  keyMetrics: defaultKeyMetrics, sweep: Sweep(), tolerances: [:], text: text)
+        var spec = ExperimentSpec(
+            name: name, inputs: inputs, output: (top["output"] as? String) ?? "Reports/\(name)",
+            keyMetrics: defaultKeyMetrics, sweep: Sweep(), tolerances: [:], text: text)
         if let m = top["metrics"] {
             guard let l = m as? [String], !l.isEmpty else { throw fail("metrics", "expected a list of metric names") }
             spec.keyMetrics = l
@@ -158,8 +172,10 @@ extension ExperimentSpec {
             }
             try spec.sweep.checkLimits(file: file, limits: limits)  // SpecLimits.swift: repeated values, grid size
         }
-        for (key, assign) in [("calibration", { (l: [String]) in spec.calibration = l }), ("proximity", { (l: [String]) in spec.proximity = l }),
-                              ("gyro_filters", { (l: [String]) in spec.gyroFilters = l })] {
+        for (key, assign) in [
+            ("calibration", { (l: [String]) in spec.calibration = l }), ("proximity", { (l: [String]) in spec.proximity = l }),
+            ("gyro_filters", { (l: [String]) in spec.gyroFilters = l }),
+        ] {
             guard let v = top[key] else { continue }
             guard let l = v as? [String], !l.isEmpty else { throw fail(key, "expected a list of filter specs") }
             for f in l where f != "none" {
@@ -171,13 +187,17 @@ extension ExperimentSpec {
             assign(l)
         }
         if let a = top["ape"] {
-            guard let l = a as? [[String: Any]], !l.isEmpty else { throw fail("ape", "expected a list of {reference: FILE, estimate: FILE, align: se3|sim3|yaw|origin|none}") }
+            guard let l = a as? [[String: Any]], !l.isEmpty else {
+                throw fail("ape", "expected a list of {reference: FILE, estimate: FILE, align: se3|sim3|yaw|origin|none}")
+            }
             for (i, e) in l.enumerated() {
                 guard let r = e["reference"] as? String, let est = e["estimate"] as? String else {
                     throw fail("ape[\(i)]", "expected reference and estimate file paths")
                 }
                 let align = (e["align"] as? String) ?? "se3"
-                guard AlignmentMethod(rawValue: align) != nil else { throw fail("ape[\(i)].align", "'\(align)' is not one of se3, sim3, yaw, origin, none") }
+                guard AlignmentMethod(rawValue: align) != nil else {
+                    throw fail("ape[\(i)].align", "'\(align)' is not one of se3, sim3, yaw, origin, none")
+                }
                 spec.ape.append([r, est, align])
             }
         }
@@ -189,7 +209,8 @@ extension ExperimentSpec {
             guard let m = c as? [String: Any] else { throw fail("compare", "expected a mapping metric: {absolute: …, relative: …}") }
             for (metric, v) in m {
                 guard let t = v as? [String: Any], let a = (t["absolute"] as? Double) ?? (t["absolute"] as? Int).map(Double.init),
-                      let r = (t["relative"] as? Double) ?? (t["relative"] as? Int).map(Double.init), a >= 0, r >= 0 else {
+                    let r = (t["relative"] as? Double) ?? (t["relative"] as? Int).map(Double.init), a >= 0, r >= 0
+                else {
                     throw fail("compare.\(metric)", "expected {absolute: number ≥ 0, relative: number ≥ 0}")
                 }
                 spec.tolerances[metric] = CompareTolerance(absolute: a, relative: r)

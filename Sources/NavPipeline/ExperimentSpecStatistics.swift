@@ -11,7 +11,9 @@ extension ExperimentSpec {
         var o = StatisticsOptions()
         guard let node else { return o }
         func fail(_ key: String, _ problem: String) -> SpecError { SpecError(file: file, key: key, problem: problem) }
-        guard let m = node as? [String: Any] else { throw fail("statistics", "expected a mapping with keys baseline, resamples, seed, alpha, large_sample") }
+        guard let m = node as? [String: Any] else {
+            throw fail("statistics", "expected a mapping with keys baseline, resamples, seed, alpha, large_sample")
+        }
         for k in m.keys.sorted() where !["baseline", "resamples", "seed", "alpha", "large_sample"].contains(k) {
             throw fail("statistics.\(k)", "unknown key; valid: baseline, resamples, seed, alpha, large_sample")
         }
@@ -34,11 +36,15 @@ extension ExperimentSpec {
             o.seed = UInt64(n)
         }
         if let a = m["alpha"] {
-            guard let x = (a as? Double) ?? (a as? Int).map(Double.init), x > 0, x < 1 else { throw fail("statistics.alpha", "'\(a)' is not in (0, 1)") }
+            guard let x = (a as? Double) ?? (a as? Int).map(Double.init), x > 0, x < 1 else {
+                throw fail("statistics.alpha", "'\(a)' is not in (0, 1)")
+            }
             o.alpha = x
         }
         if let l = m["large_sample"] {
-            guard let n = l as? Int, n >= 2, n <= 1_000_000_000 else { throw fail("statistics.large_sample", "'\(l)' is not an integer in 2…1000000000") }
+            guard let n = l as? Int, n >= 2, n <= 1_000_000_000 else {
+                throw fail("statistics.large_sample", "'\(l)' is not an integer in 2…1000000000")
+            }
             o.largeSample = n
         }
         return o
@@ -51,8 +57,9 @@ func writeStatistics(_ plan: ExperimentPlan, table: MetricsTable, out: Experimen
     // cells.csv is streamed as the cells are computed; the statistics keep the key metrics' cells.
     let cellsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("cells.csv"))
     cellsFile.write(ExperimentStatistics.cellsHeader)
-    var statistics = ExperimentStatistics(table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics,
-                                          cellSink: { cellsFile.write(ExperimentStatistics.csvLine($0)) })
+    var statistics = ExperimentStatistics(
+        table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics,
+        cellSink: { cellsFile.write(ExperimentStatistics.csvLine($0)) })
     try cellsFile.commit()
     traceMemory(plan, "report: statistics computed")
     try statistics.writeComparisonsCSV(to: (out.folder as NSString).appendingPathComponent("comparisons.csv"))

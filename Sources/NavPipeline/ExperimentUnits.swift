@@ -46,11 +46,15 @@ struct SessionGrouping {
             if m.kind == .recording {
                 if let other = routes[i].recording {
                     failures.append("\(f): route \(m.routeID)\(where_) already has the recording \(other); ignored")
-                } else { routes[i].recording = f }
+                } else {
+                    routes[i].recording = f
+                }
             } else if m.kind == .navigation {
                 let sk = k + "\u{1}" + m.sessionID
                 if let other = seenSession[sk] {
-                    failures.append("\(f): session \(m.sessionID) of route \(m.routeID)\(where_) repeats the session id of \(other); ignored (session ids must be unique per dataset)")
+                    failures.append(
+                        "\(f): session \(m.sessionID) of route \(m.routeID)\(where_) repeats the session id of \(other); ignored (session ids must be unique per dataset)"
+                    )
                     continue
                 }
                 seenSession[sk] = f

@@ -40,8 +40,9 @@ public func loadEstimate(_ source: EstimateSource, for navigation: Session, read
         throw GuidanceJobError("\(escapedForMessage(source.path)): --t-offset \(source.timeOffset): expected a finite number of seconds")
     }
     let t = file.trajectory.timestamps.map { $0 + source.timeOffset }
-    let estimate = VIOStream(timestamps: t, poses: file.trajectory.poses.values,
-                             trackingState: Array(repeating: .normal, count: t.count))
+    let estimate = VIOStream(
+        timestamps: t, poses: file.trajectory.poses.values,
+        trackingState: Array(repeating: .normal, count: t.count))
     try checkFrameContract(estimate, navigation: navigation, name: source.path)
     return estimate
 }
@@ -61,14 +62,18 @@ public func checkFrameContract(_ estimate: VIOStream, navigation: Session, name:
         throw GuidanceJobError("\(sid): a navigation session needs a groundtruth stream to measure an estimate against")
     }
     if b < c || a > d {
-        throw GuidanceJobError("\(file): no time overlap: the estimate spans \(twoDecimals(a))…\(twoDecimals(b)) s, session \(sid) \(twoDecimals(c))…\(twoDecimals(d)) s (expected stamps on the session's clock; --t-offset shifts them)")
+        throw GuidanceJobError(
+            "\(file): no time overlap: the estimate spans \(twoDecimals(a))…\(twoDecimals(b)) s, session \(sid) \(twoDecimals(c))…\(twoDecimals(d)) s (expected stamps on the session's clock; --t-offset shifts them)"
+        )
     }
     func span(_ v: [Double]) -> Double { (v.max() ?? 0) - (v.min() ?? 0) }
     let p = estimate.poses.map(\.translation)
     let up = span(p.map(\.y)), horizontal = max(span(p.map(\.x)), span(p.map(\.z)))
     let trueUp = span(gt.poses.map(\.translation.y))
     if up > trueUp + 2, up >= 0.5 * horizontal {
-        throw GuidanceJobError("\(file): the estimate's y axis spans \(twoDecimals(up)) m but the session's ground truth only \(twoDecimals(trueUp)) m vertically: expected ARKit's frame (+y up, metres); is the estimate z-up?")
+        throw GuidanceJobError(
+            "\(file): the estimate's y axis spans \(twoDecimals(up)) m but the session's ground truth only \(twoDecimals(trueUp)) m vertically: expected ARKit's frame (+y up, metres); is the estimate z-up?"
+        )
     }
 }
 

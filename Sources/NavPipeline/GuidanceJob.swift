@@ -2,9 +2,9 @@ import Foundation
 import NavCore
 import NavGeometry
 import NavGuidance
+import NavIO
 import NavMetrics
 import NavSignal
-import NavIO
 
 /// Longest VIO span (seconds) a guidance replay accepts: 4 hours, far beyond any navigation,
 /// so the 0.01 s replay clock runs at most 1.44 million ticks.
@@ -105,19 +105,27 @@ func trueSessionToVenue(_ s: Session, vio given: VIOStream? = nil) throws -> Pos
 ///
 /// `names` are what errors name the two sessions by (the CLI passes their files); default their
 /// session ids.
-public func runGuidance(recording: Session, navigation: Session, options o: GuidanceOptions, force: Bool = false,
-                        estimate: VIOStream? = nil, pluginTimeout: Double = ExecPlugin.defaultTimeout,
-                        names: (recording: String, navigation: String)? = nil) throws -> GuidanceRun {
+public func runGuidance(
+    recording: Session, navigation: Session, options o: GuidanceOptions, force: Bool = false,
+    estimate: VIOStream? = nil, pluginTimeout: Double = ExecPlugin.defaultTimeout,
+    names: (recording: String, navigation: String)? = nil
+) throws -> GuidanceRun {
     let rid = names?.recording ?? recording.metadata.sessionID, nid = names?.navigation ?? navigation.metadata.sessionID
     if !force {
         guard recording.metadata.kind == .recording else {
-            throw GuidanceJobError("\(escapedForMessage(rid)): session_kind is \(recording.metadata.kind.rawValue), expected recording as the first session (--force to override)")
+            throw GuidanceJobError(
+                "\(escapedForMessage(rid)): session_kind is \(recording.metadata.kind.rawValue), expected recording as the first session (--force to override)"
+            )
         }
         guard navigation.metadata.kind == .navigation else {
-            throw GuidanceJobError("\(escapedForMessage(nid)): session_kind is \(navigation.metadata.kind.rawValue), expected navigation as the second session (--force to override)")
+            throw GuidanceJobError(
+                "\(escapedForMessage(nid)): session_kind is \(navigation.metadata.kind.rawValue), expected navigation as the second session (--force to override)"
+            )
         }
         guard recording.metadata.routeID == navigation.metadata.routeID else {
-            throw GuidanceJobError("\(escapedForMessage(nid)): route_id \"\(escapedForMessage(navigation.metadata.routeID))\" differs from the recording's \"\(escapedForMessage(recording.metadata.routeID))\" (--force to override)")
+            throw GuidanceJobError(
+                "\(escapedForMessage(nid)): route_id \"\(escapedForMessage(navigation.metadata.routeID))\" differs from the recording's \"\(escapedForMessage(recording.metadata.routeID))\" (--force to override)"
+            )
         }
     }
     for (s, id) in [(recording, rid), (navigation, nid)] {
@@ -125,7 +133,9 @@ public func runGuidance(recording: Session, navigation: Session, options o: Guid
         let v = id == nid ? (estimate ?? s.vio) : s.vio
         let ends = [v?.timestamps.first, v?.timestamps.last, s.groundTruth?.timestamps.first, s.groundTruth?.timestamps.last].compactMap { $0 }
         if let a = ends.min(), let b = ends.max(), !(b - a <= maxGuidanceSpanSeconds) {
-            throw GuidanceJobError("\(escapedForMessage(id)): /vio and /groundtruth span \(b - a) s, more than the \(Int(maxGuidanceSpanSeconds)) s a guidance replay accepts")
+            throw GuidanceJobError(
+                "\(escapedForMessage(id)): /vio and /groundtruth span \(b - a) s, more than the \(Int(maxGuidanceSpanSeconds)) s a guidance replay accepts"
+            )
         }
     }
     guard let rvio = recording.vio, let rgt = recording.groundTruth else {
@@ -186,11 +196,14 @@ public func runGuidance(recording: Session, navigation: Session, options o: Guid
         RunMetric("registration_translation_error", reg.translationError, "m"),
         RunMetric("registration_yaw_error", abs(reg.yawErrorDegrees), "deg"),
         RunMetric("registration_induced_error_max", reg.maxInducedError, "m"),
-        RunMetric("position_error_rmse", positionErrors.isEmpty ? .nan : (positionErrors.reduce(0) { $0 + $1 * $1 } / Double(positionErrors.count)).squareRoot(), "m"),
+        RunMetric(
+            "position_error_rmse",
+            positionErrors.isEmpty ? .nan : (positionErrors.reduce(0) { $0 + $1 * $1 } / Double(positionErrors.count)).squareRoot(), "m"),
         RunMetric("end_point_drift", drift?.drift ?? .nan, "fraction"),
         RunMetric("keypoints", Double(route.keypoints.count), "count"),
         RunMetric("route_length", trueRoute.length, "m"),
     ]
-    return GuidanceRun(routeID: navigation.metadata.routeID, recordingID: rid, navigationID: nid, route: route, trueRoute: trueRoute,
-                       estimated: timeline, truth: truthTimeline, estimatedPath: estimatedPath, truePath: truePath, metrics: metrics)
+    return GuidanceRun(
+        routeID: navigation.metadata.routeID, recordingID: rid, navigationID: nid, route: route, trueRoute: trueRoute,
+        estimated: timeline, truth: truthTimeline, estimatedPath: estimatedPath, truePath: truePath, metrics: metrics)
 }

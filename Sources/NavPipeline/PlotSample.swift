@@ -32,9 +32,12 @@ struct PlotSample {
         if c.count < Self.perCell {
             c.append((rank, job.index))
         } else if let worst = c.indices.max(by: { (c[$0].rank, c[$0].index) < (c[$1].rank, c[$1].index) }),
-                  (rank, job.index) < (c[worst].rank, c[worst].index) {
+            (rank, job.index) < (c[worst].rank, c[worst].index)
+        {
             c[worst] = (rank, job.index)
-        } else { return }
+        } else {
+            return
+        }
         cells[cell] = c
     }
 
@@ -60,8 +63,10 @@ struct PlotSample {
     /// `indices` or a part of them): those in `reusing` (computed by this process, `SampledRuns`)
     /// as they are, the others re-run on `workers` threads (a run that fails now is left out). Jobs
     /// are deterministic, so both give the same result.
-    func results(_ plan: ExperimentPlan, chosen: [Int], workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                 reusing: [Int: JobResult] = [:], progress: ProgressHandler? = nil) -> [JobResult] {
+    func results(
+        _ plan: ExperimentPlan, chosen: [Int], workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+        reusing: [Int: JobResult] = [:], progress: ProgressHandler? = nil
+    ) -> [JobResult] {
         let box = Mutex(chosen.map { reusing[$0] })
         let missing = chosen.indices.filter { reusing[chosen[$0]] == nil }
         guard !missing.isEmpty else { return box.withLock { $0.compactMap { $0 } } }
@@ -93,7 +98,8 @@ final class SampledRuns: Sendable {
 
     /// Keeps `result` if it fits in `maximumBytes`.
     func keep(_ index: Int, _ result: JobResult) {
-        let size = 8 * (result.positionErrors.count + 2 * (result.truePath.count + result.estimatedPath.count + result.route2D.count))
+        let size =
+            8 * (result.positionErrors.count + 2 * (result.truePath.count + result.estimatedPath.count + result.route2D.count))
             + 64 * (result.truePath.count + result.estimatedPath.count + result.route2D.count) + 1_024
         kept.withLock { k in
             guard k.bytes + size <= Self.maximumBytes else { return }
@@ -102,5 +108,9 @@ final class SampledRuns: Sendable {
         }
     }
     /// The kept results, leaving none here (the report frees them route by route as it draws).
-    func take() -> [Int: JobResult] { kept.withLock { k in defer { k = ([:], 0) }; return k.runs } }
+    func take() -> [Int: JobResult] {
+        kept.withLock { k in
+            defer { k = ([:], 0) }; return k.runs
+        }
+    }
 }

@@ -14,14 +14,20 @@ public func apeTable(_ spec: ExperimentSpec, readPolicy: HDF5ReadPolicy = .stand
         var settings = EvaluationSettings()
         settings.alignment = AlignmentMethod(rawValue: pair[2])!
         do {
-            let r = try evaluateAPE(reference: TrajectorySource(path: pair[0], readPolicy: readPolicy),
-                                    estimate: TrajectorySource(path: pair[1], readPolicy: readPolicy), settings: settings)
+            let r = try evaluateAPE(
+                reference: TrajectorySource(path: pair[0], readPolicy: readPolicy),
+                estimate: TrajectorySource(path: pair[1], readPolicy: readPolicy), settings: settings)
             let s = r.statistics
             let name = (pair[1] as NSString).lastPathComponent
             for (m, v) in [("rmse", s.rmse), ("mean", s.mean), ("median", s.median), ("std", s.std), ("max", s.max)] {
-                rows.append(MetricRow(route: "-", session: name, configuration: "align=\(pair[2])", parameters: [pair[0]], metric: "ape_\(m)", value: v, unit: "m"))
+                rows.append(
+                    MetricRow(
+                        route: "-", session: name, configuration: "align=\(pair[2])", parameters: [pair[0]], metric: "ape_\(m)", value: v, unit: "m"))
             }
-            rows.append(MetricRow(route: "-", session: name, configuration: "align=\(pair[2])", parameters: [pair[0]], metric: "pairs", value: Double(r.pairs), unit: "count"))
+            rows.append(
+                MetricRow(
+                    route: "-", session: name, configuration: "align=\(pair[2])", parameters: [pair[0]], metric: "pairs", value: Double(r.pairs),
+                    unit: "count"))
         } catch { failures.append("ape \(pair[1]) vs \(pair[0]): \(error)") }
     }
     return (MetricsTable(parameterColumns: ["reference"], rows: rows), failures)
@@ -63,8 +69,13 @@ public func gyroFilterTable(_ plan: ExperimentPlan) -> (table: MetricsTable, fai
                 var errors: [Double] = []
                 for i in imu.timestamps.indices { if let w = truth[i] { errors.append((Vector3(axes[0][i], axes[1][i], axes[2][i]) - w).norm) } }
                 let rms = errors.isEmpty ? .nan : (errors.reduce(0) { $0 + $1 * $1 } / Double(errors.count)).squareRoot()
-                rows.append(MetricRow(route: "-", session: session, configuration: spec, parameters: [spec], metric: "gyro_error_rms", value: rms, unit: "rad/s"))
-                rows.append(MetricRow(route: "-", session: session, configuration: spec, parameters: [spec], metric: "gyro_error_max", value: errors.max() ?? .nan, unit: "rad/s"))
+                rows.append(
+                    MetricRow(
+                        route: "-", session: session, configuration: spec, parameters: [spec], metric: "gyro_error_rms", value: rms, unit: "rad/s"))
+                rows.append(
+                    MetricRow(
+                        route: "-", session: session, configuration: spec, parameters: [spec], metric: "gyro_error_max", value: errors.max() ?? .nan,
+                        unit: "rad/s"))
             } catch { failures.append("\(file) [gyro filter \(spec)]: \(error)") }
         }
     }

@@ -40,7 +40,11 @@ final class PendingBatch<Item: Sendable>: Sendable {
         }
     }
     /// Everything queued, emptying the queue.
-    func drain() -> [Item] { items.withLock { p in defer { p.removeAll() }; return p } }
+    func drain() -> [Item] {
+        items.withLock { p in
+            defer { p.removeAll() }; return p
+        }
+    }
 }
 
 /// Sizes a store row may have. Checked in SQL before a value reaches Swift, so a hostile or
@@ -107,8 +111,11 @@ public final class ResultsStore: Sendable {
             pool = try DatabasePool(path: path, configuration: config)
             try pool.write { db in
                 if try db.tableExists("meta"),
-                   let v = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'schema_version'"), v != ResultsStore.schemaVersion {
-                    for t in ["metrics", "failures", "runs", "configurations", "inputs", "closed_loop_cells", "meta"] { try db.execute(sql: "DROP TABLE IF EXISTS \(t)") }
+                    let v = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'schema_version'"), v != ResultsStore.schemaVersion
+                {
+                    for t in ["metrics", "failures", "runs", "configurations", "inputs", "closed_loop_cells", "meta"] {
+                        try db.execute(sql: "DROP TABLE IF EXISTS \(t)")
+                    }
                 }
                 try db.execute(sql: ResultsStore.schema + closedLoopCellsSchema)  // closed-loop cells: ClosedLoopStore.swift
             }
@@ -159,15 +166,18 @@ public final class ResultsStore: Sendable {
     /// Records the experiment's identity, inputs and configurations (before the runs).
     func describe(_ plan: ExperimentPlan, shard: Int, shards: Int) throws {
         try pool.write { db in
-            let meta = [("schema_version", ResultsStore.schemaVersion), ("navbench_version", NavbenchVersion.current),
-                        ("spec_sha256", plan.specSHA256), ("shard", "\(shard)/\(shards)")]
+            let meta = [
+                ("schema_version", ResultsStore.schemaVersion), ("navbench_version", NavbenchVersion.current),
+                ("spec_sha256", plan.specSHA256), ("shard", "\(shard)/\(shards)"),
+            ]
             for (k, v) in meta { try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", arguments: [k, v]) }
             for (p, sum) in plan.checksums.sorted(by: { $0.key < $1.key }) {
                 try db.execute(sql: "INSERT OR REPLACE INTO inputs(path, sha256) VALUES (?, ?)", arguments: [p, sum])
             }
             for c in plan.spec.sweep.configurations {
-                try db.execute(sql: "INSERT OR REPLACE INTO configurations(label, options, parameters) VALUES (?, ?, ?)",
-                               arguments: [c.label, c.options.canonicalJSON, c.parameters.joined(separator: "\n")])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO configurations(label, options, parameters) VALUES (?, ?, ?)",
+                    arguments: [c.label, c.options.canonicalJSON, c.parameters.joined(separator: "\n")])
             }
         }
     }
@@ -193,8 +203,9 @@ public final class ResultsStore: Sendable {
     /// Records a failed run (replacing an earlier failure of the same key).
     func fail(_ job: ExperimentJob, message: String) throws {
         try pool.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO failures(key, job_index, navigation, configuration, message) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [job.key, job.index, job.navigation, job.configuration.label, message])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO failures(key, job_index, navigation, configuration, message) VALUES (?, ?, ?, ?, ?)",
+                arguments: [job.key, job.index, job.navigation, job.configuration.label, message])
         }
     }
 
@@ -208,18 +219,26 @@ public final class ResultsStore: Sendable {
         try pool.write { db in
             for run in batch {
                 try db.execute(sql: "DELETE FROM metrics WHERE run_key = ?", arguments: [run.job.key])
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO runs(key, job_index, route, session, configuration, recording_sha256, navigation_sha256,
-                                                navbench_version, seconds, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [run.job.key, run.job.index, run.route, run.session, run.job.configuration.label,
-                                     run.recordingSHA256, run.navigationSHA256, NavbenchVersion.current, run.seconds,
-                                     runChecksum(key: run.job.key, route: run.route, session: run.session,
-                                                 configuration: run.job.configuration.label, metrics: run.metrics)])
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO runs(key, job_index, route, session, configuration, recording_sha256, navigation_sha256,
+                                                    navbench_version, seconds, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        run.job.key, run.job.index, run.route, run.session, run.job.configuration.label,
+                        run.recordingSHA256, run.navigationSHA256, NavbenchVersion.current, run.seconds,
+                        runChecksum(
+                            key: run.job.key, route: run.route, session: run.session,
+                            configuration: run.job.configuration.label, metrics: run.metrics),
+                    ])
                 for (i, m) in run.metrics.enumerated() {
                     let exact = m.value.isNaN || (m.value == 0 && m.value.sign == .minus)
-                    try db.execute(sql: "INSERT INTO metrics(run_key, ordinal, name, value, unit, exact) VALUES (?, ?, ?, ?, ?, ?)",
-                                   arguments: [run.job.key, i, m.name, m.value.isNaN ? nil : m.value, m.unit,
-                                               exact ? Int64(bitPattern: m.value.bitPattern) : nil])
+                    try db.execute(
+                        sql: "INSERT INTO metrics(run_key, ordinal, name, value, unit, exact) VALUES (?, ?, ?, ?, ?, ?)",
+                        arguments: [
+                            run.job.key, i, m.name, m.value.isNaN ? nil : m.value, m.unit,
+                            exact ? Int64(bitPattern: m.value.bitPattern) : nil,
+                        ])
                 }
                 try db.execute(sql: "DELETE FROM failures WHERE key = ?", arguments: [run.job.key])
             }
@@ -238,8 +257,9 @@ public final class ResultsStore: Sendable {
         do {
             let shard = try DatabaseQueue(path: shardPath, configuration: readOnly)
             meta = try shard.read { db in
-                try Dictionary(Row.fetchAll(db, sql: "SELECT name, value FROM meta").map { ($0["name"] as String, $0["value"] as String) },
-                               uniquingKeysWith: { a, _ in a })
+                try Dictionary(
+                    Row.fetchAll(db, sql: "SELECT name, value FROM meta").map { ($0["name"] as String, $0["value"] as String) },
+                    uniquingKeysWith: { a, _ in a })
             }
         } catch { throw ResultsStoreError.unreadable(path: shardPath, reason: "\(error)") }
         if let v = meta["schema_version"], v != ResultsStore.schemaVersion {
@@ -255,47 +275,62 @@ public final class ResultsStore: Sendable {
             try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [shardPath])
             defer { try? db.execute(sql: "DETACH DATABASE shard") }
             // Every row within the limits before anything is copied (one scan per table, in SQL).
-            let checks: [(table: String, sql: String)] = [
-                ("runs", """
-                    SELECT substr(key, 1, 80), CASE
-                      WHEN typeof(key) != 'text' OR length(key) != \(StoreLimits.key) THEN 'key is not a 64-character hex SHA-256'
-                      WHEN typeof(job_index) != 'integer' OR job_index < 0 THEN 'job_index is not a non-negative integer'
-                      WHEN length(route) > \(StoreLimits.label) OR length(session) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
-                        THEN 'a label is longer than \(StoreLimits.label) characters'
-                      WHEN length(checksum) != 64 THEN 'checksum is not a 64-character hex SHA-256'
-                      WHEN typeof(seconds) NOT IN ('real', 'integer') THEN 'seconds is not a number' END
-                    FROM shard.runs WHERE typeof(key) != 'text' OR length(key) != \(StoreLimits.key) OR typeof(job_index) != 'integer' OR job_index < 0
-                      OR length(route) > \(StoreLimits.label) OR length(session) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
-                      OR length(checksum) != 64 OR typeof(seconds) NOT IN ('real', 'integer') LIMIT 1
-                    """),
-                ("metrics", """
-                    SELECT substr(run_key, 1, 80), CASE
-                      WHEN typeof(ordinal) != 'integer' OR ordinal < 0 OR ordinal >= \(StoreLimits.metricsPerRun) THEN 'ordinal is not an integer 0…\(StoreLimits.metricsPerRun - 1)'
-                      WHEN length(name) > \(StoreLimits.name) OR length(unit) > \(StoreLimits.name) THEN 'a metric name or unit is longer than \(StoreLimits.name) characters'
-                      ELSE 'value is neither a number nor NULL' END
-                    FROM shard.metrics WHERE typeof(ordinal) != 'integer' OR ordinal < 0 OR ordinal >= \(StoreLimits.metricsPerRun)
-                      OR length(name) > \(StoreLimits.name) OR length(unit) > \(StoreLimits.name) OR typeof(value) NOT IN ('real', 'integer', 'null') LIMIT 1
-                    """),
-                ("failures", """
-                    SELECT substr(key, 1, 80), 'a field is longer than its limit' FROM shard.failures
-                    WHERE length(key) > \(StoreLimits.key) OR length(navigation) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
-                      OR length(message) > \(StoreLimits.message) LIMIT 1
-                    """),
-            ] + [("closed_loop_cells", closedLoopCellsShardCheckSQL)]  // ClosedLoopStore.swift
+            let checks: [(table: String, sql: String)] =
+                [
+                    (
+                        "runs",
+                        """
+                        SELECT substr(key, 1, 80), CASE
+                          WHEN typeof(key) != 'text' OR length(key) != \(StoreLimits.key) THEN 'key is not a 64-character hex SHA-256'
+                          WHEN typeof(job_index) != 'integer' OR job_index < 0 THEN 'job_index is not a non-negative integer'
+                          WHEN length(route) > \(StoreLimits.label) OR length(session) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
+                            THEN 'a label is longer than \(StoreLimits.label) characters'
+                          WHEN length(checksum) != 64 THEN 'checksum is not a 64-character hex SHA-256'
+                          WHEN typeof(seconds) NOT IN ('real', 'integer') THEN 'seconds is not a number' END
+                        FROM shard.runs WHERE typeof(key) != 'text' OR length(key) != \(StoreLimits.key) OR typeof(job_index) != 'integer' OR job_index < 0
+                          OR length(route) > \(StoreLimits.label) OR length(session) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
+                          OR length(checksum) != 64 OR typeof(seconds) NOT IN ('real', 'integer') LIMIT 1
+                        """
+                    ),
+                    (
+                        "metrics",
+                        """
+                        SELECT substr(run_key, 1, 80), CASE
+                          WHEN typeof(ordinal) != 'integer' OR ordinal < 0 OR ordinal >= \(StoreLimits.metricsPerRun) THEN 'ordinal is not an integer 0…\(StoreLimits.metricsPerRun - 1)'
+                          WHEN length(name) > \(StoreLimits.name) OR length(unit) > \(StoreLimits.name) THEN 'a metric name or unit is longer than \(StoreLimits.name) characters'
+                          ELSE 'value is neither a number nor NULL' END
+                        FROM shard.metrics WHERE typeof(ordinal) != 'integer' OR ordinal < 0 OR ordinal >= \(StoreLimits.metricsPerRun)
+                          OR length(name) > \(StoreLimits.name) OR length(unit) > \(StoreLimits.name) OR typeof(value) NOT IN ('real', 'integer', 'null') LIMIT 1
+                        """
+                    ),
+                    (
+                        "failures",
+                        """
+                        SELECT substr(key, 1, 80), 'a field is longer than its limit' FROM shard.failures
+                        WHERE length(key) > \(StoreLimits.key) OR length(navigation) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
+                          OR length(message) > \(StoreLimits.message) LIMIT 1
+                        """
+                    ),
+                ] + [("closed_loop_cells", closedLoopCellsShardCheckSQL)]  // ClosedLoopStore.swift
             for check in checks {
                 if let row = try Row.fetchOne(db, sql: check.sql) {
                     let key: String? = row[0]
-                    throw ResultsStoreError.malformedShard(path: shardPath, table: check.table, key: escapedForMessage(key ?? "NULL"),
-                                                           problem: row[1] ?? "malformed row")
+                    throw ResultsStoreError.malformedShard(
+                        path: shardPath, table: check.table, key: escapedForMessage(key ?? "NULL"),
+                        problem: row[1] ?? "malformed row")
                 }
             }
             var copied = 0
             try db.inTransaction {
                 // Streams in SQL (no run passes through Swift): memory O(1) in the shard's size.
-                let runColumns = "key, job_index, route, session, configuration, recording_sha256, navigation_sha256, navbench_version, seconds, checksum"
+                let runColumns =
+                    "key, job_index, route, session, configuration, recording_sha256, navigation_sha256, navbench_version, seconds, checksum"
                 try db.execute(sql: "INSERT OR IGNORE INTO runs(\(runColumns)) SELECT \(runColumns) FROM shard.runs")
                 copied = db.changesCount
-                try db.execute(sql: "INSERT OR IGNORE INTO metrics(run_key, ordinal, name, value, unit, exact) SELECT run_key, ordinal, name, value, unit, exact FROM shard.metrics")
+                try db.execute(
+                    sql:
+                        "INSERT OR IGNORE INTO metrics(run_key, ordinal, name, value, unit, exact) SELECT run_key, ordinal, name, value, unit, exact FROM shard.metrics"
+                )
                 try db.execute(sql: "INSERT OR IGNORE INTO inputs SELECT * FROM shard.inputs")
                 try db.execute(sql: "INSERT OR IGNORE INTO configurations SELECT * FROM shard.configurations")
                 try db.execute(sql: absorbClosedLoopCellsSQL)  // ClosedLoopStore.swift
@@ -347,17 +382,25 @@ public struct StoreReader {
     ///
     /// Complexity: O(m log n) for m metrics of n stored runs (two index lookups).
     public func metrics(key: String) throws -> (session: String, metrics: [Metric])? {
-        guard let run = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT route, session, configuration, checksum FROM runs WHERE key = ? AND length(route) <= \(StoreLimits.label)
-              AND length(session) <= \(StoreLimits.label) AND length(configuration) <= \(StoreLimits.label) AND length(checksum) = 64
-            """), arguments: [key]) else { return nil }
+        guard
+            let run = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT route, session, configuration, checksum FROM runs WHERE key = ? AND length(route) <= \(StoreLimits.label)
+                          AND length(session) <= \(StoreLimits.label) AND length(configuration) <= \(StoreLimits.label) AND length(checksum) = 64
+                        """), arguments: [key])
+        else { return nil }
         // Beyond the limits a row is not trusted (computed again): nothing longer reaches Swift.
-        let (count, longest): (Int, Int) = try Row.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*), MAX(MAX(length(name), length(unit))) FROM metrics WHERE run_key = ?"),
-                                                            arguments: [key]).map { ($0[0] ?? 0, $0[1] ?? 0) } ?? (0, 0)
+        let (count, longest): (Int, Int) =
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*), MAX(MAX(length(name), length(unit))) FROM metrics WHERE run_key = ?"),
+                arguments: [key]
+            ).map { ($0[0] ?? 0, $0[1] ?? 0) } ?? (0, 0)
         guard count <= StoreLimits.metricsPerRun, longest <= StoreLimits.name else { return nil }
         var metrics: [Metric] = []
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT name, value, unit, exact FROM metrics WHERE run_key = ? ORDER BY ordinal"),
-                                         arguments: [key])
+        let cursor = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT name, value, unit, exact FROM metrics WHERE run_key = ? ORDER BY ordinal"),
+            arguments: [key])
         while let row = try cursor.next() {
             let exact: Int64? = row[3], value: Double? = row[1]
             metrics.append(Metric(row[0], exact.map { Double(bitPattern: UInt64(bitPattern: $0)) } ?? value ?? .nan, row[2]))

@@ -35,8 +35,9 @@ public func traceSeries(_ path: String, dataset: String) throws -> [NamedSeries]
     let cols = shape.count == 2 ? shape[1] : 1
     let names = cols == 1 ? [parts[1]] : cols == 3 ? ["x", "y", "z"] : (0..<cols).map { "c\($0)" }
     return (0..<cols).map { c in
-        NamedSeries(name: names[c], timestamps: stream.timestamps,
-                    values: stride(from: c, to: values.count, by: cols).map { values[$0] }, units: stream.units[parts[1]])
+        NamedSeries(
+            name: names[c], timestamps: stream.timestamps,
+            values: stride(from: c, to: values.count, by: cols).map { values[$0] }, units: stream.units[parts[1]])
     }
 }
 
@@ -67,8 +68,10 @@ public func sampleRate(of s: NamedSeries, given: Double?) throws -> Double {
 
 /// Filters one CSV column with `spec`; returns the table as CSV text with the result added
 /// as `outputColumn` (same rows, same order).
-public func filterCSV(_ table: CSVTable, spec: FilterSpec, column: String, outputColumn: String,
-                      timeColumn: String?, rate: Double?) throws -> String {
+public func filterCSV(
+    _ table: CSVTable, spec: FilterSpec, column: String, outputColumn: String,
+    timeColumn: String?, rate: Double?
+) throws -> String {
     let s = try csvSeries(table, column: column, timeColumn: timeColumn, rate: rate)
     let fs = try sampleRate(of: s, given: rate)
     let y = try spec.apply(s.values, timestamps: s.timestamps, sampleRate: fs)
@@ -82,9 +85,12 @@ public func filterCSV(_ table: CSVTable, spec: FilterSpec, column: String, outpu
 /// Streams: the input is validated, filtered and copied `blockRows` rows at a time
 /// (`filterTraceInBlocks`), so memory does not grow with the recording; the output equals
 /// the whole-array filter's bit for bit.
-public func filterTrace(input: String, output: String, spec: FilterSpec, dataset: String, rate: Double?, command: String,
-                        compression: HDF5Compression = .filterDefault, blockRows: Int = traceBlockRows,
-                        readPolicy: HDF5ReadPolicy = .standard) throws {
-    try filterTraceInBlocks(input: input, output: output, spec: spec, dataset: dataset, rate: rate, command: command,
-                            compression: compression, blockRows: blockRows, readPolicy: readPolicy)
+public func filterTrace(
+    input: String, output: String, spec: FilterSpec, dataset: String, rate: Double?, command: String,
+    compression: HDF5Compression = .filterDefault, blockRows: Int = traceBlockRows,
+    readPolicy: HDF5ReadPolicy = .standard
+) throws {
+    try filterTraceInBlocks(
+        input: input, output: output, spec: spec, dataset: dataset, rate: rate, command: command,
+        compression: compression, blockRows: blockRows, readPolicy: readPolicy)
 }

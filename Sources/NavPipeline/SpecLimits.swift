@@ -32,8 +32,9 @@ extension Sweep {
         let limit = limits.maxConfigurations
         guard let n = configurationCount, n <= limit else {
             let shown = configurationCount.map(String.init) ?? "more than 2^63"
-            throw SpecError(file: file, key: "sweep",
-                            problem: "\(shown) configurations, more than the limit of \(limit) (--max-configurations raises it)")
+            throw SpecError(
+                file: file, key: "sweep",
+                problem: "\(shown) configurations, more than the limit of \(limit) (--max-configurations raises it)")
         }
     }
 }
@@ -45,7 +46,9 @@ public func checkReportFolder(_ spec: ExperimentSpec) throws(TraceError) {
     let out = spec.output
     let parts = out.split(separator: "/", omittingEmptySubsequences: true)
     if out.isEmpty || parts.allSatisfy({ $0 == "." }) && !out.hasPrefix("/") {
-        throw TraceError(.writeFailed, file: out.isEmpty ? "''" : out, object: "output", "the current folder is never a report folder; name a new folder (default Reports/\(spec.name))")
+        throw TraceError(
+            .writeFailed, file: out.isEmpty ? "''" : out, object: "output",
+            "the current folder is never a report folder; name a new folder (default Reports/\(spec.name))")
     }
     if parts.contains("..") {
         throw TraceError(.writeFailed, file: out, object: "output", "a report folder may not contain '..'; give a plain or absolute path")
@@ -71,12 +74,14 @@ public final class ReportFolderLock {
             throw TraceError(.writeFailed, file: folder, "cannot create the report folder (\(errnoText(errno)))")
         }
         let base = folder.hasSuffix("/") ? folder : folder + "/"
-        self.fd = try Self.lock(base + ".navbench.lock", folder: folder, exclusive: shard == nil,
-                                busy: "another navbench run is writing this report folder; wait for it or choose another --out")
+        self.fd = try Self.lock(
+            base + ".navbench.lock", folder: folder, exclusive: shard == nil,
+            busy: "another navbench run is writing this report folder; wait for it or choose another --out")
         if let shard {
             do {
-                let fd = try Self.lock(base + ".navbench-shard-\(shard).lock", folder: folder, exclusive: true,
-                                       busy: "shard \(shard) of this report folder is already running")
+                let fd = try Self.lock(
+                    base + ".navbench-shard-\(shard).lock", folder: folder, exclusive: true,
+                    busy: "shard \(shard) of this report folder is already running")
                 shardFD = fd
             } catch {
                 flock(self.fd, LOCK_UN); close(self.fd)

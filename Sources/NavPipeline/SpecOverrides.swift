@@ -38,9 +38,12 @@ extension ExperimentSpec {
             var path = kv[0].split(separator: ".").map(String.init)
             if path.count == 1, SweepDimension.named(path[0]) != nil { path = ["sweep", path[0]] }
             if path.count == 1, SweepDimension.closedLoopNamed(path[0]) != nil { path = ["closed_loop", path[0]] }
-            let closedLoopList = path.count == 2 && path[0] == "closed_loop" && (SweepDimension.closedLoopNamed(path[1]) != nil || path[1] == "seeds" || path[1] == "recordings")
-            let value = try overrideValue(kv[1], list: path.first == "sweep" || closedLoopList || (path.count == 1 && listKeys.contains(path[0])),
-                                          file: file, key: kv[0])
+            let closedLoopList =
+                path.count == 2 && path[0] == "closed_loop"
+                && (SweepDimension.closedLoopNamed(path[1]) != nil || path[1] == "seeds" || path[1] == "recordings")
+            let value = try overrideValue(
+                kv[1], list: path.first == "sweep" || closedLoopList || (path.count == 1 && listKeys.contains(path[0])),
+                file: file, key: kv[0])
             top = setting(top, path[...], value)
         }
         let resolved = text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + "# overrides: " + overrides.joined(separator: " ") + "\n"
@@ -95,9 +98,11 @@ extension ExperimentSpec {
         if pluginTimeout != ExecPlugin.defaultTimeout { y += "plugin_timeout: \(formatNumber(pluginTimeout))\n" }
         if let closedLoop { y += closedLoop.resolvedYAML }
         if !tolerances.isEmpty {
-            y += "compare:\n" + tolerances.keys.sorted().map { k in
-                "  \(q(k)): {absolute: \(formatNumber(tolerances[k]!.absolute)), relative: \(formatNumber(tolerances[k]!.relative))}\n"
-            }.joined()
+            y +=
+                "compare:\n"
+                + tolerances.keys.sorted().map { k in
+                    "  \(q(k)): {absolute: \(formatNumber(tolerances[k]!.absolute)), relative: \(formatNumber(tolerances[k]!.relative))}\n"
+                }.joined()
         }
         return y
     }

@@ -15,8 +15,10 @@ import NavSignal
 ///   that cannot be inferred, a bad filter spec, or a write failure — each one line.
 /// - Complexity: O(rows) reads of the time axis (validation: 6 passes for order and the median
 ///   interval) and one read and write of every dataset.
-func filterTraceInBlocks(input: String, output: String, spec: FilterSpec, dataset: String, rate: Double?, command: String,
-                         compression: HDF5Compression, blockRows: Int, readPolicy: HDF5ReadPolicy = .standard) throws {
+func filterTraceInBlocks(
+    input: String, output: String, spec: FilterSpec, dataset: String, rate: Double?, command: String,
+    compression: HDF5Compression, blockRows: Int, readPolicy: HDF5ReadPolicy = .standard
+) throws {
     precondition(blockRows > 0, "blockRows must be positive")
     let report = validateTrace(at: input, loadValues: false, policy: readPolicy)
     if let e = report.errors.first { throw e.error }
@@ -42,7 +44,9 @@ func filterTraceInBlocks(input: String, output: String, spec: FilterSpec, datase
         effective = try FilterSpec(parsing: spec.text + (spec.text.contains(":") ? ",angle" : ":angle"))
     }
     let fs: Double
-    if let rate { fs = rate } else {
+    if let rate {
+        fs = rate
+    } else {
         let median = stream.medianInterval ?? 0
         guard median > 0 else { throw JobError("\(firstName): cannot infer a sample rate from its timestamps; give --rate HZ") }
         fs = 1 / median
@@ -69,8 +73,9 @@ func filterTraceInBlocks(input: String, output: String, spec: FilterSpec, datase
             } else if let shape = st.deferredShapes[ds.name] {
                 let sink = try w.createDoubles(path, shape: shape, units: units)
                 if st.name == stream.name && ds.name == parts[1] {
-                    try filterBlocks(reader, path, timestamps: "/\(st.name)/timestamps", rows: rows, columns: cols,
-                                     filters: filters, sink: sink, blockRows: blockRows)
+                    try filterBlocks(
+                        reader, path, timestamps: "/\(st.name)/timestamps", rows: rows, columns: cols,
+                        filters: filters, sink: sink, blockRows: blockRows)
                 } else {
                     var start = 0
                     while start < shape[0] {
@@ -98,8 +103,10 @@ private func interleave(_ cols: [[Double]]) -> [Double] {
     return out
 }
 
-private func filterBlocks(_ reader: HDF5Reader, _ path: String, timestamps: String, rows: Int, columns: Int,
-                          filters: [ChunkedFilter], sink: HDF5RowSink, blockRows: Int) throws {
+private func filterBlocks(
+    _ reader: HDF5Reader, _ path: String, timestamps: String, rows: Int, columns: Int,
+    filters: [ChunkedFilter], sink: HDF5RowSink, blockRows: Int
+) throws {
     let look = filters.first?.lookahead ?? 0
     var start = 0
     while start < rows {

@@ -32,9 +32,11 @@ public struct SweepDimension: Sendable {
     /// Whether an invalid value is reported as "'v' is not a …" (numbers) rather than "not one of".
     let describesValue: Bool
 
-    init(key: String, column: String? = nil, label: String, flag: String, help: String, expected: String, defaultValue: String,
-         describesValue: Bool = false, canonical: @escaping @Sendable (String) -> String?,
-         apply: @escaping @Sendable (inout GuidanceOptions, String) -> Void) {
+    init(
+        key: String, column: String? = nil, label: String, flag: String, help: String, expected: String, defaultValue: String,
+        describesValue: Bool = false, canonical: @escaping @Sendable (String) -> String?,
+        apply: @escaping @Sendable (inout GuidanceOptions, String) -> Void
+    ) {
         self.key = key; self.column = column ?? key; self.label = label; self.flag = flag; self.help = help
         self.expected = expected; self.defaultValue = defaultValue; self.describesValue = describesValue
         self.canonical = canonical; self.apply = apply
@@ -51,10 +53,12 @@ public struct SweepDimension: Sendable {
     /// A choice among an enum's raw values.
     static func choice<E: RawRepresentable & CaseIterable & Sendable>(
         _ type: E.Type, key: String, label: String, flag: String, help: String, default d: E, expected: String? = nil,
-        apply: @escaping @Sendable (inout GuidanceOptions, E) -> Void) -> SweepDimension where E.RawValue == String {
-        SweepDimension(key: key, label: label, flag: flag, help: help, expected: expected ?? E.allCases.map(\.rawValue).joined(separator: ", "),
-                       defaultValue: d.rawValue, canonical: { E(rawValue: $0)?.rawValue },
-                       apply: { o, v in apply(&o, E(rawValue: v)!) })
+        apply: @escaping @Sendable (inout GuidanceOptions, E) -> Void
+    ) -> SweepDimension where E.RawValue == String {
+        SweepDimension(
+            key: key, label: label, flag: flag, help: help, expected: expected ?? E.allCases.map(\.rawValue).joined(separator: ", "),
+            defaultValue: d.rawValue, canonical: { E(rawValue: $0)?.rawValue },
+            apply: { o, v in apply(&o, E(rawValue: v)!) })
     }
 
     public static let rdpTolerance = SweepDimension(
@@ -62,11 +66,15 @@ public struct SweepDimension: Sendable {
         expected: "a tolerance ≥ 0 m", defaultValue: "0.3", describesValue: true,
         canonical: { s in Double(s).flatMap { $0.isFinite && $0 >= 0 ? formatNumber($0) : nil } },
         apply: { o, v in o.rdpTolerance = Double(v)! })
-    public static let rdpDistance = choice(RDPDistance.self, key: "rdp_distance", label: "dist", flag: "distance",
-                                           help: "RDP distance: line (Clew) or segment.", default: .line) { $0.rdpDistance = $1 }
-    public static let registration = choice(RegistrationMode.self, key: "registration", label: "reg", flag: "registration",
-                                            help: "Registration: gravity-aligned (Clew) or full.", default: .gravityAligned,
-                                            expected: "gravity-aligned, full") { $0.registration = $1 }
+    public static let rdpDistance = choice(
+        RDPDistance.self, key: "rdp_distance", label: "dist", flag: "distance",
+        help: "RDP distance: line (Clew) or segment.", default: .line
+    ) { $0.rdpDistance = $1 }
+    public static let registration = choice(
+        RegistrationMode.self, key: "registration", label: "reg", flag: "registration",
+        help: "Registration: gravity-aligned (Clew) or full.", default: .gravityAligned,
+        expected: "gravity-aligned, full"
+    ) { $0.registration = $1 }
     public static let anchorSightings = SweepDimension(
         key: "anchor_sightings", label: "anchors", flag: "anchor-sightings",
         help: "Anchor sightings of the navigation session used, chosen by the seed: all, or a count ≥ 1.",
@@ -79,21 +87,29 @@ public struct SweepDimension: Sendable {
         expected: "none or a filter spec (docs/filters.md)", defaultValue: "none",
         canonical: { s in s == "none" || (try? FilterRegistry.validate(s)) != nil ? s : nil },
         apply: { o, v in o.positionFilter = v == "none" ? nil : v })
-    public static let wording = choice(GuidanceParameters.Wording.self, key: "wording", label: "words", flag: "wording",
-                                       help: "Wording: clock (Clew without haptics) or six-sector (Clew with haptics).",
-                                       default: .clock) { $0.guidance.wording = $1 }
-    public static let arrival = choice(GuidanceParameters.ArrivalTest.self, key: "arrival", label: "arrival", flag: "arrival",
-                                       help: "Arrival box test: faithful (Clew's open box) or symmetric.", default: .faithful) { $0.guidance.arrivalTest = $1 }
-    public static let haptic = choice(GuidanceParameters.Haptic.self, key: "haptic", label: "haptic", flag: "haptic",
-                                      help: "Haptic cone: strict (π/12, Clew) or relaxed (π/6).", default: .strict) { $0.guidance.haptic = $1 }
+    public static let wording = choice(
+        GuidanceParameters.Wording.self, key: "wording", label: "words", flag: "wording",
+        help: "Wording: clock (Clew without haptics) or six-sector (Clew with haptics).",
+        default: .clock
+    ) { $0.guidance.wording = $1 }
+    public static let arrival = choice(
+        GuidanceParameters.ArrivalTest.self, key: "arrival", label: "arrival", flag: "arrival",
+        help: "Arrival box test: faithful (Clew's open box) or symmetric.", default: .faithful
+    ) { $0.guidance.arrivalTest = $1 }
+    public static let haptic = choice(
+        GuidanceParameters.Haptic.self, key: "haptic", label: "haptic", flag: "haptic",
+        help: "Haptic cone: strict (π/12, Clew) or relaxed (π/6).", default: .strict
+    ) { $0.guidance.haptic = $1 }
     public static let seeds = SweepDimension(
         key: "seeds", column: "seed", label: "seed", flag: "seed", help: "Seed for choosing anchor sightings.",
         expected: "non-negative integers", defaultValue: "1",
         canonical: { s in UInt64(s).map(String.init) }, apply: { o, v in o.seed = UInt64(v)! })
 
     /// Every dimension, in the order of configuration labels and `metrics.csv` columns.
-    public static let all: [SweepDimension] = [rdpTolerance, rdpDistance, registration, anchorSightings, positionFilter,
-                                               wording, arrival, haptic, seeds, estimator]
+    public static let all: [SweepDimension] = [
+        rdpTolerance, rdpDistance, registration, anchorSightings, positionFilter,
+        wording, arrival, haptic, seeds, estimator,
+    ]
 
     /// The dimension with this YAML key.
     public static func named(_ key: String) -> SweepDimension? { all.first { $0.key == key } }

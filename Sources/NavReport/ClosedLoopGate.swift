@@ -63,9 +63,13 @@ public struct ClosedLoopGate: Sendable {
                 var check = Check(route: route, configuration: configuration, metric: g.metric, regression: nil)
                 if let cv = c[key]?[g.metric] {
                     let worse = cv.isNaN || (g.higherIsWorse ? cv > bound : cv < bound)
-                    if worse { check.regression = ClosedLoopRegression(route: route, configuration: configuration, metric: g.metric, baseline: bv, current: cv, bound: bound) }
+                    if worse {
+                        check.regression = ClosedLoopRegression(
+                            route: route, configuration: configuration, metric: g.metric, baseline: bv, current: cv, bound: bound)
+                    }
                 } else {
-                    check.regression = ClosedLoopRegression(route: route, configuration: configuration, metric: g.metric, baseline: bv, current: nil, bound: bound)
+                    check.regression = ClosedLoopRegression(
+                        route: route, configuration: configuration, metric: g.metric, baseline: bv, current: nil, bound: bound)
                 }
                 out.append(check)
             }
@@ -76,12 +80,14 @@ public struct ClosedLoopGate: Sendable {
 
     /// The Markdown section of `navbench compare`.
     public var markdown: String {
-        var md = "\n## Closed loop (`closed-loop.csv`)\n\n\(cells) cells compared on success rate and mean end-of-route error, "
+        var md =
+            "\n## Closed loop (`closed-loop.csv`)\n\n\(cells) cells compared on success rate and mean end-of-route error, "
             + "\(checks.count) gated values (tolerance: the baseline cell's 95 % interval): \(regressions.count) regressed.\n"
         guard !regressions.isEmpty else { return md }
         md += "\n| route | cell | metric | baseline | bound | current |\n|---|---|---|---:|---:|---:|\n"
         for r in regressions {
-            md += "| \(markdownInline(r.route)) | \(markdownInline(r.configuration)) | \(r.metric) | \(String(format: "%.3f", r.baseline)) | "
+            md +=
+                "| \(markdownInline(r.route)) | \(markdownInline(r.configuration)) | \(r.metric) | \(String(format: "%.3f", r.baseline)) | "
                 + "\(String(format: "%.3f", r.bound)) | \(r.current.map { String(format: "%.3f", $0) } ?? "missing") |\n"
         }
         return md

@@ -6,8 +6,11 @@ import NavCore
 /// x = east, up = north (−z). Deterministic text (fixed number formatting).
 ///
 /// - Complexity: O(walls + keypoints + path points).
-public func closedLoopSVG(title: String, walls: [(x0: Double, z0: Double, x1: Double, z1: Double, floor: Int)], keypoints: [Vector3], paths: [(label: String, points: [Vector3])],
-                          width: Double = 640, height: Double = 480) -> String {
+public func closedLoopSVG(
+    title: String, walls: [(x0: Double, z0: Double, x1: Double, z1: Double, floor: Int)], keypoints: [Vector3],
+    paths: [(label: String, points: [Vector3])],
+    width: Double = 640, height: Double = 480
+) -> String {
     var xs = keypoints.map(\.x) + paths.flatMap { $0.points.map(\.x) }
     var ns = keypoints.map { -$0.z } + paths.flatMap { $0.points.map { -$0.z } }
     for w in walls { xs += [w.x0, w.x1]; ns += [-w.z0, -w.z1] }
@@ -19,18 +22,23 @@ public func closedLoopSVG(title: String, walls: [(x0: Double, z0: Double, x1: Do
     func esc(_ s: String) -> String { xmlEscaped(s) }
     var s = svgCanvasOpening(width: width, height: height)
     s += "<text x=\"\(Int(width / 2))\" y=\"18\" text-anchor=\"middle\">\(esc(title))</text>\n"
-    s += "<text x=\"\(Int(width / 2))\" y=\"\(Int(height - 8))\" text-anchor=\"middle\">east (m); north up; 1 m = \(String(format: "%.1f", scale)) px</text>\n"
+    s +=
+        "<text x=\"\(Int(width / 2))\" y=\"\(Int(height - 8))\" text-anchor=\"middle\">east (m); north up; 1 m = \(String(format: "%.1f", scale)) px</text>\n"
     for w in walls {
-        s += "<line x1=\"\(px(w.x0))\" y1=\"\(py(-w.z0))\" x2=\"\(px(w.x1))\" y2=\"\(py(-w.z1))\" stroke=\"#888\" stroke-width=\"\(w.floor == 0 ? 3 : 1.5)\"/>\n"
+        s +=
+            "<line x1=\"\(px(w.x0))\" y1=\"\(py(-w.z0))\" x2=\"\(px(w.x1))\" y2=\"\(py(-w.z1))\" stroke=\"#888\" stroke-width=\"\(w.floor == 0 ? 3 : 1.5)\"/>\n"
     }
     let colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
     for (i, p) in paths.enumerated() where !p.points.isEmpty {
         let pts = p.points.map { "\(px($0.x)),\(py(-$0.z))" }.joined(separator: " ")
-        s += "<polyline fill=\"none\" stroke=\"\(colours[i % colours.count])\" stroke-width=\"1\" opacity=\"0.8\" points=\"\(pts)\"><title>\(esc(p.label))</title></polyline>\n"
+        s +=
+            "<polyline fill=\"none\" stroke=\"\(colours[i % colours.count])\" stroke-width=\"1\" opacity=\"0.8\" points=\"\(pts)\"><title>\(esc(p.label))</title></polyline>\n"
     }
-    s += "<polyline fill=\"none\" stroke=\"black\" stroke-width=\"2\" points=\"\(keypoints.map { "\(px($0.x)),\(py(-$0.z))" }.joined(separator: " "))\"><title>route (true keypoints)</title></polyline>\n"
+    s +=
+        "<polyline fill=\"none\" stroke=\"black\" stroke-width=\"2\" points=\"\(keypoints.map { "\(px($0.x)),\(py(-$0.z))" }.joined(separator: " "))\"><title>route (true keypoints)</title></polyline>\n"
     for (i, k) in keypoints.enumerated() {
-        s += "<circle cx=\"\(px(k.x))\" cy=\"\(py(-k.z))\" r=\"\(i == keypoints.count - 1 ? 5 : 3.5)\" fill=\"\(i == keypoints.count - 1 ? "red" : "black")\"/>\n"
+        s +=
+            "<circle cx=\"\(px(k.x))\" cy=\"\(py(-k.z))\" r=\"\(i == keypoints.count - 1 ? 5 : 3.5)\" fill=\"\(i == keypoints.count - 1 ? "red" : "black")\"/>\n"
     }
     s += "</svg>\n"
     return s

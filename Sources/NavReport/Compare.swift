@@ -28,29 +28,37 @@ public struct Comparison: Sendable {
 /// Compares `current` with `baseline` row by row (route, session, configuration, metric).
 /// A change beyond tolerance in the worse direction (by `MetricPolarity`) is a regression;
 /// so are a finite value turned NaN and a row missing from `current`. Neutral metrics never regress.
-public func compareMetrics(baseline: MetricsTable, current: MetricsTable, tolerances: [String: CompareTolerance] = [:],
-                           defaultTolerance: CompareTolerance = .exact) -> Comparison {
+public func compareMetrics(
+    baseline: MetricsTable, current: MetricsTable, tolerances: [String: CompareTolerance] = [:],
+    defaultTolerance: CompareTolerance = .exact
+) -> Comparison {
     let now = Dictionary(current.rows.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
     var changes: [MetricChange] = []
     for r in baseline.rows {
         let polarity = MetricPolarity.of(r.metric)
         let tol = tolerances[r.metric] ?? defaultTolerance
         guard let c = now[r.key] else {
-            changes.append(MetricChange(route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
-                                        baseline: r.value, current: nil, polarity: polarity, regressed: true))
+            changes.append(
+                MetricChange(
+                    route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
+                    baseline: r.value, current: nil, polarity: polarity, regressed: true))
             continue
         }
         if r.value.isNaN && c.isNaN { continue }
         if r.value.isNaN != c.isNaN {
-            changes.append(MetricChange(route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
-                                        baseline: r.value, current: c, polarity: polarity, regressed: c.isNaN && polarity != .neutral))
+            changes.append(
+                MetricChange(
+                    route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
+                    baseline: r.value, current: c, polarity: polarity, regressed: c.isNaN && polarity != .neutral))
             continue
         }
         let delta = c - r.value
         guard abs(delta) > tol.absolute + tol.relative * abs(r.value) else { continue }
         let worse = polarity == .lowerIsBetter ? delta > 0 : polarity == .higherIsBetter ? delta < 0 : false
-        changes.append(MetricChange(route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
-                                    baseline: r.value, current: c, polarity: polarity, regressed: worse))
+        changes.append(
+            MetricChange(
+                route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
+                baseline: r.value, current: c, polarity: polarity, regressed: worse))
     }
     return Comparison(changes: changes, compared: baseline.rows.count)
 }
@@ -64,7 +72,8 @@ public func comparisonMarkdown(_ c: Comparison, baselineName: String, currentNam
     for ch in c.regressions + c.improvements {
         let cur = ch.current.map { String(format: "%.6g", $0) } ?? "missing"
         let delta = ch.current.map { String(format: "%+.3g", $0 - ch.baseline) } ?? "–"
-        md += "| \(ch.regressed ? "**worse**" : "ok") | \(ch.route) | \(ch.session) | \(ch.configuration) | \(ch.metric) | "
+        md +=
+            "| \(ch.regressed ? "**worse**" : "ok") | \(ch.route) | \(ch.session) | \(ch.configuration) | \(ch.metric) | "
             + "\(String(format: "%.6g", ch.baseline)) | \(cur) | \(delta) |\n"
     }
     return md

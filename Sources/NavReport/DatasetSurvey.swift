@@ -14,8 +14,9 @@ public struct SurveyEntry: Sendable {
 /// experiment pipeline exists. Order is the order given (callers sort).
 public func surveyDatasets(_ files: [String], readPolicy: HDF5ReadPolicy = .standard) -> [SurveyEntry] {
     files.map { f in
-        SurveyEntry(file: f, sha256: (try? sha256Hex(ofFile: f)) ?? "unreadable",
-                    validation: validateTrace(at: f, policy: readPolicy), summary: try? inspectTrace(at: f, policy: readPolicy))
+        SurveyEntry(
+            file: f, sha256: (try? sha256Hex(ofFile: f)) ?? "unreadable",
+            validation: validateTrace(at: f, policy: readPolicy), summary: try? inspectTrace(at: f, policy: readPolicy))
     }
 }
 
@@ -31,14 +32,16 @@ public func surveyMarkdown(_ entries: [SurveyEntry], title: String, command: Str
         let s = e.summary
         let name = fileName(of: e.file)
         let duration = s?.streams.map(\.durationSeconds).max().map { String(format: "%.2f", $0) } ?? "–"
-        md += "| \(name) | \(s?.attributes["session_kind"] ?? "–") | \(s?.attributes["route_id"] ?? "–") | "
+        md +=
+            "| \(name) | \(s?.attributes["session_kind"] ?? "–") | \(s?.attributes["route_id"] ?? "–") | "
             + "\(e.validation.isValid ? "yes" : "**no**") | \(e.validation.warnings.count) | "
             + "\(s?.streams.map(\.name).joined(separator: ", ") ?? "–") | \(duration) | `\(e.sha256.prefix(16))` |\n"
     }
     md += "\n## Streams\n\n| file | stream | samples | duration (s) | mean rate (Hz) | largest gap (s) |\n|---|---|---:|---:|---:|---:|\n"
     for e in entries {
         for st in e.summary?.streams ?? [] {
-            md += "| \(fileName(of: e.file)) | \(st.name) | \(st.samples) | "
+            md +=
+                "| \(fileName(of: e.file)) | \(st.name) | \(st.samples) | "
                 + String(format: "%.2f | %.2f | %.3f |\n", st.durationSeconds, st.meanRateHz, st.largestGapSeconds)
         }
     }
@@ -56,7 +59,8 @@ public func surveyCSV(_ entries: [SurveyEntry]) -> String {
         let streams = e.summary?.streams ?? []
         if streams.isEmpty { csv += "\(name),\(e.sha256),\(e.validation.isValid),,,,,\n" }
         for st in streams {
-            csv += "\(name),\(e.sha256),\(e.validation.isValid),\(st.name),\(st.samples),"
+            csv +=
+                "\(name),\(e.sha256),\(e.validation.isValid),\(st.name),\(st.samples),"
                 + String(format: "%.6f,%.6f,%.6f\n", st.durationSeconds, st.meanRateHz, st.largestGapSeconds)
         }
     }

@@ -48,8 +48,12 @@ public struct DriftReport: Sendable, Encodable {
         struct Seg: Encodable {
             var length_m: Double, segments: Int, translation_percent: Double?, rotation_deg_per_m: Double?
         }
-        try c.encode(segments.map { Seg(length_m: $0.length, segments: $0.segments, translation_percent: finiteOrNil($0.translationPercent),
-                                        rotation_deg_per_m: finiteOrNil($0.rotationDegreesPerMetre)) }, forKey: AnyKey("segment_drift"))
+        try c.encode(
+            segments.map {
+                Seg(
+                    length_m: $0.length, segments: $0.segments, translation_percent: finiteOrNil($0.translationPercent),
+                    rotation_deg_per_m: finiteOrNil($0.rotationDegreesPerMetre))
+            }, forKey: AnyKey("segment_drift"))
         try c.encode(finiteOrNil(averageTranslationPercent), forKey: AnyKey("average_translation_percent"))
         try c.encode(finiteOrNil(averageRotationDegreesPerMetre), forKey: AnyKey("average_rotation_deg_per_m"))
         try c.encode(options.rteWindow, forKey: AnyKey("rte_window_s"))
@@ -65,9 +69,12 @@ public struct DriftReport: Sendable, Encodable {
         s += "segment drift (\(options.anchoring == .se3 ? "KITTI, relative motion" : "rpg posyaw anchoring"), start every \(options.step) frames)\n"
         s += "  length (m)  segments  translation (%)  rotation (deg/m)\n"
         for g in segments {
-            s += pad(f(g.length, 2), 12) + pad(String(g.segments), 10) + pad(f(g.translationPercent, 4), 17) + pad(f(g.rotationDegreesPerMetre, 5), 18) + "\n"
+            s +=
+                pad(f(g.length, 2), 12) + pad(String(g.segments), 10) + pad(f(g.translationPercent, 4), 17) + pad(f(g.rotationDegreesPerMetre, 5), 18)
+                + "\n"
         }
-        s += "     average" + pad(String(segments.map(\.segments).reduce(0, +)), 10) + pad(f(averageTranslationPercent, 4), 17)
+        s +=
+            "     average" + pad(String(segments.map(\.segments).reduce(0, +)), 10) + pad(f(averageTranslationPercent, 4), 17)
             + pad(f(averageRotationDegreesPerMetre, 5), 18) + "\n\n"
         s += "RTE (RoNIN, \(f(options.rteWindow, 1)) s window)   \(f(rte, 4)) m\n"
         s += "end-point drift (TLIO)         \(f(endPoint.endPointError, 4)) m = \(f(endPoint.drift * 100, 3)) % of the path\n"
@@ -92,12 +99,16 @@ public func driftReport(_ p: PreparedPair, options: DriftOptions) throws(Evaluat
         let segs = try segmentDrift(reference: q, estimate: e, lengths: lengths, stepFrames: options.step, anchoring: options.anchoring)
         let all = segs.flatMap(\.translationPercentPerSegment)
         let count = segs.map(\.segments).reduce(0, +)
-        let rot = count == 0 ? Double.nan : segs.filter { $0.segments > 0 }.map { $0.rotationDegreesPerMetre * Double($0.segments) }.reduce(0, +) / Double(count)
-        let rte = try relativeTrajectoryError(reference: qPos, estimate: ePos, timestamps: p.associated.referenceTimestamps, window: options.rteWindow)
+        let rot =
+            count == 0
+            ? Double.nan : segs.filter { $0.segments > 0 }.map { $0.rotationDegreesPerMetre * Double($0.segments) }.reduce(0, +) / Double(count)
+        let rte = try relativeTrajectoryError(
+            reference: qPos, estimate: ePos, timestamps: p.associated.referenceTimestamps, window: options.rteWindow)
         let end = try endPointDrift(reference: qPos, estimate: ePos)
-        return DriftReport(reference: p.reference.path, estimate: p.estimate.path, settings: p.settings, options: options, pairs: q.count,
-                           pathLength: path, segments: segs, averageTranslationPercent: all.isEmpty ? .nan : all.reduce(0, +) / Double(all.count),
-                           averageRotationDegreesPerMetre: rot, rte: rte, endPoint: end, context: p.context)
+        return DriftReport(
+            reference: p.reference.path, estimate: p.estimate.path, settings: p.settings, options: options, pairs: q.count,
+            pathLength: path, segments: segs, averageTranslationPercent: all.isEmpty ? .nan : all.reduce(0, +) / Double(all.count),
+            averageRotationDegreesPerMetre: rot, rte: rte, endPoint: end, context: p.context)
     } catch { throw .metric(error) }
 }
 
@@ -159,13 +170,16 @@ public struct ScoreReport: Sendable, Encodable {
 
     public var text: String {
         var s = contextText(context, settings: settings)
-        s += "Positioning scores of \(estimate) against \(reference)\n\(alignmentTitle(settings)), \(pairs) pairs, "
+        s +=
+            "Positioning scores of \(estimate) against \(reference)\n\(alignmentTitle(settings)), \(pairs) pairs, "
             + "horizontal = the plane normal to \(upAxis.rawValue)\n\n"
-        s += "      CE50\t\(f(ce50, 4)) m\n      CE95\t\(f(ce95, 4)) m\n      IPIN\t\(f(ipin, 4)) m (75th percentile, \(f(options.floorPenalty, 0)) m per floor"
+        s +=
+            "      CE50\t\(f(ce50, 4)) m\n      CE95\t\(f(ce95, 4)) m\n      IPIN\t\(f(ipin, 4)) m (75th percentile, \(f(options.floorPenalty, 0)) m per floor"
             + (options.floorHeight == nil ? "; no floor errors without --floor-height)\n" : "; \(floorMismatches) pairs on a wrong floor)\n")
         s += "      mean\t\(f(meanHorizontalError, 4)) m horizontal\n\n"
         s += "registration (the alignment vs the best rigid registration of all pairs)\n"
-        s += "  translation \(f(registration.translationError, 4)) m, yaw \(f(registration.yawErrorDegrees, 3)) deg, rotation \(f(registration.rotationErrorDegrees, 3)) deg\n"
+        s +=
+            "  translation \(f(registration.translationError, 4)) m, yaw \(f(registration.yawErrorDegrees, 3)) deg, rotation \(f(registration.rotationErrorDegrees, 3)) deg\n"
         s += "  induced at the estimate's positions: max \(f(registration.maxInducedError, 4)) m, mean \(f(registration.meanInducedError, 4)) m\n"
         return s
     }
@@ -184,7 +198,9 @@ public func scoreReport(_ p: PreparedPair, options: ScoreOptions) throws(Evaluat
     settings.upAxis = up
     let q = p.associated.reference.map(\.translation), e = p.alignedEstimate.map(\.translation)
     let n = up.vector
-    let horizontal = zip(q, e).map { a, b -> Double in let d = b - a; return (d - d.dot(n) * n).norm }
+    let horizontal = zip(q, e).map { a, b -> Double in
+        let d = b - a; return (d - d.dot(n) * n).norm
+    }
     var floors = [Int](repeating: 0, count: q.count)
     if let h = options.floorHeight {
         floors = zip(q, e).map { a, b in Int((b.dot(n) / h).rounded(.down)) - Int((a.dot(n) / h).rounded(.down)) }
@@ -195,14 +211,16 @@ public func scoreReport(_ p: PreparedPair, options: ScoreOptions) throws(Evaluat
     }
     func pose(_ s: Similarity3) -> Pose { Pose(rotation: Quaternion(rotationMatrix: s.rotation.rows).normalized, translation: s.translation) }
     do {
-        return ScoreReport(reference: p.reference.path, estimate: p.estimate.path, settings: settings, options: options, upAxis: up, pairs: q.count,
-                           ce50: try circularError(horizontal, percentile: 50, method: options.quantileMethod),
-                           ce95: try circularError(horizontal, percentile: 95, method: options.quantileMethod),
-                           ipin: try ipinScore(horizontalErrors: horizontal, floorErrors: floors, floorPenalty: options.floorPenalty),
-                           meanHorizontalError: horizontal.reduce(0, +) / Double(max(1, horizontal.count)),
-                           floorMismatches: floors.filter { $0 != 0 }.count,
-                           registration: registrationAccuracy(estimated: pose(p.alignment), truth: pose(best),
-                                                              routePoints: p.associated.estimate.map(\.translation)),
-                           context: context)
+        return ScoreReport(
+            reference: p.reference.path, estimate: p.estimate.path, settings: settings, options: options, upAxis: up, pairs: q.count,
+            ce50: try circularError(horizontal, percentile: 50, method: options.quantileMethod),
+            ce95: try circularError(horizontal, percentile: 95, method: options.quantileMethod),
+            ipin: try ipinScore(horizontalErrors: horizontal, floorErrors: floors, floorPenalty: options.floorPenalty),
+            meanHorizontalError: horizontal.reduce(0, +) / Double(max(1, horizontal.count)),
+            floorMismatches: floors.filter { $0 != 0 }.count,
+            registration: registrationAccuracy(
+                estimated: pose(p.alignment), truth: pose(best),
+                routePoints: p.associated.estimate.map(\.translation)),
+            context: context)
     } catch { throw .metric(error) }
 }

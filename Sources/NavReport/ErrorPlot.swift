@@ -87,10 +87,11 @@ extension ErrorPlotData {
         let pairs = r.errorPairs
         var pe = [Double?](repeating: nil, count: pair.alignedEstimate.count)
         for (p, e) in zip(pairs, r.errors) { pe[p.j] = e }
-        self.init(title: "\(r.metricName) w.r.t. \(r.relation.title) — \((r.estimatePath as NSString).lastPathComponent)",
-                  reference: pair.associated.reference.map(\.translation), estimate: pair.alignedEstimate.map(\.translation),
-                  poseErrors: pe, errorSeries: zip(pairs, r.errors).map { (t[$0.j] - t0, $1) },
-                  unit: r.relation.unit, rmse: r.statistics.rmse, mean: r.statistics.mean, median: r.statistics.median, plane: plane)
+        self.init(
+            title: "\(r.metricName) w.r.t. \(r.relation.title) — \((r.estimatePath as NSString).lastPathComponent)",
+            reference: pair.associated.reference.map(\.translation), estimate: pair.alignedEstimate.map(\.translation),
+            poseErrors: pe, errorSeries: zip(pairs, r.errors).map { (t[$0.j] - t0, $1) },
+            unit: r.relation.unit, rmse: r.statistics.rmse, mean: r.statistics.mean, median: r.statistics.median, plane: plane)
     }
 }
 
@@ -102,10 +103,12 @@ private struct Panel {
     func py(_ y: Double) -> Double { top + height - (y - y0) / (y1 - y0) * height }
 
     func axes(xLabel: String, yLabel: String) -> String {
-        var s = "<rect x=\"\(fixed2(left))\" y=\"\(fixed2(top))\" width=\"\(fixed2(width))\" height=\"\(fixed2(height))\" fill=\"none\" stroke=\"#888\"/>\n"
+        var s =
+            "<rect x=\"\(fixed2(left))\" y=\"\(fixed2(top))\" width=\"\(fixed2(width))\" height=\"\(fixed2(height))\" fill=\"none\" stroke=\"#888\"/>\n"
         let (xt, xs) = niceTicks(x0, x1, target: 6), (yt, ys) = niceTicks(y0, y1, target: 5)
         for v in xt {
-            s += "<line x1=\"\(fixed2(px(v)))\" y1=\"\(fixed2(top + height))\" x2=\"\(fixed2(px(v)))\" y2=\"\(fixed2(top + height + 4))\" stroke=\"#888\"/>"
+            s +=
+                "<line x1=\"\(fixed2(px(v)))\" y1=\"\(fixed2(top + height))\" x2=\"\(fixed2(px(v)))\" y2=\"\(fixed2(top + height + 4))\" stroke=\"#888\"/>"
             s += "<text x=\"\(fixed2(px(v)))\" y=\"\(fixed2(top + height + 17))\" text-anchor=\"middle\">\(tickLabel(v, step: xs))</text>\n"
         }
         for v in yt {
@@ -114,7 +117,8 @@ private struct Panel {
         }
         s += "<text x=\"\(fixed2(left + width / 2))\" y=\"\(fixed2(top + height + 36))\" text-anchor=\"middle\">\(xmlEscaped(xLabel))</text>\n"
         let cy = top + height / 2
-        s += "<text x=\"\(fixed2(left - 48))\" y=\"\(fixed2(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 \(fixed2(left - 48)) \(fixed2(cy)))\">\(xmlEscaped(yLabel))</text>\n"
+        s +=
+            "<text x=\"\(fixed2(left - 48))\" y=\"\(fixed2(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 \(fixed2(left - 48)) \(fixed2(cy)))\">\(xmlEscaped(yLabel))</text>\n"
         return s
     }
 }
@@ -124,10 +128,12 @@ private struct Panel {
 private func legend(_ entries: [(stroke: String, dashed: Bool, label: String)], panel p: Panel, right: Bool) -> String {
     let w = 14 + 24 + 7.0 * Double(entries.map(\.label.count).max() ?? 0), h = 8 + 16 * Double(entries.count)
     let x = right ? p.left + p.width - w - 8 : p.left + 8, y = p.top + 8
-    var s = "<rect x=\"\(fixed2(x))\" y=\"\(fixed2(y))\" width=\"\(fixed2(w))\" height=\"\(fixed2(h))\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbb\"/>\n"
+    var s =
+        "<rect x=\"\(fixed2(x))\" y=\"\(fixed2(y))\" width=\"\(fixed2(w))\" height=\"\(fixed2(h))\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbb\"/>\n"
     for (k, e) in entries.enumerated() {
         let ly = y + 14 + 16 * Double(k)
-        s += "<line x1=\"\(fixed2(x + 6))\" y1=\"\(fixed2(ly - 4))\" x2=\"\(fixed2(x + 28))\" y2=\"\(fixed2(ly - 4))\" stroke=\"\(e.stroke)\" stroke-width=\"2\"\(e.dashed ? " stroke-dasharray=\"5,3\"" : "")/>"
+        s +=
+            "<line x1=\"\(fixed2(x + 6))\" y1=\"\(fixed2(ly - 4))\" x2=\"\(fixed2(x + 28))\" y2=\"\(fixed2(ly - 4))\" stroke=\"\(e.stroke)\" stroke-width=\"2\"\(e.dashed ? " stroke-dasharray=\"5,3\"" : "")/>"
         s += "<text x=\"\(fixed2(x + 34))\" y=\"\(fixed2(ly))\">\(xmlEscaped(e.label))</text>\n"
     }
     return s
@@ -157,7 +163,8 @@ public func errorPlotSVG(_ d: ErrorPlotData) -> String {
     func stride(_ n: Int) -> Int { max(1, n / 5000) }
     let ref = d.reference.map(d.plane.project)
     let rs = stride(ref.count)
-    let refPath = Swift.stride(from: 0, to: ref.count, by: rs).map { "\(fixed2(top.px(ref[$0].0))),\(fixed2(top.py(ref[$0].1)))" }.joined(separator: " ")
+    let refPath = Swift.stride(from: 0, to: ref.count, by: rs).map { "\(fixed2(top.px(ref[$0].0))),\(fixed2(top.py(ref[$0].1)))" }.joined(
+        separator: " ")
     s += "<polyline fill=\"none\" stroke=\"#777\" stroke-width=\"1.2\" stroke-dasharray=\"5,3\" points=\"\(refPath)\"/>\n"
     let known = d.poseErrors.compactMap { $0 }
     let emin = known.min() ?? 0, emax = known.max() ?? 1
@@ -168,7 +175,8 @@ public func errorPlotSVG(_ d: ErrorPlotData) -> String {
     while k < est.count - 1 {
         let next = min(k + es, est.count - 1)
         let colour = d.poseErrors[next].map { colourMap(($0 - emin) / erange) } ?? "#bbbbbb"
-        s += "<line x1=\"\(fixed2(top.px(est[k].0)))\" y1=\"\(fixed2(top.py(est[k].1)))\" x2=\"\(fixed2(top.px(est[next].0)))\" y2=\"\(fixed2(top.py(est[next].1)))\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
+        s +=
+            "<line x1=\"\(fixed2(top.px(est[k].0)))\" y1=\"\(fixed2(top.py(est[k].1)))\" x2=\"\(fixed2(top.px(est[next].0)))\" y2=\"\(fixed2(top.py(est[next].1)))\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
         k = next
     }
     s += legend([("#777", true, "reference"), (colourMap(0.6), false, "estimate (aligned), colour = error")], panel: top, right: false)
@@ -176,7 +184,8 @@ public func errorPlotSVG(_ d: ErrorPlotData) -> String {
     let barX = top.left + pw + 28, barTop = top.top + 20, barH = ph - 40
     for i in 0..<50 {
         let f0 = Double(i) / 50
-        s += "<rect x=\"\(fixed2(barX))\" y=\"\(fixed2(barTop + barH * (1 - f0 - 0.02)))\" width=\"14\" height=\"\(fixed2(barH / 50 + 0.5))\" fill=\"\(colourMap(f0 + 0.01))\"/>\n"
+        s +=
+            "<rect x=\"\(fixed2(barX))\" y=\"\(fixed2(barTop + barH * (1 - f0 - 0.02)))\" width=\"14\" height=\"\(fixed2(barH / 50 + 0.5))\" fill=\"\(colourMap(f0 + 0.01))\"/>\n"
     }
     let (bt, bs) = niceTicks(emin, emax, target: 5)
     for v in bt {
@@ -191,11 +200,13 @@ public func errorPlotSVG(_ d: ErrorPlotData) -> String {
     let bottom = Panel(left: 80, top: 600, width: 640, height: 230, x0: 0, x1: t1, y0: 0, y1: ymax > 0 ? ymax : 1)
     s += bottom.axes(xLabel: "time since the first pair (s)", yLabel: "error\(unitText)")
     let ss = stride(series.count)
-    let line = Swift.stride(from: 0, to: series.count, by: ss).map { "\(fixed2(bottom.px(series[$0].t))),\(fixed2(bottom.py(series[$0].e)))" }.joined(separator: " ")
+    let line = Swift.stride(from: 0, to: series.count, by: ss).map { "\(fixed2(bottom.px(series[$0].t))),\(fixed2(bottom.py(series[$0].e)))" }.joined(
+        separator: " ")
     s += "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.2\" points=\"\(line)\"/>\n"
     let stats: [(String, Double, String)] = [("rmse", d.rmse, "#d62728"), ("mean", d.mean, "#2ca02c"), ("median", d.median, "#9467bd")]
     for (_, v, c) in stats {
-        s += "<line x1=\"\(fixed2(bottom.left))\" y1=\"\(fixed2(bottom.py(v)))\" x2=\"\(fixed2(bottom.left + bottom.width))\" y2=\"\(fixed2(bottom.py(v)))\" stroke=\"\(c)\" stroke-width=\"1.2\" stroke-dasharray=\"6,3\"/>\n"
+        s +=
+            "<line x1=\"\(fixed2(bottom.left))\" y1=\"\(fixed2(bottom.py(v)))\" x2=\"\(fixed2(bottom.left + bottom.width))\" y2=\"\(fixed2(bottom.py(v)))\" stroke=\"\(c)\" stroke-width=\"1.2\" stroke-dasharray=\"6,3\"/>\n"
     }
     let fmt = { (v: Double) in String(format: "%.4g", v) }
     s += legend([("#1f77b4", false, "error")] + stats.map { ($0.2, true, "\($0.0) \(fmt($0.1))\(unitText)") }, panel: bottom, right: true)

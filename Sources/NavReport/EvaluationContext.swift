@@ -57,7 +57,8 @@ func contextText(_ c: EvaluationContext, settings s: EvaluationSettings) -> Stri
     var out = ""
     if let src = c.upAxisSource, let a = s.upAxis { out += "up axis: \(a.rawValue) (\(src))\n" }
     if let e = c.offsetEstimate {
-        out += "estimated time offset: \(String(format: "%.6f", e.offset)) s added to the estimate "
+        out +=
+            "estimated time offset: \(String(format: "%.6f", e.offset)) s added to the estimate "
             + "(angular-speed correlation peak \(String(format: "%.4f", e.peakCorrelation)), sample period \(String(format: "%.6f", e.samplePeriod)) s)\n"
     }
     return out.isEmpty ? "" : out + "\n"

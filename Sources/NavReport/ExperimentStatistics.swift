@@ -108,8 +108,10 @@ extension ExperimentStatistics {
     /// - Parameter cellSink: when given, receives every cell in `cellsCSV` order as it is
     ///   computed (the report streams cells.csv through it), and `cells` keeps only the cells of
     ///   the key metrics (what the summary shows): memory O(key-metric cells), not O(all cells).
-    public init(table: MetricsTable, keyMetrics: [String], options: StatisticsOptions = StatisticsOptions(),
-                cellSink: ((Cell) -> Void)? = nil) {
+    public init(
+        table: MetricsTable, keyMetrics: [String], options: StatisticsOptions = StatisticsOptions(),
+        cellSink: ((Cell) -> Void)? = nil
+    ) {
         self.options = options
         let view = RowView(table)
         // Main effects first: their per-run working set is freed before the value grid is built,
@@ -143,14 +145,24 @@ extension ExperimentStatistics {
             let ri: Int
             if let i = routeIndex[r.route] { ri = i } else { ri = routes.count; routeIndex[r.route] = ri; routes.append(r.route) }
             let c: String
-            if r.configuration == lastConfiguration.0 { c = lastConfiguration.1 } else { c = view.configuration(r); lastConfiguration = (r.configuration, c) }
+            if r.configuration == lastConfiguration.0 {
+                c = lastConfiguration.1
+            } else {
+                c = view.configuration(r); lastConfiguration = (r.configuration, c)
+            }
             let ci: Int
             if let i = configIndex[c] { ci = i } else { ci = configs.count; configIndex[c] = ci; configs.append(c) }
             let mi: Int
-            if let i = metricIndex[r.metric] { mi = i } else { mi = metrics.count; metricIndex[r.metric] = mi; metrics.append(r.metric); units[r.metric] = r.unit }
+            if let i = metricIndex[r.metric] {
+                mi = i
+            } else {
+                mi = metrics.count; metricIndex[r.metric] = mi; metrics.append(r.metric); units[r.metric] = r.unit
+            }
             let unitName = view.unit(r)
             let u: Int
-            if unitName == lastUnit.0 { u = lastUnit.1 } else {
+            if unitName == lastUnit.0 {
+                u = lastUnit.1
+            } else {
                 if let n = unitNumber[unitName] { u = n } else { u = unitNumber.count; unitNumber[unitName] = u; grid.addUnit(route: ri) }
                 lastUnit = (unitName, u)
             }
@@ -175,9 +187,11 @@ extension ExperimentStatistics {
         var kept: [Cell] = []
         for t in tables.indices {
             var jobs: [CellJob] = []
-            for c in configs.indices { for m in metrics.indices where grid.column(table: t, metric: m, configuration: c) != nil {
-                jobs.append(CellJob(table: t, configuration: c, metric: m))
-            } }
+            for c in configs.indices {
+                for m in metrics.indices where grid.column(table: t, metric: m, configuration: c) != nil {
+                    jobs.append(CellJob(table: t, configuration: c, metric: m))
+                }
+            }
             let cellJobs = jobs
             let cellBox = UnsafeResults<Cell>(count: jobs.count)
             forEachConcurrently(jobs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
@@ -187,9 +201,10 @@ extension ExperimentStatistics {
                 let s = SampleSummary(v)
                 let finite = v.filter(\.isFinite)
                 let unit = unitOf[j.metric]!
-                var cell = Cell(route: j.table, configuration: j.configuration, metric: j.metric, unit: unit, n: s.n, nanCount: s.nonFinite,
-                                mean: s.mean, median: s.median, std: s.std, ciLow: .nan, ciHigh: .nan, ciMethod: "bca",
-                                percentileLow: .nan, percentileHigh: .nan)
+                var cell = Cell(
+                    route: j.table, configuration: j.configuration, metric: j.metric, unit: unit, n: s.n, nanCount: s.nonFinite,
+                    mean: s.mean, median: s.median, std: s.std, ciLow: .nan, ciHigh: .nan, ciMethod: "bca",
+                    percentileLow: .nan, percentileHigh: .nan)
                 if unit == "bool" && finite.allSatisfy({ $0 == 0 || $0 == 1 }) {
                     let w = WilsonInterval(successes: finite.filter { $0 == 1 }.count, trials: finite.count, confidence: options.confidence)
                     cell.ciLow = w.low; cell.ciHigh = w.high; cell.ciMethod = "wilson"
@@ -202,8 +217,9 @@ extension ExperimentStatistics {
                     }
                 } else {
                     let label = "cell\u{1}\(j.table)\u{1}\(j.configuration)\u{1}\(j.metric)"
-                    let b = BootstrapInterval.mean(finite, confidence: options.confidence, resamples: options.resamples,
-                                                   seed: streamSeed(options.seed, label))
+                    let b = BootstrapInterval.mean(
+                        finite, confidence: options.confidence, resamples: options.resamples,
+                        seed: streamSeed(options.seed, label))
                     if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
                     cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
                 }
@@ -231,7 +247,11 @@ extension ExperimentStatistics {
         for t in tables {
             var gs: [Group] = []
             for c in configs where metrics.contains(where: { column(t, $0, c) != nil }) {
-                if let i = gs.firstIndex(where: { identicalValues(t, $0.representative, c) }) { gs[i].members.append(c) } else { gs.append(Group(members: [c])) }
+                if let i = gs.firstIndex(where: { identicalValues(t, $0.representative, c) }) {
+                    gs[i].members.append(c)
+                } else {
+                    gs.append(Group(members: [c]))
+                }
             }
             // The baseline's group leads.
             if let i = gs.firstIndex(where: { $0.members.contains(baselineName) }), i > 0 { gs.insert(gs.remove(at: i), at: 0) }
@@ -241,9 +261,11 @@ extension ExperimentStatistics {
             for g in gs.dropFirst() {
                 for m in keys {
                     let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
-                    family.append(Self.compare(differences(t, m, g.representative, base.representative), route: t, metric: m,
-                                               configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
-                                               seed: seed, resamples: options.resamples, largeSample: options.largeSample))
+                    family.append(
+                        Self.compare(
+                            differences(t, m, g.representative, base.representative), route: t, metric: m,
+                            configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
+                            seed: seed, resamples: options.resamples, largeSample: options.largeSample))
                 }
             }
             let adjusted = holmAdjusted(family.map(\.pValue))
@@ -258,8 +280,10 @@ extension ExperimentStatistics {
                 let polarity = MetricPolarity.of(m)
                 guard polarity != .neutral, gs.count > 1 else { continue }
                 let means = gs.map { g in Statistics.mean((column(t, m, g.representative)?.presentValues ?? []).filter(\.isFinite)) }
-                guard let candidate = means.indices.filter({ means[$0].isFinite })
-                    .min(by: { polarity == .lowerIsBetter ? means[$0] < means[$1] : means[$0] > means[$1] }) else { continue }
+                guard
+                    let candidate = means.indices.filter({ means[$0].isFinite })
+                        .min(by: { polarity == .lowerIsBetter ? means[$0] < means[$1] : means[$0] > means[$1] })
+                else { continue }
                 var ps: [Double] = [], directionOK = true
                 for other in gs.indices where other != candidate {
                     let d = differences(t, m, gs[candidate].representative, gs[other].representative)
@@ -277,11 +301,14 @@ extension ExperimentStatistics {
         self.best = best
     }
 
-    static func compare(_ d: [Double], route: String, metric: String, configuration: String, baseline: String, identical: [String],
-                        seed: UInt64, resamples: Int, largeSample: Int = .max) -> Comparison {
-        var c = Comparison(route: route, metric: metric, configuration: configuration, baseline: baseline, n: d.count,
-                           medianDifference: .nan, ciLow: .nan, ciHigh: .nan, meanDifference: Statistics.mean(d),
-                           pValue: .nan, pHolm: .nan, test: "none", pPermutation: .nan, significant: false, identical: identical)
+    static func compare(
+        _ d: [Double], route: String, metric: String, configuration: String, baseline: String, identical: [String],
+        seed: UInt64, resamples: Int, largeSample: Int = .max
+    ) -> Comparison {
+        var c = Comparison(
+            route: route, metric: metric, configuration: configuration, baseline: baseline, n: d.count,
+            medianDifference: .nan, ciLow: .nan, ciHigh: .nan, meanDifference: Statistics.mean(d),
+            pValue: .nan, pHolm: .nan, test: "none", pPermutation: .nan, significant: false, identical: identical)
         guard !d.isEmpty else { return c }
         if let hl = HodgesLehmann(differences: d) { c.medianDifference = hl.estimate; c.ciLow = hl.low; c.ciHigh = hl.high }
         if let w = WilcoxonSignedRank(differences: d) {
@@ -291,7 +318,8 @@ extension ExperimentStatistics {
             c.pValue = 1
             c.test = "all-differences-zero"
         }
-        c.pPermutation = d.count >= largeSample ? signFlipNormalP(d) : SignFlipPermutationTest(differences: d, resamples: resamples, seed: seed).pValue
+        c.pPermutation =
+            d.count >= largeSample ? signFlipNormalP(d) : SignFlipPermutationTest(differences: d, resamples: resamples, seed: seed).pValue
         return c
     }
 
@@ -333,11 +361,17 @@ extension ExperimentStatistics {
                         sums[u] = (s + (a - b), c + 1)
                     }
                     let d = unitOrder.map { sums[$0]!.0 / Double(sums[$0]!.1) }
-                    let ci = d.count >= options.largeSample ? StudentTInterval(d, confidence: options.confidence).interval
-                        : BootstrapInterval.mean(d, confidence: options.confidence, resamples: options.resamples,
-                                                 seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)")).bca.interval
-                    out.append(MainEffect(dimension: name, level: level, reference: reference, metric: m, n: d.count,
-                                          meanDifference: Statistics.mean(d), ciLow: ci.low, ciHigh: ci.high))
+                    let ci =
+                        d.count >= options.largeSample
+                        ? StudentTInterval(d, confidence: options.confidence).interval
+                        : BootstrapInterval.mean(
+                            d, confidence: options.confidence, resamples: options.resamples,
+                            seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)")
+                        ).bca.interval
+                    out.append(
+                        MainEffect(
+                            dimension: name, level: level, reference: reference, metric: m, n: d.count,
+                            meanDifference: Statistics.mean(d), ciLow: ci.low, ciHigh: ci.high))
                 }
             }
         }

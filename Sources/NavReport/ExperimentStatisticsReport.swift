@@ -17,29 +17,36 @@ extension ExperimentStatistics {
         try w.commit()
     }
 
-    public static let cellsHeader = "route,configuration,metric,unit,n,nan_count,mean,median,std,ci_low,ci_high,ci_method,percentile_low,percentile_high\n"
-    static let comparisonsHeader = "route,metric,configuration,baseline,n,median_difference,ci_low,ci_high,p_value,p_holm,test,significant,mean_difference,p_permutation,identical_configurations\n"
+    public static let cellsHeader =
+        "route,configuration,metric,unit,n,nan_count,mean,median,std,ci_low,ci_high,ci_method,percentile_low,percentile_high\n"
+    static let comparisonsHeader =
+        "route,metric,configuration,baseline,n,median_difference,ci_low,ci_high,p_value,p_holm,test,significant,mean_difference,p_permutation,identical_configurations\n"
 
     public static func csvLine(_ c: Cell) -> String {
-        [c.route, c.configuration, c.metric, c.unit, String(c.n), String(c.nanCount), formatNumber(c.mean), formatNumber(c.median),
-         formatNumber(c.std), formatNumber(c.ciLow), formatNumber(c.ciHigh), c.ciMethod, formatNumber(c.percentileLow),
-         formatNumber(c.percentileHigh)].map(csvEscape).joined(separator: ",") + "\n"
+        [
+            c.route, c.configuration, c.metric, c.unit, String(c.n), String(c.nanCount), formatNumber(c.mean), formatNumber(c.median),
+            formatNumber(c.std), formatNumber(c.ciLow), formatNumber(c.ciHigh), c.ciMethod, formatNumber(c.percentileLow),
+            formatNumber(c.percentileHigh),
+        ].map(csvEscape).joined(separator: ",") + "\n"
     }
 
     static func csvLine(_ c: Comparison) -> String {
-        [c.route, c.metric, c.configuration, c.baseline, String(c.n), formatNumber(c.medianDifference), formatNumber(c.ciLow),
-         formatNumber(c.ciHigh), formatNumber(c.pValue), formatNumber(c.pHolm), c.test, c.significant ? "true" : "false",
-         formatNumber(c.meanDifference), formatNumber(c.pPermutation), c.identical.joined(separator: ";")]
-            .map(csvEscape).joined(separator: ",") + "\n"
+        [
+            c.route, c.metric, c.configuration, c.baseline, String(c.n), formatNumber(c.medianDifference), formatNumber(c.ciLow),
+            formatNumber(c.ciHigh), formatNumber(c.pValue), formatNumber(c.pHolm), c.test, c.significant ? "true" : "false",
+            formatNumber(c.meanDifference), formatNumber(c.pPermutation), c.identical.joined(separator: ";"),
+        ]
+        .map(csvEscape).joined(separator: ",") + "\n"
     }
 
     /// Cells of the key metrics by table, configuration and metric (built once per statistics:
     /// `cellIndex`; the Markdown tables show key metrics only, so the other cells are not indexed).
     static func index(_ cells: [Cell], metrics: [String]) -> [String: Int] {
         let wanted = Set(metrics)
-        return Dictionary(cells.indices.filter { wanted.contains(cells[$0].metric) }
-                            .map { (cells[$0].route + "\u{1}" + cells[$0].configuration + "\u{1}" + cells[$0].metric, $0) },
-                          uniquingKeysWith: { a, _ in a })
+        return Dictionary(
+            cells.indices.filter { wanted.contains(cells[$0].metric) }
+                .map { (cells[$0].route + "\u{1}" + cells[$0].configuration + "\u{1}" + cells[$0].metric, $0) },
+            uniquingKeysWith: { a, _ in a })
     }
 
     /// A Markdown table for one route (or `allRoutesLabel`): one row per group of identical
@@ -56,24 +63,28 @@ extension ExperimentStatistics {
         let bestHere = best[table] ?? [:]
         for g in gs {
             let name = g.members.map(markdownInline).joined(separator: "; ")
-            let n = metrics.compactMap { index[table + "\u{1}" + g.representative + "\u{1}" + $0].map { cells[$0].n + cells[$0].nanCount } }.max() ?? 0
+            let n =
+                metrics.compactMap { index[table + "\u{1}" + g.representative + "\u{1}" + $0].map { cells[$0].n + cells[$0].nanCount } }.max() ?? 0
             s += "| \(name) | \(n) | "
-            s += metrics.map { m -> String in
-                guard let i = index[table + "\u{1}" + g.representative + "\u{1}" + m] else { return "–" }
-                let c = cells[i]
-                guard c.mean.isFinite else { return "– (\(c.nanCount) NaN)" }
-                var text = String(format: "%.3f", c.mean)
-                if c.ciLow.isFinite { text += String(format: " [%.3f, %.3f]", c.ciLow, c.ciHigh) }
-                if bestHere[m] == g.representative { text = "**\(text)**" }
-                if c.nanCount > 0 { text += " (n=\(c.n), \(c.nanCount) NaN left out)" }
-                return text
-            }.joined(separator: " | ") + " |\n"
+            s +=
+                metrics.map { m -> String in
+                    guard let i = index[table + "\u{1}" + g.representative + "\u{1}" + m] else { return "–" }
+                    let c = cells[i]
+                    guard c.mean.isFinite else { return "– (\(c.nanCount) NaN)" }
+                    var text = String(format: "%.3f", c.mean)
+                    if c.ciLow.isFinite { text += String(format: " [%.3f, %.3f]", c.ciLow, c.ciHigh) }
+                    if bestHere[m] == g.representative { text = "**\(text)**" }
+                    if c.nanCount > 0 { text += " (n=\(c.n), \(c.nanCount) NaN left out)" }
+                    return text
+                }.joined(separator: " | ") + " |\n"
         }
         let verdicts = metrics.filter { MetricPolarity.of($0) != .neutral }.map { m in
             bestHere[m].map { "\(m): \(markdownInline($0))" } ?? "\(m): no significant difference"
         }
         if gs.count > 1 {
-            s += "\nBest (better than every other row, Wilcoxon signed-rank, Holm at α = \(formatNumber(options.alpha))): " + verdicts.joined(separator: "; ") + ".\n"
+            s +=
+                "\nBest (better than every other row, Wilcoxon signed-rank, Holm at α = \(formatNumber(options.alpha))): "
+                + verdicts.joined(separator: "; ") + ".\n"
         }
         return s
     }
@@ -83,16 +94,21 @@ extension ExperimentStatistics {
     public func comparisonsMarkdown(_ table: String) -> String {
         let rows = comparisons.filter { $0.route == table }
         guard let base = rows.first?.baseline else { return "" }
-        var s = "Against \(markdownInline(base)) (paired over route × session × seed; median difference [95 % CI], Holm-adjusted p; * significant):\n\n"
-        s += "| configuration | n | " + keyMetrics.joined(separator: " | ") + " |\n|---|---:|" + String(repeating: "---|", count: keyMetrics.count) + "\n"
+        var s =
+            "Against \(markdownInline(base)) (paired over route × session × seed; median difference [95 % CI], Holm-adjusted p; * significant):\n\n"
+        s +=
+            "| configuration | n | " + keyMetrics.joined(separator: " | ") + " |\n|---|---:|" + String(repeating: "---|", count: keyMetrics.count)
+            + "\n"
         var order: [String] = []
         for r in rows where !order.contains(r.configuration) { order.append(r.configuration) }
         for c in order {
             let mine = rows.filter { $0.configuration == c }
-            s += "| \(markdownInline(c)) | \(mine.map(\.n).max() ?? 0) | " + keyMetrics.map { m -> String in
-                guard let r = mine.first(where: { $0.metric == m }), r.medianDifference.isFinite else { return "–" }
-                return String(format: "%+.3g [%+.3g, %+.3g] p=%.2g", r.medianDifference, r.ciLow, r.ciHigh, r.pHolm) + (r.significant ? " *" : "")
-            }.joined(separator: " | ") + " |\n"
+            s +=
+                "| \(markdownInline(c)) | \(mine.map(\.n).max() ?? 0) | "
+                + keyMetrics.map { m -> String in
+                    guard let r = mine.first(where: { $0.metric == m }), r.medianDifference.isFinite else { return "–" }
+                    return String(format: "%+.3g [%+.3g, %+.3g] p=%.2g", r.medianDifference, r.ciLow, r.ciHigh, r.pHolm) + (r.significant ? " *" : "")
+                }.joined(separator: " | ") + " |\n"
         }
         return s
     }
@@ -100,19 +116,24 @@ extension ExperimentStatistics {
     /// Main effects table: one row per (dimension, level), mean difference from the first level [CI].
     public var mainEffectsMarkdown: String {
         guard !mainEffects.isEmpty else { return "The sweep varies no dimension besides the seed.\n" }
-        var s = "Each level's mean difference from the dimension's first level, paired over every other dimension and averaged per unit "
+        var s =
+            "Each level's mean difference from the dimension's first level, paired over every other dimension and averaged per unit "
             + "(route × session × seed; n units), with a 95 % BCa bootstrap CI over the units (* the CI excludes 0).\n\n"
-        s += "| dimension | level − reference | n | " + keyMetrics.joined(separator: " | ") + " |\n|---|---|---:|" + String(repeating: "---|", count: keyMetrics.count) + "\n"
+        s +=
+            "| dimension | level − reference | n | " + keyMetrics.joined(separator: " | ") + " |\n|---|---|---:|"
+            + String(repeating: "---|", count: keyMetrics.count) + "\n"
         var order: [String] = []
         for e in mainEffects where !order.contains(e.dimension + "\u{1}" + e.level) { order.append(e.dimension + "\u{1}" + e.level) }
         for k in order {
             let mine = mainEffects.filter { $0.dimension + "\u{1}" + $0.level == k }
             let e0 = mine[0]
-            s += "| \(e0.dimension) | \(markdownInline(e0.level)) − \(markdownInline(e0.reference)) | \(mine.map(\.n).max() ?? 0) | " + keyMetrics.map { m -> String in
-                guard let e = mine.first(where: { $0.metric == m }), e.meanDifference.isFinite else { return "–" }
-                let sig = e.ciLow.isFinite && (e.ciLow > 0 || e.ciHigh < 0)
-                return String(format: "%+.3g [%+.3g, %+.3g]", e.meanDifference, e.ciLow, e.ciHigh) + (sig ? " *" : "")
-            }.joined(separator: " | ") + " |\n"
+            s +=
+                "| \(e0.dimension) | \(markdownInline(e0.level)) − \(markdownInline(e0.reference)) | \(mine.map(\.n).max() ?? 0) | "
+                + keyMetrics.map { m -> String in
+                    guard let e = mine.first(where: { $0.metric == m }), e.meanDifference.isFinite else { return "–" }
+                    let sig = e.ciLow.isFinite && (e.ciLow > 0 || e.ciHigh < 0)
+                    return String(format: "%+.3g [%+.3g, %+.3g]", e.meanDifference, e.ciLow, e.ciHigh) + (sig ? " *" : "")
+                }.joined(separator: " | ") + " |\n"
         }
         return s
     }
@@ -121,7 +142,8 @@ extension ExperimentStatistics {
 /// The overall, main-effects and per-route sections of summary.md with their uncertainty.
 func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [String: [String]]) -> String {
     var md = "## Overall\n\n"
-    md += "Cells are `mean [95 % BCa bootstrap CI]` over the units (route × session × seed; \(st.options.resamples) resamples, seeded; "
+    md +=
+        "Cells are `mean [95 % BCa bootstrap CI]` over the units (route × session × seed; \(st.options.resamples) resamples, seeded; "
         + "rates of 0/1 metrics with Wilson intervals) — n is the number of units; NaN values are left out and counted. "
         + "Configurations with identical results on every unit share one row. Lower is better for errors, drift, corrections and "
         + "false or missed arrivals; higher for agreement, precision, recall and completion. All cells: `cells.csv`; all "

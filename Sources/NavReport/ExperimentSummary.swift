@@ -82,9 +82,11 @@ public struct AggregatedTable: Sendable {
 /// with `guidance: false` (a spec with no `sweep` whose inputs hold no navigation session: nothing
 /// was asked of the replay) the run count, configurations and guidance sections are left out and
 /// the page opens with `sections`, then the failed inputs and the inputs.
-public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, keyMetrics: [String],
-                                      failures: [String], plots: [String: [String]] = [:],
-                                      statistics: ExperimentStatistics? = nil, guidance: Bool = true, sections: String = "") -> String {
+public func experimentSummaryMarkdown(
+    table: MetricsTable, stamp: ReportStamp, keyMetrics: [String],
+    failures: [String], plots: [String: [String]] = [:],
+    statistics: ExperimentStatistics? = nil, guidance: Bool = true, sections: String = ""
+) -> String {
     var md = "# Experiment \(stamp.experiment)\n\n"
     md += "navbench \(stamp.navbenchVersion) · spec sha256 `\(stamp.specSHA256.prefix(16))` · regenerate with `\(stamp.command)`\n\n"
     guard guidance else {
@@ -107,7 +109,8 @@ public func experimentSummaryMarkdown(table: MetricsTable, stamp: ReportStamp, k
         md += statisticalSections(st, routes: routes, plots: plots)
     } else {
         let render = { (rows: [MetricRow]) in configurationTableMarkdown(rows, keyMetrics: keyMetrics) }
-        md += "## Overall\n\nMeans over all routes and sessions; the best configuration per metric in bold "
+        md +=
+            "## Overall\n\nMeans over all routes and sessions; the best configuration per metric in bold "
             + "(lower is better for errors, drift, corrections and false or missed arrivals; higher for agreement, precision, recall and completion).\n\n"
         md += render(Array(table.rows)) + "\n"
         let byRoute = Dictionary(grouping: Array(table.rows), by: \.route)
@@ -130,7 +133,8 @@ func configurationLegend(_ table: MetricsTable) -> String {
     var seen = Set<String>(), lines = ""
     for r in table.rows where !seen.contains(r.configuration) {
         seen.insert(r.configuration)
-        lines += "- \(markdownCode(r.configuration)): " + zip(table.parameterColumns, r.parameters).map { "\($0)=\($1)" }.joined(separator: ", ") + "\n"
+        lines +=
+            "- \(markdownCode(r.configuration)): " + zip(table.parameterColumns, r.parameters).map { "\($0)=\($1)" }.joined(separator: ", ") + "\n"
     }
     return lines
 }
@@ -144,11 +148,12 @@ public func configurationTableMarkdown<S: Sequence>(_ rows: S, keyMetrics: [Stri
     let best = Dictionary(uniqueKeysWithValues: metrics.map { ($0, agg.best($0)) })
     for c in agg.configurations {
         s += "| \(markdownInline(c)) | \(agg.runs[c] ?? 0) | "
-        s += metrics.map { m -> String in
-            let v = agg.value[c]?[m] ?? .nan
-            let text = v.isFinite ? String(format: "%.3f", v) : "–"
-            return best[m] == c ? "**\(text)**" : text
-        }.joined(separator: " | ") + " |\n"
+        s +=
+            metrics.map { m -> String in
+                let v = agg.value[c]?[m] ?? .nan
+                let text = v.isFinite ? String(format: "%.3f", v) : "–"
+                return best[m] == c ? "**\(text)**" : text
+            }.joined(separator: " | ") + " |\n"
     }
     return s
 }

@@ -36,7 +36,8 @@ public func gateJUnitXML(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, sui
         guard g.regressed else { x += "/>\n"; continue }
         x += ">\n"
         let unit = g.unit.isEmpty ? "" : " \(g.unit)"
-        let message = "\(g.metric) on \(g.route) worse: baseline \(gateNumber(g.baselineMean)), current \(gateNumber(g.currentMean)), "
+        let message =
+            "\(g.metric) on \(g.route) worse: baseline \(gateNumber(g.baselineMean)), current \(gateNumber(g.currentMean)), "
             + "difference \(gateNumber(g.meanDifference))\(unit), 95% CI [\(gateNumber(g.ciLow)), \(gateNumber(g.ciHigh))], n=\(g.n)"
         var body = message + "\n" + g.reason + "\n"
         for ch in g.rowRegressions.prefix(50) {
@@ -47,9 +48,11 @@ public func gateJUnitXML(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, sui
         x += "    </testcase>\n"
     }
     for c in closedLoop?.checks ?? [] {
-        x += "    <testcase classname=\"navbench.compare.closed-loop.\(xmlEscaped(c.route))\" name=\"\(xmlEscaped(c.configuration + " · " + c.metric))\" time=\"0\""
+        x +=
+            "    <testcase classname=\"navbench.compare.closed-loop.\(xmlEscaped(c.route))\" name=\"\(xmlEscaped(c.configuration + " · " + c.metric))\" time=\"0\""
         guard let g = c.regression else { x += "/>\n"; continue }
-        let message = "closed loop \(c.metric) of \(c.route) [\(c.configuration)] worse: baseline \(gateNumber(g.baseline)), "
+        let message =
+            "closed loop \(c.metric) of \(c.route) [\(c.configuration)] worse: baseline \(gateNumber(g.baseline)), "
             + "current \(g.current.map(gateNumber) ?? "missing"), beyond the baseline's 95% interval end \(gateNumber(g.bound))"
         x += ">\n      <failure type=\"regression\" message=\"\(xmlEscaped(message))\">\(xmlEscaped(message))\n</failure>\n    </testcase>\n"
     }

@@ -48,7 +48,8 @@ public struct MetricsTable: Sendable, Equatable {
     }
 
     static func csvLine(_ r: MetricRow) -> String {
-        ([r.route, r.session, r.configuration] + r.parameters + [r.metric, formatNumber(r.value), r.unit]).map(csvEscape).joined(separator: ",") + "\n"
+        ([r.route, r.session, r.configuration] + r.parameters + [r.metric, formatNumber(r.value), r.unit]).map(csvEscape).joined(separator: ",")
+            + "\n"
     }
 
     public static let fixedLeading = ["route", "session", "configuration"]
@@ -75,10 +76,13 @@ public struct MetricsTable: Sendable, Equatable {
         for (i, f) in t.rows.enumerated() {
             let raw = f[f.count - 2]
             guard let v = raw.isEmpty || raw == "nan" || raw == "NaN" ? Double.nan : Double(raw) else {
-                throw TraceError(.badValue, file: path, object: "line \(i + 2), column 'value'", "expected a number, nan or an empty cell, found '\(raw)'")
+                throw TraceError(
+                    .badValue, file: path, object: "line \(i + 2), column 'value'", "expected a number, nan or an empty cell, found '\(raw)'")
             }
-            rows.append(MetricRow(route: f[0], session: f[1], configuration: f[2], parameters: Array(f[3..<(f.count - 3)]),
-                                  metric: f[f.count - 3], value: v, unit: f[f.count - 1]))
+            rows.append(
+                MetricRow(
+                    route: f[0], session: f[1], configuration: f[2], parameters: Array(f[3..<(f.count - 3)]),
+                    metric: f[f.count - 3], value: v, unit: f[f.count - 1]))
         }
         return MetricsTable(parameterColumns: params, rows: rows)
     }
@@ -126,20 +130,24 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
 
     public subscript(i: Int) -> MetricRow {
         let c = contexts[context(ofRow: i)], m = metricNames[Int(metricOfRow[i])]
-        return MetricRow(route: c.route, session: c.session, configuration: c.configuration, parameters: c.parameters,
-                         metric: m.name, value: values[i], unit: m.unit)
+        return MetricRow(
+            route: c.route, session: c.session, configuration: c.configuration, parameters: c.parameters,
+            metric: m.name, value: values[i], unit: m.unit)
     }
 
     /// Appends a row; consecutive rows of one run share their context.
     public mutating func append(_ r: MetricRow) {
         if let last = contexts.last, last.route == r.route, last.session == r.session, last.configuration == r.configuration,
-           last.parameters == r.parameters {
+            last.parameters == r.parameters
+        {
         } else {
             contexts.append(Context(route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters))
             contextStart.append(values.count)
         }
         let m: UInt32
-        if let i = metricIndex[r.metric]?.first(where: { metricNames[Int($0)].unit == r.unit }) { m = i } else {
+        if let i = metricIndex[r.metric]?.first(where: { metricNames[Int($0)].unit == r.unit }) {
+            m = i
+        } else {
             m = UInt32(metricNames.count)
             metricNames.append((r.metric, r.unit))
             metricIndex[r.metric, default: []].append(m)

@@ -67,8 +67,10 @@ public func defaultTolerance(unit: String) -> CompareTolerance {
 /// A two-step rule (estimate beyond tolerance, CI excludes 0) would flag a true change just under
 /// the tolerance up to half of the time; this one flags it at most 2.5 % of the time
 /// (NoiseAwareGateTests.smallShiftInNoiseIsNotFlaggedLargeOneIs measures both rates).
-public func gateVerdict(estimate: Double, low: Double, high: Double, polarity: MetricPolarity,
-                        allowance: Double) -> (regressed: Bool, reason: String) {
+public func gateVerdict(
+    estimate: Double, low: Double, high: Double, polarity: MetricPolarity,
+    allowance: Double
+) -> (regressed: Bool, reason: String) {
     let sign: Double = polarity == .lowerIsBetter ? 1 : polarity == .higherIsBetter ? -1 : 0
     let worseBy = sign * estimate
     // The CI end nearest to "no change", in the worse direction.
@@ -91,9 +93,11 @@ public func gateVerdict(estimate: Double, low: Double, high: Double, polarity: M
 /// a regression. A table compared with itself never regresses.
 ///
 /// Complexity: O(R·B) for R rows and B resamples.
-public func noiseAwareGate(baseline: MetricsTable, current: MetricsTable, tolerances: [String: CompareTolerance] = [:],
-                           resamples: Int = BootstrapInterval.defaultResamples, minimumPairs: Int = 5,
-                           confidence: Double = 0.95) -> GateResult {
+public func noiseAwareGate(
+    baseline: MetricsTable, current: MetricsTable, tolerances: [String: CompareTolerance] = [:],
+    resamples: Int = BootstrapInterval.defaultResamples, minimumPairs: Int = 5,
+    confidence: Double = 0.95
+) -> GateResult {
     // Unit key: session, configuration, occurrence index of the (route, session, configuration, metric) key.
     func keyed(_ t: MetricsTable) -> [(key: String, row: MetricRow)] {
         var seen: [String: Int] = [:]
@@ -123,31 +127,39 @@ public func noiseAwareGate(baseline: MetricsTable, current: MetricsTable, tolera
         var rowsOnly: [(MetricRow, Double)] = []
         for (key, r) in entries {
             guard let v = now[key] else {
-                structural.append(MetricChange(route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
-                                               baseline: r.value, current: nil, polarity: polarity, regressed: true))
+                structural.append(
+                    MetricChange(
+                        route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
+                        baseline: r.value, current: nil, polarity: polarity, regressed: true))
                 continue
             }
             if r.value.isFinite && v.isNaN {
-                structural.append(MetricChange(route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
-                                               baseline: r.value, current: v, polarity: polarity, regressed: true))
+                structural.append(
+                    MetricChange(
+                        route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
+                        baseline: r.value, current: v, polarity: polarity, regressed: true))
                 continue
             }
             if r.value.isFinite && v.isFinite { b.append(r.value); c.append(v); rowsOnly.append((r, v)) }
         }
         let n = b.count
         let bm = Statistics.mean(b), cm = Statistics.mean(c)
-        var item = GatedMetric(route: first.route, metric: first.metric, unit: first.unit, polarity: polarity, n: n,
-                               baselineMean: bm, currentMean: cm, meanDifference: .nan, ciLow: .nan, ciHigh: .nan,
-                               tolerance: tol, paired: n >= minimumPairs, rowRegressions: structural, regressed: false, reason: "")
+        var item = GatedMetric(
+            route: first.route, metric: first.metric, unit: first.unit, polarity: polarity, n: n,
+            baselineMean: bm, currentMean: cm, meanDifference: .nan, ciLow: .nan, ciHigh: .nan,
+            tolerance: tol, paired: n >= minimumPairs, rowRegressions: structural, regressed: false, reason: "")
         if n >= minimumPairs {
             let d = zip(c, b).map { $0 - $1 }
-            let ci = BootstrapInterval.mean(d, confidence: confidence, resamples: resamples,
-                                            seed: streamSeed(0x6761_7465, g)).bca
+            let ci = BootstrapInterval.mean(
+                d, confidence: confidence, resamples: resamples,
+                seed: streamSeed(0x6761_7465, g)
+            ).bca
             item.meanDifference = ci.estimate
             item.ciLow = ci.low
             item.ciHigh = ci.high
-            let verdict = gateVerdict(estimate: ci.estimate, low: ci.low, high: ci.high, polarity: polarity,
-                                      allowance: tol.absolute + tol.relative * abs(bm))
+            let verdict = gateVerdict(
+                estimate: ci.estimate, low: ci.low, high: ci.high, polarity: polarity,
+                allowance: tol.absolute + tol.relative * abs(bm))
             item.regressed = verdict.regressed
             item.reason = verdict.reason
         } else {
@@ -157,8 +169,10 @@ public func noiseAwareGate(baseline: MetricsTable, current: MetricsTable, tolera
                 guard abs(delta) > tol.absolute + tol.relative * abs(r.value) else { continue }
                 let worse = polarity == .lowerIsBetter ? delta > 0 : delta < 0
                 if worse {
-                    item.rowRegressions.append(MetricChange(route: r.route, session: r.session, configuration: r.configuration,
-                                                            metric: r.metric, baseline: r.value, current: v, polarity: polarity, regressed: true))
+                    item.rowRegressions.append(
+                        MetricChange(
+                            route: r.route, session: r.session, configuration: r.configuration,
+                            metric: r.metric, baseline: r.value, current: v, polarity: polarity, regressed: true))
                 }
             }
             if n > 0 { item.meanDifference = cm - bm }
@@ -186,14 +200,16 @@ public func gateMarkdown(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, bas
     let moved = r.gated.filter { !$0.regressed && ($0.meanDifference != 0 && !$0.meanDifference.isNaN || !$0.rowRegressions.isEmpty) }
     let total = gateRegressionCount(r, closedLoop: closedLoop)
     if let closedLoop {
-        md += "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows and \(closedLoop.checks.count) closed-loop values "
+        md +=
+            "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows and \(closedLoop.checks.count) closed-loop values "
             + "(\(closedLoop.cells) cells × success rate, end-of-route error): **\(total) regressed** "
             + "(\(r.regressions.count) replay, \(closedLoop.regressions.count) closed loop), "
     } else {
         md += "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows: **\(total) regressed**, "
     }
     md += "\(moved.count) moved without regressing, \(r.gated.count - r.regressions.count - moved.count) unchanged.\n\n"
-    md += "A metric regresses when the mean paired difference (current − baseline) is worse beyond its tolerance and its whole "
+    md +=
+        "A metric regresses when the mean paired difference (current − baseline) is worse beyond its tolerance and its whole "
         + "95 % BCa bootstrap CI lies beyond the tolerance (so it excludes zero); with fewer than 5 paired runs the per-row tolerance rule "
         + "decides (said in the last column).\n\n"
     let shown = r.regressions + moved
@@ -202,7 +218,8 @@ public func gateMarkdown(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, bas
     md += "|---|---|---|---:|---:|---:|---:|---|---|---|\n"
     for g in shown {
         let unit = g.unit.isEmpty ? "" : " \(g.unit)"
-        md += "| \(g.regressed ? "**worse**" : "ok") | \(markdownInline(g.route)) | \(markdownInline(g.metric)) | \(g.n) | \(gateNumber(g.baselineMean)) | "
+        md +=
+            "| \(g.regressed ? "**worse**" : "ok") | \(markdownInline(g.route)) | \(markdownInline(g.metric)) | \(g.n) | \(gateNumber(g.baselineMean)) | "
             + "\(gateNumber(g.currentMean)) | \(gateNumber(g.meanDifference))\(unit) | [\(gateNumber(g.ciLow)), \(gateNumber(g.ciHigh))] | "
             + "\(gateNumber(g.tolerance.absolute)) + \(gateNumber(g.tolerance.relative))·\\|b\\| | \(g.reason) |\n"
     }

@@ -39,66 +39,85 @@ public func experimentNotebook(experiment: String, metricsPath: String, keyMetri
     // Every string from a spec or a file enters the Python source as a JSON-encoded literal
     // (a valid Python str literal): no quote, backslash or newline in it can end the literal.
     let keys = keyMetrics.map(pythonStringLiteral).joined(separator: ", ")
-    let mdExperiment = experiment.replacingOccurrences(of: "`", with: "'"), mdPath = escapedForMessage(metricsPath).replacingOccurrences(of: "`", with: "'")
-    let cells = [
-        Cell(cell_type: "markdown", id: "title", source: lines("""
-            # navbench experiment `\(escapedForMessage(mdExperiment))`
+    let mdExperiment = experiment.replacingOccurrences(of: "`", with: "'"),
+        mdPath = escapedForMessage(metricsPath).replacingOccurrences(of: "`", with: "'")
+    let cells =
+        [
+            Cell(
+                cell_type: "markdown", id: "title",
+                source: lines(
+                    """
+                    # navbench experiment `\(escapedForMessage(mdExperiment))`
 
-            Regenerates the tables and plots of `summary.md` from `\(mdPath)` (tidy long form: one row per
-            route, session, configuration and metric). Written by `navbench export-notebook`.
-            """)),
-        Cell(cell_type: "code", id: "load", source: lines("""
-            import pathlib
-            import pandas as pd
-            import matplotlib.pyplot as plt
-            %matplotlib inline
+                    Regenerates the tables and plots of `summary.md` from `\(mdPath)` (tidy long form: one row per
+                    route, session, configuration and metric). Written by `navbench export-notebook`.
+                    """)),
+            Cell(
+                cell_type: "code", id: "load",
+                source: lines(
+                    """
+                    import pathlib
+                    import pandas as pd
+                    import matplotlib.pyplot as plt
+                    %matplotlib inline
 
-            # Figures are shown in the notebook and saved next to it.
-            FIGURES = pathlib.Path("figures")
-            FIGURES.mkdir(exist_ok=True)
-            # Okabe–Ito: colour-blind-safe, as the report's SVG plots.
-            PALETTE = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"] * 3
-            METRICS = \(pythonStringLiteral(metricsPath))
-            metrics = pd.read_csv(METRICS, keep_default_na=False, na_values=["nan", ""])
-            key_metrics = [\(keys)]
-            metrics.head()
-            """)),
-        Cell(cell_type: "code", id: "overall", source: lines("""
-            overall = (metrics[metrics.metric.isin(key_metrics)]
-                       .pivot_table(index="configuration", columns="metric", values="value", aggfunc="mean", sort=False))
-            overall
-            """)),
-        Cell(cell_type: "code", id: "per-route", source: lines("""
-            per_route = {route: (g[g.metric.isin(key_metrics)]
-                                 .pivot_table(index="configuration", columns="metric", values="value", aggfunc="mean", sort=False))
-                         for route, g in metrics.groupby("route", sort=True)}
-            for route, table in per_route.items():
-                print(route)
-                print(table.round(3).to_string())
-            """)),
-        Cell(cell_type: "code", id: "plots", source: lines("""
-            fig, axes = plt.subplots(1, len(key_metrics), figsize=(4 * len(key_metrics), 3.5))
-            for ax, m in zip(axes if len(key_metrics) > 1 else [axes], key_metrics):
-                if m in overall:
-                    overall[m].plot.bar(ax=ax, title=m, color=PALETTE[: len(overall)])
-                    ax.set_xticklabels(range(1, len(overall) + 1), rotation=0)
-                    ax.set_xlabel("configuration (rows of the table above)")
-                    ax.set_ylabel(f"{m} ({metrics.loc[metrics.metric == m, 'unit'].iloc[0]})")
-            fig.tight_layout()
-            fig.savefig(FIGURES / "overall.png", dpi=100)
-            plt.show()
-            if "rdp_tolerance" in metrics:
-                by_tol = metrics[metrics.metric.isin(key_metrics)].groupby(["rdp_tolerance", "metric"]).value.mean().unstack()
-                axes = by_tol.plot(marker="o", subplots=True, figsize=(6, 2.2 * len(by_tol.columns)), title="metric vs RDP tolerance", color=PALETTE[: len(by_tol.columns)])
-                axes[-1].set_xlabel("RDP tolerance (m)")
-                axes[0].figure.savefig(FIGURES / "tolerance.png", dpi=100)
-                plt.show()
-            """)),
-    ] + statisticsNotebookCells().map { Cell(cell_type: "code", id: $0.id, source: lines($0.source)) }
-    let nb = Notebook(cells: cells, metadata: [
-        "kernelspec": ["display_name": "Python 3", "language": "python", "name": "python3"],
-        "language_info": ["name": "python"],
-    ])
+                    # Figures are shown in the notebook and saved next to it.
+                    FIGURES = pathlib.Path("figures")
+                    FIGURES.mkdir(exist_ok=True)
+                    # Okabe–Ito: colour-blind-safe, as the report's SVG plots.
+                    PALETTE = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"] * 3
+                    METRICS = \(pythonStringLiteral(metricsPath))
+                    metrics = pd.read_csv(METRICS, keep_default_na=False, na_values=["nan", ""])
+                    key_metrics = [\(keys)]
+                    metrics.head()
+                    """)),
+            Cell(
+                cell_type: "code", id: "overall",
+                source: lines(
+                    """
+                    overall = (metrics[metrics.metric.isin(key_metrics)]
+                               .pivot_table(index="configuration", columns="metric", values="value", aggfunc="mean", sort=False))
+                    overall
+                    """)),
+            Cell(
+                cell_type: "code", id: "per-route",
+                source: lines(
+                    """
+                    per_route = {route: (g[g.metric.isin(key_metrics)]
+                                         .pivot_table(index="configuration", columns="metric", values="value", aggfunc="mean", sort=False))
+                                 for route, g in metrics.groupby("route", sort=True)}
+                    for route, table in per_route.items():
+                        print(route)
+                        print(table.round(3).to_string())
+                    """)),
+            Cell(
+                cell_type: "code", id: "plots",
+                source: lines(
+                    """
+                    fig, axes = plt.subplots(1, len(key_metrics), figsize=(4 * len(key_metrics), 3.5))
+                    for ax, m in zip(axes if len(key_metrics) > 1 else [axes], key_metrics):
+                        if m in overall:
+                            overall[m].plot.bar(ax=ax, title=m, color=PALETTE[: len(overall)])
+                            ax.set_xticklabels(range(1, len(overall) + 1), rotation=0)
+                            ax.set_xlabel("configuration (rows of the table above)")
+                            ax.set_ylabel(f"{m} ({metrics.loc[metrics.metric == m, 'unit'].iloc[0]})")
+                    fig.tight_layout()
+                    fig.savefig(FIGURES / "overall.png", dpi=100)
+                    plt.show()
+                    if "rdp_tolerance" in metrics:
+                        by_tol = metrics[metrics.metric.isin(key_metrics)].groupby(["rdp_tolerance", "metric"]).value.mean().unstack()
+                        axes = by_tol.plot(marker="o", subplots=True, figsize=(6, 2.2 * len(by_tol.columns)), title="metric vs RDP tolerance", color=PALETTE[: len(by_tol.columns)])
+                        axes[-1].set_xlabel("RDP tolerance (m)")
+                        axes[0].figure.savefig(FIGURES / "tolerance.png", dpi=100)
+                        plt.show()
+                    """)),
+        ] + statisticsNotebookCells().map { Cell(cell_type: "code", id: $0.id, source: lines($0.source)) }
+    let nb = Notebook(
+        cells: cells,
+        metadata: [
+            "kernelspec": ["display_name": "Python 3", "language": "python", "name": "python3"],
+            "language_info": ["name": "python"],
+        ])
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     return String(decoding: (try? enc.encode(nb)) ?? Data(), as: UTF8.self) + "\n"
@@ -111,5 +130,6 @@ public func pythonStringLiteral(_ s: String) -> String {
     enc.outputFormatting = [.withoutEscapingSlashes]
     guard let d = try? enc.encode(s) else { return "\"\"" }
     // U+2028/U+2029 are legal in both, but escape them so the source stays one line per statement.
-    return String(decoding: d, as: UTF8.self).replacingOccurrences(of: "\u{2028}", with: "\\u2028").replacingOccurrences(of: "\u{2029}", with: "\\u2029")
+    return String(decoding: d, as: UTF8.self).replacingOccurrences(of: "\u{2028}", with: "\\u2028").replacingOccurrences(
+        of: "\u{2029}", with: "\\u2029")
 }

@@ -14,88 +14,94 @@ import Foundation
 /// recomputed bit for bit; the check recomputes everything else.
 func statisticsNotebookCells() -> [(id: String, source: String)] {
     [
-        ("statistics-check", #"""
-        # Recompute navbench's statistics with pandas, scipy and statsmodels and assert they agree.
-        import math, os
-        import numpy as np
-        from scipy import stats
-        from statsmodels.stats.multitest import multipletests
-        from statsmodels.stats.proportion import proportion_confint
+        (
+            "statistics-check",
+            #"""
+            # Recompute navbench's statistics with pandas, scipy and statsmodels and assert they agree.
+            import math, os
+            import numpy as np
+            from scipy import stats
+            from statsmodels.stats.multitest import multipletests
+            from statsmodels.stats.proportion import proportion_confint
 
-        folder = os.path.dirname(METRICS)
-        read = lambda name: pd.read_csv(os.path.join(folder, name), keep_default_na=False, na_values=["nan", ""])
-        cells, comparisons = read("cells.csv"), read("comparisons.csv")
-        m = metrics.copy()
-        seed = m["seed"].astype(str) if "seed" in m else pd.Series([""] * len(m), index=m.index)
-        # A configuration is the parameter combination without the seed (a replicate); a unit is (route, session, seed).
-        m["cfg"] = [" ".join(t for t in c.split(" ") if t != "seed=" + s) or "default" for c, s in zip(m.configuration, seed)]
-        m["unit"] = m.route + "\x01" + m.session + "\x01" + seed
-        groups = {k: g.drop_duplicates("unit").set_index("unit").value for k, g in m.groupby(["cfg", "metric"], sort=False)}
-        by_route = {k: g.drop_duplicates("unit").set_index("unit").value for k, g in m.groupby(["route", "cfg", "metric"], sort=False)}
-        def values(route, cfg, metric):
-            return groups[(cfg, metric)] if route == "all" else by_route[(route, cfg, metric)]
-        def close(a, b, tol=1e-12):
-            return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= tol * max(1.0, abs(b))
-        checked = 0
-        for c in cells.itertuples():
-            v = values(c.route, c.configuration, c.metric)
-            finite = v[np.isfinite(v)]
-            assert len(finite) == c.n and len(v) - len(finite) == c.nan_count, (c.route, c.configuration, c.metric)
-            if c.n:
-                assert close(finite.mean(), c.mean) and close(finite.median(), c.median), (c.route, c.configuration, c.metric)
-                assert close(finite.std(ddof=1) if c.n > 1 else math.nan, c.std, 1e-9), (c.route, c.configuration, c.metric)
-            if c.ci_method == "wilson":
-                low, high = proportion_confint(int((finite == 1).sum()), c.n, alpha=0.05, method="wilson")
-                assert close(low, c.ci_low) and close(high, c.ci_high), (c.route, c.configuration, c.metric)
-            elif c.ci_method == "t":  # large sample (statistics.large_sample): Student t interval of the mean
-                low, high = stats.t.interval(0.95, c.n - 1, loc=finite.mean(), scale=stats.sem(finite))
-                assert close(low, c.ci_low, 1e-9) and close(high, c.ci_high, 1e-9), (c.route, c.configuration, c.metric)
-            checked += 1
-        methods = {"wilcoxon-exact": "exact", "wilcoxon-normal-approximation": "asymptotic", "wilcoxon-permutation": "auto"}
-        for r in comparisons.itertuples():
-            a, b = values(r.route, r.configuration, r.metric), values(r.route, r.baseline, r.metric)
-            d = (a - b.reindex(a.index)).dropna()
-            d = d[np.isfinite(d)].to_numpy()
-            assert len(d) == r.n, (r.route, r.metric, r.configuration)
-            if r.test == "all-differences-zero":
-                assert (d == 0).all() and r.p_value == 1
-            elif r.test in methods:
-                p = stats.wilcoxon(d, zero_method="wilcox", correction=False, method=methods[r.test]).pvalue
-                assert close(p, r.p_value, 1e-9), (r.route, r.metric, r.configuration, p, r.p_value)
-            if len(d):
-                walsh = [(d[i] + d[j]) / 2 for i in range(len(d)) for j in range(i, len(d))]
-                assert close(float(np.median(walsh)), r.median_difference, 1e-9), (r.route, r.metric, r.configuration)
-            checked += 1
-        for route, family in comparisons.groupby("route", sort=False):
-            ok = family.p_value.notna()
-            holm = multipletests(family.p_value[ok], method="holm")[1]
-            assert all(close(x, y) for x, y in zip(holm, family.p_holm[ok])), route
-            checked += int(ok.sum())
-        print(f"statistics agree with pandas/scipy/statsmodels: {checked} checks")
-        """#),
-        ("sections", #"""
-        # Every optional section of the report that this run has: a table of means and a saved figure.
-        for name, column in [("calibration.csv", "estimator"), ("proximity.csv", "filter"), ("gyro-filters.csv", None),
-                             ("ape.csv", None), ("closed-loop.csv", None)]:
-            path = os.path.join(folder, name)
-            if not os.path.exists(path):
-                continue
-            table = pd.read_csv(path, keep_default_na=False, na_values=["nan", ""])
-            if not {"metric", "value"} <= set(table.columns):
-                display(table.head())
-                continue
-            index = column if column in table else "configuration" if "configuration" in table else table.columns[0]
-            means = table.pivot_table(index=index, columns="metric", values="value", aggfunc="mean", sort=False)
-            display(means.round(3))
-            fig, axes = plt.subplots(1, len(means.columns), figsize=(3.2 * len(means.columns), 3.2), squeeze=False)
-            for ax, metric in zip(axes[0], means.columns):
-                unit = table.loc[table.metric == metric, "unit"].iloc[0] if "unit" in table else ""
-                means[metric].plot.bar(ax=ax, color=PALETTE[: len(means)], title=metric)
-                ax.set_ylabel(f"{metric} ({unit})" if unit else metric)
-            fig.suptitle(name[:-4])
-            fig.tight_layout()
-            fig.savefig(FIGURES / (name[:-4] + ".png"), dpi=100)
-            plt.show()
-        """#),
+            folder = os.path.dirname(METRICS)
+            read = lambda name: pd.read_csv(os.path.join(folder, name), keep_default_na=False, na_values=["nan", ""])
+            cells, comparisons = read("cells.csv"), read("comparisons.csv")
+            m = metrics.copy()
+            seed = m["seed"].astype(str) if "seed" in m else pd.Series([""] * len(m), index=m.index)
+            # A configuration is the parameter combination without the seed (a replicate); a unit is (route, session, seed).
+            m["cfg"] = [" ".join(t for t in c.split(" ") if t != "seed=" + s) or "default" for c, s in zip(m.configuration, seed)]
+            m["unit"] = m.route + "\x01" + m.session + "\x01" + seed
+            groups = {k: g.drop_duplicates("unit").set_index("unit").value for k, g in m.groupby(["cfg", "metric"], sort=False)}
+            by_route = {k: g.drop_duplicates("unit").set_index("unit").value for k, g in m.groupby(["route", "cfg", "metric"], sort=False)}
+            def values(route, cfg, metric):
+                return groups[(cfg, metric)] if route == "all" else by_route[(route, cfg, metric)]
+            def close(a, b, tol=1e-12):
+                return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= tol * max(1.0, abs(b))
+            checked = 0
+            for c in cells.itertuples():
+                v = values(c.route, c.configuration, c.metric)
+                finite = v[np.isfinite(v)]
+                assert len(finite) == c.n and len(v) - len(finite) == c.nan_count, (c.route, c.configuration, c.metric)
+                if c.n:
+                    assert close(finite.mean(), c.mean) and close(finite.median(), c.median), (c.route, c.configuration, c.metric)
+                    assert close(finite.std(ddof=1) if c.n > 1 else math.nan, c.std, 1e-9), (c.route, c.configuration, c.metric)
+                if c.ci_method == "wilson":
+                    low, high = proportion_confint(int((finite == 1).sum()), c.n, alpha=0.05, method="wilson")
+                    assert close(low, c.ci_low) and close(high, c.ci_high), (c.route, c.configuration, c.metric)
+                elif c.ci_method == "t":  # large sample (statistics.large_sample): Student t interval of the mean
+                    low, high = stats.t.interval(0.95, c.n - 1, loc=finite.mean(), scale=stats.sem(finite))
+                    assert close(low, c.ci_low, 1e-9) and close(high, c.ci_high, 1e-9), (c.route, c.configuration, c.metric)
+                checked += 1
+            methods = {"wilcoxon-exact": "exact", "wilcoxon-normal-approximation": "asymptotic", "wilcoxon-permutation": "auto"}
+            for r in comparisons.itertuples():
+                a, b = values(r.route, r.configuration, r.metric), values(r.route, r.baseline, r.metric)
+                d = (a - b.reindex(a.index)).dropna()
+                d = d[np.isfinite(d)].to_numpy()
+                assert len(d) == r.n, (r.route, r.metric, r.configuration)
+                if r.test == "all-differences-zero":
+                    assert (d == 0).all() and r.p_value == 1
+                elif r.test in methods:
+                    p = stats.wilcoxon(d, zero_method="wilcox", correction=False, method=methods[r.test]).pvalue
+                    assert close(p, r.p_value, 1e-9), (r.route, r.metric, r.configuration, p, r.p_value)
+                if len(d):
+                    walsh = [(d[i] + d[j]) / 2 for i in range(len(d)) for j in range(i, len(d))]
+                    assert close(float(np.median(walsh)), r.median_difference, 1e-9), (r.route, r.metric, r.configuration)
+                checked += 1
+            for route, family in comparisons.groupby("route", sort=False):
+                ok = family.p_value.notna()
+                holm = multipletests(family.p_value[ok], method="holm")[1]
+                assert all(close(x, y) for x, y in zip(holm, family.p_holm[ok])), route
+                checked += int(ok.sum())
+            print(f"statistics agree with pandas/scipy/statsmodels: {checked} checks")
+            """#
+        ),
+        (
+            "sections",
+            #"""
+            # Every optional section of the report that this run has: a table of means and a saved figure.
+            for name, column in [("calibration.csv", "estimator"), ("proximity.csv", "filter"), ("gyro-filters.csv", None),
+                                 ("ape.csv", None), ("closed-loop.csv", None)]:
+                path = os.path.join(folder, name)
+                if not os.path.exists(path):
+                    continue
+                table = pd.read_csv(path, keep_default_na=False, na_values=["nan", ""])
+                if not {"metric", "value"} <= set(table.columns):
+                    display(table.head())
+                    continue
+                index = column if column in table else "configuration" if "configuration" in table else table.columns[0]
+                means = table.pivot_table(index=index, columns="metric", values="value", aggfunc="mean", sort=False)
+                display(means.round(3))
+                fig, axes = plt.subplots(1, len(means.columns), figsize=(3.2 * len(means.columns), 3.2), squeeze=False)
+                for ax, metric in zip(axes[0], means.columns):
+                    unit = table.loc[table.metric == metric, "unit"].iloc[0] if "unit" in table else ""
+                    means[metric].plot.bar(ax=ax, color=PALETTE[: len(means)], title=metric)
+                    ax.set_ylabel(f"{metric} ({unit})" if unit else metric)
+                fig.suptitle(name[:-4])
+                fig.tight_layout()
+                fig.savefig(FIGURES / (name[:-4] + ".png"), dpi=100)
+                plt.show()
+            """#
+        ),
     ]
 }

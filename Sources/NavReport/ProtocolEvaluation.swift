@@ -56,7 +56,10 @@ public struct ProtocolReport: Sendable, Codable {
         }
         if let k = kitti {
             for l in k.perLength {
-                lines.append(String(format: "  %4.0f m: %5d segments, %.6f %%, %.6f deg/m", l.length, l.segments, l.translationPercent, l.rotationDegreesPerMetre))
+                lines.append(
+                    String(
+                        format: "  %4.0f m: %5d segments, %.6f %%, %.6f deg/m", l.length, l.segments, l.translationPercent, l.rotationDegreesPerMetre)
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -76,8 +79,10 @@ public struct ProtocolReport: Sendable, Codable {
 ///   (Umeyama) over them, 3-D position errors, `controlPointScore` with the 2022 table.
 ///
 /// - Throws: `EvaluationError` naming the file or the failed step.
-public func evaluateProtocol(_ p: EvaluationProtocol, reference: TrajectorySource, estimate: TrajectorySource,
-                             settings: EvaluationSettings, tum: TUMRPEOptions = TUMRPEOptions()) throws(EvaluationError) -> ProtocolReport {
+public func evaluateProtocol(
+    _ p: EvaluationProtocol, reference: TrajectorySource, estimate: TrajectorySource,
+    settings: EvaluationSettings, tum: TUMRPEOptions = TUMRPEOptions()
+) throws(EvaluationError) -> ProtocolReport {
     var report = ProtocolReport(protocolName: p.rawValue, source: p.source, referencePath: reference.path, estimatePath: estimate.path, figures: [])
     func figure(_ n: String, _ v: Double, _ u: String) { report.figures.append(.init(name: n, value: v, unit: u)) }
     switch p {
@@ -99,16 +104,21 @@ public func evaluateProtocol(_ p: EvaluationProtocol, reference: TrajectorySourc
         } catch { throw .input(error) }
         let r: TUMRPEResult
         do {
-            r = try tumRelativePoseError(referenceTimes: ref.trajectory.timestamps, reference: ref.trajectory.poses.values,
-                                         estimateTimes: est.trajectory.timestamps, estimate: est.trajectory.poses.values, options: tum)
+            r = try tumRelativePoseError(
+                referenceTimes: ref.trajectory.timestamps, reference: ref.trajectory.poses.values,
+                estimateTimes: est.trajectory.timestamps, estimate: est.trajectory.poses.values, options: tum)
         } catch { throw .metric(error) }
         figure("compared_pose_pairs", Double(r.pairs.count), "pairs")
-        for (n, v) in [("rmse", r.translation.rmse), ("mean", r.translation.mean), ("median", r.translation.median),
-                       ("std", r.translation.std), ("min", r.translation.min), ("max", r.translation.max)] {
+        for (n, v) in [
+            ("rmse", r.translation.rmse), ("mean", r.translation.mean), ("median", r.translation.median),
+            ("std", r.translation.std), ("min", r.translation.min), ("max", r.translation.max),
+        ] {
             figure("translational_error.\(n)", v, "m")
         }
-        for (n, v) in [("rmse", r.rotationDegrees.rmse), ("mean", r.rotationDegrees.mean), ("median", r.rotationDegrees.median),
-                       ("std", r.rotationDegrees.std), ("min", r.rotationDegrees.min), ("max", r.rotationDegrees.max)] {
+        for (n, v) in [
+            ("rmse", r.rotationDegrees.rmse), ("mean", r.rotationDegrees.mean), ("median", r.rotationDegrees.median),
+            ("std", r.rotationDegrees.std), ("min", r.rotationDegrees.min), ("max", r.rotationDegrees.max),
+        ] {
             figure("rotational_error.\(n)", v, "deg")
         }
         report.tum = r

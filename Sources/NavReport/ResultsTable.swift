@@ -35,9 +35,10 @@ public func resultsTable(_ results: [SavedEvaluation], format: ResultsFormat) ->
     let statNames = ["rmse", "mean", "median", "std", "min", "max", "sse"]
     let header = ["name", "metric", "relation", "unit", "pairs"] + statNames
     let rows: [[String]] = zip(names, results).map { n, r in
-        [n, r.metric, r.relation, r.unit, String(r.pairs)] + r.statistics.named.map { v in
-            format == .csv ? formatNumber(v.1) : String(format: "%.6f", v.1)
-        }
+        [n, r.metric, r.relation, r.unit, String(r.pairs)]
+            + r.statistics.named.map { v in
+                format == .csv ? formatNumber(v.1) : String(format: "%.6f", v.1)
+            }
     }
     switch format {
     case .csv:

@@ -32,7 +32,8 @@ public struct SVGBoxPlot: Sendable {
     public static func summary(_ values: [Double]) -> (q1: Double, median: Double, q3: Double, low: Double, high: Double, outliers: [Double])? {
         let s = values.filter(\.isFinite).sorted()
         guard !s.isEmpty else { return nil }
-        let q1 = quantile(sorted: s, 0.25, method: .linear), med = quantile(sorted: s, 0.5, method: .linear), q3 = quantile(sorted: s, 0.75, method: .linear)
+        let q1 = quantile(sorted: s, 0.25, method: .linear), med = quantile(sorted: s, 0.5, method: .linear),
+            q3 = quantile(sorted: s, 0.75, method: .linear)
         let fence = 1.5 * (q3 - q1)
         let inside = s.filter { $0 >= q1 - fence && $0 <= q3 + fence }
         return (q1, med, q3, inside.first ?? q1, inside.last ?? q3, s.filter { $0 < q1 - fence || $0 > q3 + fence })
@@ -52,7 +53,8 @@ public struct SVGBoxPlot: Sendable {
         func f(_ v: Double) -> String { fixed2(v) }
         func py(_ y: Double) -> Double { top + ph - (y - y0) / (y1 - y0) * ph }
         let slot = pw / Double(max(1, groups.count))
-        var s = svgCanvasOpening(width: width, height: height) + svgTitle(title, x: width / 2, y: 20, fontSize: 14)
+        var s =
+            svgCanvasOpening(width: width, height: height) + svgTitle(title, x: width / 2, y: 20, fontSize: 14)
             + svgFrame(left: left, top: top, width: pw, height: ph)
         let (yTicks, yStep) = niceTicks(y0, y1)
         s += svgLeftTicks(yTicks, step: yStep, left: left, y: py)
@@ -64,16 +66,22 @@ public struct SVGBoxPlot: Sendable {
             if let b = Self.summary(g.values) {
                 s += "<line x1=\"\(f(cx))\" y1=\"\(f(py(b.low)))\" x2=\"\(f(cx))\" y2=\"\(f(py(b.q1)))\" stroke=\"\(color)\"/>\n"
                 s += "<line x1=\"\(f(cx))\" y1=\"\(f(py(b.q3)))\" x2=\"\(f(cx))\" y2=\"\(f(py(b.high)))\" stroke=\"\(color)\"/>\n"
-                s += "<rect x=\"\(f(cx - half))\" y=\"\(f(py(b.q3)))\" width=\"\(f(2 * half))\" height=\"\(f(max(0.5, py(b.q1) - py(b.q3))))\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"/>\n"
-                s += "<line x1=\"\(f(cx - half))\" y1=\"\(f(py(b.median)))\" x2=\"\(f(cx + half))\" y2=\"\(f(py(b.median)))\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+                s +=
+                    "<rect x=\"\(f(cx - half))\" y=\"\(f(py(b.q3)))\" width=\"\(f(2 * half))\" height=\"\(f(max(0.5, py(b.q1) - py(b.q3))))\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"/>\n"
+                s +=
+                    "<line x1=\"\(f(cx - half))\" y1=\"\(f(py(b.median)))\" x2=\"\(f(cx + half))\" y2=\"\(f(py(b.median)))\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
                 let mean = Statistics.mean(g.values.filter(\.isFinite))
-                s += "<path d=\"M \(f(cx)) \(f(py(mean) - 4)) L \(f(cx + 4)) \(f(py(mean))) L \(f(cx)) \(f(py(mean) + 4)) L \(f(cx - 4)) \(f(py(mean))) Z\" fill=\"white\" stroke=\"\(color)\"/>\n"
+                s +=
+                    "<path d=\"M \(f(cx)) \(f(py(mean) - 4)) L \(f(cx + 4)) \(f(py(mean))) L \(f(cx)) \(f(py(mean) + 4)) L \(f(cx - 4)) \(f(py(mean))) Z\" fill=\"white\" stroke=\"\(color)\"/>\n"
                 let step = max(1, (b.outliers.count + Self.maxOutliersDrawn - 1) / Self.maxOutliersDrawn)
-                for o in Swift.stride(from: 0, to: b.outliers.count, by: step).map({ b.outliers[$0] }) { s += "<circle cx=\"\(f(cx))\" cy=\"\(f(py(o)))\" r=\"2\" fill=\"none\" stroke=\"\(color)\"/>\n" }
+                for o in Swift.stride(from: 0, to: b.outliers.count, by: step).map({ b.outliers[$0] }) {
+                    s += "<circle cx=\"\(f(cx))\" cy=\"\(f(py(o)))\" r=\"2\" fill=\"none\" stroke=\"\(color)\"/>\n"
+                }
             }
             let ly = top + 14 + Double(i) * 16
             let name = g.label.count > SVGPlot.legendCharacters ? String(g.label.prefix(SVGPlot.legendCharacters - 1)) + "…" : g.label
-            s += "<rect x=\"\(f(width - right + 10))\" y=\"\(f(ly - 9))\" width=\"10\" height=\"10\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"/>\n"
+            s +=
+                "<rect x=\"\(f(width - right + 10))\" y=\"\(f(ly - 9))\" width=\"10\" height=\"10\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"/>\n"
             s += "<text x=\"\(f(width - right + 24))\" y=\"\(f(ly))\">\(i + 1): \(xmlEscaped(name))</text>\n"
         }
         return s + "</svg>\n"
@@ -88,7 +96,7 @@ extension ExperimentStatistics {
     public func boxPlots(_ table: MetricsTable) -> [(file: String, svg: String)] {
         let view = RowView(table)
         var configs: [String] = []
-        var values: [String: [String: [Double]]] = [:]   // metric → configuration → values
+        var values: [String: [String: [Double]]] = [:]  // metric → configuration → values
         for r in table.rows {
             let c = view.configuration(r)
             if !configs.contains(c) { configs.append(c) }
@@ -98,8 +106,9 @@ extension ExperimentStatistics {
         return keyMetrics.compactMap { m -> (file: String, svg: String)? in
             guard let byConfig = values[m] else { return nil }
             let boxes = gs.map { g in
-                SVGBoxPlot.Group(label: g.members.count > 1 ? "\(g.representative) (+\(g.members.count - 1) identical)" : g.representative,
-                                 values: byConfig[g.representative] ?? [], style: configs.firstIndex(of: g.representative) ?? 0)
+                SVGBoxPlot.Group(
+                    label: g.members.count > 1 ? "\(g.representative) (+\(g.members.count - 1) identical)" : g.representative,
+                    values: byConfig[g.representative] ?? [], style: configs.firstIndex(of: g.representative) ?? 0)
             }
             let unit = units[m].map { $0.isEmpty ? "" : " (\($0))" } ?? ""
             let plot = SVGBoxPlot(title: "\(m) by configuration (all routes)", yLabel: m + unit, groups: boxes)

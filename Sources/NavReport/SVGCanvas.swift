@@ -32,8 +32,10 @@ func svgLeftTicks(_ ticks: [Double], step: Double, left: Double, y: (Double) -> 
 
 /// The x title centred under the plot area (8 px above the canvas bottom) and the y title
 /// rotated at x = 14.
-func svgAxisTitles(x xLabel: String, y yLabel: String, left: Double, top: Double, width: Double, height: Double,
-                   canvasHeight: Double) -> String {
+func svgAxisTitles(
+    x xLabel: String, y yLabel: String, left: Double, top: Double, width: Double, height: Double,
+    canvasHeight: Double
+) -> String {
     let cy = fixed2(top + height / 2)
     return "<text x=\"\(fixed2(left + width / 2))\" y=\"\(fixed2(canvasHeight - 8))\" text-anchor=\"middle\">\(xmlEscaped(xLabel))</text>\n"
         + "<text x=\"14\" y=\"\(cy)\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(cy))\">\(xmlEscaped(yLabel))</text>\n"

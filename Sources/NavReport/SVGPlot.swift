@@ -51,7 +51,8 @@ public struct SVGPlot: Sendable {
         func f(_ v: Double) -> String { fixed2(v) }
         func px(_ x: Double) -> Double { left + (x - x0) * sx }
         func py(_ y: Double) -> Double { top + ph - (y - y0) * sy }
-        var s = svgCanvasOpening(width: width, height: height) + svgTitle(title, x: width / 2, y: 20, fontSize: 14)
+        var s =
+            svgCanvasOpening(width: width, height: height) + svgTitle(title, x: width / 2, y: 20, fontSize: 14)
             + svgFrame(left: left, top: top, width: pw, height: ph)
         let xEnd = equalAspect ? x0 + pw / sx : x1, yEnd = equalAspect ? y0 + ph / sy : y1
         let (xTicks, xStep) = niceTicks(x0, xEnd), (yTicks, yStep) = niceTicks(y0, yEnd)
@@ -68,7 +69,8 @@ public struct SVGPlot: Sendable {
             let pts = serie.points.filter { $0.x.isFinite && $0.y.isFinite }.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
             s += "<polyline fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"1.5\"\(dash) points=\"\(pts)\"/>\n"
             let ly = top + 14 + Double(i) * 16
-            s += "<line x1=\"\(f(width - right + 10))\" y1=\"\(f(ly - 4))\" x2=\"\(f(width - right + 30))\" y2=\"\(f(ly - 4))\" stroke=\"\(style.color)\" stroke-width=\"2\"\(dash)/>\n"
+            s +=
+                "<line x1=\"\(f(width - right + 10))\" y1=\"\(f(ly - 4))\" x2=\"\(f(width - right + 30))\" y2=\"\(f(ly - 4))\" stroke=\"\(style.color)\" stroke-width=\"2\"\(dash)/>\n"
             let label = serie.label.count > Self.legendCharacters ? String(serie.label.prefix(Self.legendCharacters - 1)) + "…" : serie.label
             s += "<text x=\"\(f(width - right + 34))\" y=\"\(f(ly))\">\(xmlEscaped(label))</text>\n"
         }

@@ -76,7 +76,9 @@ public func saveEvaluation<Report: PoseErrorReport>(_ report: Report, pair: Prep
 private func saveFolder(_ folder: String, statsJSON: String, errors: [SavedError], pair: PreparedPair) throws(EvaluationError) {
     // Never the filesystem root, an input, or the folder of an input (it would replace aligned.h5
     // or stats.json that the evaluation read).
-    do { try checkOutputPath(folder, flag: "--save-results", inputs: [pair.reference.path, pair.estimate.path], folder: true) } catch { throw .input(error) }
+    do { try checkOutputPath(folder, flag: "--save-results", inputs: [pair.reference.path, pair.estimate.path], folder: true) } catch {
+        throw .input(error)
+    }
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
@@ -98,16 +100,22 @@ private func saveFolder(_ folder: String, statsJSON: String, errors: [SavedError
         try writeTextAtomically(csv, to: path("errors.csv"))
         try writeTextAtomically("{\"i\":[\(ji)],\"j\":[\(jj)],\"t_i\":[\(jti)],\"t_j\":[\(jtj)],\"error\":[\(je)]}\n", to: path("errors.json"))
         // poses
-        let names = ["k", "reference_index", "estimate_index", "t_reference", "t_estimate",
-                     "ref_x", "ref_y", "ref_z", "ref_qx", "ref_qy", "ref_qz", "ref_qw",
-                     "est_x", "est_y", "est_z", "est_qx", "est_qy", "est_qz", "est_qw"]
+        let names = [
+            "k", "reference_index", "estimate_index", "t_reference", "t_estimate",
+            "ref_x", "ref_y", "ref_z", "ref_qx", "ref_qy", "ref_qz", "ref_qw",
+            "est_x", "est_y", "est_z", "est_qx", "est_qy", "est_qz", "est_qw",
+        ]
         var columns = [[String]](repeating: [], count: names.count)
         var pcsv = names.joined(separator: ",") + "\n"
         for k in 0..<a.count {
             let r = a.reference[k], e = est[k]
-            let row = [String(k), String(a.referenceIndices[k]), String(a.estimateIndices[k]), num(a.referenceTimestamps[k]), num(a.estimateTimestamps[k]),
-                       num(r.translation.x), num(r.translation.y), num(r.translation.z), num(r.rotation.x), num(r.rotation.y), num(r.rotation.z), num(r.rotation.w),
-                       num(e.translation.x), num(e.translation.y), num(e.translation.z), num(e.rotation.x), num(e.rotation.y), num(e.rotation.z), num(e.rotation.w)]
+            let row = [
+                String(k), String(a.referenceIndices[k]), String(a.estimateIndices[k]), num(a.referenceTimestamps[k]), num(a.estimateTimestamps[k]),
+                num(r.translation.x), num(r.translation.y), num(r.translation.z), num(r.rotation.x), num(r.rotation.y), num(r.rotation.z),
+                num(r.rotation.w),
+                num(e.translation.x), num(e.translation.y), num(e.translation.z), num(e.rotation.x), num(e.rotation.y), num(e.rotation.z),
+                num(e.rotation.w),
+            ]
             pcsv += row.joined(separator: ",") + "\n"
             for c in row.indices { columns[c].append(row[c]) }
         }
@@ -135,11 +143,14 @@ private func writeAlignedTrace(_ pair: PreparedPair, to path: String) throws(Tra
         }
         t.append(time); ref.append(a.reference[k]); est.append(pair.alignedEstimate[k])
     }
-    let meta = SessionMetadata(kind: .recording, sessionID: "aligned", routeID: "", venue: "", device: "",
-                               frameConvention: "the reference trajectory's frame (\(pair.reference.format.rawValue) file \(pair.reference.path)); "
-                                   + "vio = the estimate after \(pair.settings.alignment.rawValue) alignment")
-    try writeTrace(Session(metadata: meta, vio: VIOStream(timestamps: t, poses: est, trackingState: Array(repeating: .normal, count: t.count)),
-                           groundTruth: GroundTruthStream(timestamps: t, poses: ref)), to: path)
+    let meta = SessionMetadata(
+        kind: .recording, sessionID: "aligned", routeID: "", venue: "", device: "",
+        frameConvention: "the reference trajectory's frame (\(pair.reference.format.rawValue) file \(pair.reference.path)); "
+            + "vio = the estimate after \(pair.settings.alignment.rawValue) alignment")
+    try writeTrace(
+        Session(
+            metadata: meta, vio: VIOStream(timestamps: t, poses: est, trackingState: Array(repeating: .normal, count: t.count)),
+            groundTruth: GroundTruthStream(timestamps: t, poses: ref)), to: path)
 }
 
 /// Reads a folder written by `--save-results` (or its `stats.json`).
@@ -168,12 +179,17 @@ public func loadSavedEvaluation(_ path: String) throws(EvaluationError) -> Saved
         throw .input(TraceError(.notFound, file: errorsPath, "no errors.json; expected a folder written by --save-results"))
     }
     let ef: ErrorsFile
-    do { ef = try JSONDecoder().decode(ErrorsFile.self, from: errData) } catch { throw fail(errorsPath, "expected arrays i, j, t_i, t_j, error (\(error))") }
+    do { ef = try JSONDecoder().decode(ErrorsFile.self, from: errData) } catch {
+        throw fail(errorsPath, "expected arrays i, j, t_i, t_j, error (\(error))")
+    }
     let n = ef.error.count
-    guard ef.i.count == n, ef.j.count == n, ef.t_i.count == n, ef.t_j.count == n else { throw fail(errorsPath, "arrays i, j, t_i, t_j, error differ in length") }
+    guard ef.i.count == n, ef.j.count == n, ef.t_i.count == n, ef.t_j.count == n else {
+        throw fail(errorsPath, "arrays i, j, t_i, t_j, error differ in length")
+    }
     let stats = SavedStatistics(rmse: s.rmse, mean: s.mean, median: s.median, std: s.std, min: s.min, max: s.max, sse: s.sse)
-    return SavedEvaluation(folder: folder, statsJSON: String(decoding: statsData, as: UTF8.self).trimmingCharacters(in: .newlines),
-                           metric: s.metric, relation: s.relation, unit: s.unit,
-                           reference: s.reference, estimate: s.estimate, statistics: stats, pairs: s.pairs,
-                           errors: (0..<n).map { SavedError(i: ef.i[$0], j: ef.j[$0], time: ef.t_i[$0], endTime: ef.t_j[$0], error: ef.error[$0]) })
+    return SavedEvaluation(
+        folder: folder, statsJSON: String(decoding: statsData, as: UTF8.self).trimmingCharacters(in: .newlines),
+        metric: s.metric, relation: s.relation, unit: s.unit,
+        reference: s.reference, estimate: s.estimate, statistics: stats, pairs: s.pairs,
+        errors: (0..<n).map { SavedError(i: ef.i[$0], j: ef.j[$0], time: ef.t_i[$0], endTime: ef.t_j[$0], error: ef.error[$0]) })
 }

@@ -16,8 +16,10 @@ public struct TrajectorySource: Sendable, Equatable {
     /// How an HDF5 source may be read (external links, memory budget): the caller's, never a global.
     public var readPolicy: HDF5ReadPolicy
 
-    public init(path: String, format: TrajectoryFormat? = nil, stream: String? = nil, timesPath: String? = nil,
-                readPolicy: HDF5ReadPolicy = .standard) {
+    public init(
+        path: String, format: TrajectoryFormat? = nil, stream: String? = nil, timesPath: String? = nil,
+        readPolicy: HDF5ReadPolicy = .standard
+    ) {
         self.path = path; self.format = format; self.stream = stream; self.timesPath = timesPath; self.readPolicy = readPolicy
     }
 
@@ -44,9 +46,11 @@ public struct EvaluationSettings: Sendable, Equatable {
     public var estimateOffset = false
     /// Largest |offset| searched by `estimateOffset`, seconds; nil: half the shorter duration.
     public var maxOffset: Double?
-    public init(alignment: AlignmentMethod = .none, association: AssociationMethod = .nearest,
-                maxDifference: Double = 0.01, offset: Double = 0, upAxis: UpAxis? = nil, alignCount: Int? = nil,
-                estimateOffset: Bool = false, maxOffset: Double? = nil) {
+    public init(
+        alignment: AlignmentMethod = .none, association: AssociationMethod = .nearest,
+        maxDifference: Double = 0.01, offset: Double = 0, upAxis: UpAxis? = nil, alignCount: Int? = nil,
+        estimateOffset: Bool = false, maxOffset: Double? = nil
+    ) {
         self.alignment = alignment; self.association = association; self.maxDifference = maxDifference; self.offset = offset
         self.upAxis = upAxis; self.alignCount = alignCount; self.estimateOffset = estimateOffset; self.maxOffset = maxOffset
     }
@@ -87,8 +91,10 @@ public struct PreparedPair: Sendable {
     /// What was decided on the way (up axis, estimated offset) and warnings.
     public var context = EvaluationContext()
 
-    public init(reference: TrajectoryFile, estimate: TrajectoryFile, associated: AssociatedTrajectories, alignedEstimate: [Pose],
-                alignment: Similarity3, settings: EvaluationSettings = EvaluationSettings(), context: EvaluationContext = EvaluationContext()) {
+    public init(
+        reference: TrajectoryFile, estimate: TrajectoryFile, associated: AssociatedTrajectories, alignedEstimate: [Pose],
+        alignment: Similarity3, settings: EvaluationSettings = EvaluationSettings(), context: EvaluationContext = EvaluationContext()
+    ) {
         self.reference = reference; self.estimate = estimate; self.associated = associated
         self.alignedEstimate = alignedEstimate; self.alignment = alignment
         self.settings = settings; self.context = context
@@ -110,7 +116,9 @@ public struct PreparedPair: Sendable {
             throw .pairing("--estimate-t-offset needs timestamps in both files; KITTI poses have none without --ref-times/--est-times")
         }
         if settings.estimateOffset {
-            do { context.offsetEstimate = try estimateTimeOffset(reference: ref.trajectory, estimate: est.trajectory, maxOffset: settings.maxOffset) } catch {
+            do {
+                context.offsetEstimate = try estimateTimeOffset(reference: ref.trajectory, estimate: est.trajectory, maxOffset: settings.maxOffset)
+            } catch {
                 throw .pairing("\(ref.path), \(est.path): \(error.description)")
             }
             settings.offset = context.offsetEstimate!.offset
@@ -118,19 +126,22 @@ public struct PreparedPair: Sendable {
         let associated: AssociatedTrajectories
         if ref.hasTimestamps && est.hasTimestamps {
             do {
-                associated = try associate(reference: ref.trajectory, estimate: est.trajectory, method: settings.association,
-                                           maxDifference: settings.maxDifference, offset: settings.offset,
-                                           referenceName: ref.path, estimateName: est.path)
+                associated = try associate(
+                    reference: ref.trajectory, estimate: est.trajectory, method: settings.association,
+                    maxDifference: settings.maxDifference, offset: settings.offset,
+                    referenceName: ref.path, estimateName: est.path)
             } catch { throw .association(error) }
         } else {
             guard ref.trajectory.count == est.trajectory.count else {
-                throw .pairing("\(ref.path) has \(ref.trajectory.count) poses and \(est.path) \(est.trajectory.count): "
-                    + "without timestamps (KITTI without --times) poses are paired by index, so the counts must be equal")
+                throw .pairing(
+                    "\(ref.path) has \(ref.trajectory.count) poses and \(est.path) \(est.trajectory.count): "
+                        + "without timestamps (KITTI without --times) poses are paired by index, so the counts must be equal")
             }
             let idx = Array(0..<ref.trajectory.count)
-            associated = AssociatedTrajectories(referenceIndices: idx, estimateIndices: idx, reference: ref.trajectory.poses.values,
-                                                estimate: est.trajectory.poses.values, referenceTimestamps: ref.trajectory.timestamps,
-                                                estimateTimestamps: est.trajectory.timestamps)
+            associated = AssociatedTrajectories(
+                referenceIndices: idx, estimateIndices: idx, reference: ref.trajectory.poses.values,
+                estimate: est.trajectory.poses.values, referenceTimestamps: ref.trajectory.timestamps,
+                estimateTimestamps: est.trajectory.timestamps)
         }
         if settings.alignment.isYawOnly {
             let (axis, source) = resolveUpAxis(settings.upAxis, reference: ref)
@@ -139,14 +150,16 @@ public struct PreparedPair: Sendable {
         }
         let transform: Similarity3
         do {
-            transform = try alignmentTransform(reference: associated.reference, estimate: associated.estimate, method: settings.alignment,
-                                               upAxis: settings.upAxis ?? .y, count: settings.alignCount)
+            transform = try alignmentTransform(
+                reference: associated.reference, estimate: associated.estimate, method: settings.alignment,
+                upAxis: settings.upAxis ?? .y, count: settings.alignCount)
         } catch {
             throw .alignment(error)
         }
         let aligned = settings.alignment == .none ? associated.estimate : transform.apply(to: associated.estimate)
-        self.init(reference: ref, estimate: est, associated: associated, alignedEstimate: aligned, alignment: transform,
-                  settings: settings, context: context)
+        self.init(
+            reference: ref, estimate: est, associated: associated, alignedEstimate: aligned, alignment: transform,
+            settings: settings, context: context)
     }
 }
 
@@ -157,8 +170,10 @@ public struct PreparedPair: Sendable {
 ///
 /// - Throws: `EvaluationError`.
 /// - Complexity: O(n + m) plus the association's cost.
-public func prepareTrajectoryPair(reference: TrajectorySource, estimate: TrajectorySource,
-                                  settings: EvaluationSettings) throws(EvaluationError) -> PreparedPair {
+public func prepareTrajectoryPair(
+    reference: TrajectorySource, estimate: TrajectorySource,
+    settings: EvaluationSettings
+) throws(EvaluationError) -> PreparedPair {
     let ref: TrajectoryFile, est: TrajectoryFile
     do {
         ref = try reference.read(defaultStream: defaultStream(reference, "groundtruth"))
@@ -207,8 +222,9 @@ public struct APEReport: PoseErrorReport {
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
-        try encodeEvaluation(metric: "ape", reference: referencePath, estimate: estimatePath, relation: relation, settings: settings,
-                             statistics: statistics, pairs: pairs, alignment: alignment, into: &c)
+        try encodeEvaluation(
+            metric: "ape", reference: referencePath, estimate: estimatePath, relation: relation, settings: settings,
+            statistics: statistics, pairs: pairs, alignment: alignment, into: &c)
         try encodeContext(context, settings: settings, into: &c)
     }
 
@@ -228,8 +244,10 @@ struct AlignmentJSON: Encodable {
 
 /// The JSON fields every trajectory comparison (ape, rpe, drift, score) starts with: what was
 /// compared, how it was paired and aligned, and the pair count (keys are written sorted).
-func encodeComparedPair(metric: String, reference: String, estimate: String, settings: EvaluationSettings, pairs: Int,
-                        into c: inout KeyedEncodingContainer<AnyKey>) throws {
+func encodeComparedPair(
+    metric: String, reference: String, estimate: String, settings: EvaluationSettings, pairs: Int,
+    into c: inout KeyedEncodingContainer<AnyKey>
+) throws {
     try c.encode(metric, forKey: AnyKey("metric"))
     try c.encode(reference, forKey: AnyKey("reference"))
     try c.encode(estimate, forKey: AnyKey("estimate"))
@@ -241,9 +259,11 @@ func encodeComparedPair(metric: String, reference: String, estimate: String, set
 
 /// The JSON fields APE and RPE share: what was compared and how, evo's statistics under their
 /// names, the pair count and the alignment.
-private func encodeEvaluation(metric: String, reference: String, estimate: String, relation: PoseRelation, settings: EvaluationSettings,
-                              statistics s: ErrorStatistics, pairs: Int, alignment: Similarity3,
-                              into c: inout KeyedEncodingContainer<AnyKey>) throws {
+private func encodeEvaluation(
+    metric: String, reference: String, estimate: String, relation: PoseRelation, settings: EvaluationSettings,
+    statistics s: ErrorStatistics, pairs: Int, alignment: Similarity3,
+    into c: inout KeyedEncodingContainer<AnyKey>
+) throws {
     try encodeComparedPair(metric: metric, reference: reference, estimate: estimate, settings: settings, pairs: pairs, into: &c)
     try c.encode(relation.rawValue, forKey: AnyKey("relation"))
     try c.encode(relation.unit, forKey: AnyKey("unit"))
@@ -266,8 +286,10 @@ private func statisticsText(title: String, _ s: ErrorStatistics, pairs: Int) -> 
 ///
 /// - Throws: `EvaluationError`.
 /// - Complexity: O(n log n) (the median sorts).
-public func evaluateAPE(reference: TrajectorySource, estimate: TrajectorySource, relation: PoseRelation = .translationPart,
-                        settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> APEReport {
+public func evaluateAPE(
+    reference: TrajectorySource, estimate: TrajectorySource, relation: PoseRelation = .translationPart,
+    settings: EvaluationSettings = EvaluationSettings()
+) throws(EvaluationError) -> APEReport {
     let p = try prepareTrajectoryPair(reference: reference, estimate: estimate, settings: settings)
     return try apeReport(p, relation: relation, settings: p.settings)
 }
@@ -276,10 +298,13 @@ public func evaluateAPE(reference: TrajectorySource, estimate: TrajectorySource,
 ///
 /// - Throws: `EvaluationError`.
 /// - Complexity: O(n log n) plus the association's cost.
-public func evaluateAPE(reference: Trajectory, estimate: Trajectory, referenceName: String = "reference", estimateName: String = "estimate",
-                        relation: PoseRelation = .translationPart, settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> APEReport {
-    let p = try PreparedPair(reference: TrajectoryFile(name: referenceName, trajectory: reference),
-                             estimate: TrajectoryFile(name: estimateName, trajectory: estimate), settings: settings)
+public func evaluateAPE(
+    reference: Trajectory, estimate: Trajectory, referenceName: String = "reference", estimateName: String = "estimate",
+    relation: PoseRelation = .translationPart, settings: EvaluationSettings = EvaluationSettings()
+) throws(EvaluationError) -> APEReport {
+    let p = try PreparedPair(
+        reference: TrajectoryFile(name: referenceName, trajectory: reference),
+        estimate: TrajectoryFile(name: estimateName, trajectory: estimate), settings: settings)
     return try apeReport(p, relation: relation, settings: p.settings)
 }
 
@@ -292,9 +317,10 @@ public func apeReport(_ p: PreparedPair, relation: PoseRelation, settings: Evalu
         errors = try absolutePoseErrors(reference: p.associated.reference, estimate: p.alignedEstimate, relation: relation)
         stats = try ErrorStatistics(errors)
     } catch { throw .metric(error) }
-    return APEReport(referencePath: p.reference.path, estimatePath: p.estimate.path, relation: relation, settings: settings,
-                     statistics: stats, alignment: p.alignment, errors: errors,
-                     referenceIndices: p.associated.referenceIndices, estimateIndices: p.associated.estimateIndices, context: p.context)
+    return APEReport(
+        referencePath: p.reference.path, estimatePath: p.estimate.path, relation: relation, settings: settings,
+        statistics: stats, alignment: p.alignment, errors: errors,
+        referenceIndices: p.associated.referenceIndices, estimateIndices: p.associated.estimateIndices, context: p.context)
 }
 
 /// Result of `evaluateRPE`; JSON as `APEReport` plus `delta`, `delta_unit`, `all_pairs`, `pairing`.
@@ -317,8 +343,9 @@ public struct RPEReport: PoseErrorReport {
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
-        try encodeEvaluation(metric: "rpe", reference: referencePath, estimate: estimatePath, relation: relation, settings: settings,
-                             statistics: statistics, pairs: pairs, alignment: alignment, into: &c)
+        try encodeEvaluation(
+            metric: "rpe", reference: referencePath, estimate: estimatePath, relation: relation, settings: settings,
+            statistics: statistics, pairs: pairs, alignment: alignment, into: &c)
         try c.encode(options.delta, forKey: AnyKey("delta"))
         try c.encode(options.unit.rawValue, forKey: AnyKey("delta_unit"))
         try c.encode(options.allPairs, forKey: AnyKey("all_pairs"))
@@ -328,7 +355,8 @@ public struct RPEReport: PoseErrorReport {
 
     public var text: String {
         let unit = options.unit.name
-        let title = "RPE w.r.t. \(relation.title) (\(relation.unit))\nfor delta = \(formatDelta(options)) (\(unit)) using "
+        let title =
+            "RPE w.r.t. \(relation.title) (\(relation.unit))\nfor delta = \(formatDelta(options)) (\(unit)) using "
             + (options.allPairs ? "all pairs" : "consecutive pairs") + (options.pairing == .evo ? "" : " (pairs: \(options.pairing.rawValue))")
             + "\n\(alignmentTitle(settings))"
         return contextText(context, settings: settings) + statisticsText(title: title, statistics, pairs: pairs)
@@ -351,8 +379,10 @@ private func formatDelta(_ o: RPEOptions) -> String {
 ///
 /// - Throws: `EvaluationError`.
 /// - Complexity: O(n log n).
-public func evaluateRPE(reference: TrajectorySource, estimate: TrajectorySource, relation: PoseRelation = .translationPart,
-                        options: RPEOptions = RPEOptions(), settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> RPEReport {
+public func evaluateRPE(
+    reference: TrajectorySource, estimate: TrajectorySource, relation: PoseRelation = .translationPart,
+    options: RPEOptions = RPEOptions(), settings: EvaluationSettings = EvaluationSettings()
+) throws(EvaluationError) -> RPEReport {
     let p = try prepareTrajectoryPair(reference: reference, estimate: estimate, settings: settings)
     return try rpeReport(p, relation: relation, options: options, settings: p.settings)
 }
@@ -360,28 +390,35 @@ public func evaluateRPE(reference: TrajectorySource, estimate: TrajectorySource,
 /// RPE of two trajectories in memory (no files): `name`s stand for paths in the report.
 ///
 /// - Throws: `EvaluationError`.
-public func evaluateRPE(reference: Trajectory, estimate: Trajectory, referenceName: String = "reference", estimateName: String = "estimate",
-                        relation: PoseRelation = .translationPart, options: RPEOptions = RPEOptions(),
-                        settings: EvaluationSettings = EvaluationSettings()) throws(EvaluationError) -> RPEReport {
-    let p = try PreparedPair(reference: TrajectoryFile(name: referenceName, trajectory: reference),
-                             estimate: TrajectoryFile(name: estimateName, trajectory: estimate), settings: settings)
+public func evaluateRPE(
+    reference: Trajectory, estimate: Trajectory, referenceName: String = "reference", estimateName: String = "estimate",
+    relation: PoseRelation = .translationPart, options: RPEOptions = RPEOptions(),
+    settings: EvaluationSettings = EvaluationSettings()
+) throws(EvaluationError) -> RPEReport {
+    let p = try PreparedPair(
+        reference: TrajectoryFile(name: referenceName, trajectory: reference),
+        estimate: TrajectoryFile(name: estimateName, trajectory: estimate), settings: settings)
     return try rpeReport(p, relation: relation, options: options, settings: p.settings)
 }
 
 /// RPE on an already prepared pair.
 ///
 /// - Complexity: O(n log n).
-public func rpeReport(_ p: PreparedPair, relation: PoseRelation, options: RPEOptions,
-                      settings: EvaluationSettings) throws(EvaluationError) -> RPEReport {
+public func rpeReport(
+    _ p: PreparedPair, relation: PoseRelation, options: RPEOptions,
+    settings: EvaluationSettings
+) throws(EvaluationError) -> RPEReport {
     do {
         let ref = p.associated.reference, est = p.alignedEstimate
-        let pairs = try rpePairs(referencePositions: ref.map(\.translation), estimatePositions: est.map(\.translation),
-                                 referenceTimestamps: p.associated.referenceTimestamps,
-                                 estimateTimestamps: p.associated.estimateTimestamps, options: options)
+        let pairs = try rpePairs(
+            referencePositions: ref.map(\.translation), estimatePositions: est.map(\.translation),
+            referenceTimestamps: p.associated.referenceTimestamps,
+            estimateTimestamps: p.associated.estimateTimestamps, options: options)
         let r = try relativePoseErrors(reference: ref, estimate: est, pairs: pairs, relation: relation)
         let stats = try ErrorStatistics(r.errors)
-        return RPEReport(referencePath: p.reference.path, estimatePath: p.estimate.path, relation: relation, options: options,
-                         settings: settings, statistics: stats, alignment: p.alignment, errors: r.errors, pairList: r.pairs, context: p.context)
+        return RPEReport(
+            referencePath: p.reference.path, estimatePath: p.estimate.path, relation: relation, options: options,
+            settings: settings, statistics: stats, alignment: p.alignment, errors: r.errors, pairList: r.pairs, context: p.context)
     } catch { throw .metric(error) }
 }
 
@@ -389,8 +426,10 @@ public func rpeReport(_ p: PreparedPair, relation: PoseRelation, options: RPEOpt
 ///
 /// - Throws: `EvaluationError` (`.input` for the file, `.route` for a bad tolerance).
 /// - Complexity: k × RDP.
-public func simplifyTrajectory(_ source: TrajectorySource, tolerances: [Double], distance: RDPDistance = .line,
-                               plane: RoutePlane = .xyz) throws(EvaluationError) -> [RouteSimplification] {
+public func simplifyTrajectory(
+    _ source: TrajectorySource, tolerances: [Double], distance: RDPDistance = .line,
+    plane: RoutePlane = .xyz
+) throws(EvaluationError) -> [RouteSimplification] {
     let file: TrajectoryFile
     do { file = try source.read() } catch {
         throw .input(error)

@@ -119,12 +119,13 @@ final class MappedFile: @unchecked Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw RecordingError(.unreadable, file: path, "cannot read the file's size") }
         guard st.st_mode & S_IFMT == S_IFREG else {
-            let kind = switch st.st_mode & S_IFMT {
-            case S_IFIFO: "a FIFO"
-            case S_IFCHR, S_IFBLK: "a device"
-            case S_IFSOCK: "a socket"
-            default: "not a regular file"
-            }
+            let kind =
+                switch st.st_mode & S_IFMT {
+                case S_IFIFO: "a FIFO"
+                case S_IFCHR, S_IFBLK: "a device"
+                case S_IFSOCK: "a socket"
+                default: "not a regular file"
+                }
             throw RecordingError(.unreadable, file: path, "is \(kind), expected a .bag or .mcap file")
         }
         let size = Int(st.st_size)

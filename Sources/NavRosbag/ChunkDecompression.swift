@@ -1,7 +1,7 @@
-import Foundation
 import CBZip2
 import CLZ4
 import CZstd
+import Foundation
 
 /// The largest uncompressed chunk navbench accepts (rosbag writes 768 KiB chunks, MCAP
 /// writers 1–4 MiB; a chunk holds at least one whole message): a declared size above it is
@@ -97,8 +97,10 @@ struct GrowingOutput {
 ///   declared (a chunk with a wrong length).
 /// - Complexity: O(declaredSize) time; memory ≤ declaredSize + 1 bytes (a realloc may hold
 ///   two copies while it moves).
-func decompressChunk(_ source: UnsafeRawBufferPointer, as compression: ChunkCompression,
-                     declaredSize: Int) throws(DecompressionFailure) -> ChunkBytes {
+func decompressChunk(
+    _ source: UnsafeRawBufferPointer, as compression: ChunkCompression,
+    declaredSize: Int
+) throws(DecompressionFailure) -> ChunkBytes {
     if compression == .none {
         guard source.count == declaredSize else {
             throw DecompressionFailure(problem: "holds \(source.count) bytes, but declares \(declaredSize) uncompressed bytes")
@@ -106,7 +108,8 @@ func decompressChunk(_ source: UnsafeRawBufferPointer, as compression: ChunkComp
         return ChunkBytes(view: source)
     }
     let limit = declaredSize + 1
-    var out = try GrowingOutput(initial: max(source.count.multipliedReportingOverflow(by: 4).overflow ? limit : source.count * 4, 1 << 20), limit: limit)
+    var out = try GrowingOutput(
+        initial: max(source.count.multipliedReportingOverflow(by: 4).overflow ? limit : source.count * 4, 1 << 20), limit: limit)
     do throws(DecompressionFailure) {
         switch compression {
         case .none: break
@@ -120,16 +123,19 @@ func decompressChunk(_ source: UnsafeRawBufferPointer, as compression: ChunkComp
     }
     guard out.count == declaredSize else {
         out.release()
-        throw DecompressionFailure(problem: out.count > declaredSize
-            ? "decompresses to more than the declared \(declaredSize) bytes"
-            : "decompresses to \(out.count) bytes, but declares \(declaredSize)")
+        throw DecompressionFailure(
+            problem: out.count > declaredSize
+                ? "decompresses to more than the declared \(declaredSize) bytes"
+                : "decompresses to \(out.count) bytes, but declares \(declaredSize)")
     }
     return ChunkBytes(owned: out.base, count: out.count)
 }
 
 /// bz2 through `BZ2_bzDecompress`, stopping at the end of the stream or when `out` is full at its limit.
 private func bunzip2(_ source: UnsafeRawBufferPointer, into out: inout GrowingOutput) throws(DecompressionFailure) {
-    guard source.count <= Int(UInt32.max) else { throw DecompressionFailure(problem: "bz2 data of \(source.count) bytes, more than libbz2 takes at once") }
+    guard source.count <= Int(UInt32.max) else {
+        throw DecompressionFailure(problem: "bz2 data of \(source.count) bytes, more than libbz2 takes at once")
+    }
     var stream = bz_stream()
     guard BZ2_bzDecompressInit(&stream, 0, 0) == BZ_OK else { throw DecompressionFailure(problem: "cannot start libbz2") }
     defer { BZ2_bzDecompressEnd(&stream) }

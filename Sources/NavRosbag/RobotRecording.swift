@@ -76,11 +76,14 @@ public final class RobotRecording: @unchecked Sendable {
             format = .mcap
         } else if b.starts(with: Array("#ROSBAG V".utf8)) {
             let line = UnsafeRawBufferPointer(rebasing: b[0..<min(b.count, 16)]).text.split(separator: "\n").first ?? ""
-            throw RecordingError(.unsupported, file: path, location: "byte 0", "'\(line)': navbench reads ROS bag format version 2.0 (ROS 1 since 2010); migrate older bags with `rosbag fix`")
+            throw RecordingError(
+                .unsupported, file: path, location: "byte 0",
+                "'\(line)': navbench reads ROS bag format version 2.0 (ROS 1 since 2010); migrate older bags with `rosbag fix`")
         } else if b.isEmpty {
             throw RecordingError(.truncated, file: path, "empty file (0 bytes), expected a ROS 1 bag or an MCAP file")
         } else {
-            throw RecordingError(.corrupt, file: path, location: "byte 0", "expected '#ROSBAG V2.0' (ROS 1 bag) or the MCAP magic 0x89 'MCAP0', found neither")
+            throw RecordingError(
+                .corrupt, file: path, location: "byte 0", "expected '#ROSBAG V2.0' (ROS 1 bag) or the MCAP magic 0x89 'MCAP0', found neither")
         }
     }
 
@@ -93,7 +96,9 @@ public final class RobotRecording: @unchecked Sendable {
     /// - Returns: every channel (connection) the file defines, by id, including those without
     ///   messages.
     @discardableResult
-    public func forEachMessage(_ body: (RecordingChannel, UInt64, UnsafeRawBufferPointer) throws(RecordingError) -> Void) throws(RecordingError) -> [RecordingChannel] {
+    public func forEachMessage(_ body: (RecordingChannel, UInt64, UnsafeRawBufferPointer) throws(RecordingError) -> Void) throws(RecordingError)
+        -> [RecordingChannel]
+    {
         var scanner = RecordScanner(file: displayName, bytes: file.bytes, releasesReadPages: true)
         switch format {
         case .rosbag: try scanner.scanBag(body)
@@ -110,8 +115,9 @@ public final class RobotRecording: @unchecked Sendable {
         var scanner = RecordScanner(file: displayName, bytes: file.bytes, releasesReadPages: true)
         let body: (RecordingChannel, UInt64, UnsafeRawBufferPointer) throws(RecordingError) -> Void = { channel, time, _ in
             if topics[channel.topic] == nil {
-                topics[channel.topic] = RecordingSummary.Topic(topic: channel.topic, typeName: channel.typeName, messageType: channel.messageType,
-                                                               encodingName: channel.encodingName, count: 0, firstTime: time, lastTime: time)
+                topics[channel.topic] = RecordingSummary.Topic(
+                    topic: channel.topic, typeName: channel.typeName, messageType: channel.messageType,
+                    encodingName: channel.encodingName, count: 0, firstTime: time, lastTime: time)
                 order.append(channel.topic)
             }
             channelTopic[channel.id] = channel.topic
@@ -125,12 +131,14 @@ public final class RobotRecording: @unchecked Sendable {
         }
         // Channels without messages are listed too (count 0).
         for c in scanner.channels.values.sorted(by: { $0.id < $1.id }) where topics[c.topic] == nil {
-            topics[c.topic] = RecordingSummary.Topic(topic: c.topic, typeName: c.typeName, messageType: c.messageType,
-                                                     encodingName: c.encodingName, count: 0, firstTime: 0, lastTime: 0)
+            topics[c.topic] = RecordingSummary.Topic(
+                topic: c.topic, typeName: c.typeName, messageType: c.messageType,
+                encodingName: c.encodingName, count: 0, firstTime: 0, lastTime: 0)
             order.append(c.topic)
         }
-        return RecordingSummary(file: displayName, format: format, bytes: file.bytes.count, version: scanner.version,
-                                chunks: scanner.chunkCounts, topics: order.sorted().compactMap { topics[$0] })
+        return RecordingSummary(
+            file: displayName, format: format, bytes: file.bytes.count, version: scanner.version,
+            chunks: scanner.chunkCounts, topics: order.sorted().compactMap { topics[$0] })
     }
 }
 
@@ -188,8 +196,12 @@ public struct RecordingSummary: Sendable {
         lines.append("size:        \(bytes) bytes")
         lines.append("messages:    \(messageCount)")
         let totalChunks = chunks.values.reduce(0, +)
-        lines.append("compression: " + (chunks.isEmpty ? "none (no chunks)"
-            : chunks.keys.sorted().map { "\($0.isEmpty ? "none" : escape($0)) [\(chunks[$0]!)/\(totalChunks) chunks]" }.joined(separator: ", ")))
+        lines.append(
+            "compression: "
+                + (chunks.isEmpty
+                    ? "none (no chunks)"
+                    : chunks.keys.sorted().map { "\($0.isEmpty ? "none" : escape($0)) [\(chunks[$0]!)/\(totalChunks) chunks]" }.joined(
+                        separator: ", ")))
         let types = Set(topics.map(\.typeName)).sorted()
         for (k, t) in types.enumerated() {
             let known = topics.first { $0.typeName == t }?.messageType != nil
@@ -244,14 +256,19 @@ struct RecordScanner {
     /// Runs a read, turning a shortfall into a one-line error.
     /// `inChunk`: the bytes are inside a chunk or a record (`within` names which), so a
     /// shortfall is a wrong length, not the end of the file.
-    func read<T>(_ location: @autoclosure () -> String, inChunk: Bool, within: String = "chunk", _ body: () throws(Shortfall) -> T) throws(RecordingError) -> T {
+    func read<T>(_ location: @autoclosure () -> String, inChunk: Bool, within: String = "chunk", _ body: () throws(Shortfall) -> T)
+        throws(RecordingError) -> T
+    {
         do { return try body() } catch {
             if inChunk {
-                throw RecordingError(.corrupt, file: file, location: location(),
-                                     "needs \(error.needed) bytes at offset \(error.offset), the \(within) has \(error.available) left (a wrong length)")
+                throw RecordingError(
+                    .corrupt, file: file, location: location(),
+                    "needs \(error.needed) bytes at offset \(error.offset), the \(within) has \(error.available) left (a wrong length)")
             }
-            throw RecordingError(.truncated, file: file, location: location(),
-                                 "needs \(error.needed) bytes at byte \(error.offset), the file has \(error.available) left (a truncated \(file.hasSuffix(".mcap") ? "MCAP file" : "recording"))")
+            throw RecordingError(
+                .truncated, file: file, location: location(),
+                "needs \(error.needed) bytes at byte \(error.offset), the file has \(error.available) left (a truncated \(file.hasSuffix(".mcap") ? "MCAP file" : "recording"))"
+            )
         }
     }
 
@@ -277,7 +294,9 @@ struct RecordScanner {
         var fields = BagFields()
         fields.items.reserveCapacity(4)
         while !r.atEnd {
-            let field = try read(location() + ", header", inChunk: true, within: "record header") { () throws(Shortfall) in try r.bytes(try r.length32()) }
+            let field = try read(location() + ", header", inChunk: true, within: "record header") { () throws(Shortfall) in
+                try r.bytes(try r.length32())
+            }
             guard let eq = field.firstIndex(of: UInt8(ascii: "=")) else {
                 throw RecordingError(.corrupt, file: file, location: location(), "header field '\(field.text)' has no '=' (expected name=value)")
             }
@@ -286,21 +305,30 @@ struct RecordScanner {
         return fields
     }
 
-    func bagField<T: FixedWidthInteger>(_ fields: BagFields, _ name: StaticString, _: T.Type, location: @autoclosure () -> String, op: String) throws(RecordingError) -> T {
-        guard let v = fields[name] else { throw RecordingError(.corrupt, file: file, location: location(), "\(op) record has no '\(name)' header field") }
+    func bagField<T: FixedWidthInteger>(_ fields: BagFields, _ name: StaticString, _: T.Type, location: @autoclosure () -> String, op: String)
+        throws(RecordingError) -> T
+    {
+        guard let v = fields[name] else {
+            throw RecordingError(.corrupt, file: file, location: location(), "\(op) record has no '\(name)' header field")
+        }
         guard v.count == MemoryLayout<T>.size else {
-            throw RecordingError(.corrupt, file: file, location: location(), "\(op) field '\(name)' is \(v.count) bytes, expected \(MemoryLayout<T>.size)")
+            throw RecordingError(
+                .corrupt, file: file, location: location(), "\(op) field '\(name)' is \(v.count) bytes, expected \(MemoryLayout<T>.size)")
         }
         return T(littleEndian: v.loadUnaligned(as: T.self))
     }
 
     func bagString(_ fields: BagFields, _ name: StaticString, location: @autoclosure () -> String, op: String) throws(RecordingError) -> String {
-        guard let v = fields[name] else { throw RecordingError(.corrupt, file: file, location: location(), "\(op) record has no '\(name)' header field") }
+        guard let v = fields[name] else {
+            throw RecordingError(.corrupt, file: file, location: location(), "\(op) record has no '\(name)' header field")
+        }
         return v.text
     }
 
     /// One record: header fields and data.
-    func bagRecord(_ r: inout ByteReader, location: @autoclosure () -> String, inChunk: Bool) throws(RecordingError) -> (op: UInt8, fields: BagFields, data: UnsafeRawBufferPointer) {
+    func bagRecord(_ r: inout ByteReader, location: @autoclosure () -> String, inChunk: Bool) throws(RecordingError) -> (
+        op: UInt8, fields: BagFields, data: UnsafeRawBufferPointer
+    ) {
         let header = try read(location(), inChunk: inChunk) { () throws(Shortfall) in try r.bytes(try r.length32()) }
         let fields = try bagFields(header, location: location())
         let data = try read(location() + ", data", inChunk: inChunk) { () throws(Shortfall) in try r.bytes(try r.length32()) }
@@ -314,15 +342,20 @@ struct RecordScanner {
         let id = Int(try bagField(fields, "conn", UInt32.self, location: location(), op: "connection"))
         let topic = try bagString(fields, "topic", location: location(), op: "connection")
         let c = try bagFields(data, location: location() + ", connection header")
-        guard let type = c["type"]?.text else { throw RecordingError(.corrupt, file: file, location: location(), "connection \(id) (\(topic)) has no 'type'") }
+        guard let type = c["type"]?.text else {
+            throw RecordingError(.corrupt, file: file, location: location(), "connection \(id) (\(topic)) has no 'type'")
+        }
         channels[id] = RecordingChannel(id: id, topic: topic, typeName: type, encoding: .ros1, md5: c["md5sum"]?.text, encodingName: "ros1")
     }
 
-    mutating func bagMessage(_ fields: BagFields, _ data: UnsafeRawBufferPointer, location: @autoclosure () -> String, _ visit: Visit) throws(RecordingError) {
+    mutating func bagMessage(_ fields: BagFields, _ data: UnsafeRawBufferPointer, location: @autoclosure () -> String, _ visit: Visit)
+        throws(RecordingError)
+    {
         let conn = Int(try bagField(fields, "conn", UInt32.self, location: location(), op: "message data"))
         let time = try bagField(fields, "time", UInt64.self, location: location(), op: "message data")
         guard let channel = channels[conn] else {
-            throw RecordingError(.corrupt, file: file, location: location(), "message of connection \(conn), which no earlier connection record defines")
+            throw RecordingError(
+                .corrupt, file: file, location: location(), "message of connection \(conn), which no earlier connection record defines")
         }
         let sec = time & 0xFFFF_FFFF, nsec = time >> 32
         guard nsec < 1_000_000_000 else { throw RecordingError(.corrupt, file: file, location: location(), "time has \(nsec) ns, expected < 10⁹") }
@@ -338,8 +371,9 @@ struct RecordScanner {
         }
         let indexPos = try bagField(first.fields, "index_pos", UInt64.self, location: "bag header record", op: "bag header")
         guard indexPos <= UInt64(bytes.count) else {
-            throw RecordingError(.truncated, file: file, location: "bag header record",
-                                 "the index starts at byte \(indexPos), but the file has \(bytes.count) bytes (a truncated bag; expected the whole recording)")
+            throw RecordingError(
+                .truncated, file: file, location: "bag header record",
+                "the index starts at byte \(indexPos), but the file has \(bytes.count) bytes (a truncated bag; expected the whole recording)")
         }
         while !r.atEnd {
             let at = r.offset
@@ -353,12 +387,16 @@ struct RecordScanner {
                 }
                 let size = Int(try bagField(rec.fields, "size", UInt32.self, location: location, op: "chunk"))
                 guard size <= maximumChunkBytes else {
-                    throw RecordingError(.corrupt, file: file, location: location, "declares \(size) uncompressed bytes, more than navbench's limit of \(maximumChunkBytes)")
+                    throw RecordingError(
+                        .corrupt, file: file, location: location,
+                        "declares \(size) uncompressed bytes, more than navbench's limit of \(maximumChunkBytes)")
                 }
                 chunkCounts[name, default: 0] += 1
                 let plain: ChunkBytes
                 do { plain = try decompressChunk(rec.data, as: compression, declaredSize: size) } catch {
-                    throw RecordingError(.corrupt, file: file, location: location, "\(name) chunk \(error.problem) (expected its 'size' field to give the uncompressed length)")
+                    throw RecordingError(
+                        .corrupt, file: file, location: location,
+                        "\(name) chunk \(error.problem) (expected its 'size' field to give the uncompressed length)")
                 }
                 try withExtendedLifetime(plain) { () throws(RecordingError) in
                     let inner = plain.bytes
@@ -372,7 +410,9 @@ struct RecordScanner {
                         case 0x07: try bagConnection(ir.fields, ir.data, location: loc())
                         case 0x02: try bagMessage(ir.fields, ir.data, location: loc(), visit)
                         default:
-                            throw RecordingError(.corrupt, file: file, location: loc(), "op 0x0\(String(ir.op, radix: 16)) inside a chunk, expected a connection (0x07) or message data (0x02)")
+                            throw RecordingError(
+                                .corrupt, file: file, location: loc(),
+                                "op 0x0\(String(ir.op, radix: 16)) inside a chunk, expected a connection (0x07) or message data (0x02)")
                         }
                     }
                 }
@@ -380,7 +420,9 @@ struct RecordScanner {
             case 0x02: try bagMessage(rec.fields, rec.data, location: "message record at byte \(at)", visit)
             case 0x04, 0x06: break  // index data, chunk info: the sequential pass needs neither
             case 0x03: throw RecordingError(.corrupt, file: file, location: "record at byte \(at)", "a second bag header record")
-            default: throw RecordingError(.corrupt, file: file, location: "record at byte \(at)", "unknown op 0x\(String(rec.op, radix: 16)), expected 0x02…0x07")
+            default:
+                throw RecordingError(
+                    .corrupt, file: file, location: "record at byte \(at)", "unknown op 0x\(String(rec.op, radix: 16)), expected 0x02…0x07")
             }
             releaseRead(before: r.offset)
         }
@@ -410,17 +452,21 @@ struct RecordScanner {
             let encodingName = try mcapString(&r, location: location, inChunk: inChunk)
             let schema = mcapSchemas[schemaID]
             if schemaID != 0 && schema == nil {
-                throw RecordingError(.corrupt, file: file, location: location, "channel \(id) (\(topic)) names schema \(schemaID), which no earlier schema record defines")
+                throw RecordingError(
+                    .corrupt, file: file, location: location,
+                    "channel \(id) (\(topic)) names schema \(schemaID), which no earlier schema record defines")
             }
             let known = encodingName == "cdr" && (schema?.encoding == "ros2msg" || schema?.encoding == "ros2idl")
-            channels[id] = RecordingChannel(id: id, topic: topic, typeName: schema?.name ?? "(no schema)", encoding: known ? .cdr : nil,
-                                            md5: nil, encodingName: encodingName)
+            channels[id] = RecordingChannel(
+                id: id, topic: topic, typeName: schema?.name ?? "(no schema)", encoding: known ? .cdr : nil,
+                md5: nil, encodingName: encodingName)
         case 0x05:  // Message
             let (channelID, time) = try read(location, inChunk: true, within: "record") { () throws(Shortfall) in
                 let c = Int(try r.u16()); _ = try r.u32(); let t = try r.u64(); _ = try r.u64(); return (c, t)
             }
             guard let channel = channels[channelID] else {
-                throw RecordingError(.corrupt, file: file, location: location, "message of channel \(channelID), which no earlier channel record defines")
+                throw RecordingError(
+                    .corrupt, file: file, location: location, "message of channel \(channelID), which no earlier channel record defines")
             }
             try visit(channel, time, UnsafeRawBufferPointer(rebasing: content[r.offset...]))
         case 0x06:  // Chunk
@@ -434,7 +480,9 @@ struct RecordScanner {
                 throw RecordingError(.unsupported, file: file, location: location, "compression '\(name)', expected '' (none), lz4 or zstd")
             }
             guard size <= UInt64(maximumChunkBytes) else {
-                throw RecordingError(.corrupt, file: file, location: location, "declares \(size) uncompressed bytes, more than navbench's limit of \(maximumChunkBytes)")
+                throw RecordingError(
+                    .corrupt, file: file, location: location,
+                    "declares \(size) uncompressed bytes, more than navbench's limit of \(maximumChunkBytes)")
             }
             let records = try read(location, inChunk: true, within: "record") { () throws(Shortfall) in
                 let n = try r.u64()
@@ -444,7 +492,9 @@ struct RecordScanner {
             chunkCounts[name.isEmpty ? "none" : name, default: 0] += 1
             let plain: ChunkBytes
             do { plain = try decompressChunk(records, as: compression, declaredSize: Int(size)) } catch {
-                throw RecordingError(.corrupt, file: file, location: location, "\(name.isEmpty ? "uncompressed" : name) chunk \(error.problem) (expected uncompressed_size to give its length)")
+                throw RecordingError(
+                    .corrupt, file: file, location: location,
+                    "\(name.isEmpty ? "uncompressed" : name) chunk \(error.problem) (expected uncompressed_size to give its length)")
             }
             try withExtendedLifetime(plain) { () throws(RecordingError) in
                 let inner = plain.bytes
@@ -458,7 +508,9 @@ struct RecordScanner {
                         return (o, try c.bytes(Int(n)))
                     }
                     guard [0x03, 0x04, 0x05].contains(innerOp) else {
-                        throw RecordingError(.corrupt, file: file, location: loc, "op 0x\(String(innerOp, radix: 16)) inside a chunk, expected a schema, channel or message")
+                        throw RecordingError(
+                            .corrupt, file: file, location: loc,
+                            "op 0x\(String(innerOp, radix: 16)) inside a chunk, expected a schema, channel or message")
                     }
                     try mcapRecord(op: innerOp, body, location: loc, inChunk: true, visit)
                 }
@@ -474,7 +526,9 @@ struct RecordScanner {
         while true {
             let at = r.offset
             if r.atEnd {
-                throw RecordingError(.truncated, file: file, location: "byte \(at)", "the file ends without a footer record (a truncated MCAP file; expected a footer and the closing magic)")
+                throw RecordingError(
+                    .truncated, file: file, location: "byte \(at)",
+                    "the file ends without a footer record (a truncated MCAP file; expected a footer and the closing magic)")
             }
             let (op, content) = try read("record at byte \(at)", inChunk: false) { () throws(Shortfall) in
                 let o = try r.u8(); let n = try r.u64()
@@ -483,7 +537,8 @@ struct RecordScanner {
             }
             if op == 0x02 {  // Footer
                 guard r.remaining == RobotRecording.mcapMagic.count,
-                      UnsafeRawBufferPointer(rebasing: bytes[r.offset...]).starts(with: RobotRecording.mcapMagic) else {
+                    UnsafeRawBufferPointer(rebasing: bytes[r.offset...]).starts(with: RobotRecording.mcapMagic)
+                else {
                     throw RecordingError(.corrupt, file: file, location: "footer at byte \(at)", "expected the closing magic right after the footer")
                 }
                 return

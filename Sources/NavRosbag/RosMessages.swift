@@ -135,12 +135,16 @@ struct MessageReader {
         case .ros1:
             cdr = false; bigEndian = false; origin = 0
         case .cdr:
-            guard payload.count >= 4 else { throw MessageDecodingError(problem: "\(payload.count) bytes, expected at least the 4-byte CDR encapsulation header") }
+            guard payload.count >= 4 else {
+                throw MessageDecodingError(problem: "\(payload.count) bytes, expected at least the 4-byte CDR encapsulation header")
+            }
             let kind = (UInt16(payload[0]) << 8) | UInt16(payload[1])
             switch kind {
             case 0x0000: bigEndian = true
             case 0x0001: bigEndian = false
-            default: throw MessageDecodingError(problem: "CDR encapsulation 0x\(String(kind, radix: 16)), expected plain CDR (0x0000 big-endian or 0x0001 little-endian)")
+            default:
+                throw MessageDecodingError(
+                    problem: "CDR encapsulation 0x\(String(kind, radix: 16)), expected plain CDR (0x0000 big-endian or 0x0001 little-endian)")
             }
             cdr = true; origin = 4
             r = ByteReader(payload, from: 4)
@@ -155,7 +159,8 @@ struct MessageReader {
 
     func wrap<T>(_ body: () throws(Shortfall) -> T) throws(MessageDecodingError) -> T {
         do { return try body() } catch {
-            throw MessageDecodingError(problem: "ends after \(error.offset) bytes, expected \(error.needed) more (a truncated message or another layout)")
+            throw MessageDecodingError(
+                problem: "ends after \(error.offset) bytes, expected \(error.needed) more (a truncated message or another layout)")
         }
     }
 
@@ -225,7 +230,9 @@ struct MessageReader {
 /// - Throws: a `MessageDecodingError` when the payload is too short, too long, or has a
 ///   field that cannot be (a nanosecond count ≥ 10⁹, a sequence longer than the payload).
 /// - Complexity: O(payload size).
-public func decodeRosMessage(_ payload: UnsafeRawBufferPointer, type: RosMessageType, encoding: MessageEncoding) throws(MessageDecodingError) -> RosMessage {
+public func decodeRosMessage(_ payload: UnsafeRawBufferPointer, type: RosMessageType, encoding: MessageEncoding) throws(MessageDecodingError)
+    -> RosMessage
+{
     var m = try MessageReader(payload: payload, encoding: encoding)
     let out: RosMessage
     switch type {
@@ -244,13 +251,15 @@ public func decodeRosMessage(_ payload: UnsafeRawBufferPointer, type: RosMessage
         let (stamp, frame) = try m.header()
         let child = try m.string()
         let (p, q) = try m.pose()
-        try m.skipF64(36)          // pose covariance
-        try m.skipF64(6 + 36)      // twist and its covariance
+        try m.skipF64(36)  // pose covariance
+        try m.skipF64(6 + 36)  // twist and its covariance
         out = .poses([RosPose(stamp: stamp, frameID: frame, childFrameID: child, position: p, orientation: q)])
     case .tfMessage:
         let n = Int(try m.u32())
         // Each TransformStamped takes at least 12 + 4 + 4 + 56 bytes: refuse counts the payload cannot hold.
-        guard n <= m.r.remaining / 76 + 1 else { throw MessageDecodingError(problem: "declares \(n) transforms, more than its \(m.r.remaining) bytes can hold") }
+        guard n <= m.r.remaining / 76 + 1 else {
+            throw MessageDecodingError(problem: "declares \(n) transforms, more than its \(m.r.remaining) bytes can hold")
+        }
         var poses: [RosPose] = []
         poses.reserveCapacity(n)
         for _ in 0..<n {
@@ -273,7 +282,8 @@ public func decodeRosMessage(_ payload: UnsafeRawBufferPointer, type: RosMessage
         cov.reserveCapacity(9)
         for _ in 0..<9 { cov.append(try m.f64()) }
         let type = try m.u8()
-        out = .navSatFix(RosNavSatFix(stamp: stamp, status: status, latitude: lat, longitude: lon, altitude: alt, positionCovariance: cov, covarianceType: type))
+        out = .navSatFix(
+            RosNavSatFix(stamp: stamp, status: status, latitude: lat, longitude: lon, altitude: alt, positionCovariance: cov, covarianceType: type))
     }
     try m.finish()
     return out

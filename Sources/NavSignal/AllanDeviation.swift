@@ -1,5 +1,5 @@
-import NavCore
 import Foundation
+import NavCore
 
 /// Overlapping Allan deviation of rate ("frequency") data, as
 /// `allantools.oadev(y, rate=fs, data_type='freq', taus='octave')`.

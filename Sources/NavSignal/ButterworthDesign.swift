@@ -1,6 +1,6 @@
+import Foundation
 import NavCore
 import Numerics
-import Foundation
 
 /// Which band a digital IIR filter passes, with cutoffs in Hz.
 public enum FilterBand: Sendable, Equatable {
@@ -196,8 +196,13 @@ func conjugateRepresentatives(_ values: [Complex<Double>]) -> [Complex<Double>] 
     let sorted = values.sorted { ($0.real, abs($0.imaginary)) < ($1.real, abs($1.imaginary)) }
     var reals: [Complex<Double>] = [], positive: [Complex<Double>] = [], negative: [Complex<Double>] = []
     for v in sorted {
-        if abs(v.imaginary) <= tol * v.length { reals.append(Complex(v.real, 0)) }
-        else if v.imaginary > 0 { positive.append(v) } else { negative.append(v) }
+        if abs(v.imaginary) <= tol * v.length {
+            reals.append(Complex(v.real, 0))
+        } else if v.imaginary > 0 {
+            positive.append(v)
+        } else {
+            negative.append(v)
+        }
     }
     // Within runs of equal real part, order by |imag| (already the sort's second key).
     let pairs = zip(positive, negative).map { Complex(($0.real + $1.real) / 2, ($0.imaginary - $1.imaginary) / 2) }

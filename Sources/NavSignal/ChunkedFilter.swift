@@ -46,7 +46,9 @@ public final class ChunkedFilter {
     /// min(lookahead, remaining) samples. Returns the block's output, or nil for two-pass filters.
     public func forward(_ x: [Double], timestamps: [Double], ahead: [Double] = []) throws(FilterSpecError) -> [Double]? {
         guard x.count == timestamps.count, consumed + x.count <= count else {
-            throw FilterSpecError(spec: "chunked", problem: "block of \(x.count) values / \(timestamps.count) stamps at \(consumed) exceeds the \(count) samples declared")
+            throw FilterSpecError(
+                spec: "chunked",
+                problem: "block of \(x.count) values / \(timestamps.count) stamps at \(consumed) exceeds the \(count) samples declared")
         }
         let start = consumed
         consumed += x.count
@@ -79,8 +81,9 @@ class BlockStage {
 private func makeStage(_ spec: FilterSpec, sampleRate: Double, count: Int) throws -> BlockStage {
     if spec.flags.contains("angle") {
         let inner = try FilterSpec(parsing: spec.text.replacingOccurrences(of: ",angle", with: "").replacingOccurrences(of: ":angle", with: ""))
-        return AngleStage(sin: try makeStage(inner, sampleRate: sampleRate, count: count),
-                          cos: try makeStage(inner, sampleRate: sampleRate, count: count))
+        return AngleStage(
+            sin: try makeStage(inner, sampleRate: sampleRate, count: count),
+            cos: try makeStage(inner, sampleRate: sampleRate, count: count))
     }
     switch spec.kind {
     case .mean:
@@ -99,7 +102,9 @@ private func makeStage(_ spec: FilterSpec, sampleRate: Double, count: Int) throw
         if spec.parameters["tau"] != nil && spec.parameters["cutoff"] != nil {
             throw FilterSpecError(spec: spec.text, problem: "give tau or cutoff, not both")
         }
-        let f = spec.parameters["tau"] != nil ? try ExponentialLowPass(timeConstant: try spec.number("tau"))
+        let f =
+            spec.parameters["tau"] != nil
+            ? try ExponentialLowPass(timeConstant: try spec.number("tau"))
             : try ExponentialLowPass(cutoff: try spec.number("cutoff"))
         return EMAStage(f)
     case .butter:
@@ -116,13 +121,17 @@ private func makeStage(_ spec: FilterSpec, sampleRate: Double, count: Int) throw
         if spec.flags.contains("ba") {
             let tf = try Butterworth.transferFunction(order: order, band: band, sampleRate: sampleRate)
             let zi = try LinearFilter.steadyStateInitialConditions(tf)
-            let stage = IIRStage(flatZi: [zi], run: { x, state in
-                let r = try LinearFilter.lfilter(tf, x, initialState: state.first)
-                return (r.output, [r.finalState])
-            })
+            let stage = IIRStage(
+                flatZi: [zi],
+                run: { x, state in
+                    let r = try LinearFilter.lfilter(tf, x, initialState: state.first)
+                    return (r.output, [r.finalState])
+                })
             let edge = 3 * max(tf.a.count, tf.b.count)
             if zeroPhase {
-                guard count > edge else { throw SignalError.tooShort(samples: count, needed: edge, reason: "zero-phase filtering with padding \(edge)") }
+                guard count > edge else {
+                    throw SignalError.tooShort(samples: count, needed: edge, reason: "zero-phase filtering with padding \(edge)")
+                }
                 return ZeroPhaseStage(stage, edge: edge)
             }
             return stage

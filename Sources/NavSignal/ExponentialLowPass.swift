@@ -1,5 +1,5 @@
-import NavCore
 import Foundation
+import NavCore
 
 /// First-order exponential low-pass (an RC filter), correct on irregular sampling.
 ///

@@ -58,12 +58,16 @@ public struct FilterSpec: Sendable, Equatable, CustomStringConvertible {
                 let kv = item.split(separator: "=", maxSplits: 1).map(String.init)
                 if kv.count == 2 {
                     guard allowed.params.contains(kv[0]) else {
-                        throw FilterSpecError(spec: text, problem: "'\(name)' has no parameter '\(kv[0])'; valid: \((allowed.params + allowed.flags).joined(separator: ", "))")
+                        throw FilterSpecError(
+                            spec: text,
+                            problem: "'\(name)' has no parameter '\(kv[0])'; valid: \((allowed.params + allowed.flags).joined(separator: ", "))")
                     }
                     params[kv[0]] = kv[1]
                 } else {
                     guard allowed.flags.contains(item) else {
-                        throw FilterSpecError(spec: text, problem: "'\(name)' has no flag '\(item)'; valid: \((allowed.params + allowed.flags).joined(separator: ", "))")
+                        throw FilterSpecError(
+                            spec: text, problem: "'\(name)' has no flag '\(item)'; valid: \((allowed.params + allowed.flags).joined(separator: ", "))"
+                        )
                     }
                     flags.insert(item)
                 }
@@ -111,7 +115,9 @@ public struct FilterSpec: Sendable, Equatable, CustomStringConvertible {
                 if parameters["tau"] != nil && parameters["cutoff"] != nil {
                     throw FilterSpecError(spec: text, problem: "give tau or cutoff, not both")
                 }
-                let f = parameters["tau"] != nil ? try ExponentialLowPass(timeConstant: try number("tau"))
+                let f =
+                    parameters["tau"] != nil
+                    ? try ExponentialLowPass(timeConstant: try number("tau"))
                     : try ExponentialLowPass(cutoff: try number("cutoff"))
                 return try f.apply(values, timestamps: timestamps)
             case .butter:

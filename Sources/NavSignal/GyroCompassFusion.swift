@@ -22,8 +22,12 @@ public struct GyroCompassFusion: Sendable {
     }
 
     public init(processNoise: Double, measurementNoise: Double, gate: Double = 3) throws(SignalError) {
-        guard processNoise >= 0, processNoise.isFinite else { throw .invalidParameter(name: "q", value: "\(processNoise)", expected: "a heading random-walk rate ≥ 0 deg²/s") }
-        guard measurementNoise > 0, measurementNoise.isFinite else { throw .invalidParameter(name: "r", value: "\(measurementNoise)", expected: "a compass noise variance > 0 deg²") }
+        guard processNoise >= 0, processNoise.isFinite else {
+            throw .invalidParameter(name: "q", value: "\(processNoise)", expected: "a heading random-walk rate ≥ 0 deg²/s")
+        }
+        guard measurementNoise > 0, measurementNoise.isFinite else {
+            throw .invalidParameter(name: "r", value: "\(measurementNoise)", expected: "a compass noise variance > 0 deg²")
+        }
         guard gate > 0 else { throw .invalidParameter(name: "gate", value: "\(gate)", expected: "a gate > 0 standard deviations") }
         self.processNoise = processNoise; self.measurementNoise = measurementNoise; self.gate = gate
     }
@@ -35,7 +39,9 @@ public struct GyroCompassFusion: Sendable {
     /// - Complexity: O(gyro samples + compass samples).
     public func fuse(gyroTimes: [Double], yawRate: [Double], compassTimes: [Double], heading: [Double]) throws(SignalError) -> Output {
         guard gyroTimes.count == yawRate.count else { throw .countMismatch(what: "gyro yaw rate", expected: gyroTimes.count, found: yawRate.count) }
-        guard compassTimes.count == heading.count else { throw .countMismatch(what: "compass headings", expected: compassTimes.count, found: heading.count) }
+        guard compassTimes.count == heading.count else {
+            throw .countMismatch(what: "compass headings", expected: compassTimes.count, found: heading.count)
+        }
         guard let first = heading.first else { return Output(heading: [], accepted: []) }
         let walk = try HeadingKalman(processNoise: processNoise, measurementNoise: measurementNoise)
         var s = ScalarGaussian(mean: wrapDegrees360(first), variance: measurementNoise)

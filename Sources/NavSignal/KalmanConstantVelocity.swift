@@ -37,8 +37,12 @@ public struct ConstantVelocityKalman: Sendable {
     public let measurementNoise: Double
 
     public init(processNoise: Double, measurementNoise: Double) throws(SignalError) {
-        guard processNoise >= 0, processNoise.isFinite else { throw .invalidParameter(name: "q", value: "\(processNoise)", expected: "an acceleration variance ≥ 0") }
-        guard measurementNoise > 0, measurementNoise.isFinite else { throw .invalidParameter(name: "r", value: "\(measurementNoise)", expected: "a measurement noise variance > 0") }
+        guard processNoise >= 0, processNoise.isFinite else {
+            throw .invalidParameter(name: "q", value: "\(processNoise)", expected: "an acceleration variance ≥ 0")
+        }
+        guard measurementNoise > 0, measurementNoise.isFinite else {
+            throw .invalidParameter(name: "r", value: "\(measurementNoise)", expected: "a measurement noise variance > 0")
+        }
         self.processNoise = processNoise
         self.measurementNoise = measurementNoise
     }

@@ -1,5 +1,5 @@
-import NavCore
 import Foundation
+import NavCore
 
 /// Heading filter on the circle (spec `kalman-heading:q=…,r=…`): the scalar random walk of
 /// `RandomWalkKalman` with the innovation wrapped into (−180°, 180°] and the state wrapped into
@@ -13,8 +13,11 @@ public struct HeadingKalman: Sendable {
 
     /// Stateful form: consumes one heading, returns the filtered heading.
     public mutating func step(_ z: Double) -> Double {
-        if let s = state { state = updated(walk.predicted(s), measurement: z) }
-        else { state = ScalarGaussian(mean: wrapDegrees360(z), variance: walk.measurementNoise) }
+        if let s = state {
+            state = updated(walk.predicted(s), measurement: z)
+        } else {
+            state = ScalarGaussian(mean: wrapDegrees360(z), variance: walk.measurementNoise)
+        }
         return state!.mean
     }
 

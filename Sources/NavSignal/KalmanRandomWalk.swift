@@ -22,8 +22,12 @@ public struct RandomWalkKalman: Sendable, Equatable {
     public private(set) var state: ScalarGaussian?
 
     public init(processNoise: Double, measurementNoise: Double) throws(SignalError) {
-        guard processNoise >= 0, processNoise.isFinite else { throw .invalidParameter(name: "q", value: "\(processNoise)", expected: "a process noise variance ≥ 0") }
-        guard measurementNoise > 0, measurementNoise.isFinite else { throw .invalidParameter(name: "r", value: "\(measurementNoise)", expected: "a measurement noise variance > 0") }
+        guard processNoise >= 0, processNoise.isFinite else {
+            throw .invalidParameter(name: "q", value: "\(processNoise)", expected: "a process noise variance ≥ 0")
+        }
+        guard measurementNoise > 0, measurementNoise.isFinite else {
+            throw .invalidParameter(name: "r", value: "\(measurementNoise)", expected: "a measurement noise variance > 0")
+        }
         self.processNoise = processNoise
         self.measurementNoise = measurementNoise
     }

@@ -11,7 +11,9 @@ public enum LinearFilter {
     ///
     /// - Returns: the output and the final state.
     /// - Complexity: O(n · order).
-    public static func lfilter(_ tf: TransferFunction, _ x: [Double], initialState: [Double]? = nil) throws(SignalError) -> (output: [Double], finalState: [Double]) {
+    public static func lfilter(_ tf: TransferFunction, _ x: [Double], initialState: [Double]? = nil) throws(SignalError) -> (
+        output: [Double], finalState: [Double]
+    ) {
         let (b, a) = try normalised(tf)
         let order = b.count - 1
         var z = initialState ?? [Double](repeating: 0, count: order)

@@ -7,7 +7,9 @@ public enum SecondOrderFilter {
     /// Causal filtering; `initialState` is one (z₀, z₁) pair per section (zeros by default).
     ///
     /// - Complexity: O(n · sections).
-    public static func sosfilt(_ sos: SecondOrderSections, _ x: [Double], initialState: [[Double]]? = nil) throws(SignalError) -> (output: [Double], finalState: [[Double]]) {
+    public static func sosfilt(_ sos: SecondOrderSections, _ x: [Double], initialState: [[Double]]? = nil) throws(SignalError) -> (
+        output: [Double], finalState: [[Double]]
+    ) {
         let s = try validated(sos)
         let m = s.count
         var z = [Double](repeating: 0, count: 2 * m)

@@ -19,8 +19,10 @@ public struct ClosedLoopScenario: Sendable {
     /// Walls in V (empty: open space).
     public var floorPlan: FloorPlan
 
-    public init(routeID: String, route: GuidanceRoute, trueRoute: GuidanceRoute, venueFromRoute: Pose = .identity,
-                anchor: Vector3? = nil, floorPlan: FloorPlan = .openSpace) {
+    public init(
+        routeID: String, route: GuidanceRoute, trueRoute: GuidanceRoute, venueFromRoute: Pose = .identity,
+        anchor: Vector3? = nil, floorPlan: FloorPlan = .openSpace
+    ) {
         self.routeID = routeID; self.route = route; self.trueRoute = trueRoute; self.venueFromRoute = venueFromRoute
         self.anchor = anchor ?? route.keypoints.first?.position ?? .zero
         self.floorPlan = floorPlan
@@ -35,8 +37,10 @@ public struct ClosedLoopSettings: Sendable, Hashable {
     /// The estimated pose is updated every this many seconds (ARKit frames the app sees).
     public var vioInterval = 0.04
 
-    public init(walker: NavigatorProfile = NavigatorProfile(), vioError: VIOErrorSpec = .none,
-                guidance: GuidanceParameters = GuidanceParameters()) {
+    public init(
+        walker: NavigatorProfile = NavigatorProfile(), vioError: VIOErrorSpec = .none,
+        guidance: GuidanceParameters = GuidanceParameters()
+    ) {
         self.walker = walker; self.vioError = vioError; self.guidance = guidance
     }
 }
@@ -68,7 +72,7 @@ public struct WalkOutcome: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case run, success, success_1m, arrived, lost, end_of_route_error, completion, path_length_ratio, time_to_complete,
-             instructions, corrections, pulses, wall_contacts, false_arrivals, missed_arrivals
+            instructions, corrections, pulses, wall_contacts, false_arrivals, missed_arrivals
     }
 
     /// Every key always present (`time_to_complete` null when not arrived).
@@ -98,14 +102,18 @@ public struct WalkTrace: Sendable {
 /// `vio`; docs/navigator.md), so two settings share them run by run (common random numbers).
 ///
 /// - Complexity: O(duration / hapticInterval · (1 + walls)).
-public func simulateWalk(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, run: Int,
-                         recordPath: Bool = false) -> WalkTrace {
+public func simulateWalk(
+    _ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, run: Int,
+    recordPath: Bool = false
+) -> WalkTrace {
     simulateWalk(s, walls: WallIndex.byFloor(s.floorPlan), settings: settings, seed: seed, run: run, recordPath: recordPath)
 }
 
 /// `simulateWalk` with the scenario's walls already indexed (`WallIndex.byFloor(s.floorPlan)`).
-func simulateWalk(_ s: ClosedLoopScenario, walls: [Int: WallIndex], settings: ClosedLoopSettings, seed: UInt64, run: Int,
-                  recordPath: Bool) -> WalkTrace {
+func simulateWalk(
+    _ s: ClosedLoopScenario, walls: [Int: WallIndex], settings: ClosedLoopSettings, seed: UInt64, run: Int,
+    recordPath: Bool
+) -> WalkTrace {
     var walker = ClosedLoopWalker(s, walls: walls, settings: settings, seed: seed, run: run, recordPath: recordPath)
     walker.walk()
     return WalkTrace(outcome: walker.outcome(), path: walker.path)
@@ -130,7 +138,7 @@ struct ClosedLoopWalker {
     /// `walker-instructions/ROUTE/RUN`: the label of the per-keypoint streams of spoken directions.
     let instructionLabel: String
     var drift: VIODrift
-    let seenFromVenue: Pose          // E · T_RV
+    let seenFromVenue: Pose  // E · T_RV
     let tilt: Quaternion
     let followEvery: Int
     let vioEvery: Int
@@ -143,7 +151,7 @@ struct ClosedLoopWalker {
     let wallsByFloor: [Int: WallIndex]
 
     var x: Double, z: Double, y: Double
-    var yaw: Double                 // phone yaw ψ (ARKit convention): walking direction (−sin ψ, −cos ψ)
+    var yaw: Double  // phone yaw ψ (ARKit convention): walking direction (−sin ψ, −cos ψ)
     var dirX = 0.0, dirZ = 0.0
     var mode = Mode.waiting
     var turnTarget = 0.0
@@ -251,8 +259,11 @@ struct ClosedLoopWalker {
         case .turning:
             let rate = w.turnRateDegreesPerSecond * deg * dt
             let remaining = Angle.wrapToPi(turnTarget - yaw)
-            if rate <= 0 || abs(remaining) <= rate { yaw = turnTarget; mode = .walking; lastPulseFelt = t; lastHeard = t }
-            else { yaw += remaining > 0 ? rate : -rate }
+            if rate <= 0 || abs(remaining) <= rate {
+                yaw = turnTarget; mode = .walking; lastPulseFelt = t; lastHeard = t
+            } else {
+                yaw += remaining > 0 ? rate : -rate
+            }
             updateDirection()
             return
         case .seeking:
@@ -375,14 +386,19 @@ struct ClosedLoopWalker {
                 var turn = c
                 let m = abs(c)
                 if m > 22.5 * deg {
-                    let (mean, sd) = m <= 60 * deg ? (w.overRotationSlightDegrees, w.overRotationSlightStdDegrees)
-                                                   : (w.overRotationAmpleDegrees, w.overRotationAmpleStdDegrees)
+                    let (mean, sd) =
+                        m <= 60 * deg
+                        ? (w.overRotationSlightDegrees, w.overRotationSlightStdDegrees)
+                        : (w.overRotationAmpleDegrees, w.overRotationAmpleStdDegrees)
                     turn = (c > 0 ? 1 : -1) * max(0, m + (mean + sd * u) * deg)
                 }
                 turnTarget = yaw - turn
                 lastHeard = t
-                if w.turnRateDegreesPerSecond <= 0 { yaw = turnTarget; updateDirection(); mode = .walking; lastPulseFelt = t }
-                else { mode = .turning }
+                if w.turnRateDegreesPerSecond <= 0 {
+                    yaw = turnTarget; updateDirection(); mode = .walking; lastPulseFelt = t
+                } else {
+                    mode = .turning
+                }
             }
         }
     }
@@ -460,7 +476,9 @@ public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
         end_of_route_error = mean(errors)
         end_of_route_error_ci95 = ci(errors)
         let sorted = errors.sorted()
-        end_of_route_error_median = sorted.isEmpty ? .nan
+        end_of_route_error_median =
+            sorted.isEmpty
+            ? .nan
             : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         completion = mean(o.map(\.completion))
         path_length_ratio = mean(o.map(\.path_length_ratio))
@@ -477,8 +495,10 @@ public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
 /// Runs `runs` walkers (run indices 0..<runs) and aggregates them.
 ///
 /// - Complexity: O(runs · duration / hapticInterval · (1 + walls near each step)) (`WallIndex`).
-public func simulateWalks(_ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, runs: Int,
-                          samplePaths: Int = 0) -> ClosedLoopResult {
+public func simulateWalks(
+    _ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, runs: Int,
+    samplePaths: Int = 0
+) -> ClosedLoopResult {
     var outcomes: [WalkOutcome] = [], paths: [[Vector3]] = []
     let walls = WallIndex.byFloor(s.floorPlan)
     for r in 0..<max(0, runs) {

@@ -100,33 +100,35 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     }
 
     /// Override keys and the fields they set (docs/navigator.md).
-    static var doubleKeys: [(String, WritableKeyPath<NavigatorProfile, Double>)] { [
-        ("speed", \.speed), ("step_length", \.stepLength),
-        ("initial_orientation_std", \.initialOrientationStdDegrees),
-        ("step_bias", \.stepBiasMeanDegrees), ("step_bias_std", \.stepBiasStdDegrees),
-        ("step_direction_std", \.stepDirectionStdDegrees),
-        ("over_rotation_slight", \.overRotationSlightDegrees), ("over_rotation_slight_std", \.overRotationSlightStdDegrees),
-        ("over_rotation_ample", \.overRotationAmpleDegrees), ("over_rotation_ample_std", \.overRotationAmpleStdDegrees),
-        ("turn_rate", \.turnRateDegreesPerSecond),
-        ("reaction_time", \.speechReactionSeconds), ("reaction_time_std", \.speechReactionStdSeconds),
-        ("haptic_reaction_time", \.hapticReactionSeconds), ("bear", \.bearDegrees),
-        ("seek_after", \.seekAfterSeconds), ("seek_rate", \.seekRateDegreesPerSecond),
-        ("start_wait", \.startWaitSeconds), ("lost_time_factor", \.lostTimeFactor), ("lost_time_margin", \.lostTimeMarginSeconds),
-    ] }
+    static var doubleKeys: [(String, WritableKeyPath<NavigatorProfile, Double>)] {
+        [
+            ("speed", \.speed), ("step_length", \.stepLength),
+            ("initial_orientation_std", \.initialOrientationStdDegrees),
+            ("step_bias", \.stepBiasMeanDegrees), ("step_bias_std", \.stepBiasStdDegrees),
+            ("step_direction_std", \.stepDirectionStdDegrees),
+            ("over_rotation_slight", \.overRotationSlightDegrees), ("over_rotation_slight_std", \.overRotationSlightStdDegrees),
+            ("over_rotation_ample", \.overRotationAmpleDegrees), ("over_rotation_ample_std", \.overRotationAmpleStdDegrees),
+            ("turn_rate", \.turnRateDegreesPerSecond),
+            ("reaction_time", \.speechReactionSeconds), ("reaction_time_std", \.speechReactionStdSeconds),
+            ("haptic_reaction_time", \.hapticReactionSeconds), ("bear", \.bearDegrees),
+            ("seek_after", \.seekAfterSeconds), ("seek_rate", \.seekRateDegreesPerSecond),
+            ("start_wait", \.startWaitSeconds), ("lost_time_factor", \.lostTimeFactor), ("lost_time_margin", \.lostTimeMarginSeconds),
+        ]
+    }
 
     /// Accepted values of each override key: what a person can do, so that a typo such as
     /// `speed=1e308` is one line rather than an overflow, and `speed=0.0001` is refused rather
     /// than a walk of years (docs/navigator.md).
     static func allowedRange(_ key: String) -> ClosedRange<Double> {
         switch key {
-        case "speed": return 0.1...5                               // m/s
-        case "step_length": return 0.1...3                         // m
-        case "step_bias": return -90...90                          // deg, signed
-        case "turn_rate", "seek_rate": return 1...3600             // deg/s
+        case "speed": return 0.1...5  // m/s
+        case "step_length": return 0.1...3  // m
+        case "step_bias": return -90...90  // deg, signed
+        case "turn_rate", "seek_rate": return 1...3600  // deg/s
         case "lost_time_factor": return 1...100
-        case "lost_time_margin", "seek_after", "start_wait": return 0...3600   // s
-        case "reaction_time", "reaction_time_std", "haptic_reaction_time": return 0...60   // s
-        default: return 0...180                                    // angles and their spreads, deg
+        case "lost_time_margin", "seek_after", "start_wait": return 0...3600  // s
+        case "reaction_time", "reaction_time_std", "haptic_reaction_time": return 0...60  // s
+        default: return 0...180  // angles and their spreads, deg
         }
     }
 
@@ -134,7 +136,9 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     public init(parsing text: String) throws(NavigatorProfileError) {
         let head = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard let base = head.first, let p = NavigatorProfile.named(base) else {
-            throw NavigatorProfileError("walker '\(text)': unknown profile '\(head.first ?? "")' (expected \(NavigatorProfile.names.joined(separator: ", ")), optionally :key=value,…)")
+            throw NavigatorProfileError(
+                "walker '\(text)': unknown profile '\(head.first ?? "")' (expected \(NavigatorProfile.names.joined(separator: ", ")), optionally :key=value,…)"
+            )
         }
         self = p
         guard head.count == 2 else { return }
@@ -149,11 +153,14 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
                 continue
             }
             guard let path = NavigatorProfile.doubleKeys.first(where: { $0.0 == kv[0] })?.1 else {
-                throw NavigatorProfileError("walker '\(text)': unknown key '\(kv[0])' (expected exact_angles, \(NavigatorProfile.doubleKeys.map(\.0).joined(separator: ", ")))")
+                throw NavigatorProfileError(
+                    "walker '\(text)': unknown key '\(kv[0])' (expected exact_angles, \(NavigatorProfile.doubleKeys.map(\.0).joined(separator: ", ")))"
+                )
             }
             let allowed = NavigatorProfile.allowedRange(kv[0])
             guard allowed.contains(x) else {
-                throw NavigatorProfileError("walker '\(text)': \(kv[0]) must be from \(allowed.lowerBound.formatted) to \(allowed.upperBound.formatted), got \(kv[1])")
+                throw NavigatorProfileError(
+                    "walker '\(text)': \(kv[0]) must be from \(allowed.lowerBound.formatted) to \(allowed.upperBound.formatted), got \(kv[1])")
             }
             self[keyPath: path] = x
         }

@@ -1,7 +1,7 @@
 import CFFTW
-import Numerics
 import Foundation
 import NavCore
+import Numerics
 import Synchronization
 
 /// Real-input discrete Fourier transform through FFTW, as `numpy.fft.rfft`:

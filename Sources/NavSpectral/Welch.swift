@@ -28,8 +28,10 @@ public enum Welch {
     }
 
     /// - Complexity: O(N log L).
-    public static func psd(_ x: [Double], sampleRate fs: Double, segmentLength: Int = 256, overlap: Int? = nil,
-                           scaling: Scaling = .density) throws(SignalError) -> Result {
+    public static func psd(
+        _ x: [Double], sampleRate fs: Double, segmentLength: Int = 256, overlap: Int? = nil,
+        scaling: Scaling = .density
+    ) throws(SignalError) -> Result {
         guard fs > 0, fs.isFinite else { throw .invalidParameter(name: "rate", value: "\(fs)", expected: "a sample rate > 0 Hz") }
         guard segmentLength >= 2 else { throw .invalidParameter(name: "nperseg", value: String(segmentLength), expected: "a segment length ≥ 2") }
         let length = min(segmentLength, x.count)  // scipy shortens nperseg to the input, with a warning

@@ -35,13 +35,17 @@ public struct BootstrapInterval: Sendable, Equatable {
     /// Both intervals of the mean of `values` (finite values only) from one set of resamples.
     ///
     /// Complexity: O(B·n) time, O(B) memory.
-    public static func mean(_ values: [Double], confidence: Double = 0.95, resamples: Int = defaultResamples,
-                            seed: UInt64) -> (bca: BootstrapInterval, percentile: BootstrapInterval) {
+    public static func mean(
+        _ values: [Double], confidence: Double = 0.95, resamples: Int = defaultResamples,
+        seed: UInt64
+    ) -> (bca: BootstrapInterval, percentile: BootstrapInterval) {
         let n = values.count
         let theta = Statistics.mean(values)
         func both(_ lo: Double, _ hi: Double, _ plo: Double, _ phi: Double) -> (bca: BootstrapInterval, percentile: BootstrapInterval) {
-            (BootstrapInterval(estimate: theta, low: lo, high: hi, method: .bca, resamples: resamples),
-             BootstrapInterval(estimate: theta, low: plo, high: phi, method: .percentile, resamples: resamples))
+            (
+                BootstrapInterval(estimate: theta, low: lo, high: hi, method: .bca, resamples: resamples),
+                BootstrapInterval(estimate: theta, low: plo, high: phi, method: .percentile, resamples: resamples)
+            )
         }
         guard n > 1, resamples > 1 else { return both(.nan, .nan, .nan, .nan) }
         if values.allSatisfy({ $0 == values[0] }) { return both(theta, theta, theta, theta) }
@@ -72,14 +76,17 @@ public struct BootstrapInterval: Sendable, Equatable {
     /// `resampledMeans` is reordered (selection). n < 2 or fewer than 2 resamples give NaN.
     ///
     /// Complexity: O(B + n).
-    public static func intervals(_ values: [Double], resampledMeans means: inout [Double], confidence: Double = 0.95,
-                                 smallSampleExpansion: Bool = true) -> (bca: (low: Double, high: Double), percentile: (low: Double, high: Double)) {
+    public static func intervals(
+        _ values: [Double], resampledMeans means: inout [Double], confidence: Double = 0.95,
+        smallSampleExpansion: Bool = true
+    ) -> (bca: (low: Double, high: Double), percentile: (low: Double, high: Double)) {
         let n = values.count, resamples = means.count
         guard n > 1, resamples > 1 else { return ((.nan, .nan), (.nan, .nan)) }
         let theta = Statistics.mean(values)
         let alpha = (1 - confidence) / 2
         // Expanded tail probability: Φ(−√(n/(n−1))·t_{1−α/2, n−1}); without the expansion, α/2.
-        let zExpanded = smallSampleExpansion
+        let zExpanded =
+            smallSampleExpansion
             ? (Double(n) / Double(n - 1)).squareRoot() * StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - alpha)
             : -StandardNormal.quantile(alpha)
         let tail = smallSampleExpansion ? StandardNormal.cdf(-zExpanded) : alpha

@@ -49,8 +49,11 @@ public struct WilcoxonSignedRank: Sendable, Equatable {
         for (r, x) in zip(ranks, nonzero) { if x > 0 { plus += r } else { minus += r } }
         rankSumPositive = plus
         rankSumNegative = minus
-        let chosen = method ?? (d.count > Self.exactLimit ? .approximate
-            : (zeros == 0 && ties.isEmpty) ? .exact : d.count <= Self.permutationLimit ? .permutation : .approximate)
+        let chosen =
+            method
+            ?? (d.count > Self.exactLimit
+                ? .approximate
+                : (zeros == 0 && ties.isEmpty) ? .exact : d.count <= Self.permutationLimit ? .permutation : .approximate)
         self.method = chosen
         let nn = Double(n)
         switch chosen {

@@ -25,10 +25,15 @@ extension SynthVenue {
             ("R3-stairs", [p(30, 0), pause(30, -8, 1.0), pause(30, -14, 1.0, 1), p(30, -16, 1), p(36, -16, 1)]),
         ]
         // The planner's legs are the original polylines, vertex for vertex.
-        assert(zip(legs, SynthRoute.venueRoutes).allSatisfy { l, r in
-            l.0 == r.id && l.1.map { Vector3($0.x, $0.y, $0.z) } == r.waypoints })
-        let walls = SynthRoute.venueRoutes.flatMap { FloorPlan.corridor(along: $0.waypoints, halfWidth: corridorHalfWidth, floorHeight: storey).walls }
-        return SynthVenue(name: SynthParameters().venue, floorPlan: FloorPlan(walls: walls, floorHeight: storey, phoneHeight: 1.3),
-                          routes: legs.map { route($0.0, $0.1) }, recordingLineStd: 1.0)
+        assert(
+            zip(legs, SynthRoute.venueRoutes).allSatisfy { l, r in
+                l.0 == r.id && l.1.map { Vector3($0.x, $0.y, $0.z) } == r.waypoints
+            })
+        let walls = SynthRoute.venueRoutes.flatMap {
+            FloorPlan.corridor(along: $0.waypoints, halfWidth: corridorHalfWidth, floorHeight: storey).walls
+        }
+        return SynthVenue(
+            name: SynthParameters().venue, floorPlan: FloorPlan(walls: walls, floorHeight: storey, phoneHeight: 1.3),
+            routes: legs.map { route($0.0, $0.1) }, recordingLineStd: 1.0)
     }()
 }

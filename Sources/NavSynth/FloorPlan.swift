@@ -43,8 +43,10 @@ public struct FloorPlan: Sendable, Hashable, Codable {
 
     /// The motion rule of `move`, given the first wall hit along a step (`WallIndex` shares it).
     @inline(__always)
-    static func slide(x: Double, z: Double, dx: Double, dz: Double,
-                      firstHit: (Double, Double, Double, Double) -> (Double, Wall)?) -> (x: Double, z: Double, contact: Bool) {
+    static func slide(
+        x: Double, z: Double, dx: Double, dz: Double,
+        firstHit: (Double, Double, Double, Double) -> (Double, Wall)?
+    ) -> (x: Double, z: Double, contact: Bool) {
         var x = x, z = z, dx = dx, dz = dz
         var contact = false
         for _ in 0..<2 {
@@ -71,7 +73,10 @@ public struct FloorPlan: Sendable, Hashable, Codable {
         let minX = min(x, x + dx), maxX = max(x, x + dx), minZ = min(z, z + dz), maxZ = max(z, z + dz)
         for w in walls where w.floor == floor {
             if let t = Self.crossing(w, x: x, z: z, dx: dx, dz: dz, minX: minX, maxX: maxX, minZ: minZ, maxZ: maxZ),
-               t < (best?.0 ?? .infinity) { best = (t, w) }
+                t < (best?.0 ?? .infinity)
+            {
+                best = (t, w)
+            }
         }
         return best
     }
@@ -79,8 +84,10 @@ public struct FloorPlan: Sendable, Hashable, Codable {
     /// The t ∈ [0, 1] at which the step (x, z) + t·(dx, dz), whose bounding box is given, meets
     /// wall `w`; nil when it does not.
     @inline(__always)
-    static func crossing(_ w: Wall, x: Double, z: Double, dx: Double, dz: Double,
-                         minX: Double, maxX: Double, minZ: Double, maxZ: Double) -> Double? {
+    static func crossing(
+        _ w: Wall, x: Double, z: Double, dx: Double, dz: Double,
+        minX: Double, maxX: Double, minZ: Double, maxZ: Double
+    ) -> Double? {
         // Bounding boxes apart: no crossing (most walls, cheaply).
         if max(w.x0, w.x1) < minX || min(w.x0, w.x1) > maxX || max(w.z0, w.z1) < minZ || min(w.z0, w.z1) > maxZ { return nil }
         let ex = w.x1 - w.x0, ez = w.z1 - w.z0
@@ -95,8 +102,10 @@ public struct FloorPlan: Sendable, Hashable, Codable {
     /// Corridor walls `halfWidth` either side of a polyline (venue frame), mitred at the
     /// corners, closed `endClearance` behind the start and beyond the end; segments that
     /// change floor (stairs) put their walls on both floors.
-    public static func corridor(along points: [Vector3], halfWidth: Double, endClearance: Double = 1.5,
-                                floorHeight: Double = 3.2, phoneHeight: Double = 1.3) -> FloorPlan {
+    public static func corridor(
+        along points: [Vector3], halfWidth: Double, endClearance: Double = 1.5,
+        floorHeight: Double = 3.2, phoneHeight: Double = 1.3
+    ) -> FloorPlan {
         var plan = FloorPlan(floorHeight: floorHeight, phoneHeight: phoneHeight)
         var pts: [Vector3] = []
         for p in points where pts.last.map({ Double.hypot(p.x - $0.x, p.z - $0.z) > 1e-6 }) ?? true { pts.append(p) }
@@ -114,10 +123,10 @@ public struct FloorPlan: Sendable, Hashable, Codable {
         var left: [(Double, Double)] = [], right: [(Double, Double)] = []
         for i in 0..<n {
             let a = dir(max(0, i - 1)), b = dir(min(n - 2, i))
-            var nx = -(a.1 + b.1), nz = a.0 + b.0      // left normal of the mean direction
+            var nx = -(a.1 + b.1), nz = a.0 + b.0  // left normal of the mean direction
             let nn = Double.hypot(nx, nz)
             if nn < 1e-9 { nx = -b.1; nz = b.0 } else { nx /= nn; nz /= nn }
-            let c = max(0.3, nx * -b.1 + nz * b.0)      // cos of half the turn: mitre length
+            let c = max(0.3, nx * -b.1 + nz * b.0)  // cos of half the turn: mitre length
             left.append((ends[i].0 + nx * halfWidth / c, ends[i].1 + nz * halfWidth / c))
             right.append((ends[i].0 - nx * halfWidth / c, ends[i].1 - nz * halfWidth / c))
         }

@@ -19,8 +19,10 @@ struct NavigatorLine {
     var u: Double
     var rng: SeededRandom
 
-    init(plan: FloorPlan, centre: (Double) -> (Vector3, Vector3), length: Double, std: Double, timeConstant: Double,
-         margin: Double, dt: Double, rng: SeededRandom) {
+    init(
+        plan: FloorPlan, centre: (Double) -> (Vector3, Vector3), length: Double, std: Double, timeConstant: Double,
+        margin: Double, dt: Double, rng: SeededRandom
+    ) {
         var l: [Double] = [], r: [Double] = []
         let count = Int((length / Self.gridStep).rounded(.up)) + 1
         for k in 0..<count {

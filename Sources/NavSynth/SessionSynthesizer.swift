@@ -16,17 +16,21 @@ public struct SynthesizedSession: Sendable {
 ///
 /// - Parameter floorPlan: the venue's walls (the building venue): navigation sessions then walk
 ///   their own line bounded by them (`SynthParameters.navigationLineStd`).
-public func synthesizeVenue(seed: UInt64, parameters p: SynthParameters = SynthParameters(),
-                            routes: [SynthRoute] = SynthRoute.venueRoutes, floorPlan: FloorPlan? = nil) -> [SynthesizedSession] {
+public func synthesizeVenue(
+    seed: UInt64, parameters p: SynthParameters = SynthParameters(),
+    routes: [SynthRoute] = SynthRoute.venueRoutes, floorPlan: FloorPlan? = nil
+) -> [SynthesizedSession] {
     var out: [SynthesizedSession] = []
     for (routeIndex, route) in routes.enumerated() {
-        let kinds: [(SessionKind, String)] = [(.recording, "recording")]
+        let kinds: [(SessionKind, String)] =
+            [(.recording, "recording")]
             + (1...max(1, p.navigationSessionsPerRoute)).map { (.navigation, "nav\($0)") }
         for (kind, label) in kinds {
             let id = "\(route.id)_\(label)"
             var rng = SeededRandom(seed: seed, label: id)
-            let s = synthesizeSession(id: id, kind: kind, route: route, anchorID: Int32(routeIndex),
-                                      seed: seed, parameters: p, floorPlan: floorPlan, rng: &rng)
+            let s = synthesizeSession(
+                id: id, kind: kind, route: route, anchorID: Int32(routeIndex),
+                seed: seed, parameters: p, floorPlan: floorPlan, rng: &rng)
             out.append(SynthesizedSession(fileName: id + ".h5", session: s))
         }
     }
@@ -45,9 +49,10 @@ public func generatorJSON(seed: UInt64, parameters: SynthParameters, route: Synt
     }
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys]
-    let stamp = Stamp(seed: seed, parameters: parameters, route_waypoints: route.waypoints.map { [$0.x, $0.y, $0.z] },
-                      route_pauses: route.pauses.isEmpty ? nil : route.pauses,
-                      route_speed_changes: route.speedChanges.isEmpty ? nil : route.speedChanges)
+    let stamp = Stamp(
+        seed: seed, parameters: parameters, route_waypoints: route.waypoints.map { [$0.x, $0.y, $0.z] },
+        route_pauses: route.pauses.isEmpty ? nil : route.pauses,
+        route_speed_changes: route.speedChanges.isEmpty ? nil : route.speedChanges)
     return String(decoding: (try? enc.encode(stamp)) ?? Data(), as: UTF8.self)
 }
 
@@ -62,8 +67,10 @@ public func anchorPose(of route: SynthRoute) -> Pose {
     return Pose(rotation: Quaternion(yaw: yaw), translation: a + d + Vector3(0, 1.2, 0))
 }
 
-func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorID: Int32, seed: UInt64,
-                       parameters p: SynthParameters, floorPlan: FloorPlan? = nil, rng: inout SeededRandom) -> Session {
+func synthesizeSession(
+    id: String, kind: SessionKind, route: SynthRoute, anchorID: Int32, seed: UInt64,
+    parameters p: SynthParameters, floorPlan: FloorPlan? = nil, rng: inout SeededRandom
+) -> Session {
     let dt = 1 / p.imuRate
     let speed = rng.uniform(p.walkingSpeedRange[0], p.walkingSpeedRange[1])
     let cadence = rng.uniform(p.cadenceRange[0], p.cadenceRange[1])
@@ -125,10 +132,13 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     // `recordingLineStd` is set): its own random stream, so the other draws of the session do not move.
     let lineStd = kind == .navigation ? p.navigationLineStd : p.recordingLineStd
     let ownLine = floorPlan.flatMap { plan in
-        lineStd.map { NavigatorLine(plan: plan, centre: centre, length: length, std: $0,
-                                    timeConstant: p.navigationLineTimeConstant ?? 8,
-                                    margin: p.navigationWallMargin ?? 0.4, dt: dt,
-                                    rng: SeededRandom(seed: seed, label: id + "/line")) }
+        lineStd.map {
+            NavigatorLine(
+                plan: plan, centre: centre, length: length, std: $0,
+                timeConstant: p.navigationLineTimeConstant ?? 8,
+                margin: p.navigationWallMargin ?? 0.4, dt: dt,
+                rng: SeededRandom(seed: seed, label: id + "/line"))
+        }
     }
     var line = ownLine
     for i in 0..<n {
@@ -183,7 +193,8 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
         // ARKit's camera frame is fixed to the device's landscape orientation: with the phone
         // held in portrait its +x axis runs along the long axis toward the bottom edge, −z out
         // of the back camera. Hence the final −90° roll about the viewing axis.
-        let q = Quaternion(yaw: Angle.wrapToPi(yaw[i] + swayYaw)) * Quaternion(axis: Vector3(1, 0, 0), angle: pitch[i])
+        let q =
+            Quaternion(yaw: Angle.wrapToPi(yaw[i] + swayYaw)) * Quaternion(axis: Vector3(1, 0, 0), angle: pitch[i])
             * portraitRoll
         orientation.append(q.normalized)
     }
@@ -205,8 +216,9 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
         if rel.w < 0 { rel = Quaternion(x: -rel.x, y: -rel.y, z: -rel.z, w: -rel.w) }
         let span = Double(min(n - 1, i + 1) - max(0, i - 1)) * dt
         gyro.append(2 * Vector3(rel.x, rel.y, rel.z) / span + gyroBias + gaussian3(&rng, p.gyroscopeNoiseStd))
-        let noise = Quaternion(axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
-                               angle: p.attitudeNoiseDegrees * .pi / 180 * abs(rng.gaussian()))
+        let noise = Quaternion(
+            axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
+            angle: p.attitudeNoiseDegrees * .pi / 180 * abs(rng.gaussian()))
         attitude.append((Quaternion(yaw: attitudeYawRef) * q * noise).normalized)
         mag.append(q.conjugate.act(on: earth + disturbance(at: position[i], p)) + gaussian3(&rng, p.magnetometerNoiseStd))
     }
@@ -232,8 +244,9 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     let startPose = Pose(rotation: Quaternion(yaw: orientation[0].yaw), translation: position[0])
     let toN = startPose.inverse
     let vioStep = Int(p.imuRate / p.vioRate)
-    var drift = VIODrift(spec: VIOErrorSpec(synth: p), start: .zero,
-                         lossWindow: (p.standStartSeconds + 2, max(p.standStartSeconds + 3, times[n - 1] - 4)), rng: &rng)
+    var drift = VIODrift(
+        spec: VIOErrorSpec(synth: p), start: .zero,
+        lossWindow: (p.standStartSeconds + 2, max(p.standStartSeconds + 3, times[n - 1] - 4)), rng: &rng)
     var vt: [Double] = [], vposes: [Pose] = [], vstate: [TrackingState] = []
     var previousTrue = (toN * truth[0]).translation
     let vdt = Double(vioStep) * dt
@@ -244,8 +257,9 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
         previousTrue = tn.translation
         let lost = drift.advance(trueStep: step, time: times[i], dt: vdt, rng: &rng)
         let yawDrift = drift.yawDrift, estimate = drift.estimate
-        let noise = Quaternion(axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
-                               angle: p.vioOrientationNoiseDegrees * .pi / 180 * abs(rng.gaussian()))
+        let noise = Quaternion(
+            axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
+            angle: p.vioOrientationNoiseDegrees * .pi / 180 * abs(rng.gaussian()))
         let pose = Pose(rotation: (Quaternion(yaw: yawDrift) * tn.rotation * noise).normalized, translation: estimate)
         vt.append(times[i]); vposes.append(pose)
         vstate.append(lost || times[i] < 0.3 ? .limited : .normal)
@@ -259,9 +273,11 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
     var at: [Double] = [], aid: [Int32] = [], aposes: [Pose] = []
     for i in stride(from: Int(0.5 * p.imuRate), to: Int((p.standStartSeconds - 0.5) * p.imuRate), by: anchorStep) {
         guard rng.bernoulli(p.anchorDetectionProbability) else { continue }
-        let noise = Pose(rotation: Quaternion(axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
-                                              angle: p.anchorRotationNoiseDegrees * .pi / 180 * abs(rng.gaussian())),
-                         translation: gaussian3(&rng, p.anchorPositionNoiseStd))
+        let noise = Pose(
+            rotation: Quaternion(
+                axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
+                angle: p.anchorRotationNoiseDegrees * .pi / 180 * abs(rng.gaussian())),
+            translation: gaussian3(&rng, p.anchorPositionNoiseStd))
         var pose = estimateAtIMU[i] * truth[i].inverse * anchorInVenue * noise
         pose.rotation = pose.rotation.normalized
         at.append(times[i]); aid.append(anchorID); aposes.append(pose)
@@ -280,8 +296,9 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
         for (k, b) in beacons.enumerated() {
             shadow[k] = sa * shadow[k] + rng.gaussian() * p.shadowingStd * (1 - sa * sa).squareRoot()
             let d = max(0.1, (b.position! - position[i]).norm)
-            let rssi = (p.rssiAtOneMetre - 10 * p.pathLossExponent * Double.log10(d) + shadow[k]
-                        + rng.gaussian() * p.fastFadingStd).rounded()
+            let rssi =
+                (p.rssiAtOneMetre - 10 * p.pathLossExponent * Double.log10(d) + shadow[k]
+                + rng.gaussian() * p.fastFadingStd).rounded()
             let missed = rng.bernoulli(p.missedScanProbability)
             if missed || rssi < p.bleSensitivity { continue }
             bt.append(times[i]); bidx.append(Int32(k)); brssi.append(rssi)
@@ -307,20 +324,24 @@ func synthesizeSession(id: String, kind: SessionKind, route: SynthRoute, anchorI
         if rng.bernoulli(p.floorErrorProbability) { f += rng.bernoulli(0.5) ? 1 : -1 }
         fl.append(f)
     }
-    let location = LocationStream(timestamps: lt, latitude: lat, longitude: lon, altitude: alt,
-                                  horizontalAccuracy: acc, floor: fl)
+    let location = LocationStream(
+        timestamps: lt, latitude: lat, longitude: lon, altitude: alt,
+        horizontalAccuracy: acc, floor: fl)
 
     // 10. Ground truth in the venue frame.
     let gtStep = Int(p.imuRate / p.groundTruthRate)
     let gtIdx = Array(stride(from: 0, to: n, by: gtStep))
-    let groundTruth = GroundTruthStream(timestamps: gtIdx.map { times[$0] }, poses: gtIdx.map { truth[$0] },
-                                        floor: gtIdx.map { floorOf(position[$0].y - 1.3) })
+    let groundTruth = GroundTruthStream(
+        timestamps: gtIdx.map { times[$0] }, poses: gtIdx.map { truth[$0] },
+        floor: gtIdx.map { floorOf(position[$0].y - 1.3) })
 
-    let metadata = SessionMetadata(kind: kind, sessionID: id, routeID: route.id, venue: p.venue,
-                                   device: "synthetic phone (navbench synth)",
-                                   generator: generatorJSON(seed: seed, parameters: p, route: route))
-    return Session(metadata: metadata, imu: imu, compass: compass, ble: ble, vio: vio, anchors: anchors,
-                   location: location, groundTruth: groundTruth)
+    let metadata = SessionMetadata(
+        kind: kind, sessionID: id, routeID: route.id, venue: p.venue,
+        device: "synthetic phone (navbench synth)",
+        generator: generatorJSON(seed: seed, parameters: p, route: route))
+    return Session(
+        metadata: metadata, imu: imu, compass: compass, ble: ble, vio: vio, anchors: anchors,
+        location: location, groundTruth: groundTruth)
 }
 
 private func gaussian3(_ rng: inout SeededRandom, _ std: Double) -> Vector3 {

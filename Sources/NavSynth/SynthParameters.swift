@@ -134,8 +134,12 @@ public struct SynthRoute: Sendable, Equatable {
     public static let venueRoutes: [SynthRoute] = [
         SynthRoute(id: "R1-corridor", waypoints: [Vector3(0, 0, 0), Vector3(0, 0, -30)]),
         SynthRoute(id: "R2-turns", waypoints: [Vector3(5, 0, 0), Vector3(5, 0, -12), Vector3(17, 0, -12), Vector3(17, 0, -20)]),
-        SynthRoute(id: "R3-stairs", waypoints: [Vector3(30, 0, 0), Vector3(30, 0, -8), Vector3(30, 3.2, -14),
-                                                Vector3(30, 3.2, -16), Vector3(36, 3.2, -16)]),
+        SynthRoute(
+            id: "R3-stairs",
+            waypoints: [
+                Vector3(30, 0, 0), Vector3(30, 0, -8), Vector3(30, 3.2, -14),
+                Vector3(30, 3.2, -16), Vector3(36, 3.2, -16),
+            ]),
     ]
 }
 

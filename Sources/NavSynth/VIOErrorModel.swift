@@ -54,7 +54,9 @@ public struct VIOErrorSpec: Sendable, Hashable, Codable {
             if i == 0 && part == "synth" { self = .synth; continue }
             let kv = part.split(separator: "=", maxSplits: 1).map(String.init)
             guard kv.count == 2 else {
-                throw VIOErrorSpecError("vio-error '\(text)': expected none, synth or key=value pairs (yaw_offset, yaw_drift, scale, position_noise, tracking_loss, tracking_loss_seconds), got '\(part)'")
+                throw VIOErrorSpecError(
+                    "vio-error '\(text)': expected none, synth or key=value pairs (yaw_offset, yaw_drift, scale, position_noise, tracking_loss, tracking_loss_seconds), got '\(part)'"
+                )
             }
             let key = kv[0], value = kv[1]
             if key == "tracking_loss_seconds" {
@@ -84,7 +86,9 @@ public struct VIOErrorSpec: Sendable, Hashable, Codable {
                 guard x >= 0, x <= 1 else { throw VIOErrorSpecError("vio-error '\(text)': tracking_loss is a probability in [0, 1], got \(value)") }
                 trackingLossProbability = x
             default:
-                throw VIOErrorSpecError("vio-error '\(text)': unknown key '\(key)' (expected yaw_offset, yaw_drift, scale, position_noise, tracking_loss, tracking_loss_seconds)")
+                throw VIOErrorSpecError(
+                    "vio-error '\(text)': unknown key '\(key)' (expected yaw_offset, yaw_drift, scale, position_noise, tracking_loss, tracking_loss_seconds)"
+                )
             }
         }
     }
@@ -99,7 +103,9 @@ public struct VIOErrorSpec: Sendable, Hashable, Codable {
         if positionRandomWalkPerSqrtSecond != 0 { parts.append("position_noise=\(f(positionRandomWalkPerSqrtSecond))") }
         if trackingLossProbability != 0 {
             parts.append("tracking_loss=\(f(trackingLossProbability))")
-            if trackingLossSecondsRange != [1.0, 2.5] { parts.append("tracking_loss_seconds=\(f(trackingLossSecondsRange[0]))-\(f(trackingLossSecondsRange[1]))") }
+            if trackingLossSecondsRange != [1.0, 2.5] {
+                parts.append("tracking_loss_seconds=\(f(trackingLossSecondsRange[0]))-\(f(trackingLossSecondsRange[1]))")
+            }
         }
         return parts.isEmpty ? "none" : parts.joined(separator: ",")
     }
@@ -156,7 +162,8 @@ public struct VIODrift: Sendable {
         let lost = isLost(at: time)
         yawDrift += rng.gaussian() * yawRandomWalkDegreesPerSqrtSecond * .pi / 180 * dt.squareRoot()
         if !lost {
-            estimate += Quaternion(yaw: yawDrift).act(on: scale * step)
+            estimate +=
+                Quaternion(yaw: yawDrift).act(on: scale * step)
                 + Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * (positionRandomWalkPerSqrtSecond * dt.squareRoot())
         }
         return lost

@@ -65,10 +65,12 @@ public final class WallIndex: Sendable {
         for (k, w) in walls.enumerated() {
             let c0 = cell(min(w.x0, w.x1), minX, columns), c1 = cell(max(w.x0, w.x1), minX, columns)
             let r0 = cell(min(w.z0, w.z1), minZ, rows), r1 = cell(max(w.z0, w.z1), minZ, rows)
-            for r in r0...r1 { for c in c0...c1 {
-                entries[Int(next[r * columns + c])] = Int32(k)
-                next[r * columns + c] += 1
-            } }
+            for r in r0...r1 {
+                for c in c0...c1 {
+                    entries[Int(next[r * columns + c])] = Int32(k)
+                    next[r * columns + c] += 1
+                }
+            }
         }
         originX = minX; originZ = minZ; self.cellSize = size; self.columns = columns; self.rows = rows
         cellStart = counts
@@ -105,10 +107,12 @@ public final class WallIndex: Sendable {
         } else {
             let c0 = Self.cell(minX, originX, cellSize, columns), c1 = Self.cell(maxX, originX, cellSize, columns)
             let r0 = Self.cell(minZ, originZ, cellSize, rows), r1 = Self.cell(maxZ, originZ, cellSize, rows)
-            for r in r0...r1 { for c in c0...c1 {
-                let i = r * columns + c
-                for e in Int(cellStart[i])..<Int(cellStart[i + 1]) { consider(Int(entries[e])) }
-            } }
+            for r in r0...r1 {
+                for c in c0...c1 {
+                    let i = r * columns + c
+                    for e in Int(cellStart[i])..<Int(cellStart[i + 1]) { consider(Int(entries[e])) }
+                }
+            }
         }
         return best.map { ($0.t, walls[$0.index]) }
     }

@@ -9,10 +9,14 @@ import NavSignal
 func printMetricColumns(_ title: String, variants: [String], metrics: [[AidMetric]]) {
     print(title)
     guard let first = metrics.first else { return }
-    print("metric".padding(toLength: 54, withPad: " ", startingAt: 0) + variants.map { $0.prefix(18).padding(toLength: 20, withPad: " ", startingAt: 0) }.joined())
+    print(
+        "metric".padding(toLength: 54, withPad: " ", startingAt: 0)
+            + variants.map { $0.prefix(18).padding(toLength: 20, withPad: " ", startingAt: 0) }.joined())
     for (i, m) in first.enumerated() {
         var line = (m.name + " (" + m.unit + ")").padding(toLength: 54, withPad: " ", startingAt: 0)
-        for col in metrics { let v = col[i].value; line += (v.isFinite ? String(format: "%.4g", v) : "–").padding(toLength: 20, withPad: " ", startingAt: 0) }
+        for col in metrics {
+            let v = col[i].value; line += (v.isFinite ? String(format: "%.4g", v) : "–").padding(toLength: 20, withPad: " ", startingAt: 0)
+        }
         print(line)
     }
 }
@@ -20,10 +24,13 @@ func printMetricColumns(_ title: String, variants: [String], metrics: [[AidMetri
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay the pocket heading calibration (find north, put the phone away, average headings) with several estimators.",
-        discussion: "Estimators are filter specs whose last output is the offset: mean (the article's), circmean, ema:tau=S, ema:tau=S,angle, kalman-heading:q=…,r=….")
+        discussion:
+            "Estimators are filter specs whose last output is the offset: mean (the article's), circmean, ema:tau=S, ema:tau=S,angle, kalman-heading:q=…,r=…."
+    )
 
     @Argument(help: "Trace files with a compass stream (imu/attitude gives the tilt).") var files: [String]
-    @Option(help: "Estimator (repeatable; default: mean, circmean, ema:tau=0.5, ema:tau=0.5,angle, kalman-heading:q=0.5,r=25).") var estimator: [String] = []
+    @Option(help: "Estimator (repeatable; default: mean, circmean, ema:tau=0.5, ema:tau=0.5,angle, kalman-heading:q=0.5,r=25).") var estimator:
+        [String] = []
     @Option(help: "Readings averaged.") var samples = 50
     @Option(help: "Countdown after north is found, s.") var countdown = 3.0
     @Option(help: "Critical tilt, degrees.") var criticalTilt = 75.0
@@ -61,7 +68,9 @@ struct Calibrate: ParsableCommand {
 
 struct Proximity: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Beacon proximity: RSSI → filter → log-distance distance → immediate/near/far, and the region monitor with missed-scan hysteresis, scored against ground truth.")
+        abstract:
+            "Beacon proximity: RSSI → filter → log-distance distance → immediate/near/far, and the region monitor with missed-scan hysteresis, scored against ground truth."
+    )
 
     @Argument(help: "Trace files with ble (beacon positions) and groundtruth streams.") var files: [String]
     @Option(help: "RSSI filter (repeatable; default: none, mean:window=5, ema:tau=2, kalman:q=0.5,r=16).") var filter: [String] = []
@@ -70,12 +79,16 @@ struct Proximity: ParsableCommand {
 
     func validate() throws {
         for f in filter where f != "none" { do { _ = try FilterSpec(parsing: f) } catch { throw ValidationError(error.description) } }
-        if let model, model.split(separator: ",").compactMap({ Double($0) }).count != 2 { throw ValidationError("--model \(model): expected RSSI1M,N, e.g. -59,2") }
+        if let model, model.split(separator: ",").compactMap({ Double($0) }).count != 2 {
+            throw ValidationError("--model \(model): expected RSSI1M,N, e.g. -59,2")
+        }
     }
 
     func run() throws {
         let filters = filter.isEmpty ? ["none", "mean:window=5", "ema:tau=2", "kalman:q=0.5,r=16"] : filter
-        let fixed = model.map { m -> PathLossModel in let v = m.split(separator: ",").compactMap { Double($0) }; return PathLossModel(rssiAtOneMetre: v[0], exponent: v[1]) }
+        let fixed = model.map { m -> PathLossModel in
+            let v = m.split(separator: ",").compactMap { Double($0) }; return PathLossModel(rssiAtOneMetre: v[0], exponent: v[1])
+        }
         var failed = false
         for f in files {
             do {

@@ -52,7 +52,9 @@ struct ReadIMU: ParsableCommand {
                 let g = try r.readDoubles("/imu/gyro").values
                 bytes = 8 * (t.count + a.count + g.count)
             }
-            rows.append("{\"id\": \"\(id)\", \"median_s\": \(m), \"mb_per_s\": \(Double(bytes) / 1e6 / m), \"repeats\": \(repeats), \"runs\": \(runs), \"minor_faults_last_read\": \(faults)}")
+            rows.append(
+                "{\"id\": \"\(id)\", \"median_s\": \(m), \"mb_per_s\": \(Double(bytes) / 1e6 / m), \"repeats\": \(repeats), \"runs\": \(runs), \"minor_faults_last_read\": \(faults)}"
+            )
         }
         print(rows.joined(separator: "\n"))
     }

@@ -17,7 +17,9 @@ struct BenchExperiment: ParsableCommand {
     @Option(help: "Seed of the routes and sessions.") var seed: UInt64 = 2026
 
     func validate() throws {
-        guard routes >= 1, configs >= 10, configs % 10 == 0, jobs >= 1 else { throw ValidationError("need routes ≥ 1, configs a multiple of 10, jobs ≥ 1") }
+        guard routes >= 1, configs >= 10, configs % 10 == 0, jobs >= 1 else {
+            throw ValidationError("need routes ≥ 1, configs a multiple of 10, jobs ≥ 1")
+        }
     }
 
     func run() throws {
@@ -55,7 +57,8 @@ struct BenchExperiment: ParsableCommand {
         }
         let generation = Date().timeIntervalSince(t)
         let seeds = (1...(configs / 10)).map(String.init).joined(separator: ", ")
-        let spec = try ExperimentSpec.parse("""
+        let spec = try ExperimentSpec.parse(
+            """
             name: bench
             inputs: none
             output: \(NSTemporaryDirectory())navbench-bench-\(UUID().uuidString)
@@ -81,11 +84,12 @@ struct BenchExperiment: ParsableCommand {
         let statistics = ExperimentStatistics(table: table, keyMetrics: spec.keyMetrics, options: spec.statistics, cellSink: { _ in cellCount += 1 })
         let statisticsTime = Date().timeIntervalSince(t)
         try? FileManager.default.removeItem(atPath: spec.output)
-        print("{\"routes\": \(routes), \"configs\": \(configs), \"jobs\": \(plan.jobs.count), \"workers\": \(jobs), "
-              + "\"failures\": \(failures.count), \"generate_s\": \(String(format: "%.2f", generation)), "
-              + "\"run_s\": \(String(format: "%.2f", run)), \"report_s\": \(String(format: "%.2f", report)), "
-              + "\"statistics_s\": \(String(format: "%.2f", statisticsTime)), \"cells\": \(cellCount), "
-              + "\"comparisons\": \(statistics.comparisons.count), "
-              + "\"statistics_share_of_wall\": \(String(format: "%.3f", statisticsTime / (generation + run + report)))}")
+        print(
+            "{\"routes\": \(routes), \"configs\": \(configs), \"jobs\": \(plan.jobs.count), \"workers\": \(jobs), "
+                + "\"failures\": \(failures.count), \"generate_s\": \(String(format: "%.2f", generation)), "
+                + "\"run_s\": \(String(format: "%.2f", run)), \"report_s\": \(String(format: "%.2f", report)), "
+                + "\"statistics_s\": \(String(format: "%.2f", statisticsTime)), \"cells\": \(cellCount), "
+                + "\"comparisons\": \(statistics.comparisons.count), "
+                + "\"statistics_share_of_wall\": \(String(format: "%.3f", statisticsTime / (generation + run + report)))}")
     }
 }

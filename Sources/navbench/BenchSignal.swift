@@ -53,9 +53,10 @@ struct BenchSignal: ParsableCommand {
         let p0 = steadyStatePosterior(kf, interval: 0.1)
         let z = Array(pathX.prefix(1_000_000))
         var xhat: [Double] = []
-        m = medianSeconds(repeats: repeats) {
-            xhat = kf.filterPositions(z, interval: 0.1, initial: Gaussian2(mean: (0, 0), covariance: p0))
-        }.median
+        m =
+            medianSeconds(repeats: repeats) {
+                xhat = kf.filterPositions(z, interval: 0.1, initial: Gaussian2(mean: (0, 0), covariance: p0))
+            }.median
         row("navbench_kalman_cv_1M", m, "{\"xhat_first5\": \(list(xhat.prefix(5))), \"xhat_last\": \(xhat.last!)}")
 
         var adev: [AllanDeviation.Point] = []

@@ -23,8 +23,10 @@ func statisticsJSON(_ s: ErrorStatistics) -> [String: Double] {
 
 /// One benchmark row as a JSON line.
 func benchRow(_ id: String, _ timing: (median: Double, all: [Double]), what: String, check: [String: Any] = [:]) throws -> String {
-    let row: [String: Any] = ["id": id, "median_s": timing.median, "runs_s": timing.all, "repeats": timing.all.count,
-                              "what": what, "check": check]
+    let row: [String: Any] = [
+        "id": id, "median_s": timing.median, "runs_s": timing.all, "repeats": timing.all.count,
+        "what": what, "check": check,
+    ]
     let data = try JSONSerialization.data(withJSONObject: row, options: [.sortedKeys])
     return String(decoding: data, as: UTF8.self)
 }
@@ -76,12 +78,17 @@ struct BenchAPE: ParsableCommand {
         for i in [0, 1, 10, 100, 1000, 10000, 100000, r.pairs - 1] where i < r.pairs { samples[String(i)] = r.errors[i] }
         let check: [String: Any] = [
             "pairs": r.pairs, "translation_m": statisticsJSON(r.statistics), "rotation_angle_deg": statisticsJSON(rot.statistics),
-            "alignment": ["rotation": r.alignment.rotation.rows,
-                          "translation": [r.alignment.translation.x, r.alignment.translation.y, r.alignment.translation.z],
-                          "scale": r.alignment.scale],
+            "alignment": [
+                "rotation": r.alignment.rotation.rows,
+                "translation": [r.alignment.translation.x, r.alignment.translation.y, r.alignment.translation.z],
+                "scale": r.alignment.scale,
+            ],
             "error_samples": samples,
         ]
-        print(try benchRow("navbench_ape_end_to_end", e2e, what: "evaluateAPE: read both TUM files, associate, SE(3) Umeyama, APE translation, statistics", check: check))
+        print(
+            try benchRow(
+                "navbench_ape_end_to_end", e2e, what: "evaluateAPE: read both TUM files, associate, SE(3) Umeyama, APE translation, statistics",
+                check: check))
         print(try benchRow("navbench_load_tum_pair", load, what: "readTrajectory x2 (200k poses each)"))
         print(try benchRow("navbench_sync_associate", sync, what: "associate(maxDifference: 0.01), evo's nearest rule"))
         print(try benchRow("navbench_ape_align_se3_translation", ape, what: "Umeyama SE(3) + apply + APE translation + statistics"))
@@ -105,21 +112,31 @@ struct BenchRPE: ParsableCommand {
         }
         let p = try prepareTrajectoryPair(reference: ref, estimate: est, settings: settings)
         var r1: RPEReport?, r100: RPEReport?
-        let m1 = try medianSeconds(repeats: options.repeats) { r1 = try rpeReport(p, relation: .translationPart, options: oneMetre, settings: settings) }
-        let f100 = try medianSeconds(repeats: options.repeats) { r100 = try rpeReport(p, relation: .translationPart, options: hundredFrames, settings: settings) }
+        let m1 = try medianSeconds(repeats: options.repeats) {
+            r1 = try rpeReport(p, relation: .translationPart, options: oneMetre, settings: settings)
+        }
+        let f100 = try medianSeconds(repeats: options.repeats) {
+            r100 = try rpeReport(p, relation: .translationPart, options: hundredFrames, settings: settings)
+        }
         func check(_ r: RPEReport, _ o: RPEOptions) throws -> [String: Any] {
             let rot = try rpeReport(p, relation: .rotationAngleDeg, options: o, settings: settings)
             let ends = r.pairList.map(\.j)
-            return ["pairs": r.pairs, "translation_m": statisticsJSON(r.statistics), "rotation_angle_deg": statisticsJSON(rot.statistics),
-                    "pair_end_ids_first10": Array(ends.prefix(10)), "pair_end_ids_sha256_int64": sha256Int64(ends),
-                    "error_first5": Array(r.errors.prefix(5))]
+            return [
+                "pairs": r.pairs, "translation_m": statisticsJSON(r.statistics), "rotation_angle_deg": statisticsJSON(rot.statistics),
+                "pair_end_ids_first10": Array(ends.prefix(10)), "pair_end_ids_sha256_int64": sha256Int64(ends),
+                "error_first5": Array(r.errors.prefix(5)),
+            ]
         }
         _ = report
-        print(try benchRow("navbench_rpe_1m_end_to_end", e2e, what: "evaluateRPE: read both TUM files, associate, RPE translation delta 1 m, statistics",
-                           check: try check(r1!, oneMetre)))
+        print(
+            try benchRow(
+                "navbench_rpe_1m_end_to_end", e2e, what: "evaluateRPE: read both TUM files, associate, RPE translation delta 1 m, statistics",
+                check: try check(r1!, oneMetre)))
         print(try benchRow("navbench_rpe_translation_delta_1m", m1, what: "pairs (1 m on the estimate) + RPE translation + statistics"))
-        print(try benchRow("navbench_rpe_translation_delta_100f", f100, what: "pairs (100 frames) + RPE translation + statistics",
-                           check: try check(r100!, hundredFrames)))
+        print(
+            try benchRow(
+                "navbench_rpe_translation_delta_100f", f100, what: "pairs (100 frames) + RPE translation + statistics",
+                check: try check(r100!, hundredFrames)))
     }
 }
 
@@ -141,19 +158,25 @@ struct BenchRDP: ParsableCommand {
             let full = try medianSeconds(repeats: options.repeats) {
                 kept = try ramerDouglasPeucker(points, tolerance: eps, distance: .segment, plane: .xy)
             }
-            print(try benchRow("navbench_rdp_segment_1M_eps\(eps)", full, what: "ramerDouglasPeucker(1M xy points, segment distance, \(eps) m)",
-                               check: ["kept": kept.count, "kept_idx_sha256": sha256Int64(kept), "kept_idx_first10": Array(kept.prefix(10))]))
+            print(
+                try benchRow(
+                    "navbench_rdp_segment_1M_eps\(eps)", full, what: "ramerDouglasPeucker(1M xy points, segment distance, \(eps) m)",
+                    check: ["kept": kept.count, "kept_idx_sha256": sha256Int64(kept), "kept_idx_first10": Array(kept.prefix(10))]))
             let line = try medianSeconds(repeats: options.repeats) {
                 kept = try ramerDouglasPeucker(points, tolerance: eps, distance: .line, plane: .xy)
             }
-            print(try benchRow("navbench_rdp_line_1M_eps\(eps)", line, what: "ramerDouglasPeucker(1M xy points, line distance (Clew, rdp), \(eps) m)",
-                               check: ["kept": kept.count, "kept_idx_sha256": sha256Int64(kept)]))
+            print(
+                try benchRow(
+                    "navbench_rdp_line_1M_eps\(eps)", line, what: "ramerDouglasPeucker(1M xy points, line distance (Clew, rdp), \(eps) m)",
+                    check: ["kept": kept.count, "kept_idx_sha256": sha256Int64(kept)]))
             for (distance, name) in [(RDPDistance.segment, "segment"), (.line, "line")] {
                 let small = try medianSeconds(repeats: options.repeats) {
                     kept = try ramerDouglasPeucker(first20k, tolerance: eps, distance: distance, plane: .xy)
                 }
-                print(try benchRow("navbench_rdp_\(name)_20k_eps\(eps)", small, what: "ramerDouglasPeucker(first 20k xy points, \(name), \(eps) m)",
-                                   check: ["kept": kept.count, "kept_idx_sha256": sha256Int64(kept)]))
+                print(
+                    try benchRow(
+                        "navbench_rdp_\(name)_20k_eps\(eps)", small, what: "ramerDouglasPeucker(first 20k xy points, \(name), \(eps) m)",
+                        check: ["kept": kept.count, "kept_idx_sha256": sha256Int64(kept)]))
             }
         }
     }

@@ -15,7 +15,8 @@ func closedLoopGate(baseline: String, current: String) throws(TraceError) -> Clo
     var isDir: ObjCBool = false
     guard let b = file(baseline), FileManager.default.fileExists(atPath: current, isDirectory: &isDir), isDir.boolValue else { return nil }
     let base = try MetricsTable.read(b)
-    let now = try file(current).map { (p: String) throws(TraceError) -> MetricsTable in try MetricsTable.read(p) }
+    let now =
+        try file(current).map { (p: String) throws(TraceError) -> MetricsTable in try MetricsTable.read(p) }
         ?? MetricsTable(parameterColumns: base.parameterColumns, rows: [])
     return ClosedLoopGate(baseline: base, current: now)
 }

@@ -11,7 +11,9 @@ extension ResultsFormat: ExpressibleByArgument {}
 
 /// `--save-results` and `--plot` of `ape` and `rpe`.
 struct EvaluationOutputOptions: ParsableArguments {
-    @Option(name: .customLong("save-results"), help: "Folder for per-pair results: stats.json, errors.csv/json, poses.csv/json (aligned estimate), aligned.h5.")
+    @Option(
+        name: .customLong("save-results"),
+        help: "Folder for per-pair results: stats.json, errors.csv/json, poses.csv/json (aligned estimate), aligned.h5.")
     var saveResults: String?
     @Option(help: "Write an SVG: the trajectories coloured by error, and the error over time.")
     var plot: String?
@@ -133,8 +135,9 @@ struct DriftCommand: ParsableCommand {
 
     func run() throws {
         let (ref, est) = pair.sources
-        let options = DriftOptions(lengths: kitti ? DriftOptions.kittiLengths : (lengths.isEmpty ? nil : lengths), step: step,
-                                   anchoring: anchoring, rteWindow: rteWindow)
+        let options = DriftOptions(
+            lengths: kitti ? DriftOptions.kittiLengths : (lengths.isEmpty ? nil : lengths), step: step,
+            anchoring: anchoring, rteWindow: rteWindow)
         let report = try runReport { () throws(EvaluationError) in
             try driftReport(try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings), options: options)
         }
@@ -162,7 +165,9 @@ struct ScoreCommand: ParsableCommand {
     var quantileMethod: QuantileMethod = .hazen
 
     func validate() throws {
-        if let floorHeight, !(floorHeight.isFinite && floorHeight > 0) { throw ValidationError("--floor-height must be positive metres, got \(floorHeight)") }
+        if let floorHeight, !(floorHeight.isFinite && floorHeight > 0) {
+            throw ValidationError("--floor-height must be positive metres, got \(floorHeight)")
+        }
         guard floorPenalty.isFinite && floorPenalty >= 0 else { throw ValidationError("--floor-penalty must be ≥ 0 metres, got \(floorPenalty)") }
     }
 

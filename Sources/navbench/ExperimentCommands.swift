@@ -42,7 +42,8 @@ func progressBar(quiet: Bool) -> ProgressHandler? {
         let width = 30, filled = p.total == 0 ? width : width * p.done / p.total
         let elapsed = Date().timeIntervalSince(start)
         let eta = p.done == 0 ? 0 : elapsed / Double(p.done) * Double(p.total - p.done)
-        let line = "\r\(p.phase) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let line =
+            "\r\(p.phase) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
             + "] \(p.done)/\(p.total) ETA \(Int(eta.rounded())) s "
         FileHandle.standardError.write(Data((p.done == p.total ? line + "\n" : line).utf8))
     }
@@ -80,17 +81,22 @@ struct Run: ParsableCommand {
         }
         let (k, n) = try shard.map(parseShard) ?? (1, 1)
         let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
-        let r = try runExperiment(s, workers: jobs, shard: k, shards: n, command: command, progress: progressBar(quiet: quiet),
-                                  readPolicy: commandLineReadPolicy,
-                                  tracingMemory: tracingMemoryRequested)
+        let r = try runExperiment(
+            s, workers: jobs, shard: k, shards: n, command: command, progress: progressBar(quiet: quiet),
+            readPolicy: commandLineReadPolicy,
+            tracingMemory: tracingMemoryRequested)
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         let jobFailures = r.failures.count - r.plan.failures.count - (r.report?.failures.count ?? 0)
         guard let report = r.report else {
-            print("shard \(k)/\(n): \(r.done) jobs (\(r.computed) computed, \(r.done - r.computed) cached); combine with: navbench merge \(spec) --out \(s.output)")
+            print(
+                "shard \(k)/\(n): \(r.done) jobs (\(r.computed) computed, \(r.done - r.computed) cached); combine with: navbench merge \(spec) --out \(s.output)"
+            )
             if jobFailures > 0 { throw ExitCode(1) }
             return
         }
-        print("\(r.plan.jobs.count) jobs (\(r.computed) computed, \(r.plan.jobs.count - r.computed - jobFailures) cached), \(r.failures.count) failures; report: \(report.summary)")
+        print(
+            "\(r.plan.jobs.count) jobs (\(r.computed) computed, \(r.plan.jobs.count - r.computed - jobFailures) cached), \(r.failures.count) failures; report: \(report.summary)"
+        )
         if !r.failures.isEmpty { throw ExitCode(1) }
     }
 }
@@ -140,7 +146,8 @@ struct Compare: ParsableCommand {
 
     func metricsPath(_ p: String) -> String {
         var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: p, isDirectory: &isDir) && isDir.boolValue ? (p as NSString).appendingPathComponent("metrics.csv") : p
+        return FileManager.default.fileExists(atPath: p, isDirectory: &isDir) && isDir.boolValue
+            ? (p as NSString).appendingPathComponent("metrics.csv") : p
     }
 
     func run() throws {
@@ -190,7 +197,8 @@ struct ExportNotebook: ParsableCommand {
         let path = out ?? "Notebooks-export/\(s.name).ipynb"
         try checkOutput(path)
         let folder = parentFolder(of: path)
-        let metricsFile = metrics ?? relativePath(from: folder.isEmpty ? "." : folder, to: (s.output as NSString).appendingPathComponent("metrics.csv"))
+        let metricsFile =
+            metrics ?? relativePath(from: folder.isEmpty ? "." : folder, to: (s.output as NSString).appendingPathComponent("metrics.csv"))
         try writeTextAtomically(experimentNotebook(experiment: s.name, metricsPath: metricsFile, keyMetrics: s.keyMetrics), to: path)
         if path != "-" { print(path) }
     }

@@ -19,9 +19,11 @@ struct Import: ParsableCommand {
             Every format writes one session file. Errors are one line naming the file, the line or dataset \
             and the field; nothing is written then. Formats, mapping files, units and frames: docs/importers.md.
             """,
-        subcommands: [ImportTUM.self, ImportKITTI.self, ImportEuRoC.self, ImportCoreMotionLogger.self, ImportARKitLogger.self,
-                      ImportCSVCommand.self, ImportHDF5Mapped.self, ImportBLEAnnotated.self, ImportClewCRD.self,
-                      ImportRosbag.self, ImportMCAP.self])
+        subcommands: [
+            ImportTUM.self, ImportKITTI.self, ImportEuRoC.self, ImportCoreMotionLogger.self, ImportARKitLogger.self,
+            ImportCSVCommand.self, ImportHDF5Mapped.self, ImportBLEAnnotated.self, ImportClewCRD.self,
+            ImportRosbag.self, ImportMCAP.self,
+        ])
 }
 
 /// Session options shared by every import (and by `import rosbag|mcap`, whose `--out` is optional).
@@ -33,7 +35,10 @@ struct ImportSessionOptions: ParsableArguments {
     @Option(help: "Phone or recorder.") var device: String?
     @Option(help: "Keep samples from this many seconds after the session's first timestamp.") var from: Double?
     @Option(help: "Keep samples before this many seconds after the session's first timestamp.") var to: Double?
-    @Flag(name: .customLong("drop-invalid-rows"), help: "Leave out rows or messages that cannot go into a trace (NaN, RSSI above 20 dBm, no fix, …), each reported; default: stop with an error.")
+    @Flag(
+        name: .customLong("drop-invalid-rows"),
+        help:
+            "Leave out rows or messages that cannot go into a trace (NaN, RSSI above 20 dBm, no fix, …), each reported; default: stop with an error.")
     var dropInvalidRows = false
     @Flag(help: "Do not print notes (rows dropped, topics skipped, …) on standard error.") var quiet = false
 
@@ -45,8 +50,9 @@ struct ImportSessionOptions: ParsableArguments {
     }
 
     var options: ImportOptions {
-        ImportOptions(kind: kind, sessionID: sessionID, routeID: routeID, venue: venue, device: device,
-                      invalidRows: dropInvalidRows ? .drop : .error, readPolicy: commandLineReadPolicy)
+        ImportOptions(
+            kind: kind, sessionID: sessionID, routeID: routeID, venue: venue, device: device,
+            invalidRows: dropInvalidRows ? .drop : .error, readPolicy: commandLineReadPolicy)
     }
 }
 
@@ -84,9 +90,15 @@ struct TrajectoryImportArguments: ParsableArguments {
     var streams: [PoseStreamName] = []
 
     func validate() throws {
-        guard (1...2).contains(inputs.count) else { throw ValidationError("give one or two trajectory files (ground truth and/or an estimate), got \(inputs.count)") }
-        guard streams.count <= inputs.count else { throw ValidationError("\(streams.count) --stream options for \(inputs.count) input\(inputs.count == 1 ? "" : "s")") }
-        if Set(resolvedStreams).count != inputs.count { throw ValidationError("each input needs its own stream; --stream groundtruth and --stream vio") }
+        guard (1...2).contains(inputs.count) else {
+            throw ValidationError("give one or two trajectory files (ground truth and/or an estimate), got \(inputs.count)")
+        }
+        guard streams.count <= inputs.count else {
+            throw ValidationError("\(streams.count) --stream options for \(inputs.count) input\(inputs.count == 1 ? "" : "s")")
+        }
+        if Set(resolvedStreams).count != inputs.count {
+            throw ValidationError("each input needs its own stream; --stream groundtruth and --stream vio")
+        }
     }
 
     var resolvedStreams: [PoseStreamName] {
@@ -95,39 +107,48 @@ struct TrajectoryImportArguments: ParsableArguments {
 }
 
 struct ImportTUM: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tum", abstract: "TUM RGB-D trajectories (timestamp tx ty tz qx qy qz qw) → groundtruth / vio.")
+    static let configuration = CommandConfiguration(
+        commandName: "tum", abstract: "TUM RGB-D trajectories (timestamp tx ty tz qx qy qz qw) → groundtruth / vio.")
     @OptionGroup var files: TrajectoryImportArguments
     @OptionGroup var output: ImportOutput
     func run() throws {
         try output.run { () throws(TraceError) in
-            try importTrajectories(zip(files.inputs, files.resolvedStreams).map { TrajectoryInput(path: $0, stream: $1) }, format: .tum, options: output.options)
+            try importTrajectories(
+                zip(files.inputs, files.resolvedStreams).map { TrajectoryInput(path: $0, stream: $1) }, format: .tum, options: output.options)
         }
     }
 }
 
 struct ImportKITTI: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "kitti", abstract: "KITTI poses (12 numbers per line) with a times file → groundtruth / vio.")
+    static let configuration = CommandConfiguration(
+        commandName: "kitti", abstract: "KITTI poses (12 numbers per line) with a times file → groundtruth / vio.")
     @OptionGroup var files: TrajectoryImportArguments
     @Option(name: .customLong("times"), help: "Times file of each input, in order (one time in seconds per line).") var times: [String] = []
     @OptionGroup var output: ImportOutput
     func validate() throws {
-        guard times.count == files.inputs.count else { throw ValidationError("give one --times FILE per KITTI input (\(files.inputs.count)), got \(times.count): KITTI poses carry no timestamps") }
+        guard times.count == files.inputs.count else {
+            throw ValidationError(
+                "give one --times FILE per KITTI input (\(files.inputs.count)), got \(times.count): KITTI poses carry no timestamps")
+        }
     }
     func run() throws {
         try output.run { () throws(TraceError) in
-            try importTrajectories(files.inputs.indices.map { TrajectoryInput(path: files.inputs[$0], stream: files.resolvedStreams[$0], timesPath: times[$0]) },
-                                   format: .kitti, options: output.options)
+            try importTrajectories(
+                files.inputs.indices.map { TrajectoryInput(path: files.inputs[$0], stream: files.resolvedStreams[$0], timesPath: times[$0]) },
+                format: .kitti, options: output.options)
         }
     }
 }
 
 struct ImportEuRoC: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "euroc", abstract: "EuRoC MAV ground-truth CSV (ns, position, quaternion w first) → groundtruth / vio.")
+    static let configuration = CommandConfiguration(
+        commandName: "euroc", abstract: "EuRoC MAV ground-truth CSV (ns, position, quaternion w first) → groundtruth / vio.")
     @OptionGroup var files: TrajectoryImportArguments
     @OptionGroup var output: ImportOutput
     func run() throws {
         try output.run { () throws(TraceError) in
-            try importTrajectories(zip(files.inputs, files.resolvedStreams).map { TrajectoryInput(path: $0, stream: $1) }, format: .euroc, options: output.options)
+            try importTrajectories(
+                zip(files.inputs, files.resolvedStreams).map { TrajectoryInput(path: $0, stream: $1) }, format: .euroc, options: output.options)
         }
     }
 }
@@ -136,10 +157,14 @@ struct ImportCoreMotionLogger: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coremotion-logger",
         abstract: "A CoreLocation/CoreMotion Data Logger folder → imu (with attitude, magnetometer), compass, location.",
-        discussion: "gps.txt is stamped on the Unix clock, the motion files on the device's uptime: location is left out unless --gps-offset or --gps-align-start places it.")
-    @Argument(help: "The logger's folder (holding game_rv.txt, gyro.txt, gravity.txt, linacce.txt, …, or their Visualization/ folder).") var folder: String
+        discussion:
+            "gps.txt is stamped on the Unix clock, the motion files on the device's uptime: location is left out unless --gps-offset or --gps-align-start places it."
+    )
+    @Argument(help: "The logger's folder (holding game_rv.txt, gyro.txt, gravity.txt, linacce.txt, …, or their Visualization/ folder).") var folder:
+        String
     @Option(name: .customLong("gps-offset"), help: "Seconds to subtract from gps.txt's Unix times to reach the motion clock.") var gpsOffset: Double?
-    @Flag(name: .customLong("gps-align-start"), help: "Place the first location fix at the first motion sample (approximate).") var gpsAlignStart = false
+    @Flag(name: .customLong("gps-align-start"), help: "Place the first location fix at the first motion sample (approximate).") var gpsAlignStart =
+        false
     @OptionGroup var output: ImportOutput
     func validate() throws {
         if gpsOffset != nil && gpsAlignStart { throw ValidationError("give --gps-offset or --gps-align-start, not both") }
@@ -152,7 +177,8 @@ struct ImportCoreMotionLogger: ParsableCommand {
 }
 
 struct ImportARKitLogger: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "arkit-logger", abstract: "ARKit Data Logger camera poses (ARKit_camera_pose.txt) → vio.")
+    static let configuration = CommandConfiguration(
+        commandName: "arkit-logger", abstract: "ARKit Data Logger camera poses (ARKit_camera_pose.txt) → vio.")
     @Argument(help: "ARKit_camera_pose.txt, or the folder holding it.") var input: String
     @OptionGroup var output: ImportOutput
     func run() throws {
@@ -161,7 +187,8 @@ struct ImportARKitLogger: ParsableCommand {
 }
 
 struct ImportCSVCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "csv", abstract: "A CSV / delimited text file, driven by a mapping file (YAML) → any streams.")
+    static let configuration = CommandConfiguration(
+        commandName: "csv", abstract: "A CSV / delimited text file, driven by a mapping file (YAML) → any streams.")
     @Argument(help: "The delimited text file.") var input: String
     @Option(help: "Mapping file (YAML): columns → streams/datasets, units, time (docs/importers.md).") var mapping: String
     @OptionGroup var output: ImportOutput
@@ -171,9 +198,11 @@ struct ImportCSVCommand: ParsableCommand {
 }
 
 struct ImportHDF5Mapped: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "hdf5-mapped", abstract: "An HDF5 file of another layout, driven by a mapping file (YAML) → any streams.")
+    static let configuration = CommandConfiguration(
+        commandName: "hdf5-mapped", abstract: "An HDF5 file of another layout, driven by a mapping file (YAML) → any streams.")
     @Argument(help: "The HDF5 file.") var input: String
-    @Option(help: "Mapping file (YAML): datasets → streams/datasets, units, quaternion order, sample rate, frame (docs/importers.md).") var mapping: String
+    @Option(help: "Mapping file (YAML): datasets → streams/datasets, units, quaternion order, sample rate, frame (docs/importers.md).") var mapping:
+        String
     @OptionGroup var output: ImportOutput
     func run() throws {
         try output.run { () throws(TraceError) in try importHDF5Mapped(input, mapping: try ImportMapping.load(mapping), options: output.options) }
@@ -194,7 +223,8 @@ struct ImportBLEAnnotated: ParsableCommand {
 }
 
 struct ImportClewCRD: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "clew-crd", abstract: "A Clew route file (.crd) → a recording's vio crumbs and anchor points.")
+    static let configuration = CommandConfiguration(
+        commandName: "clew-crd", abstract: "A Clew route file (.crd) → a recording's vio crumbs and anchor points.")
     @Argument(help: "The route file (.crd).") var input: String
     @OptionGroup var output: ImportOutput
     func run() throws {
@@ -225,7 +255,9 @@ struct Export: ParsableCommand {
     @Option(name: .customLong("mapping-out"), help: "CSV: also write a mapping file that imports the CSV again.") var mappingOut: String?
 
     func validate() throws {
-        if format != .csv, PoseStreamName(rawValue: stream) == nil { throw ValidationError("--stream \(stream): \(format.rawValue) holds a trajectory; expected groundtruth or vio") }
+        if format != .csv, PoseStreamName(rawValue: stream) == nil {
+            throw ValidationError("--stream \(stream): \(format.rawValue) holds a trajectory; expected groundtruth or vio")
+        }
         if times != nil && format != .kitti { throw ValidationError("--times applies to kitti only") }
         if mappingOut != nil && format != .csv { throw ValidationError("--mapping-out applies to csv only") }
     }
@@ -236,11 +268,14 @@ struct Export: ParsableCommand {
             switch format {
             case .csv:
                 let text = try exportStreamCSV(input, stream: stream, readPolicy: commandLineReadPolicy)
-                if let mappingOut { try writeTextAtomically(try exportStreamMapping(input, stream: stream, readPolicy: commandLineReadPolicy), to: mappingOut) }
+                if let mappingOut {
+                    try writeTextAtomically(try exportStreamMapping(input, stream: stream, readPolicy: commandLineReadPolicy), to: mappingOut)
+                }
                 try writeTextAtomically(text, to: out)
             case .tum, .kitti, .euroc:
-                try exportTrajectory(input, stream: PoseStreamName(rawValue: stream)!, format: TrajectoryFormat(rawValue: format.rawValue)!, to: out, timesPath: times,
-                                     readPolicy: commandLineReadPolicy)
+                try exportTrajectory(
+                    input, stream: PoseStreamName(rawValue: stream)!, format: TrajectoryFormat(rawValue: format.rawValue)!, to: out, timesPath: times,
+                    readPolicy: commandLineReadPolicy)
             }
             if out != "-" { print(out) }
         } catch {

@@ -11,10 +11,13 @@ struct Navbench: ParsableCommand {
         commandName: "navbench",
         abstract: "Replay and measure indoor navigation aids on recorded sessions.",
         version: NavbenchVersion.current,
-        subcommands: [Inspect.self, Validate.self, Synth.self, Survey.self, Filter.self, PSD.self, ADev.self,
-                      APECommand.self, RPECommand.self, SimplifyCommand.self, Guide.self, Simulate.self, Calibrate.self, Proximity.self, Run.self, Merge.self, Compare.self,
-                      ExportNotebook.self, Import.self, Export.self, Bench.self, ResCommand.self, DriftCommand.self, ScoreCommand.self,
-                      TraceCommand.self])
+        subcommands: [
+            Inspect.self, Validate.self, Synth.self, Survey.self, Filter.self, PSD.self, ADev.self,
+            APECommand.self, RPECommand.self, SimplifyCommand.self, Guide.self, Simulate.self, Calibrate.self, Proximity.self, Run.self, Merge.self,
+            Compare.self,
+            ExportNotebook.self, Import.self, Export.self, Bench.self, ResCommand.self, DriftCommand.self, ScoreCommand.self,
+            TraceCommand.self,
+        ])
 }
 
 extension Navbench {
@@ -152,7 +155,10 @@ struct Synth: ParsableCommand {
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "Output folder.") var out: String
     @Option(help: "Navigation sessions per route (at most 100).") var navigations: Int = 3
-    @Option(help: "Venue: corridors (R1–R3: a straight corridor, two turns, a stair, in 4 m wide corridors) or building (B1–B4: a two-storey floor plan with walls and doors, routes walked the way people walk, written with building.floorplan.json; docs/synthetic-data.md).")
+    @Option(
+        help:
+            "Venue: corridors (R1–R3: a straight corridor, two turns, a stair, in 4 m wide corridors) or building (B1–B4: a two-storey floor plan with walls and doors, routes walked the way people walk, written with building.floorplan.json; docs/synthetic-data.md)."
+    )
     var venue: String = "corridors"
     /// Each navigation is a few MB; 100 per route keeps a venue well under a GB.
     static let maxNavigations = 100
@@ -177,15 +183,19 @@ struct Synth: ParsableCommand {
             let name = safeFileComponent(building.name) + ".floorplan.json"
             let enc = JSONEncoder()
             enc.outputFormatting = [.sortedKeys]
-            try writeTextAtomically(String(decoding: try enc.encode(building.floorPlan), as: UTF8.self) + "\n",
-                                    to: (out as NSString).appendingPathComponent(name))
+            try writeTextAtomically(
+                String(decoding: try enc.encode(building.floorPlan), as: UTF8.self) + "\n",
+                to: (out as NSString).appendingPathComponent(name))
             files.append(name)
         }
-        try writeManifest(folder: out, files: files, facts: [
-            "generator": "navbench synth", "navbench_version": NavbenchVersion.current,
-            "seed": String(seed), "navigations": String(navigations),
-            "command": "navbench synth --seed \(seed) --navigations \(navigations)" + (building == nil ? "" : " --venue building") + " --out <folder>",
-        ])
+        try writeManifest(
+            folder: out, files: files,
+            facts: [
+                "generator": "navbench synth", "navbench_version": NavbenchVersion.current,
+                "seed": String(seed), "navigations": String(navigations),
+                "command": "navbench synth --seed \(seed) --navigations \(navigations)" + (building == nil ? "" : " --venue building")
+                    + " --out <folder>",
+            ])
         print((out as NSString).appendingPathComponent("manifest.json"))
     }
 }

@@ -32,7 +32,8 @@ func commandProvenance(from subcommand: String) -> String {
     var out = ["navbench"]
     var previous = ""
     for a in args[start...] {
-        let isPath = previous == "--out" || (a.contains("/") && FileManager.default.fileExists(atPath: a))
+        let isPath =
+            previous == "--out" || (a.contains("/") && FileManager.default.fileExists(atPath: a))
             || (!a.hasPrefix("-") && a.contains(".") && FileManager.default.fileExists(atPath: a))
         out.append(isPath ? fileName(of: a) : a)
         previous = a

@@ -18,11 +18,12 @@ extension TrajectoryPairOptions {
         var tum = TUMRPEOptions(offset: offset)
         if let (delta, unit) = tumDelta {
             tum.delta = delta
-            tum.unit = switch unit {
-            case .frames: .f
-            case .metres: .m
-            case .seconds: .s
-            }
+            tum.unit =
+                switch unit {
+                case .frames: .f
+                case .metres: .m
+                case .seconds: .s
+                }
         }
         let (ref, est) = sources
         let report = try runReport { () throws(EvaluationError) in

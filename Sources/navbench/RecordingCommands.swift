@@ -38,9 +38,10 @@ struct RecordingImportArguments: ParsableArguments {
 
     /// The flags' topic choices.
     var flagMapping: RecordingTopicMapping {
-        RecordingTopicMapping(imu: imu.map { TopicSelection(topic: $0) }, magnetometer: magnetometer.map { TopicSelection(topic: $0) },
-                              vio: vio.map(TopicSelection.init(parsing:)), groundtruth: groundtruth.map(TopicSelection.init(parsing:)),
-                              location: location.map { TopicSelection(topic: $0) }, clock: time ?? .header, frame: frame ?? .enu)
+        RecordingTopicMapping(
+            imu: imu.map { TopicSelection(topic: $0) }, magnetometer: magnetometer.map { TopicSelection(topic: $0) },
+            vio: vio.map(TopicSelection.init(parsing:)), groundtruth: groundtruth.map(TopicSelection.init(parsing:)),
+            location: location.map { TopicSelection(topic: $0) }, clock: time ?? .header, frame: frame ?? .enu)
     }
 
     /// The shared import output options, for `ImportOutput.run` (validated write, notes, summary line).
@@ -55,7 +56,9 @@ struct RecordingImportArguments: ParsableArguments {
             do {
                 let recording = try RobotRecording(path: input)
                 guard recording.format == format else {
-                    throw RecordingError(.corrupt, file: input, location: "byte 0", "is \(recording.format == .rosbag ? "a ROS 1 bag" : "an MCAP file"); use navbench import \(recording.format.rawValue)")
+                    throw RecordingError(
+                        .corrupt, file: input, location: "byte 0",
+                        "is \(recording.format == .rosbag ? "a ROS 1 bag" : "an MCAP file"); use navbench import \(recording.format.rawValue)")
                 }
                 print(try recording.summary().text(escaping: { escapedForMessage($0) }))
             } catch {
@@ -80,7 +83,9 @@ struct ImportRosbag: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rosbag",
         abstract: "A ROS 1 bag (v2.0; uncompressed, bz2 or lz4 chunks) → imu, vio, groundtruth, location by topic.",
-        discussion: "Message types: sensor_msgs/Imu, MagneticField, NavSatFix; geometry_msgs/PoseStamped, nav_msgs/Odometry, tf2_msgs/TFMessage. Others are listed and skipped.")
+        discussion:
+            "Message types: sensor_msgs/Imu, MagneticField, NavSatFix; geometry_msgs/PoseStamped, nav_msgs/Odometry, tf2_msgs/TFMessage. Others are listed and skipped."
+    )
     @OptionGroup var arguments: RecordingImportArguments
     func run() throws { try arguments.run(format: .rosbag) }
 }
@@ -89,7 +94,9 @@ struct ImportMCAP: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcap",
         abstract: "An MCAP file with ROS 2 CDR messages (uncompressed, lz4 or zstd chunks) → imu, vio, groundtruth, location by topic.",
-        discussion: "Message types: sensor_msgs/msg/Imu, MagneticField, NavSatFix; geometry_msgs/msg/PoseStamped, nav_msgs/msg/Odometry, tf2_msgs/msg/TFMessage. Others are listed and skipped.")
+        discussion:
+            "Message types: sensor_msgs/msg/Imu, MagneticField, NavSatFix; geometry_msgs/msg/PoseStamped, nav_msgs/msg/Odometry, tf2_msgs/msg/TFMessage. Others are listed and skipped."
+    )
     @OptionGroup var arguments: RecordingImportArguments
     func run() throws { try arguments.run(format: .mcap) }
 }

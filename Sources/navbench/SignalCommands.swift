@@ -41,7 +41,8 @@ struct Filter: ParsableCommand {
     @Option(help: "Output file (.csv for CSV input, .h5 for trace input).") var out: String
     @Option(name: .customLong("as"), help: "Name of the added CSV column (default: COLUMN_filtered).") var outputColumn: String?
     @Flag(help: "The CSV column holds angles in degrees: filter on (sin, cos).") var angle = false
-    @Option(help: "Compression of the output trace's large datasets: none or gzip:N (N 1-9; default \(HDF5Compression.filterDefault)).") var compression: String?
+    @Option(help: "Compression of the output trace's large datasets: none or gzip:N (N 1-9; default \(HDF5Compression.filterDefault)).")
+    var compression: String?
     @Option(help: "Seconds one exec: plugin call may take.") var pluginTimeout: Double = ExecPlugin.defaultTimeout
     @OptionGroup var source: SeriesSource
 
@@ -62,8 +63,9 @@ struct Filter: ParsableCommand {
     func run() throws {
         try checkOutput(out)
         if let plugin = try ExecPlugin(parsing: spec, timeout: pluginTimeout) {
-            let bytes = try filterCSVBytes(try CSVTable.read(source.input), spec: plugin, column: source.column!,
-                                           outputColumn: outputColumn ?? source.column! + "_filtered", timeColumn: source.timeColumn, rate: source.rate)
+            let bytes = try filterCSVBytes(
+                try CSVTable.read(source.input), spec: plugin, column: source.column!,
+                outputColumn: outputColumn ?? source.column! + "_filtered", timeColumn: source.timeColumn, rate: source.rate)
             try writeBytesAtomically(bytes, to: out)
             print(out)
             return
@@ -73,12 +75,14 @@ struct Filter: ParsableCommand {
         let command = "navbench filter --spec \(spec) --stream \(source.stream ?? "") \(fileName(of: source.input))"
         if let stream = source.stream {
             let level = try compression.map { try HDF5Compression(parsing: $0) } ?? .filterDefault
-            try filterTrace(input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command, compression: level,
-                            readPolicy: commandLineReadPolicy)
+            try filterTrace(
+                input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command, compression: level,
+                readPolicy: commandLineReadPolicy)
         } else {
             let table = try CSVTable.read(source.input)
-            let bytes = try filterCSVBytes(table, spec: filter, column: source.column!, outputColumn: outputColumn ?? source.column! + "_filtered",
-                                           timeColumn: source.timeColumn, rate: source.rate)
+            let bytes = try filterCSVBytes(
+                table, spec: filter, column: source.column!, outputColumn: outputColumn ?? source.column! + "_filtered",
+                timeColumn: source.timeColumn, rate: source.rate)
             try writeBytesAtomically(bytes, to: out)
         }
         print(out)
@@ -113,7 +117,9 @@ struct PSD: ParsableCommand {
             let r = try Welch.psd(s.values, sampleRate: fs, segmentLength: nperseg, scaling: Welch.Scaling(rawValue: scaling)!)
             results.append(r)
             let dom = Welch.dominantFrequency(r, low: b[0], high: b[1]).map { String(format: "%.4f Hz", $0) } ?? "none in band"
-            print("\(s.name): \(r.segments) segments of \(min(nperseg, s.values.count)) at \(String(format: "%.6g", fs)) Hz; dominant frequency in \(b[0])–\(b[1]) Hz: \(dom)")
+            print(
+                "\(s.name): \(r.segments) segments of \(min(nperseg, s.values.count)) at \(String(format: "%.6g", fs)) Hz; dominant frequency in \(b[0])–\(b[1]) Hz: \(dom)"
+            )
         }
         if let out {
             var csv = "frequency_hz," + series.map { "\($0.name)_\(scaling)" }.joined(separator: ",") + "\n"
@@ -146,7 +152,9 @@ struct ADev: ParsableCommand {
         }
         if let out {
             var csv = "tau_s," + series.map { "\($0.name)_adev" }.joined(separator: ",") + "\n"
-            for i in all[0].indices { csv += formatNumber(all[0][i].tau) + "," + all.map { formatNumber($0[i].deviation) }.joined(separator: ",") + "\n" }
+            for i in all[0].indices {
+                csv += formatNumber(all[0][i].tau) + "," + all.map { formatNumber($0[i].deviation) }.joined(separator: ",") + "\n"
+            }
             try writeTextAtomically(csv, to: out)
             if out != "-" { print(out) }
         }

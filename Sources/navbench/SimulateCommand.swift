@@ -46,7 +46,9 @@ struct SimulateReport: Encodable {
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Closed-loop guidance: virtual blind walkers follow Clew's guidance along a recorded route.",
-        discussion: "The route is built from RECORDING as in guide; each run walks it with the walker model (docs/navigator.md) while the phone sees the true pose through the VIO and registration error. Outcomes are defined in docs/guidance.md.")
+        discussion:
+            "The route is built from RECORDING as in guide; each run walks it with the walker model (docs/navigator.md) while the phone sees the true pose through the VIO and registration error. Outcomes are defined in docs/guidance.md."
+    )
 
     @Argument(help: "The recording session (.h5).") var recording: String
     @OptionGroup var simulate: SimulateFlags
@@ -63,35 +65,45 @@ struct Simulate: ParsableCommand {
         let rec = try readTrace(at: recording, policy: commandLineReadPolicy)
         let options = try flags.options()
         let seed = options.seed
-        let scenario = try closedLoopScenario(recording: rec, options: options, walls: walls,
-                                              venuePlan: walls == .venue ? try venueFloorPlan(recordingPath: recording, session: rec) : nil)
+        let scenario = try closedLoopScenario(
+            recording: rec, options: options, walls: walls,
+            venuePlan: walls == .venue ? try venueFloorPlan(recordingPath: recording, session: rec) : nil)
         let settings = ClosedLoopSettings(walker: walker, vioError: vio, guidance: options.guidance)
         let result = simulateWalks(scenario, settings: settings, seed: seed, runs: runs)
         let a = result.aggregate
         if json {
-            let report = SimulateReport(route: scenario.routeID, recording: rec.metadata.sessionID, walker: simulate.walker,
-                                        vio_error: vio.canonical, walls: simulate.walls, seed: seed, keypoints: scenario.route.keypoints.count,
-                                        route_length: scenario.trueRoute.length, success_rate: a.success_rate,
-                                        end_of_route_error: a.end_of_route_error, aggregate: a, runs: result.outcomes)
+            let report = SimulateReport(
+                route: scenario.routeID, recording: rec.metadata.sessionID, walker: simulate.walker,
+                vio_error: vio.canonical, walls: simulate.walls, seed: seed, keypoints: scenario.route.keypoints.count,
+                route_length: scenario.trueRoute.length, success_rate: a.success_rate,
+                end_of_route_error: a.end_of_route_error, aggregate: a, runs: result.outcomes)
             let enc = JSONEncoder()
             enc.outputFormatting = [.sortedKeys, .prettyPrinted]
             enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
             print(String(decoding: try enc.encode(report), as: UTF8.self))
             return
         }
-        print("route \(scenario.routeID): \(scenario.route.keypoints.count) keypoints, \(String(format: "%.1f", scenario.trueRoute.length)) m; walker \(simulate.walker); vio error \(vio.canonical); seed \(seed)")
+        print(
+            "route \(scenario.routeID): \(scenario.route.keypoints.count) keypoints, \(String(format: "%.1f", scenario.trueRoute.length)) m; walker \(simulate.walker); vio error \(vio.canonical); seed \(seed)"
+        )
         print("  run  success  arrived  lost  end error m  completion  path ratio  time s  corrections  pulses  wall contacts")
         for o in result.outcomes {
             func col(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
             let time = o.time_to_complete.map { String(format: "%.1f", $0) } ?? "–"
-            print(String(format: "%5d  ", o.run) + col(o.success ? "yes" : "no", 7) + "  " + col(o.arrived ? "yes" : "no", 7) + "  "
-                  + col(o.lost ? "yes" : "no", 4) + String(format: "  %11.2f  %10.2f  %10.2f  ", o.end_of_route_error, o.completion, o.path_length_ratio)
-                  + col(time, 6) + String(format: "  %11d  %6d  %13d", o.corrections, o.pulses, o.wall_contacts))
+            print(
+                String(format: "%5d  ", o.run) + col(o.success ? "yes" : "no", 7) + "  " + col(o.arrived ? "yes" : "no", 7) + "  "
+                    + col(o.lost ? "yes" : "no", 4)
+                    + String(format: "  %11.2f  %10.2f  %10.2f  ", o.end_of_route_error, o.completion, o.path_length_ratio)
+                    + col(time, 6) + String(format: "  %11d  %6d  %13d", o.corrections, o.pulses, o.wall_contacts))
         }
-        print(String(format: "success rate (within 2 m) %.3f [95%% CI %.3f, %.3f] (n = %d); within 1 m %.3f; lost %.3f", a.success_rate,
-                     a.success_rate_ci95[0], a.success_rate_ci95[1], a.runs, a.success_rate_1m, a.lost_rate))
-        print(String(format: "end-of-route error mean %.2f m [95%% CI %.2f, %.2f], median %.2f m", a.end_of_route_error,
-                     a.end_of_route_error_ci95[0], a.end_of_route_error_ci95[1], a.end_of_route_error_median))
+        print(
+            String(
+                format: "success rate (within 2 m) %.3f [95%% CI %.3f, %.3f] (n = %d); within 1 m %.3f; lost %.3f", a.success_rate,
+                a.success_rate_ci95[0], a.success_rate_ci95[1], a.runs, a.success_rate_1m, a.lost_rate))
+        print(
+            String(
+                format: "end-of-route error mean %.2f m [95%% CI %.2f, %.2f], median %.2f m", a.end_of_route_error,
+                a.end_of_route_error_ci95[0], a.end_of_route_error_ci95[1], a.end_of_route_error_median))
     }
 }
 
@@ -119,6 +131,8 @@ struct BenchSimulate: ParsableCommand {
             ticks = r.outcomes.reduce(0) { $0 + ($1.time_to_complete ?? 0) } / 0.01
             success = r.aggregate.success_rate
         }
-        print("{\"id\": \"navbench_simulate\", \"route_m\": \(length), \"walker\": \"\(simulate.walker)\", \"vio_error\": \"\(vio.canonical)\", \"runs\": \(runs), \"median_s\": \(m), \"runs_per_s\": \(Double(runs) / m), \"ticks_per_s\": \(ticks / m), \"success_rate\": \(success), \"repeats\": \(repeats)}")
+        print(
+            "{\"id\": \"navbench_simulate\", \"route_m\": \(length), \"walker\": \"\(simulate.walker)\", \"vio_error\": \"\(vio.canonical)\", \"runs\": \(runs), \"median_s\": \(m), \"runs_per_s\": \(Double(runs) / m), \"ticks_per_s\": \(ticks / m), \"success_rate\": \(success), \"repeats\": \(repeats)}"
+        )
     }
 }

@@ -42,7 +42,9 @@ struct TraceDropStream: ParsableCommand {
     @Option(help: "The output trace (.h5).") var out: String
 
     func run() throws {
-        try editTrace(inputs: [file], output: out, command: commandProvenance(from: "trace"), readPolicy: commandLineReadPolicy) { t in try droppingStream(stream, from: t[0]) }
+        try editTrace(inputs: [file], output: out, command: commandProvenance(from: "trace"), readPolicy: commandLineReadPolicy) { t in
+            try droppingStream(stream, from: t[0])
+        }
     }
 }
 
@@ -55,7 +57,9 @@ struct TraceMerge: ParsableCommand {
     @Option(help: "The output trace (.h5).") var out: String
 
     func run() throws {
-        try editTrace(inputs: [a, b], output: out, command: commandProvenance(from: "trace"), readPolicy: commandLineReadPolicy) { t in try mergingTraces(t[0], t[1]) }
+        try editTrace(inputs: [a, b], output: out, command: commandProvenance(from: "trace"), readPolicy: commandLineReadPolicy) { t in
+            try mergingTraces(t[0], t[1])
+        }
     }
 }
 
@@ -73,6 +77,8 @@ struct TraceTrim: ParsableCommand {
     }
 
     func run() throws {
-        try editTrace(inputs: [file], output: out, command: commandProvenance(from: "trace"), readPolicy: commandLineReadPolicy) { t in try trimmingTrace(t[0], start: start, end: end) }
+        try editTrace(inputs: [file], output: out, command: commandProvenance(from: "trace"), readPolicy: commandLineReadPolicy) { t in
+            try trimmingTrace(t[0], start: start, end: end)
+        }
     }
 }

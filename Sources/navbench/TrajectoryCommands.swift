@@ -33,7 +33,9 @@ struct TrajectoryPairOptions: ParsableArguments {
     var estimateTimes: String?
     @Option(help: "Alignment of the estimate: se3, sim3, yaw (4-DoF about the up axis), posyaw (rpg), origin, none.")
     var align: AlignmentMethod = .none
-    @Option(name: .customLong("up-axis"), help: "Gravity axis of --align yaw/posyaw: x, y, z or auto (the format's convention, else the reference's flattest axis).")
+    @Option(
+        name: .customLong("up-axis"),
+        help: "Gravity axis of --align yaw/posyaw: x, y, z or auto (the format's convention, else the reference's flattest axis).")
     var upAxis: UpAxisOption = .auto
     @Option(name: .customLong("n-to-align"), help: "Align on the first N pairs only (evo's --n_to_align; default all).")
     var nToAlign: Int?
@@ -56,7 +58,9 @@ struct TrajectoryPairOptions: ParsableArguments {
         guard maxDiff.isFinite && maxDiff >= 0 else { throw ValidationError("--max-diff must be a finite number of seconds ≥ 0, got \(maxDiff)") }
         guard offset.isFinite else { throw ValidationError("--t-offset must be a finite number of seconds, got \(offset)") }
         if estimateOffset && offset != 0 { throw ValidationError("--estimate-t-offset finds the offset itself; drop --t-offset") }
-        if let maxOffset, !(maxOffset.isFinite && maxOffset > 0) { throw ValidationError("--max-t-offset must be a positive number of seconds, got \(maxOffset)") }
+        if let maxOffset, !(maxOffset.isFinite && maxOffset > 0) {
+            throw ValidationError("--max-t-offset must be a positive number of seconds, got \(maxOffset)")
+        }
         if maxOffset != nil && !estimateOffset { throw ValidationError("--max-t-offset needs --estimate-t-offset") }
         if let nToAlign, nToAlign < 1 { throw ValidationError("--n-to-align must be ≥ 1, got \(nToAlign)") }
         if upAxis != .auto && !align.isYawOnly { throw ValidationError("--up-axis applies to --align yaw or posyaw, not \(align.rawValue)") }
@@ -66,13 +70,16 @@ struct TrajectoryPairOptions: ParsableArguments {
     }
 
     var sources: (TrajectorySource, TrajectorySource) {
-        (TrajectorySource(path: reference, format: format, stream: referenceStream, timesPath: referenceTimes, readPolicy: commandLineReadPolicy),
-         TrajectorySource(path: estimate, format: format, stream: estimateStream, timesPath: estimateTimes, readPolicy: commandLineReadPolicy))
+        (
+            TrajectorySource(path: reference, format: format, stream: referenceStream, timesPath: referenceTimes, readPolicy: commandLineReadPolicy),
+            TrajectorySource(path: estimate, format: format, stream: estimateStream, timesPath: estimateTimes, readPolicy: commandLineReadPolicy)
+        )
     }
 
     var settings: EvaluationSettings {
-        EvaluationSettings(alignment: align, association: association, maxDifference: maxDiff, offset: offset,
-                           upAxis: upAxis.axis, alignCount: nToAlign, estimateOffset: estimateOffset, maxOffset: maxOffset)
+        EvaluationSettings(
+            alignment: align, association: association, maxDifference: maxDiff, offset: offset,
+            upAxis: upAxis.axis, alignCount: nToAlign, estimateOffset: estimateOffset, maxOffset: maxOffset)
     }
 }
 
@@ -113,7 +120,9 @@ struct APECommand: ParsableCommand {
     var relation: PoseRelation = .translationPart
 
     func validate() throws {
-        if relation == .pointDistanceErrorRatio { throw ValidationError("--relation point_distance_error_ratio is an RPE relation; APE does not support it") }
+        if relation == .pointDistanceErrorRatio {
+            throw ValidationError("--relation point_distance_error_ratio is an RPE relation; APE does not support it")
+        }
     }
 
     func run() throws {
@@ -158,7 +167,9 @@ struct RPECommand: ParsableCommand {
 
     func validate() throws {
         guard delta.isFinite && delta > 0 else { throw ValidationError("--delta must be a positive number, got \(delta)") }
-        if deltaUnit == .frames && delta != delta.rounded() { throw ValidationError("--delta must be a whole number of frames with --delta-unit f, got \(delta)") }
+        if deltaUnit == .frames && delta != delta.rounded() {
+            throw ValidationError("--delta must be a whole number of frames with --delta-unit f, got \(delta)")
+        }
         guard deltaTolerance.isFinite && deltaTolerance >= 0 else { throw ValidationError("--delta-tolerance must be ≥ 0, got \(deltaTolerance)") }
     }
 
@@ -214,9 +225,10 @@ struct SimplifyCommand: ParsableCommand {
             return
         }
         for r in results {
-            print("tolerance \(r.tolerance) m (\(r.distance.rawValue), \(r.plane.rawValue)): kept \(r.keptCount) of \(r.crumbCount) points, "
-                + "max deviation \(String(format: "%.4f", r.maxDeviation)) m at point \(r.maxDeviationIndex), "
-                + "length ratio \(String(format: "%.4f", r.lengthRatio))")
+            print(
+                "tolerance \(r.tolerance) m (\(r.distance.rawValue), \(r.plane.rawValue)): kept \(r.keptCount) of \(r.crumbCount) points, "
+                    + "max deviation \(String(format: "%.4f", r.maxDeviation)) m at point \(r.maxDeviationIndex), "
+                    + "length ratio \(String(format: "%.4f", r.lengthRatio))")
             print("kept_indices: " + r.keptIndices.map(String.init).joined(separator: " "))
         }
     }

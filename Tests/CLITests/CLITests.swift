@@ -4,7 +4,8 @@ import Testing
 /// Runs the built `navbench` executable and captures its output and status.
 func navbench(_ arguments: [String], cwd: String? = nil) throws -> (status: Int32, out: String, err: String) {
     let bin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let candidates = [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("navbench").path]
+    let candidates =
+        [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("navbench").path]
         + ["debug", "release"].map { bin.appendingPathComponent(".build/\($0)/navbench").path }
     let exe = candidates.first { FileManager.default.isExecutableFile(atPath: $0) }!
     let p = Process()
@@ -26,18 +27,22 @@ let fixtures = "Tests/NavIOTests/Fixtures"
 
 @Suite(.serialized) struct CLITests {
     @Test func validateGoodAndBadInOneCall() throws {
-        let r = try navbench(["validate", "\(fixtures)/h5py_session.h5", "\(fixtures)/bad/wrong_units.h5",
-                              "\(fixtures)/bad/text.h5", "\(fixtures)/bad/truncated.h5"], cwd: repoRoot)
+        let r = try navbench(
+            [
+                "validate", "\(fixtures)/h5py_session.h5", "\(fixtures)/bad/wrong_units.h5",
+                "\(fixtures)/bad/text.h5", "\(fixtures)/bad/truncated.h5",
+            ], cwd: repoRoot)
         #expect(r.status == 1)
         #expect(r.err == "")  // HDF5's own error stack is silenced
-        #expect(r.out == """
-            \(fixtures)/h5py_session.h5: ok
-            \(fixtures)/bad/wrong_units.h5: /vio/position: expected units "m", found "cm"
-            \(fixtures)/bad/text.h5: not an HDF5 file (no HDF5 signature), expected trace format v1
-            \(fixtures)/bad/truncated.h5: HDF5 signature found but the file cannot be opened (truncated or corrupt)
-            1 valid, 3 invalid
+        #expect(
+            r.out == """
+                \(fixtures)/h5py_session.h5: ok
+                \(fixtures)/bad/wrong_units.h5: /vio/position: expected units "m", found "cm"
+                \(fixtures)/bad/text.h5: not an HDF5 file (no HDF5 signature), expected trace format v1
+                \(fixtures)/bad/truncated.h5: HDF5 signature found but the file cannot be opened (truncated or corrupt)
+                1 valid, 3 invalid
 
-            """)
+                """)
     }
 
     @Test func validateAllGoodExitsZero() throws {
@@ -81,11 +86,14 @@ let fixtures = "Tests/NavIOTests/Fixtures"
         let dir = NSTemporaryDirectory() + "navbench-guide-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let drop = try navbench(["trace", "drop-stream", "Datasets/R2-turns_nav1.h5", "--stream", "groundtruth", "--out", dir + "/nogt.h5"], cwd: repoRoot)
+        let drop = try navbench(
+            ["trace", "drop-stream", "Datasets/R2-turns_nav1.h5", "--stream", "groundtruth", "--out", dir + "/nogt.h5"], cwd: repoRoot)
         #expect(drop.status == 0, "\(drop.err)")
         // The processing stamp names files, never the machine's folders (the --out path included).
         let stamp = try navbench(["inspect", "--json", dir + "/nogt.h5"], cwd: repoRoot)
-        #expect(stamp.out.contains("navbench trace drop-stream R2-turns_nav1.h5 --stream groundtruth --out nogt.h5") && !stamp.out.contains(dir), "\(stamp.out.prefix(600))")
+        #expect(
+            stamp.out.contains("navbench trace drop-stream R2-turns_nav1.h5 --stream groundtruth --out nogt.h5") && !stamp.out.contains(dir),
+            "\(stamp.out.prefix(600))")
         let r = try navbench(["guide", "Datasets/R2-turns_recording.h5", dir + "/nogt.h5"], cwd: repoRoot)
         #expect(r.status == 1)
         #expect(r.err == "navbench: error: \(dir)/nogt.h5: a navigation session needs vio and groundtruth streams\n", "\(r.err)")

@@ -13,12 +13,16 @@ import Testing
         let base = repoRoot + "/Reports/baseline"
         let csv = try String(contentsOfFile: base + "/closed-loop.csv", encoding: .utf8)
         try FileManager.default.copyItem(atPath: base + "/metrics.csv", toPath: dir + "/metrics.csv")
-        func write(_ lines: [String]) throws { try lines.joined(separator: "\n").write(toFile: dir + "/closed-loop.csv", atomically: true, encoding: .utf8) }
+        func write(_ lines: [String]) throws {
+            try lines.joined(separator: "\n").write(toFile: dir + "/closed-loop.csv", atomically: true, encoding: .utf8)
+        }
         let lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         try write(lines)
         let same = try navbench(["compare", "Reports/baseline", dir], cwd: repoRoot)
         #expect(same.status == 0, "\(same.err)")
-        #expect(same.out.contains("## Closed loop") && same.out.contains(": 0 regressed.") && same.out.contains("**0 regressed** (0 replay, 0 closed loop)"))
+        #expect(
+            same.out.contains("## Closed loop") && same.out.contains(": 0 regressed.")
+                && same.out.contains("**0 regressed** (0 replay, 0 closed loop)"))
         // The first cell with a success rate between 0.2 and 0.9 and its interval.
         func fields(_ l: String) -> [String] { l.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         func cell(_ l: String) -> String { fields(l).dropLast(3).joined(separator: ",") }
@@ -26,7 +30,8 @@ import Testing
             guard let i = lines.firstIndex(where: { cell($0) == c && fields($0).dropLast(2).last == m }) else { return nil }
             return (i, Double(fields(lines[i]).dropLast().last!)!)
         }
-        let row = try #require(lines.first { fields($0).dropLast(2).last == "success_rate" && (0.2...0.9).contains(Double(fields($0).dropLast().last!) ?? -1) })
+        let row = try #require(
+            lines.first { fields($0).dropLast(2).last == "success_rate" && (0.2...0.9).contains(Double(fields($0).dropLast().last!) ?? -1) })
         let c = cell(row)
         let (si, rate) = try #require(value(c, "success_rate"))
         let (_, low) = try #require(value(c, "success_rate_ci_low"))
@@ -42,7 +47,8 @@ import Testing
         #expect(try navbench(["compare", "Reports/baseline", dir], cwd: repoRoot).status == 0)
         // Below it: fails, named.
         try write(planted(si, low - 0.05))
-        let worse = try navbench(["compare", "Reports/baseline", dir, "--junit", dir + "/junit.xml", "--markdown", dir + "/compare.md"], cwd: repoRoot)
+        let worse = try navbench(
+            ["compare", "Reports/baseline", dir, "--junit", dir + "/junit.xml", "--markdown", dir + "/compare.md"], cwd: repoRoot)
         #expect(worse.status == 1)
         #expect(worse.out.contains(": 1 regressed.") && worse.out.contains("| success_rate |"))
         // Exit status, Markdown headline and JUnit agree (issue 28, item 1: the headline said 0 and JUnit failures="0").

@@ -9,17 +9,19 @@ import Testing
     @Test func duplicateStampsWarnOnceWithTheCount() throws {
         let r = try navbench(["ape", "\(Self.dup)/tum_groundtruth.tum.gz", "\(Self.dup)/tum_estimate.tum", "--align", "se3"], cwd: repoRoot)
         #expect(r.status == 0)
-        #expect(r.err == """
-            navbench: warning: \(Self.dup)/tum_groundtruth.tum.gz: 12 duplicate timestamps (a pose with its predecessor's stamp); kept and associated as evo does
-            navbench: warning: \(Self.dup)/tum_estimate.tum: 3 duplicate timestamps (a pose with its predecessor's stamp); kept and associated as evo does
+        #expect(
+            r.err == """
+                navbench: warning: \(Self.dup)/tum_groundtruth.tum.gz: 12 duplicate timestamps (a pose with its predecessor's stamp); kept and associated as evo does
+                navbench: warning: \(Self.dup)/tum_estimate.tum: 3 duplicate timestamps (a pose with its predecessor's stamp); kept and associated as evo does
 
-            """)
+                """)
         #expect(r.out.hasPrefix("APE w.r.t. translation part (m)\n(with SE(3) Umeyama alignment)\n\n"))
         #expect(r.out.hasSuffix("     pairs\t702\n"))
     }
 
     @Test func estimateOffsetReportsOffsetAndPeak() throws {
-        let r = try navbench(["rpe", "\(Self.dup)/euroc_groundtruth.csv", "\(Self.dup)/euroc_estimate.tum", "--estimate-t-offset", "--json"], cwd: repoRoot)
+        let r = try navbench(
+            ["rpe", "\(Self.dup)/euroc_groundtruth.csv", "\(Self.dup)/euroc_estimate.tum", "--estimate-t-offset", "--json"], cwd: repoRoot)
         #expect(r.status == 0)
         let o = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Any]
         let e = o["t_offset_estimate"] as! [String: Any]
@@ -36,13 +38,15 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let original = try String(contentsOfFile: repoRoot + "/\(Self.dup)/euroc_estimate.tum", encoding: .utf8)
-        let shifted = original.split(separator: "\n").map { line -> String in
-            guard !line.hasPrefix("#"), let first = line.split(separator: " ").first, let t = Double(first) else { return String(line) }
-            return String(format: "%.9f", t + 0.25) + line.dropFirst(first.count)
-        }.joined(separator: "\n") + "\n"
+        let shifted =
+            original.split(separator: "\n").map { line -> String in
+                guard !line.hasPrefix("#"), let first = line.split(separator: " ").first, let t = Double(first) else { return String(line) }
+                return String(format: "%.9f", t + 0.25) + line.dropFirst(first.count)
+            }.joined(separator: "\n") + "\n"
         try shifted.write(toFile: dir + "/shifted.tum", atomically: true, encoding: .utf8)
         func ape(_ estimate: String) throws -> [String: Any] {
-            let r = try navbench(["ape", "\(Self.dup)/euroc_groundtruth.csv", estimate, "--estimate-t-offset", "--align", "se3", "--json"], cwd: repoRoot)
+            let r = try navbench(
+                ["ape", "\(Self.dup)/euroc_groundtruth.csv", estimate, "--estimate-t-offset", "--align", "se3", "--json"], cwd: repoRoot)
             #expect(r.status == 0, "\(r.err)")
             return try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Any]
         }
@@ -66,9 +70,14 @@ import Testing
         let dup = EvoUserCLITests.dup
         let tmp = NSTemporaryDirectory() + "navbench-res-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: tmp) }
-        let a = try navbench(["ape", "\(dup)/tum_groundtruth.tum", "\(dup)/tum_estimate.tum", "--align", "sim3", "--json", "--save-results", tmp + "/a"], cwd: repoRoot)
-        let b = try navbench(["rpe", "\(dup)/euroc_groundtruth.csv", "\(dup)/euroc_estimate.tum", "--align", "yaw", "--up-axis", "z", "--json",
-                              "--save-results", tmp + "/b", "--plot", tmp + "/b.svg"], cwd: repoRoot)
+        let a = try navbench(
+            ["ape", "\(dup)/tum_groundtruth.tum", "\(dup)/tum_estimate.tum", "--align", "sim3", "--json", "--save-results", tmp + "/a"], cwd: repoRoot
+        )
+        let b = try navbench(
+            [
+                "rpe", "\(dup)/euroc_groundtruth.csv", "\(dup)/euroc_estimate.tum", "--align", "yaw", "--up-axis", "z", "--json",
+                "--save-results", tmp + "/b", "--plot", tmp + "/b.svg",
+            ], cwd: repoRoot)
         #expect(a.status == 0 && b.status == 0)
         let r = try navbench(["res", tmp + "/a", tmp + "/b", "--json"], cwd: repoRoot)
         #expect(r.status == 0)
@@ -96,7 +105,8 @@ import Testing
 @Suite(.serialized) struct DriftScoreCLITests {
     @Test func driftAndScoreJSON() throws {
         let dup = EvoUserCLITests.dup
-        let d = try navbench(["drift", "\(dup)/tum_groundtruth.tum", "\(dup)/tum_estimate.tum", "--align", "se3", "--length", "5", "--json"], cwd: repoRoot)
+        let d = try navbench(
+            ["drift", "\(dup)/tum_groundtruth.tum", "\(dup)/tum_estimate.tum", "--align", "se3", "--length", "5", "--json"], cwd: repoRoot)
         #expect(d.status == 0)
         let dj = try JSONSerialization.jsonObject(with: Data(d.out.utf8)) as! [String: Any]
         #expect(dj["metric"] as? String == "drift")

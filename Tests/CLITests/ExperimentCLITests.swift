@@ -44,7 +44,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try navbench(["run", path], cwd: repoRoot)
         #expect(r.status == 1)
-        #expect(r.err == "navbench: error: \(path): sweep.haptics: unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds, estimator\n")
+        #expect(
+            r.err
+                == "navbench: error: \(path): sweep.haptics: unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds, estimator\n"
+        )
     }
 }
 

@@ -23,8 +23,11 @@ import Testing
         #expect(imported.out == "\(dir)/fr1.h5: recording; vio 788, groundtruth 3000\n" && imported.err == "")
         for relation in ["translation_part", "rotation_angle_deg"] {
             let a = try navbench(["ape", gt, est, "--align", "se3", "--relation", relation], cwd: repoRoot)
-            let b = try navbench(["ape", dir + "/fr1.h5", dir + "/fr1.h5", "--ref-stream", "groundtruth", "--est-stream", "vio",
-                                  "--align", "se3", "--relation", relation], cwd: repoRoot)
+            let b = try navbench(
+                [
+                    "ape", dir + "/fr1.h5", dir + "/fr1.h5", "--ref-stream", "groundtruth", "--est-stream", "vio",
+                    "--align", "se3", "--relation", relation,
+                ], cwd: repoRoot)
             #expect(a.status == 0 && b.status == 0)
             #expect(a.out == b.out, "\(relation)")
         }
@@ -42,7 +45,10 @@ import Testing
         #expect(e.status == 0 && e.out == "\(dir)/vio.csv\n")
         let csv = try String(contentsOfFile: dir + "/vio.csv", encoding: .utf8).split(separator: "\n")
         #expect(csv.count == 31)
-        #expect(csv[0] == "timestamps [s],position_x [m],position_y [m],position_z [m],orientation_x [1],orientation_y [1],orientation_z [1],orientation_w [1],tracking_state [1]")
+        #expect(
+            csv[0]
+                == "timestamps [s],position_x [m],position_y [m],position_z [m],orientation_x [1],orientation_y [1],orientation_z [1],orientation_w [1],tracking_state [1]"
+        )
         #expect(csv[1].hasPrefix("0,0,0,0,"))
         let t = try navbench(["export", "tum", dir + "/route.h5", "--stream", "vio", "--out", dir + "/vio.tum"], cwd: repoRoot)
         #expect(t.status == 0)
@@ -54,16 +60,26 @@ import Testing
         let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let cases: [([String], String)] = [
-            (["import", "csv", "\(Self.imp)/bad/phone_not_a_number.csv", "--mapping", "\(Self.imp)/csv/phone.mapping.yaml"],
-             "navbench: error: \(Self.imp)/bad/phone_not_a_number.csv: line 8, column 'gy_dps': expected a number, found 'zero'\n"),
-            (["import", "csv", "\(Self.imp)/csv/phone.csv", "--mapping", "\(Self.imp)/bad/mapping_unit_mismatch.yaml"],
-             "navbench: error: \(Self.imp)/bad/mapping_unit_mismatch.yaml: line 8, streams.imu.gyroscope.units: units 'm/s^2' measure acceleration, but gyroscope is angular rate; expected one of rad/s, deg/s, °/s\n"),
-            (["import", "hdf5-mapped", "\(Self.imp)/bad/broad_units_attr.hdf5", "--mapping", "Datasets/real/broad/broad.mapping.yaml"],
-             "navbench: error: \(Self.imp)/bad/broad_units_attr.hdf5: /imu_gyr: units attribute 'deg/s' contradicts Datasets/real/broad/broad.mapping.yaml line 12, streams.imu.gyroscope.units 'rad/s'\n"),
-            (["import", "ble-annotated", "\(Self.imp)/real/ble-position-annotated/trk/straight_05_all_sensors.mbd"],
-             "navbench: error: \(Self.imp)/real/ble-position-annotated/trk/straight_05_all_sensors.mbd: line 175: field 4 (RSSI): 42 dBm is outside [−150, 20] (a corrupt reading; --drop-invalid-rows leaves it out)\n"),
-            (["import", "clew-crd", "\(Self.imp)/clew/bad_short_transform.crd"],
-             "navbench: error: \(Self.imp)/clew/bad_short_transform.crd: route.crumbs[3].transform: 48 bytes, expected 64 (16 little-endian float32, column-major)\n"),
+            (
+                ["import", "csv", "\(Self.imp)/bad/phone_not_a_number.csv", "--mapping", "\(Self.imp)/csv/phone.mapping.yaml"],
+                "navbench: error: \(Self.imp)/bad/phone_not_a_number.csv: line 8, column 'gy_dps': expected a number, found 'zero'\n"
+            ),
+            (
+                ["import", "csv", "\(Self.imp)/csv/phone.csv", "--mapping", "\(Self.imp)/bad/mapping_unit_mismatch.yaml"],
+                "navbench: error: \(Self.imp)/bad/mapping_unit_mismatch.yaml: line 8, streams.imu.gyroscope.units: units 'm/s^2' measure acceleration, but gyroscope is angular rate; expected one of rad/s, deg/s, °/s\n"
+            ),
+            (
+                ["import", "hdf5-mapped", "\(Self.imp)/bad/broad_units_attr.hdf5", "--mapping", "Datasets/real/broad/broad.mapping.yaml"],
+                "navbench: error: \(Self.imp)/bad/broad_units_attr.hdf5: /imu_gyr: units attribute 'deg/s' contradicts Datasets/real/broad/broad.mapping.yaml line 12, streams.imu.gyroscope.units 'rad/s'\n"
+            ),
+            (
+                ["import", "ble-annotated", "\(Self.imp)/real/ble-position-annotated/trk/straight_05_all_sensors.mbd"],
+                "navbench: error: \(Self.imp)/real/ble-position-annotated/trk/straight_05_all_sensors.mbd: line 175: field 4 (RSSI): 42 dBm is outside [−150, 20] (a corrupt reading; --drop-invalid-rows leaves it out)\n"
+            ),
+            (
+                ["import", "clew-crd", "\(Self.imp)/clew/bad_short_transform.crd"],
+                "navbench: error: \(Self.imp)/clew/bad_short_transform.crd: route.crumbs[3].transform: 48 bytes, expected 64 (16 little-endian float32, column-major)\n"
+            ),
         ]
         for (args, err) in cases {
             let r = try navbench(args + ["--out", dir + "/x.h5"], cwd: repoRoot)
@@ -80,12 +96,16 @@ import Testing
         let r = try navbench(["import", "coremotion-logger", "\(Self.imp)/real/coremotion-data-logger", "--out", dir + "/cm.h5"], cwd: repoRoot)
         #expect(r.status == 0)
         #expect(r.out == "\(dir)/cm.h5: recording; imu 300, compass 300\n")
-        #expect(r.err == "navbench: note: \(Self.imp)/real/coremotion-data-logger/gps.txt: location fixes are on the Unix clock and the motion files on the device's uptime clock; location left out (give --gps-offset SECONDS or --gps-align-start)\n")
+        #expect(
+            r.err
+                == "navbench: note: \(Self.imp)/real/coremotion-data-logger/gps.txt: location fixes are on the Unix clock and the motion files on the device's uptime clock; location left out (give --gps-offset SECONDS or --gps-align-start)\n"
+        )
     }
 
     @Test func usageErrors() throws {
         let k = try navbench(["import", "kitti", "a.kitti", "--out", "/tmp/x.h5"])
-        #expect(k.status == 64 && k.err.hasPrefix("navbench: error: give one --times FILE per KITTI input (1), got 0: KITTI poses carry no timestamps"))
+        #expect(
+            k.status == 64 && k.err.hasPrefix("navbench: error: give one --times FILE per KITTI input (1), got 0: KITTI poses carry no timestamps"))
         let e = try navbench(["export", "tum", "a.h5", "--stream", "imu", "--out", "/tmp/x.tum"])
         #expect(e.status == 64 && e.err.hasPrefix("navbench: error: --stream imu: tum holds a trajectory; expected groundtruth or vio"))
     }
@@ -98,17 +118,27 @@ import Testing
     func realDatasetsRegenerateBitForBit() throws {
         let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: repoRoot + "/Datasets/real/manifest.json"))) as! [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: repoRoot + "/Datasets/real/manifest.json")))
+            as! [String: Any]
         let sums = Dictionary(uniqueKeysWithValues: (manifest["files"] as! [[String: String]]).map { ($0["file"]!, $0["sha256"]!) })
-        let tum = try navbench(["import", "tum", "freiburg1_xyz-groundtruth.txt", "freiburg1_xyz-rgbdslam.txt", "--stream", "groundtruth", "--stream", "vio",
-                                "--route-id", "freiburg1_xyz", "--venue", "TUM RGB-D fr1 (motion-capture frame)",
-                                "--device", "Microsoft Kinect (RGB-D SLAM estimate as vio)", "--out", dir + "/fr1_xyz.h5", "--quiet"],
-                               cwd: Self.source + "/tum-fr1-xyz")
+        let tum = try navbench(
+            [
+                "import", "tum", "freiburg1_xyz-groundtruth.txt", "freiburg1_xyz-rgbdslam.txt", "--stream", "groundtruth", "--stream", "vio",
+                "--route-id", "freiburg1_xyz", "--venue", "TUM RGB-D fr1 (motion-capture frame)",
+                "--device", "Microsoft Kinect (RGB-D SLAM estimate as vio)", "--out", dir + "/fr1_xyz.h5", "--quiet",
+            ],
+            cwd: Self.source + "/tum-fr1-xyz")
         #expect(tum.status == 0)
-        let arkit = try navbench(["import", "arkit-logger", "ARKit_camera_pose_LARR_letters.txt", "--device", "iPhone XS",
-                                  "--out", dir + "/ARKit_camera_pose_LARR_letters.h5", "--quiet"], cwd: Self.source + "/arkit-data-logger/Visualization")
+        let arkit = try navbench(
+            [
+                "import", "arkit-logger", "ARKit_camera_pose_LARR_letters.txt", "--device", "iPhone XS",
+                "--out", dir + "/ARKit_camera_pose_LARR_letters.h5", "--quiet",
+            ], cwd: Self.source + "/arkit-data-logger/Visualization")
         #expect(arkit.status == 0)
-        for (file, key) in [("fr1_xyz.h5", "tum-fr1-xyz/fr1_xyz.h5"), ("ARKit_camera_pose_LARR_letters.h5", "arkit-data-logger/ARKit_camera_pose_LARR_letters.h5")] {
+        for (file, key) in [
+            ("fr1_xyz.h5", "tum-fr1-xyz/fr1_xyz.h5"), ("ARKit_camera_pose_LARR_letters.h5", "arkit-data-logger/ARKit_camera_pose_LARR_letters.h5"),
+        ] {
             let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + file))
             let hex = sha256(data)
             #expect(hex == sums[key], "\(file)")

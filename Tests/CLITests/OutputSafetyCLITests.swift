@@ -19,12 +19,15 @@ import Testing
     @Test func devicesAndFIFOsAreNeverReplaced() throws {
         let d = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: d) }
-        for (args, target) in [(["trace", "drop-stream", "nav.h5", "--stream", "vio", "--out", "fifo"], "fifo"),
-                               (["trace", "drop-stream", "nav.h5", "--stream", "vio", "--out", "null-link"], "null-link"),
-                               (["import", "tum", repoRoot + "/Tests/NavMetricsTests/Fixtures/duplicates/tum_estimate.tum", "--out", "null-link"], "null-link")] {
+        for (args, target) in [
+            (["trace", "drop-stream", "nav.h5", "--stream", "vio", "--out", "fifo"], "fifo"),
+            (["trace", "drop-stream", "nav.h5", "--stream", "vio", "--out", "null-link"], "null-link"),
+            (["import", "tum", repoRoot + "/Tests/NavMetricsTests/Fixtures/duplicates/tum_estimate.tum", "--out", "null-link"], "null-link"),
+        ] {
             let r = try navbench(args, cwd: d)
             #expect(r.status == 73, "\(args): \(r.err)")
-            #expect(r.err.hasPrefix("navbench: error: \(target): ") && r.err.contains("an output replaces only a regular file")
+            #expect(
+                r.err.hasPrefix("navbench: error: \(target): ") && r.err.contains("an output replaces only a regular file")
                     && r.err.filter { $0 == "\n" }.count == 1, "\(r.err)")
         }
         var st = stat()
@@ -37,7 +40,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: d) }
         let before = try md5(d + "/nav.h5")
         let stdout = try navbench(["trace", "drop-stream", "nav.h5", "--stream", "vio", "--out", "-"], cwd: d)
-        #expect(stdout.status == 73 && stdout.err == "navbench: error: -: an HDF5 trace cannot go to standard output or an empty path; name a .h5 file\n")
+        #expect(
+            stdout.status == 73 && stdout.err == "navbench: error: -: an HDF5 trace cannot go to standard output or an empty path; name a .h5 file\n")
         #expect(!FileManager.default.fileExists(atPath: d + "/-"))
         let same = try navbench(["trace", "drop-stream", "nav.h5", "--stream", "vio", "--out", "nav.h5"], cwd: d)
         #expect(same.status == 73 && same.err == "navbench: error: nav.h5: the output is an input; inputs are never modified (name another --out)\n")
@@ -52,9 +56,15 @@ import Testing
         #expect(try navbench(["ape", "nav.h5", "nav.h5", "--align", "se3", "--save-results", "res"], cwd: d).status == 0)
         let aligned = try md5(d + "/res/aligned.h5"), stats = try md5(d + "/res/stats.json")
         let again = try navbench(["ape", "nav.h5", "res/aligned.h5", "--est-stream", "vio", "--save-results", "res"], cwd: d)
-        #expect(again.status == 73 && again.err == "navbench: error: res: --save-results: is the folder of the input res/aligned.h5; choose a separate output folder\n")
+        #expect(
+            again.status == 73
+                && again.err == "navbench: error: res: --save-results: is the folder of the input res/aligned.h5; choose a separate output folder\n")
         let res = try navbench(["res", "res", "--out", "res/stats.json"], cwd: d)
-        #expect(res.status == 73 && res.err == "navbench: error: res/stats.json: --out: is the input res/stats.json; inputs are never modified, choose another output\n")
+        #expect(
+            res.status == 73
+                && res.err
+                    == "navbench: error: res/stats.json: --out: is the input res/stats.json; inputs are never modified, choose another output\n"
+        )
         let root = try navbench(["ape", "nav.h5", "nav.h5", "--save-results", "/"], cwd: d)
         #expect(root.status == 73 && root.err == "navbench: error: /: --save-results: the filesystem root is never an output; name a folder\n")
         #expect(try md5(d + "/res/aligned.h5") == aligned && md5(d + "/res/stats.json") == stats)

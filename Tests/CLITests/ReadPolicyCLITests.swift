@@ -9,13 +9,18 @@ import Testing
     @Test func externalLinksOnlyWithTheFlagWhereverItStands() throws {
         let refused = try navbench(["validate", Self.linked], cwd: repoRoot)
         #expect(refused.status == 1)
-        #expect(refused.out.contains("/vio/timestamps: external link to target.h5:/timestamps refused (pass --allow-external-links to follow it)"), "\(refused.out)")
-        for args in [["--allow-external-links", "validate", Self.linked], ["validate", "--allow-external-links", Self.linked],
-                     ["validate", Self.linked, "--allow-external-links"]] {
+        #expect(
+            refused.out.contains("/vio/timestamps: external link to target.h5:/timestamps refused (pass --allow-external-links to follow it)"),
+            "\(refused.out)")
+        for args in [
+            ["--allow-external-links", "validate", Self.linked], ["validate", "--allow-external-links", Self.linked],
+            ["validate", Self.linked, "--allow-external-links"],
+        ] {
             let r = try navbench(args, cwd: repoRoot)
             #expect(r.status == 0, "\(args): \(r.out) \(r.err)")
-            #expect(r.out == "\(Self.linked): /vio/timestamps: warning: external link followed (--allow-external-links)\n1 valid, 0 invalid\n",
-                    "\(args): \(r.out)")
+            #expect(
+                r.out == "\(Self.linked): /vio/timestamps: warning: external link followed (--allow-external-links)\n1 valid, 0 invalid\n",
+                "\(args): \(r.out)")
         }
     }
 
@@ -23,7 +28,9 @@ import Testing
     func navbenchWith(_ arguments: [String], environment variable: String) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let exe = [repoRoot + "/.build/debug/navbench", repoRoot + "/.build/release/navbench"].first { FileManager.default.isExecutableFile(atPath: $0) }!
+        let exe = [repoRoot + "/.build/debug/navbench", repoRoot + "/.build/release/navbench"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }!
         p.arguments = [variable, exe] + arguments
         p.currentDirectoryURL = URL(fileURLWithPath: repoRoot)
         let out = Pipe(), err = Pipe()
@@ -58,7 +65,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let spec = dir + "/s.yaml"
-        try "name: limits\ninputs: Datasets/R3-stairs_*.h5\noutput: \(dir)/out\nsweep:\n  rdp_tolerance: [0.3, 0.6]\n".write(toFile: spec, atomically: true, encoding: .utf8)
+        try "name: limits\ninputs: Datasets/R3-stairs_*.h5\noutput: \(dir)/out\nsweep:\n  rdp_tolerance: [0.3, 0.6]\n".write(
+            toFile: spec, atomically: true, encoding: .utf8)
         let refusal = "\(spec): sweep: 2 configurations, more than the limit of 1 (--max-configurations raises it)"
         for command in [["merge", spec], ["compare", "Reports/baseline", "Reports/baseline", "--spec", spec]] {
             let r = try navbench(command + ["--max-configurations", "1"], cwd: repoRoot)

@@ -13,7 +13,9 @@ import Testing
     }()
 
     @Test func filterCSVAddsAColumn() throws {
-        let r = try navbench(["filter", "--spec", "ema:tau=0.1", "--column", "accel", "--time-column", "time", "--out", dir + "/out.csv", dir + "/in.csv"])
+        let r = try navbench([
+            "filter", "--spec", "ema:tau=0.1", "--column", "accel", "--time-column", "time", "--out", dir + "/out.csv", dir + "/in.csv",
+        ])
         #expect(r.status == 0)
         #expect(r.out == dir + "/out.csv\n")
         let lines = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n")
@@ -25,7 +27,9 @@ import Testing
     @Test func unknownFilterIsOneLineListingChoices() throws {
         let r = try navbench(["filter", "--spec", "buter", "--column", "accel", "--rate", "50", "--out", dir + "/x.csv", dir + "/in.csv"])
         #expect(r.status == 64)
-        #expect(r.err.split(separator: "\n").first == "navbench: error: filter 'buter': unknown filter 'buter'; valid: mean, circmean, ema, butter, kalman, kalman-cv, kalman-heading")
+        #expect(
+            r.err.split(separator: "\n").first
+                == "navbench: error: filter 'buter': unknown filter 'buter'; valid: mean, circmean, ema, butter, kalman, kalman-cv, kalman-heading")
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.csv"))
     }
 
@@ -43,8 +47,11 @@ import Testing
 
     @Test func filterTraceStreamKeepsTheFileValid() throws {
         let out = dir + "/f.h5"
-        let r = try navbench(["filter", "--spec", "butter:order=2,cutoff=3,zero-phase", "--stream", "imu/accelerometer",
-                              "--out", out, "Datasets/R1-corridor_nav1.h5"], cwd: repoRoot)
+        let r = try navbench(
+            [
+                "filter", "--spec", "butter:order=2,cutoff=3,zero-phase", "--stream", "imu/accelerometer",
+                "--out", out, "Datasets/R1-corridor_nav1.h5",
+            ], cwd: repoRoot)
         #expect(r.status == 0)
         let v = try navbench(["validate", out])
         #expect(v.out == "\(out): ok\n1 valid, 0 invalid\n")

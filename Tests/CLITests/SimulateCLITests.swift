@@ -36,7 +36,8 @@ import Testing
         let dir = NSTemporaryDirectory() + "navbench-sim-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let imported = try navbench(["import", "clew-crd", "Tests/NavImportTests/Fixtures/import/clew/route.crd", "--out", dir + "/route.h5"], cwd: repoRoot)
+        let imported = try navbench(
+            ["import", "clew-crd", "Tests/NavImportTests/Fixtures/import/clew/route.crd", "--out", dir + "/route.h5"], cwd: repoRoot)
         #expect(imported.status == 0)
         for file in [dir + "/route.h5", "Datasets/real/arkit-data-logger/ARKit_camera_pose.h5"] {
             let r = try navbench(["simulate", file, "--walker", "ideal", "--runs", "2", "--json"], cwd: repoRoot)

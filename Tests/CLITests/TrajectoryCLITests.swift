@@ -49,7 +49,10 @@ import Testing
         #expect(missing.err == "navbench: error: nope.tum: cannot open for reading (no such file or no permission)\n")
         let noPairs = try navbench(["ape", Self.ref, Self.est, "--t-offset", "500"], cwd: repoRoot)
         #expect(noPairs.status == 1)
-        #expect(noPairs.err.hasPrefix("navbench: error: found no matching timestamps between \(Self.ref) and \(Self.est) with max. time difference 0.01 s and time offset 500.0 s"))
+        #expect(
+            noPairs.err.hasPrefix(
+                "navbench: error: found no matching timestamps between \(Self.ref) and \(Self.est) with max. time difference 0.01 s and time offset 500.0 s"
+            ))
         #expect(noPairs.err.filter { $0 == "\n" }.count == 1)
         let badDelta = try navbench(["rpe", Self.ref, Self.est, "--delta", "1.5"], cwd: repoRoot)
         #expect(badDelta.status == 64 && badDelta.err.contains("--delta must be a whole number of frames"))

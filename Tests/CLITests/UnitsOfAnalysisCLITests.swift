@@ -33,8 +33,9 @@ import Testing
             #expect(a == b, "\(file) differs between --jobs 1 and 2")
         }
         let s2 = try String(contentsOfFile: "\(dir)/out2/summary.md", encoding: .utf8)
-        #expect(summary == s2.replacingOccurrences(of: " --out \(dir)/out2", with: ""),
-                "summary.md differs between --jobs 1 and 2 beyond the command line")
+        #expect(
+            summary == s2.replacingOccurrences(of: " --out \(dir)/out2", with: ""),
+            "summary.md differs between --jobs 1 and 2 beyond the command line")
         // A report compared with itself exits 0, pandas-style NaN cells included.
         let same = try navbench(["compare", "\(dir)/out1", "\(dir)/out2/metrics.csv"])
         #expect(same.status == 0)
@@ -54,7 +55,9 @@ import Testing
         let summary = try String(contentsOfFile: "\(dir)/out/summary.md", encoding: .utf8)
         #expect(run.status == 1)
         // Path order keeps R1-corridor_nav1-copy.h5 ('-' sorts before '.') and refuses the other.
-        #expect(summary.contains("R1-corridor_nav1.h5: session R1-corridor_nav1 of route R1-corridor repeats the session id of \(dir)/a/R1-corridor_nav1-copy.h5"))
+        #expect(
+            summary.contains(
+                "R1-corridor_nav1.h5: session R1-corridor_nav1 of route R1-corridor repeats the session id of \(dir)/a/R1-corridor_nav1-copy.h5"))
         #expect(run.err.hasPrefix("navbench: error: ") && run.err.split(separator: "\n").count == 1)
     }
 
@@ -64,7 +67,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let spec = "\(dir)/spec.yaml"
-        try "name: tenvenues\ndata_seeds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\noutput: \(dir)/out\n".write(toFile: spec, atomically: true, encoding: .utf8)
+        try "name: tenvenues\ndata_seeds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\noutput: \(dir)/out\n".write(
+            toFile: spec, atomically: true, encoding: .utf8)
         let run = try navbench(["run", spec, "--quiet"])
         #expect(run.status == 0, "\(run.err)")
         let metrics = try String(contentsOfFile: "\(dir)/out/metrics.csv", encoding: .utf8)
@@ -87,6 +91,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try navbench(["run", path, "--print-config"], cwd: repoRoot)
         #expect(r.status == 1)
-        #expect(r.err == "navbench: error: \(path): statistics.baseline: 'arrival=sideways' is not a configuration of the sweep; valid: 'arrival=faithful', 'arrival=symmetric'\n")
+        #expect(
+            r.err
+                == "navbench: error: \(path): statistics.baseline: 'arrival=sideways' is not a configuration of the sweep; valid: 'arrival=faithful', 'arrival=symmetric'\n"
+        )
     }
 }

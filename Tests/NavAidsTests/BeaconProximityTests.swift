@@ -29,7 +29,8 @@ import Testing
             t.append(Double(s)); idx.append(1); rssi.append(-100)
         }
         let both = BLEStream(timestamps: t, beaconIndex: idx, rssi: rssi, beacons: [beacon, far])
-        let r = try runProximity(both, truePosition: { _ in Vector3(0.5, 0, 0) }, model: PathLossModel(rssiAtOneMetre: -59, exponent: 2), parameters: p)
+        let r = try runProximity(
+            both, truePosition: { _ in Vector3(0.5, 0, 0) }, model: PathLossModel(rssiAtOneMetre: -59, exponent: 2), parameters: p)
         let events = r.events.filter { $0.beacon == 0 }
         #expect(events.map(\.kind) == [.enter, .exit, .enter])
         #expect(events.map(\.time) == [0, 5, 6])

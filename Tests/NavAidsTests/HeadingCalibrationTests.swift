@@ -57,7 +57,10 @@ import Testing
     @Test func unknownEstimatorIsOneLine() {
         var p = CalibrationParameters()
         p.estimator = "median"
-        #expect(throws: FilterSpecError(spec: "median", problem: "unknown filter 'median'; valid: mean, circmean, ema, butter, kalman, kalman-cv, kalman-heading")) {
+        #expect(
+            throws: FilterSpecError(
+                spec: "median", problem: "unknown filter 'median'; valid: mean, circmean, ema, butter, kalman, kalman-cv, kalman-heading")
+        ) {
             try calibrateHeading(compassTimes: [0], headings: [0], tiltTimes: [], tilts: [], parameters: p)
         }
     }

@@ -45,7 +45,10 @@ import Testing
 
     @Test func noItemsNoCalls() {
         let calls = Mutex(0)
-        #expect(forEachConcurrently(0, workers: 4) { _ in calls.withLock { $0 += 1 }; return .next } == 0)
+        #expect(
+            forEachConcurrently(0, workers: 4) { _ in
+                calls.withLock { $0 += 1 }; return .next
+            } == 0)
         #expect(calls.withLock { $0 } == 0)
     }
 }

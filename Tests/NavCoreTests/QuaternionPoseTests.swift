@@ -17,9 +17,10 @@ import Testing
             let q = Quaternion(x: rng.gaussian(), y: rng.gaussian(), z: rng.gaussian(), w: rng.gaussian()).normalized
             let v = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian())
             let m = q.rotationMatrix
-            let mv = Vector3(m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z,
-                             m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
-                             m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z)
+            let mv = Vector3(
+                m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z,
+                m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
+                m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z)
             #expect(close(q.act(on: v), mv, 1e-12))
             let back = Quaternion(rotationMatrix: m).normalized
             #expect(abs(back.x - q.x) + abs(back.y - q.y) + abs(back.z - q.z) + abs(back.w - q.w) < 1e-12)
@@ -38,8 +39,9 @@ import Testing
         var rng = SeededRandom(seed: 9)
         for _ in 0..<50 {
             func randomPose() -> Pose {
-                Pose(rotation: Quaternion(x: rng.gaussian(), y: rng.gaussian(), z: rng.gaussian(), w: rng.gaussian()).normalized,
-                     translation: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * 10)
+                Pose(
+                    rotation: Quaternion(x: rng.gaussian(), y: rng.gaussian(), z: rng.gaussian(), w: rng.gaussian()).normalized,
+                    translation: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * 10)
             }
             let a = randomPose(), b = randomPose()
             let p = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian())

@@ -49,8 +49,12 @@ import Testing
             sightings.append(s)
         }
         // Two implausible detections: 1.5 rad off, and 10 m off.
-        sightings.append(sighting(Pose(translation: Vector3(0, 0, -1)), truth: Pose(rotation: Quaternion(yaw: 0.7 + 1.5), translation: Self.truth.translation)))
-        sightings.append(sighting(Pose(translation: Vector3(0, 0, -1)), truth: Pose(rotation: Self.truth.rotation, translation: Self.truth.translation + Vector3(10, 0, 0))))
+        sightings.append(
+            sighting(Pose(translation: Vector3(0, 0, -1)), truth: Pose(rotation: Quaternion(yaw: 0.7 + 1.5), translation: Self.truth.translation)))
+        sightings.append(
+            sighting(
+                Pose(translation: Vector3(0, 0, -1)),
+                truth: Pose(rotation: Self.truth.rotation, translation: Self.truth.translation + Vector3(10, 0, 0))))
         let c = try consensusRegistration(sightings)
         #expect(c.rejected == [12, 13])
         #expect(c.inliers.count == 12)
@@ -74,7 +78,8 @@ import Testing
     @Test func updateFilterThresholds() {
         let current = Pose(rotation: Quaternion(yaw: 0.5), translation: Vector3(1, 0, 1))
         #expect(filterRegistrationUpdate(current: nil, proposed: current) == .accept)
-        #expect(filterRegistrationUpdate(current: current, proposed: Pose(rotation: Quaternion(yaw: 0.503), translation: Vector3(1.02, 0, 1))) == .ignore)
+        #expect(
+            filterRegistrationUpdate(current: current, proposed: Pose(rotation: Quaternion(yaw: 0.503), translation: Vector3(1.02, 0, 1))) == .ignore)
         #expect(filterRegistrationUpdate(current: current, proposed: Pose(rotation: Quaternion(yaw: 0.6), translation: Vector3(1, 0, 1))) == .accept)
         #expect(filterRegistrationUpdate(current: current, proposed: Pose(rotation: Quaternion(yaw: 1.6), translation: Vector3(1, 0, 1))) == .reject)
         #expect(filterRegistrationUpdate(current: current, proposed: Pose(rotation: Quaternion(yaw: 0.5), translation: Vector3(9, 0, 1))) == .reject)

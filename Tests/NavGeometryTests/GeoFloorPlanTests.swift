@@ -38,13 +38,15 @@ import Testing
         let mpp = WebMercator.metresPerMapPoint(atLatitude: lat)
         let pa = WebMercator.mapPoint(GeoCoordinate(latitude: lat, longitude: 7))
         let bCoord = WebMercator.coordinate(pa + SIMD2(100 / mpp, 0))
-        let g = try FloorPlanGeoreference(FloorPlanAnchor(coordinate: GeoCoordinate(latitude: lat, longitude: 7), pixel: SIMD2(0, 0)),
-                                          FloorPlanAnchor(coordinate: bCoord, pixel: SIMD2(0, 500)))
+        let g = try FloorPlanGeoreference(
+            FloorPlanAnchor(coordinate: GeoCoordinate(latitude: lat, longitude: 7), pixel: SIMD2(0, 0)),
+            FloorPlanAnchor(coordinate: bCoord, pixel: SIMD2(0, 500)))
         #expect(abs(g.pixelsPerMetre - 5) < 1e-6)
         #expect(abs(g.rotation - .pi / 2) < 1e-9)
         #expect(throws: GeoFloorPlanError.coincidentAnchors) {
-            try FloorPlanGeoreference(FloorPlanAnchor(coordinate: GeoCoordinate(latitude: 1, longitude: 1), pixel: SIMD2(0, 0)),
-                                      FloorPlanAnchor(coordinate: GeoCoordinate(latitude: 1, longitude: 1), pixel: SIMD2(5, 0)))
+            try FloorPlanGeoreference(
+                FloorPlanAnchor(coordinate: GeoCoordinate(latitude: 1, longitude: 1), pixel: SIMD2(0, 0)),
+                FloorPlanAnchor(coordinate: GeoCoordinate(latitude: 1, longitude: 1), pixel: SIMD2(5, 0)))
         }
     }
 }

@@ -29,9 +29,12 @@ import Testing
     }
 
     @Test func trajectoryInterpolationClampsOutside() throws {
-        let t = try Trajectory(timestamps: [0, 1, 2], poses: [
-            Pose(translation: Vector3(0, 0, 0)), Pose(rotation: Quaternion(yaw: 1), translation: Vector3(1, 0, 0)),
-            Pose(translation: Vector3(1, 0, 2))])
+        let t = try Trajectory(
+            timestamps: [0, 1, 2],
+            poses: [
+                Pose(translation: Vector3(0, 0, 0)), Pose(rotation: Quaternion(yaw: 1), translation: Vector3(1, 0, 0)),
+                Pose(translation: Vector3(1, 0, 2)),
+            ])
         let out = interpolate(t, at: [-1, 0.5, 1.5, 2, 5])
         #expect(out[0].translation == Vector3(0, 0, 0))
         #expect((out[1].translation - Vector3(0.5, 0, 0)).norm < 1e-15)

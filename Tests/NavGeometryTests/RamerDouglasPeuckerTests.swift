@@ -18,8 +18,9 @@ import Testing
             // 2-D paths are stored as (x, y); 3-D as (x, y, z).
             let pts = c.points.map { $0.count == 2 ? Vector3($0[0], $0[1], 0) : Vector3($0[0], $0[1], $0[2]) }
             for r in c.runs {
-                let kept = try ramerDouglasPeucker(pts, tolerance: r.tolerance, distance: RDPDistance(rawValue: r.distance)!,
-                                                   plane: RoutePlane(rawValue: r.plane)!)
+                let kept = try ramerDouglasPeucker(
+                    pts, tolerance: r.tolerance, distance: RDPDistance(rawValue: r.distance)!,
+                    plane: RoutePlane(rawValue: r.plane)!)
                 #expect(kept == r.kept, "\(c.name) \(r.distance) \(r.plane) ε=\(r.tolerance): \(kept.count) vs \(r.kept.count) kept")
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
-import NavTestSupport
 import NavCore
+import NavTestSupport
 
 /// Path of a committed fixture.
 func fixture(_ name: String) -> String { bundledFixture(.module, name) }

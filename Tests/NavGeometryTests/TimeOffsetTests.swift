@@ -22,8 +22,8 @@ import Testing
     @Test(arguments: [0.0, 0.137, -0.42, 1.25])
     func recoversASeededShift(_ shift: Double) throws {
         let t0 = 1_700_000_000.0
-        let refTimes = (0..<3000).map { t0 + Double($0) / 100 }            // 100 Hz, 30 s
-        let estTrue = (0..<800).map { t0 + 2 + Double($0) / 30 }           // 30 Hz, 26.6 s, the true instants
+        let refTimes = (0..<3000).map { t0 + Double($0) / 100 }  // 100 Hz, 30 s
+        let estTrue = (0..<800).map { t0 + 2 + Double($0) / 30 }  // 30 Hz, 26.6 s, the true instants
         let frame = Pose(rotation: Quaternion(axis: Vector3(0.3, 1, 0.2), angle: 0.8), translation: Vector3(4, -2, 1))
         let ref = try Trajectory(timestamps: refTimes, poses: Self.motion(at: refTimes, seed: 15))
         let estPoses = Self.motion(at: estTrue, seed: 15).map { frame * $0 }

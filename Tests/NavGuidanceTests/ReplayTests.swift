@@ -6,8 +6,9 @@ import Testing
 /// A phone held upright in portrait (ARKit camera frame: +x along the long axis, toward the
 /// bottom), facing yaw ψ (0 = looking along −z), pitched by `pitch`.
 func phone(at p: Vector3, facing yaw: Double, pitch: Double = 0) -> Pose {
-    Pose(rotation: Quaternion(yaw: yaw) * Quaternion(axis: Vector3(1, 0, 0), angle: pitch) * Quaternion(axis: Vector3(0, 0, 1), angle: -.pi / 2),
-         translation: p)
+    Pose(
+        rotation: Quaternion(yaw: yaw) * Quaternion(axis: Vector3(1, 0, 0), angle: pitch) * Quaternion(axis: Vector3(0, 0, 1), angle: -.pi / 2),
+        translation: p)
 }
 
 /// A walk along straight segments at `speed` m/s sampled at `rate` Hz, facing the direction of
@@ -52,8 +53,11 @@ func walk(_ points: [Vector3], speed: Double = 1.2, rate: Double = 30, dwell: Do
         #expect(timeline.completed)
         #expect(timeline.events.first { $0.kind == .instruction }?.text == "Continue straight")
         #expect(timeline.events.filter { $0.kind == .correction }.isEmpty)
-        let m = Dictionary(uniqueKeysWithValues: guidanceAccuracy(estimated: timeline, trueRoute: route, truth: poses,
-                                                                   truthTimeline: timeline, parameters: p).map { ($0.name, $0.value) })
+        let m = Dictionary(
+            uniqueKeysWithValues: guidanceAccuracy(
+                estimated: timeline, trueRoute: route, truth: poses,
+                truthTimeline: timeline, parameters: p
+            ).map { ($0.name, $0.value) })
         #expect(m["clock_agreement"] == 1)
         #expect(m["wording_agreement"] == 1)
         #expect(m["bearing_error_mean_abs"] == 0)

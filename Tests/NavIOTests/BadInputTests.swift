@@ -11,7 +11,10 @@ import Testing
         ("truncated.h5", .corrupt, nil, "HDF5 signature found but the file cannot be opened (truncated or corrupt)"),
         ("nostreams.h5", .noStreams, nil, "no streams; expected at least one of imu, compass, ble, vio, anchors, location, groundtruth"),
         ("nan_timestamp.h5", .badTimestamps, "/vio/timestamps", "timestamp 3 is not finite"),
-        ("unordered.h5", .badTimestamps, "/vio/timestamps", "expected strictly increasing timestamps; sample 4 (t=0.12) is not after sample 3 (t=0.16)"),
+        (
+            "unordered.h5", .badTimestamps, "/vio/timestamps",
+            "expected strictly increasing timestamps; sample 4 (t=0.12) is not after sample 3 (t=0.16)"
+        ),
         ("wrong_shape.h5", .wrongShape, "/vio/position", "expected shape (N, 3), found (10, 2)"),
         ("wrong_rows.h5", .wrongShape, "/vio/position", "expected 10 rows (one per timestamp), found 9"),
         ("wrong_units.h5", .wrongUnits, "/vio/position", "expected units \"m\", found \"cm\""),

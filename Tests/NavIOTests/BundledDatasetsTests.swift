@@ -1,8 +1,8 @@
 import Foundation
 import NavIO
 import NavSynth
-import Testing
 import NavTestSupport
+import Testing
 
 /// Datasets/ holds exactly what its manifest lists, regenerates bit for bit from the
 /// manifest's seed, and every file validates. Bit for bit where the libm is glibc's FMA path (the
@@ -49,14 +49,16 @@ import NavTestSupport
         let p = SynthVenue.building.parameters(navigations: try #require(Int(facts["navigations"]!)))
         let dir = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let sessions = synthesizeVenue(seed: try #require(UInt64(facts["seed"]!)), parameters: p, routes: SynthVenue.building.routes,
-                                      floorPlan: SynthVenue.building.floorPlan)
+        let sessions = synthesizeVenue(
+            seed: try #require(UInt64(facts["seed"]!)), parameters: p, routes: SynthVenue.building.routes,
+            floorPlan: SynthVenue.building.floorPlan)
         #expect((sessions.map(\.fileName) + ["building.floorplan.json"]).sorted() == files.map { $0["file"]! })
         for s in sessions {
             try writeTrace(s.session, to: dir + "/" + s.fileName)
             #expect(try sha256Hex(ofFile: dir + "/" + s.fileName) == files.first { $0["file"] == s.fileName }?["sha256"], "\(s.fileName)")
         }
-        let plan = try JSONDecoder().decode(FloorPlan.self, from: try #require(FileManager.default.contents(atPath: folder + "/building.floorplan.json")))
+        let plan = try JSONDecoder().decode(
+            FloorPlan.self, from: try #require(FileManager.default.contents(atPath: folder + "/building.floorplan.json")))
         #expect(plan == SynthVenue.building.floorPlan)
     }
 

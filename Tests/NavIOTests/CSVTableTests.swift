@@ -30,8 +30,9 @@ import Testing
     @Test func errorsNameLineAndColumn() throws {
         #expect(throws: TraceError.self) { try table("a,b\n1,2\n3\n") }
         #expect(message { _ = try table("a,b\n1,2\n\n3\n") } == "t.csv: line 4: expected 2 fields (as the header), found 1")
-        #expect(message { _ = try table("a,b\n1,2\n3,abc\n").numbers("b") }
-            == "t.csv: line 3, column 'b': expected a number (empty or nan for a missing value), found 'abc'")
+        #expect(
+            message { _ = try table("a,b\n1,2\n3,abc\n").numbers("b") }
+                == "t.csv: line 3, column 'b': expected a number (empty or nan for a missing value), found 'abc'")
         #expect(message { _ = try table("a,b\n1,\"2\n") } == "t.csv: line 2: a quoted field is not closed (expected a \" before the end of the file)")
         #expect(message { _ = try table("a,b\n1,inf\n").numbers("b") }?.contains("found 'inf'") == true)
     }

@@ -2,8 +2,8 @@ import Foundation
 import NavCore
 import NavIO
 import NavSynth
-import Testing
 import NavTestSupport
+import Testing
 
 @Suite struct RoundTripTests {
     /// A position no venue has (1e308 m: finite, so the finiteness check passed it, and it
@@ -17,7 +17,7 @@ import NavTestSupport
         let report = validateTrace(at: dir + "/huge.h5")
         let e = try #require(report.errors.first?.error)
         #expect(e.object == "/anchors/position" && e.problem == "row 0: 1e+308 outside [-10000000, 10000000]", "\(e)")
-        s.anchors!.poses[0].translation = Vector3(9.9e6, 0, -9.9e6)   // a UTM northing still fits
+        s.anchors!.poses[0].translation = Vector3(9.9e6, 0, -9.9e6)  // a UTM northing still fits
         try writeTrace(s, to: dir + "/utm.h5")
         #expect(validateTrace(at: dir + "/utm.h5").errors.isEmpty)
     }

@@ -106,7 +106,9 @@ import Testing
             #expect(s.timestamps == kept, "\(s.name)")
         }
         let i = full.stream("vio")!.timestamps.firstIndex { $0 >= t0 }!
-        #expect(Array(trimmed.stream("vio")!.data["position"]!.doubles.prefix(3)) == Array(full.stream("vio")!.data["position"]!.doubles[(3 * i)..<(3 * i + 3)]))
+        #expect(
+            Array(trimmed.stream("vio")!.data["position"]!.doubles.prefix(3))
+                == Array(full.stream("vio")!.data["position"]!.doubles[(3 * i)..<(3 * i + 3)]))
     }
 
     @Test func refusalsAreOneLineAndLeaveNoOutput() throws {

@@ -1,9 +1,10 @@
 import Foundation
 import NavCore
-@testable import NavIO
 import NavSynth
-import Testing
 import NavTestSupport
+import Testing
+
+@testable import NavIO
 
 /// TUM, KITTI, EuRoC and trace-HDF5 trajectories: round trips, detection, exact number
 /// parsing, and one clear line per malformed input.
@@ -34,8 +35,9 @@ import NavTestSupport
         var rng = SeededRandom(seed: 3)
         let t = (0..<50).map { 1_700_000_000 + 0.01 * Double($0) + rng.uniform(0, 0.001) }
         let poses = t.indices.map { _ in
-            Pose(rotation: Quaternion(x: rng.gaussian(), y: rng.gaussian(), z: rng.gaussian(), w: rng.gaussian()).normalized,
-                 translation: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * 10)
+            Pose(
+                rotation: Quaternion(x: rng.gaussian(), y: rng.gaussian(), z: rng.gaussian(), w: rng.gaussian()).normalized,
+                translation: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * 10)
         }
         return try! Trajectory(timestamps: t, poses: poses)
     }()
@@ -91,9 +93,11 @@ import NavTestSupport
     @Test func numbersAreCorrectlyRounded() {
         // The fast path and the strtod fallback against Swift's own (correctly rounded) parser.
         var rng = SeededRandom(seed: 9)
-        var texts = ["0", "-0.0", "1e5", "1E-5", "+2.5", "123456789012345678901234", "0.000000000000000000001",
-                     "1700000000.000314", "0.009582237", "9007199254740993", "4.9406564584124654e-324", "1.7976931348623157e308",
-                     "2.2250738585072011e-308", "0.1", "3.14159265358979323846264338327950288"]
+        var texts = [
+            "0", "-0.0", "1e5", "1E-5", "+2.5", "123456789012345678901234", "0.000000000000000000001",
+            "1700000000.000314", "0.009582237", "9007199254740993", "4.9406564584124654e-324", "1.7976931348623157e308",
+            "2.2250738585072011e-308", "0.1", "3.14159265358979323846264338327950288",
+        ]
         for _ in 0..<5000 {
             let v = rng.gaussian() * pow(10, Double(Int(rng.uniform(-12, 12))))
             texts.append(String(format: "%.\(Int(rng.uniform(0, 18)))f", v))
@@ -119,11 +123,17 @@ import NavTestSupport
             ("count.tum", good + "2 0 0 0 0 0 1\n", "line 2: expected 8 fields like the first data line, found 7"),
             ("first.tum", "1 2 3\n", "line 1: expected 8 numbers (timestamp tx ty tz qx qy qz qw) for TUM, found 3 fields"),
             ("zeroq.tum", good + "2 0 0 0 0 0 0 0\n", "line 2: quaternion (qx qy qz qw) has zero norm; expected a rotation"),
-            ("order.tum", good + "\n2 0 0 0 0 0 0 1\n1.5 0 0 0 0 0 0 1\n", "line 4: expected non-decreasing timestamps (repeats are accepted); 1.5 is before 2.0 (line 3)"),
+            (
+                "order.tum", good + "\n2 0 0 0 0 0 0 1\n1.5 0 0 0 0 0 0 1\n",
+                "line 4: expected non-decreasing timestamps (repeats are accepted); 1.5 is before 2.0 (line 3)"
+            ),
             ("nan.tum", good + "2 nan 0 0 0 0 0 1\n", "line 2: field 2 (tx): expected a finite number, found nan"),
             ("empty.tum", "", "empty file (0 bytes), expected TUM lines: timestamp tx ty tz qx qy qz qw"),
             ("comments.tum", "# only\n\n", "no data lines (only blank or # comment lines), expected TUM rows"),
-            ("rot.kitti", "1 0 0 0 0 1 0 0 0 0 2 0\n", "line 1: fields r11…r33 are not a rotation (max |R·Rᵀ − I| = 3.0, det = 2.0); expected an orthonormal matrix with det +1"),
+            (
+                "rot.kitti", "1 0 0 0 0 1 0 0 0 0 2 0\n",
+                "line 1: fields r11…r33 are not a rotation (max |R·Rᵀ − I| = 3.0, det = 2.0); expected an orthonormal matrix with det +1"
+            ),
         ]
         for (name, text, problem) in cases {
             let p = write(text, name, in: dir)

@@ -3,8 +3,8 @@ import NavCore
 import NavIO
 import NavImport
 import NavSynth
-import Testing
 import NavTestSupport
+import Testing
 
 // Importers on excerpts of the real recordings (Fixtures/import/real, cut by
 // scripts/make_import_fixtures.py) and on malformed copies (Fixtures/import/bad).
@@ -20,8 +20,10 @@ func roundTrip(_ result: ImportResult, _ label: String = #function) throws -> (S
 }
 
 /// Expects `body` to throw exactly `expected` (file, object and problem).
-func expectError(_ expected: TraceError, sourceLocation: SourceLocation = #_sourceLocation,
-                 _ body: () throws -> Void) {
+func expectError(
+    _ expected: TraceError, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) {
     do {
         try body()
         Issue.record("expected the error \(expected)", sourceLocation: sourceLocation)
@@ -47,7 +49,8 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
     /// length (a trace holds unit quaternions, within 1e-6; evo normalises the same way), equal
     /// up to the sign of the double cover.
     @Test func tumRoundTripIsLosslessToPrintedPrecision() throws {
-        let r = try importTrajectories([TrajectoryInput(path: Self.gt, stream: .groundtruth), TrajectoryInput(path: Self.est, stream: .vio)], format: .tum)
+        let r = try importTrajectories(
+            [TrajectoryInput(path: Self.gt, stream: .groundtruth), TrajectoryInput(path: Self.est, stream: .vio)], format: .tum)
         let (_, h5) = try roundTrip(r)
         for (source, stream) in [(Self.gt, PoseStreamName.groundtruth), (Self.est, .vio)] {
             let out = h5 + ".\(stream.rawValue).tum"
@@ -84,7 +87,8 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         let t = try readTrajectory(at: Self.gt, format: .tum).trajectory
         try writeKITTI(t, to: dir + "/gt.kitti", timesPath: dir + "/times.txt")
         try writeEuRoC(t, to: dir + "/gt.csv")
-        let k = try importTrajectories([TrajectoryInput(path: dir + "/gt.kitti", stream: .vio, timesPath: dir + "/times.txt")], format: .kitti).session.vio!
+        let k = try importTrajectories([TrajectoryInput(path: dir + "/gt.kitti", stream: .vio, timesPath: dir + "/times.txt")], format: .kitti)
+            .session.vio!
         let e = try importTrajectories([TrajectoryInput(path: dir + "/gt.csv", stream: .groundtruth)], format: .euroc).session.groundTruth!
         #expect(k.timestamps == t.timestamps)
         #expect(k.poses.map(\.translation) == t.positions)
@@ -95,18 +99,24 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
     }
 
     @Test func badTrajectoriesNameTheLine() {
-        expectError(TraceError(.badValue, file: importFixture("bad/tum_letters.txt"), object: "line 11", "field 3 (ty): expected a number, found \"0.6x2\"")) {
+        expectError(
+            TraceError(.badValue, file: importFixture("bad/tum_letters.txt"), object: "line 11", "field 3 (ty): expected a number, found \"0.6x2\"")
+        ) {
             _ = try importTrajectories([TrajectoryInput(path: importFixture("bad/tum_letters.txt"), stream: .groundtruth)], format: .tum)
         }
-        expectError(TraceError(.badTimestamps, file: importFixture("bad/tum_unordered.txt"), object: "line 14",
-                               "expected non-decreasing timestamps (repeats are accepted); 1305031098.7559 is before 1305031098.7658 (line 13)")) {
+        expectError(
+            TraceError(
+                .badTimestamps, file: importFixture("bad/tum_unordered.txt"), object: "line 14",
+                "expected non-decreasing timestamps (repeats are accepted); 1305031098.7559 is before 1305031098.7658 (line 13)")
+        ) {
             _ = try importTrajectories([TrajectoryInput(path: importFixture("bad/tum_unordered.txt"), stream: .groundtruth)], format: .tum)
         }
         expectError(TraceError(.missing, file: "x.kitti", "KITTI poses have no timestamps; give a times file (one time in seconds per line)")) {
             _ = try importTrajectories([TrajectoryInput(path: "x.kitti", stream: .vio)], format: .kitti)
         }
         expectError(TraceError(.badValue, file: Self.est, "a second trajectory for the groundtruth stream; give each input its own --stream")) {
-            _ = try importTrajectories([TrajectoryInput(path: Self.gt, stream: .groundtruth), TrajectoryInput(path: Self.est, stream: .groundtruth)], format: .tum)
+            _ = try importTrajectories(
+                [TrajectoryInput(path: Self.gt, stream: .groundtruth), TrajectoryInput(path: Self.est, stream: .groundtruth)], format: .tum)
         }
     }
 }
@@ -133,7 +143,11 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
             _ = try importARKitLogger(importFixture("bad/arkit_short_line"))
         }
         let rot = importFixture("bad/arkit_not_rotation/ARKit_camera_pose.txt")
-        expectError(TraceError(.badValue, file: rot, object: "line 6", "fields r11…r33 are not a rotation within 1e-3 (orthonormal, det +1); expected the camera-to-world rotation")) {
+        expectError(
+            TraceError(
+                .badValue, file: rot, object: "line 6",
+                "fields r11…r33 are not a rotation within 1e-3 (orthonormal, det +1); expected the camera-to-world rotation")
+        ) {
             _ = try importARKitLogger(rot)
         }
     }
@@ -143,7 +157,10 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
     @Test func coreMotionLoggerExcerpt() throws {
         let folder = importFixture("real/coremotion-data-logger")
         let r = try importCoreMotionLogger(folder)
-        #expect(r.notes == ["\(folder)/gps.txt: location fixes are on the Unix clock and the motion files on the device's uptime clock; location left out (give --gps-offset SECONDS or --gps-align-start)"])
+        #expect(
+            r.notes == [
+                "\(folder)/gps.txt: location fixes are on the Unix clock and the motion files on the device's uptime clock; location left out (give --gps-offset SECONDS or --gps-align-start)"
+            ])
         let (s, _) = try roundTrip(r)
         let imu = try #require(s.imu)
         #expect(imu.timestamps.count == 300 && s.location == nil)
@@ -171,13 +188,21 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
 
     @Test func coreMotionLoggerErrors() throws {
         let gyro = importFixture("bad/coremotion_time_mismatch/gyro.txt")
-        expectError(TraceError(.badTimestamps, file: gyro, object: "line 8",
-                               "field 1 (timestamp_ns): 2714041590542 differs from game_rv.txt's 2714041589542 (line 8); the motion files must share CMDeviceMotion's instants")) {
+        expectError(
+            TraceError(
+                .badTimestamps, file: gyro, object: "line 8",
+                "field 1 (timestamp_ns): 2714041590542 differs from game_rv.txt's 2714041589542 (line 8); the motion files must share CMDeviceMotion's instants"
+            )
+        ) {
             _ = try importCoreMotionLogger(importFixture("bad/coremotion_time_mismatch"))
         }
         let folder = importFixture("bad/coremotion_heading")
-        expectError(TraceError(.badValue, file: folder + "/heading.txt", object: "line 5",
-                               "field 2 (heading_deg): expected degrees in [0, 360], found -1 (CoreMotion gives −1 when no heading is available; --drop-invalid-rows leaves such samples out)")) {
+        expectError(
+            TraceError(
+                .badValue, file: folder + "/heading.txt", object: "line 5",
+                "field 2 (heading_deg): expected degrees in [0, 360], found -1 (CoreMotion gives −1 when no heading is available; --drop-invalid-rows leaves such samples out)"
+            )
+        ) {
             _ = try importCoreMotionLogger(folder)
         }
         let dropped = try importCoreMotionLogger(folder, options: ImportOptions(invalidRows: .drop))
@@ -256,25 +281,46 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
     }
 
     static let mappingErrors: [(mapping: String, csv: String, error: TraceError)] = [
-        ("bad/mapping_unknown_unit.yaml", "csv/phone.csv",
-         TraceError(.badValue, file: importFixture("bad/mapping_unknown_unit.yaml"), object: "line 8, streams.imu.gyroscope.units",
-                    "unknown units 'degrees/s' for gyroscope (angular rate); expected one of rad/s, deg/s, °/s")),
-        ("bad/mapping_unit_mismatch.yaml", "csv/phone.csv",
-         TraceError(.badValue, file: importFixture("bad/mapping_unit_mismatch.yaml"), object: "line 8, streams.imu.gyroscope.units",
-                    "units 'm/s^2' measure acceleration, but gyroscope is angular rate; expected one of rad/s, deg/s, °/s")),
-        ("bad/mapping_missing_column.yaml", "csv/phone.csv",
-         TraceError(.missing, file: importFixture("csv/phone.csv"), object: "column 'gz_dps_typo'",
-                    "not found (wanted by \(importFixture("bad/mapping_missing_column.yaml")) line 8, streams.imu.gyroscope); columns are t_ms, ax_g, ay_g, az_g, gx_dps, gy_dps, gz_dps, heading_rad")),
-        ("bad/mapping_no_order.yaml", "csv/enu_track.txt",
-         TraceError(.badValue, file: importFixture("bad/mapping_no_order.yaml"), object: "line 9, streams.groundtruth.orientation.order",
-                    "missing; say whether the quaternion is stored xyzw or wxyz")),
-        ("csv/phone.mapping.yaml", "bad/phone_not_a_number.csv",
-         TraceError(.badValue, file: importFixture("bad/phone_not_a_number.csv"), object: "line 8, column 'gy_dps'", "expected a number, found 'zero'")),
-        ("csv/phone.mapping.yaml", "bad/phone_ragged.csv",
-         TraceError(.wrongShape, file: importFixture("bad/phone_ragged.csv"), object: "line 6", "expected 8 fields (as the header), found 6")),
-        ("csv/phone.mapping.yaml", "bad/phone_half_empty.csv",
-         TraceError(.missing, file: importFixture("bad/phone_half_empty.csv"), object: "line 10, column 'az_g'",
-                    "empty cell in the imu stream's row; a stream's cells must be all filled or all empty")),
+        (
+            "bad/mapping_unknown_unit.yaml", "csv/phone.csv",
+            TraceError(
+                .badValue, file: importFixture("bad/mapping_unknown_unit.yaml"), object: "line 8, streams.imu.gyroscope.units",
+                "unknown units 'degrees/s' for gyroscope (angular rate); expected one of rad/s, deg/s, °/s")
+        ),
+        (
+            "bad/mapping_unit_mismatch.yaml", "csv/phone.csv",
+            TraceError(
+                .badValue, file: importFixture("bad/mapping_unit_mismatch.yaml"), object: "line 8, streams.imu.gyroscope.units",
+                "units 'm/s^2' measure acceleration, but gyroscope is angular rate; expected one of rad/s, deg/s, °/s")
+        ),
+        (
+            "bad/mapping_missing_column.yaml", "csv/phone.csv",
+            TraceError(
+                .missing, file: importFixture("csv/phone.csv"), object: "column 'gz_dps_typo'",
+                "not found (wanted by \(importFixture("bad/mapping_missing_column.yaml")) line 8, streams.imu.gyroscope); columns are t_ms, ax_g, ay_g, az_g, gx_dps, gy_dps, gz_dps, heading_rad"
+            )
+        ),
+        (
+            "bad/mapping_no_order.yaml", "csv/enu_track.txt",
+            TraceError(
+                .badValue, file: importFixture("bad/mapping_no_order.yaml"), object: "line 9, streams.groundtruth.orientation.order",
+                "missing; say whether the quaternion is stored xyzw or wxyz")
+        ),
+        (
+            "csv/phone.mapping.yaml", "bad/phone_not_a_number.csv",
+            TraceError(
+                .badValue, file: importFixture("bad/phone_not_a_number.csv"), object: "line 8, column 'gy_dps'", "expected a number, found 'zero'")
+        ),
+        (
+            "csv/phone.mapping.yaml", "bad/phone_ragged.csv",
+            TraceError(.wrongShape, file: importFixture("bad/phone_ragged.csv"), object: "line 6", "expected 8 fields (as the header), found 6")
+        ),
+        (
+            "csv/phone.mapping.yaml", "bad/phone_half_empty.csv",
+            TraceError(
+                .missing, file: importFixture("bad/phone_half_empty.csv"), object: "line 10, column 'az_g'",
+                "empty cell in the imu stream's row; a stream's cells must be all filled or all empty")
+        ),
     ]
 
     @Test(arguments: mappingErrors.indices)
@@ -285,16 +331,28 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
 
     @Test func mappingSchemaErrors() {
         func parse(_ text: String) throws { _ = try ImportMapping.parse(text, file: "m.yaml") }
-        expectError(TraceError(.badValue, file: "m.yaml", object: "line 1, navbench_mapping", "missing; expected navbench_mapping: 1 (the schema version)")) {
+        expectError(
+            TraceError(.badValue, file: "m.yaml", object: "line 1, navbench_mapping", "missing; expected navbench_mapping: 1 (the schema version)")
+        ) {
             try parse("streams: {}\n")
         }
-        expectError(TraceError(.badValue, file: "m.yaml", object: "line 2, streams.imu.speedometer", "unknown key; expected one of accelerometer, gyroscope, attitude, magnetometer, time, invalid_rows")) {
+        expectError(
+            TraceError(
+                .badValue, file: "m.yaml", object: "line 2, streams.imu.speedometer",
+                "unknown key; expected one of accelerometer, gyroscope, attitude, magnetometer, time, invalid_rows")
+        ) {
             try parse("navbench_mapping: 1\nstreams: {imu: {speedometer: {column: a, units: m}}}\n")
         }
-        expectError(TraceError(.badValue, file: "m.yaml", object: "line 4, streams.vio.position.columns", "expected 3 columns for position, found 2")) {
-            try parse("navbench_mapping: 1\ntime: {column: t, units: s}\nstreams:\n  vio: {position: {columns: [a, b], units: m}, orientation: {columns: [c, d, e, f], order: xyzw}}\n")
+        expectError(TraceError(.badValue, file: "m.yaml", object: "line 4, streams.vio.position.columns", "expected 3 columns for position, found 2"))
+        {
+            try parse(
+                "navbench_mapping: 1\ntime: {column: t, units: s}\nstreams:\n  vio: {position: {columns: [a, b], units: m}, orientation: {columns: [c, d, e, f], order: xyzw}}\n"
+            )
         }
-        expectError(TraceError(.badValue, file: "m.yaml", object: "line 3, streams.imu.accelerometer", "missing; the imu stream requires accelerometer, gyroscope")) {
+        expectError(
+            TraceError(
+                .badValue, file: "m.yaml", object: "line 3, streams.imu.accelerometer", "missing; the imu stream requires accelerometer, gyroscope")
+        ) {
             try parse("navbench_mapping: 1\nstreams:\n  imu:\n    gyroscope: {columns: [a, b, c], units: rad/s}\n")
         }
         expectError(TraceError(.badValue, file: "m.yaml", object: "line 2, time.units", "missing; expected the time unit: s, ms, us or ns")) {
@@ -311,7 +369,10 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
     /// BROAD's layout: sample rate from an attribute, w-first ENU quaternions, NaN dropouts.
     @Test func hdf5MappedOnBROAD() throws {
         let r = try importHDF5Mapped(Self.broad, mapping: try ImportMapping.load(Self.broadMapping))
-        #expect(r.notes == ["\(Self.broad): groundtruth: 1238 of 2000 rows dropped as invalid (first: /opt_quat, row 0: orientation x is nan, expected a finite number)"])
+        #expect(
+            r.notes == [
+                "\(Self.broad): groundtruth: 1238 of 2000 rows dropped as invalid (first: /opt_quat, row 0: orientation x is nan, expected a finite number)"
+            ])
         let (s, _) = try roundTrip(r)
         let imu = try #require(s.imu), gt = try #require(s.groundTruth)
         let fs = 285.7142857142857
@@ -333,10 +394,15 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
 
     @Test func hdf5MappedErrors() throws {
         let file = importFixture("bad/broad_units_attr.hdf5")
-        expectError(TraceError(.wrongUnits, file: file, object: "/imu_gyr", "units attribute 'deg/s' contradicts \(Self.broadMapping) line 12, streams.imu.gyroscope.units 'rad/s'")) {
+        expectError(
+            TraceError(
+                .wrongUnits, file: file, object: "/imu_gyr",
+                "units attribute 'deg/s' contradicts \(Self.broadMapping) line 12, streams.imu.gyroscope.units 'rad/s'")
+        ) {
             _ = try importHDF5Mapped(file, mapping: try ImportMapping.load(Self.broadMapping))
         }
-        let typo = try ImportMapping.parse("""
+        let typo = try ImportMapping.parse(
+            """
             navbench_mapping: 1
             time: {sample_rate: 100}
             streams:
@@ -344,27 +410,39 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
                 accelerometer: {dataset: imu_accel, units: m/s^2}
                 gyroscope: {dataset: imu_gyr}
             """, file: "m.yaml")
-        expectError(TraceError(.missing, file: file, object: "/imu_accel",
-                               "dataset not found (wanted by m.yaml line 5, streams.imu.accelerometer); the file has /imu_acc, /imu_gyr, /imu_mag, /opt_pos, /opt_quat")) {
+        expectError(
+            TraceError(
+                .missing, file: file, object: "/imu_accel",
+                "dataset not found (wanted by m.yaml line 5, streams.imu.accelerometer); the file has /imu_acc, /imu_gyr, /imu_mag, /opt_pos, /opt_quat"
+            )
+        ) {
             _ = try importHDF5Mapped(file, mapping: typo)
         }
-        let narrow = try ImportMapping.parse("""
+        let narrow = try ImportMapping.parse(
+            """
             navbench_mapping: 1
             source: hdf5
             time: {sample_rate: {attribute: sampling_rate}}
             streams:
               groundtruth: {position: {dataset: opt_pos, units: m}, orientation: {dataset: opt_pos, order: wxyz}}
             """, file: "m.yaml")
-        expectError(TraceError(.wrongShape, file: file, object: "/opt_pos", "has 3 columns, orientation needs 4 (select them with columns: [i, …] in m.yaml line 5)")) {
+        expectError(
+            TraceError(
+                .wrongShape, file: file, object: "/opt_pos", "has 3 columns, orientation needs 4 (select them with columns: [i, …] in m.yaml line 5)")
+        ) {
             _ = try importHDF5Mapped(file, mapping: narrow)
         }
         // Units from the dataset's own attribute when the mapping gives none; deg/s converted.
-        let s = try importHDF5Mapped(file, mapping: try ImportMapping.parse("""
-            navbench_mapping: 1
-            time: {sample_rate: 100, start: 5}
-            streams:
-              imu: {accelerometer: {dataset: imu_acc}, gyroscope: {dataset: imu_gyr}}
-            """, file: "m.yaml")).session.imu!
+        let s = try importHDF5Mapped(
+            file,
+            mapping: try ImportMapping.parse(
+                """
+                navbench_mapping: 1
+                time: {sample_rate: 100, start: 5}
+                streams:
+                  imu: {accelerometer: {dataset: imu_acc}, gyroscope: {dataset: imu_gyr}}
+                """, file: "m.yaml")
+        ).session.imu!
         let raw = try HDF5Reader(path: file).readDoubles("/imu_gyr").values
         #expect(s.timestamps[0] == 5 && s.timestamps[1] == 5.01)
         #expect(s.gyroscope[0].x == raw[0] * Double.pi / 180)
@@ -375,7 +453,11 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
     static let track = importFixture("real/ble-position-annotated/trk/straight_05_all_sensors.mbd")
 
     @Test func bleAnnotatedTrack() throws {
-        expectError(TraceError(.badValue, file: Self.track, object: "line 175", "field 4 (RSSI): 42 dBm is outside [−150, 20] (a corrupt reading; --drop-invalid-rows leaves it out)")) {
+        expectError(
+            TraceError(
+                .badValue, file: Self.track, object: "line 175",
+                "field 4 (RSSI): 42 dBm is outside [−150, 20] (a corrupt reading; --drop-invalid-rows leaves it out)")
+        ) {
             _ = try importBLEAnnotated(Self.track)
         }
         let r = try importBLEAnnotated(Self.track, options: ImportOptions(invalidRows: .drop))
@@ -402,12 +484,20 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
 
     @Test func bleErrors() {
         let dev = importFixture("bad/ble/cnf/tetam.dev")
-        expectError(TraceError(.wrongShape, file: importFixture("bad/ble/trk/short_line.mbd"), object: "line 7",
-                               "expected 16 comma-separated fields (unix_time, receiver_MAC, beacon_MAC, RSSI, x, y, z, R00, R01, R02, R10, R11, R12, R20, R21, R22), found 15")) {
+        expectError(
+            TraceError(
+                .wrongShape, file: importFixture("bad/ble/trk/short_line.mbd"), object: "line 7",
+                "expected 16 comma-separated fields (unix_time, receiver_MAC, beacon_MAC, RSSI, x, y, z, R00, R01, R02, R10, R11, R12, R20, R21, R22), found 15"
+            )
+        ) {
             _ = try importBLEAnnotated(importFixture("bad/ble/trk/short_line.mbd"))
         }
-        expectError(TraceError(.badValue, file: importFixture("bad/ble/trk/unknown_receiver.mbd"), object: "line 10",
-                               "field 2 (receiver_MAC): 'aabbccddeeff' is not a receiver of \(dev) (b827eb4521b4, 000000000101, 000000000102, b827eb917e19, 000000000201, 000000000202, b827ebf7d096, 000000000301, 000000000302, b827ebfd7811, 000000000401, 000000000402)")) {
+        expectError(
+            TraceError(
+                .badValue, file: importFixture("bad/ble/trk/unknown_receiver.mbd"), object: "line 10",
+                "field 2 (receiver_MAC): 'aabbccddeeff' is not a receiver of \(dev) (b827eb4521b4, 000000000101, 000000000102, b827eb917e19, 000000000201, 000000000202, b827ebf7d096, 000000000301, 000000000302, b827ebfd7811, 000000000401, 000000000402)"
+            )
+        ) {
             _ = try importBLEAnnotated(importFixture("bad/ble/trk/unknown_receiver.mbd"))
         }
     }
@@ -426,14 +516,16 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         let anchors = try #require(s.anchors)
         #expect(anchors.anchorID == [0, 2, 1])  // begin, intermediate (nearest crumb 19), end
         #expect(anchors.timestamps == [0, 19 * 0.3, 29 * 0.3])
-        #expect((anchors.poses[1].translation - Vector3(expected["anchors"]![2][12], expected["anchors"]![2][13], expected["anchors"]![2][14])).norm < 1e-12)
+        #expect(
+            (anchors.poses[1].translation - Vector3(expected["anchors"]![2][12], expected["anchors"]![2][13], expected["anchors"]![2][14])).norm
+                < 1e-12)
         #expect(s.metadata.routeID == "navbench test route" && s.metadata.sessionID == "1630006601432" && s.metadata.kind == .recording)
     }
 
     @Test func clewVariants() throws {
         let old = try importClewRoute(importFixture("clew/route_old_anchor_key.crd")).session  // Clew_Dev., transformAsARAnchor
         #expect(old.anchors?.anchorID == [0, 2, 1])
-        let bare = try importClewRoute(importFixture("clew/route_no_anchors.crd")).session     // Clew_More., no anchor points
+        let bare = try importClewRoute(importFixture("clew/route_no_anchors.crd")).session  // Clew_More., no anchor points
         #expect(bare.vio?.timestamps.count == 30 && bare.anchors == nil)
     }
 
@@ -445,10 +537,16 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
             ("bad_wrong_root.crd", "$top.root", "class Clew.SavedRoute, expected Clew.RouteDocumentData (or Clew_Dev., Clew_More.)"),
         ]
         for (name, object, problem) in cases {
-            expectError(TraceError(.badValue, file: importFixture("clew/" + name), object: object, problem)) { _ = try importClewRoute(importFixture("clew/" + name)) }
+            expectError(TraceError(.badValue, file: importFixture("clew/" + name), object: object, problem)) {
+                _ = try importClewRoute(importFixture("clew/" + name))
+            }
         }
         let text = importFixture("csv/phone.csv")
-        expectError(TraceError(.badValue, file: text, "not a binary property list (no bplist00 signature); expected a Clew route (.crd, an NSKeyedArchiver binary plist)")) {
+        expectError(
+            TraceError(
+                .badValue, file: text,
+                "not a binary property list (no bplist00 signature); expected a Clew route (.crd, an NSKeyedArchiver binary plist)")
+        ) {
             _ = try importClewRoute(text)
         }
     }
@@ -460,7 +558,9 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         var rng = SeededRandom(seed: 7)
         for trial in 0..<200 {
             var b = bytes
-            if trial % 2 == 0 { b = Array(b.prefix(Int(rng.next() % UInt64(b.count)))) } else {
+            if trial % 2 == 0 {
+                b = Array(b.prefix(Int(rng.next() % UInt64(b.count))))
+            } else {
                 for _ in 0..<4 { b[Int(rng.next() % UInt64(b.count))] ^= UInt8(truncatingIfNeeded: rng.next() | 1) }
             }
             let p = dir + "/c.crd"

@@ -1,10 +1,11 @@
 import Foundation
 import NavCore
-@testable import NavImport
 import NavIO
 import NavRosbag
 import NavTestSupport
 import Testing
+
+@testable import NavImport
 
 // `importRecording` (navbench import rosbag|mcap) on the rosbags / mcap fixtures: every trace
 // value equals what the fixture script wrote (after the documented conversions), bags and
@@ -13,9 +14,10 @@ import Testing
 func v(_ x: Vector3) -> [Double] { [x.x, x.y, x.z] }
 func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
 
-let allTopics = RecordingTopicMapping(imu: TopicSelection(topic: "/imu0"), magnetometer: TopicSelection(topic: "/imu0/mag"),
-                                      vio: TopicSelection(topic: "/odom"), groundtruth: TopicSelection(parsing: "/tf:base_link"),
-                                      location: TopicSelection(topic: "/fix"), clock: .header, frame: .arkit)
+let allTopics = RecordingTopicMapping(
+    imu: TopicSelection(topic: "/imu0"), magnetometer: TopicSelection(topic: "/imu0/mag"),
+    vio: TopicSelection(topic: "/odom"), groundtruth: TopicSelection(parsing: "/tf:base_link"),
+    location: TopicSelection(topic: "/fix"), clock: .header, frame: .arkit)
 
 func stampSeconds(_ s: RosExpected.Sample) -> Double { RosStamp(sec: s.sec, nsec: s.nsec).seconds }
 
@@ -140,30 +142,46 @@ func nearlyEqual(_ a: [Double], _ b: [Double]) -> Bool {
 
     @Test func missingTopic() throws {
         let e = try #require(error("sample-lz4.bag", RecordingTopicMapping(imu: TopicSelection(topic: "/imu1"))))
-        #expect(e == TraceError(.missing, file: rosFixture("sample-lz4.bag"), object: "/imu1",
-                                "no such topic (for imu); the file has /chatter, /fix, /imu0, /imu0/mag, /odom, /tf, /vicon/pose"))
+        #expect(
+            e
+                == TraceError(
+                    .missing, file: rosFixture("sample-lz4.bag"), object: "/imu1",
+                    "no such topic (for imu); the file has /chatter, /fix, /imu0, /imu0/mag, /odom, /tf, /vicon/pose"))
     }
 
     @Test func wrongTypeForTheStream() throws {
         let e = try #require(error("sample-none.mcap", RecordingTopicMapping(vio: TopicSelection(topic: "/imu0"))))
-        #expect(e.description.hasSuffix("sample-none.mcap: /imu0: sensor_msgs/msg/Imu; vio expects geometry_msgs/PoseStamped, nav_msgs/Odometry, tf2_msgs/TFMessage"))
+        #expect(
+            e.description.hasSuffix(
+                "sample-none.mcap: /imu0: sensor_msgs/msg/Imu; vio expects geometry_msgs/PoseStamped, nav_msgs/Odometry, tf2_msgs/TFMessage"))
         let u = try #require(error("sample-none.mcap", RecordingTopicMapping(vio: TopicSelection(topic: "/chatter"))))
         #expect(u.description.contains("/chatter: std_msgs/msg/String (a type navbench does not read)"))
     }
 
     @Test func tfNeedsAKnownChildFrame() throws {
         let a = try #require(error("sample-none.bag", RecordingTopicMapping(vio: TopicSelection(topic: "/tf"))))
-        #expect(a.description.hasSuffix("/tf: a tf2_msgs/TFMessage topic holds many frames; name the child frame as /tf:FRAME (or child_frame: in the mapping)"))
+        #expect(
+            a.description.hasSuffix(
+                "/tf: a tf2_msgs/TFMessage topic holds many frames; name the child frame as /tf:FRAME (or child_frame: in the mapping)"))
         let b = try #require(error("sample-none.bag", RecordingTopicMapping(vio: TopicSelection(topic: "/tf", childFrame: "base"))))
         #expect(b.description.hasSuffix("/tf: no transform with child frame 'base'; its child frames: base_link, camera"))
     }
 
     @Test(arguments: [
-        ("bad-truncated.bag", "bag header record: the index starts at byte 25130, but the file has 21766 bytes (a truncated bag; expected the whole recording)"),
-        ("bad-chunk-size.bag", "chunk at byte 4109: lz4 chunk decompresses to 5988 bytes, but declares 5989 (expected its 'size' field to give the uncompressed length)"),
+        (
+            "bad-truncated.bag",
+            "bag header record: the index starts at byte 25130, but the file has 21766 bytes (a truncated bag; expected the whole recording)"
+        ),
+        (
+            "bad-chunk-size.bag",
+            "chunk at byte 4109: lz4 chunk decompresses to 5988 bytes, but declares 5989 (expected its 'size' field to give the uncompressed length)"
+        ),
         ("bad-compression.bag", "chunk at byte 4109: compression 'xz4', expected none, bz2 or lz4"),
         ("bad-truncated.mcap", "record at byte 15299: needs 1183 bytes at byte 15308, the file has 985 left (a truncated MCAP file)"),
-        ("bad-chunk-size.mcap", "chunk record at byte 46: zstd chunk decompresses to 6210 bytes, but declares 6211 (expected uncompressed_size to give its length)"),
+        (
+            "bad-chunk-size.mcap",
+            "chunk record at byte 46: zstd chunk decompresses to 6210 bytes, but declares 6211 (expected uncompressed_size to give its length)"
+        ),
         ("bad-compression.mcap", "chunk record at byte 46: compression 'zstx', expected '' (none), lz4 or zstd"),
     ])
     func malformedContainers(_ name: String, _ message: String) throws {

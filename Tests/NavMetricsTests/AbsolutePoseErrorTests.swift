@@ -28,7 +28,8 @@ import Testing
         var worst = 0.0
         for c in d.ape {
             let (t, est) = try #require(p.aligned[c.align])
-            let e = try absolutePoseErrors(reference: p.associated.reference, estimate: est, relation: try #require(PoseRelation(rawValue: c.relation)))
+            let e = try absolutePoseErrors(
+                reference: p.associated.reference, estimate: est, relation: try #require(PoseRelation(rawValue: c.relation)))
             let s = try ErrorStatistics(e)
             #expect(e.count == c.pairs)
             let diff = statisticsDifference((s.rmse, s.mean, s.median, s.std, s.min, s.max, s.sse), c.stats)

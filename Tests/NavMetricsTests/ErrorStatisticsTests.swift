@@ -1,5 +1,5 @@
-import NavCore
 import Foundation
+import NavCore
 import NavMetrics
 import Testing
 

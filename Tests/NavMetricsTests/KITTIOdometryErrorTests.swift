@@ -50,7 +50,9 @@ import Testing
         #expect(r.translationPercent == 0)
         #expect(r.rotationDegreesPerMetre == 0)
         #expect(throws: MetricError.self) { try kittiOdometryError(reference: Array(poses.prefix(50)), estimate: Array(poses.prefix(50))) }
-        #expect(throws: MetricError.countMismatch(reference: 300, estimate: 299)) { try kittiOdometryError(reference: poses, estimate: Array(poses.dropLast())) }
+        #expect(throws: MetricError.countMismatch(reference: 300, estimate: 299)) {
+            try kittiOdometryError(reference: poses, estimate: Array(poses.dropLast()))
+        }
     }
 
     /// Closed form: an estimate scaled by 1.01 has 1 % translation drift on every segment and none in rotation.

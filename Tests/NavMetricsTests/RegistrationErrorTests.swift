@@ -26,8 +26,9 @@ import Testing
     }
 
     @Test func translationError() {
-        let a = registrationAccuracy(estimated: Pose(translation: Vector3(0.3, 0, 0.4)), truth: .identity,
-                                     routePoints: [Vector3(5, 0, 5), Vector3(-1, 2, 0)])
+        let a = registrationAccuracy(
+            estimated: Pose(translation: Vector3(0.3, 0, 0.4)), truth: .identity,
+            routePoints: [Vector3(5, 0, 5), Vector3(-1, 2, 0)])
         #expect(abs(a.translationError - 0.5) < 1e-15)
         #expect(a.inducedErrors.allSatisfy { abs($0 - 0.5) < 1e-15 })
         #expect(a.yawErrorDegrees == 0)

@@ -1,8 +1,8 @@
 import Foundation
-import NavTestSupport
 import NavCore
 import NavGeometry
 import NavIO
+import NavTestSupport
 
 /// Path of a committed fixture.
 func fixture(_ name: String) -> String { bundledFixture(.module, name) }
@@ -57,8 +57,10 @@ struct EvoFixture: Decodable {
 
 /// Largest |navbench − evo| seen, relative to max(1, |evo|), across the parity tests
 /// (printed so the figure can be reported).
-func statisticsDifference(_ s: (rmse: Double, mean: Double, median: Double, std: Double, min: Double, max: Double, sse: Double),
-                          _ e: EvoStats) -> Double {
+func statisticsDifference(
+    _ s: (rmse: Double, mean: Double, median: Double, std: Double, min: Double, max: Double, sse: Double),
+    _ e: EvoStats
+) -> Double {
     let ours = [s.rmse, s.mean, s.median, s.std, s.min, s.max, s.sse]
     return zip(ours, e.all.map(\.1)).map { abs($0 - $1) / Swift.max(1, abs($1)) }.max() ?? 0
 }

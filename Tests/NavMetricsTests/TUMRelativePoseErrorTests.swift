@@ -25,15 +25,20 @@ import Testing
         #expect(golden.cases.count == 5)
         for c in golden.cases {
             let options = TUMRPEOptions(delta: c.delta, unit: TUMDeltaUnit(rawValue: c.unit)!, maxPairs: c.maxPairs)
-            let r = try tumRelativePoseError(referenceTimes: gt.timestamps, reference: gt.poses.values,
-                                             estimateTimes: est.timestamps, estimate: est.poses.values, options: options)
+            let r = try tumRelativePoseError(
+                referenceTimes: gt.timestamps, reference: gt.poses.values,
+                estimateTimes: est.timestamps, estimate: est.poses.values, options: options)
             #expect(r.pairs.map { [$0.estimate0, $0.estimate1, $0.reference0, $0.reference1] } == c.pairs, "\(c.unit) \(c.maxPairs)")
-            for (name, value) in [("rmse", r.translation.rmse), ("mean", r.translation.mean), ("median", r.translation.median),
-                                  ("std", r.translation.std), ("min", r.translation.min), ("max", r.translation.max)] {
+            for (name, value) in [
+                ("rmse", r.translation.rmse), ("mean", r.translation.mean), ("median", r.translation.median),
+                ("std", r.translation.std), ("min", r.translation.min), ("max", r.translation.max),
+            ] {
                 #expect(abs(value - Double(c.translation[name]!)!) <= 1e-9, "\(c.unit) \(c.maxPairs) translation \(name)")
             }
-            for (name, value) in [("rmse", r.rotationDegrees.rmse), ("mean", r.rotationDegrees.mean), ("median", r.rotationDegrees.median),
-                                  ("std", r.rotationDegrees.std), ("min", r.rotationDegrees.min), ("max", r.rotationDegrees.max)] {
+            for (name, value) in [
+                ("rmse", r.rotationDegrees.rmse), ("mean", r.rotationDegrees.mean), ("median", r.rotationDegrees.median),
+                ("std", r.rotationDegrees.std), ("min", r.rotationDegrees.min), ("max", r.rotationDegrees.max),
+            ] {
                 #expect(abs(value - Double(c.rotationDeg[name]!)!) <= 1e-9, "\(c.unit) \(c.maxPairs) rotation \(name)")
             }
         }

@@ -53,7 +53,8 @@ import Testing
 }
 
 @Suite struct ClosedLoopSpecTests {
-    let base = "name: t\ninputs: [Datasets/*.h5]\nclosed_loop:\n  walker: [ideal, \"cane:speed=0.8\"]\n  vio_error: [none, \"synth,yaw_offset=5\"]\n  runs: 4\n"
+    let base =
+        "name: t\ninputs: [Datasets/*.h5]\nclosed_loop:\n  walker: [ideal, \"cane:speed=0.8\"]\n  vio_error: [none, \"synth,yaw_offset=5\"]\n  runs: 4\n"
 
     /// The closed-loop keys are SweepDimension definitions: validated, overridable by key, printed.
     @Test func closedLoopDimensionsParseOverrideAndPrint() throws {
@@ -69,8 +70,11 @@ import Testing
     }
 
     @Test func badClosedLoopValuesAreOneLine() {
-        #expect(throws: SpecError(file: "t.yaml", key: "closed_loop.walker",
-                                  problem: "'wheelchair' is not \(SweepDimension.walker.expected)")) {
+        #expect(
+            throws: SpecError(
+                file: "t.yaml", key: "closed_loop.walker",
+                problem: "'wheelchair' is not \(SweepDimension.walker.expected)")
+        ) {
             try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["walker=wheelchair"])
         }
         #expect(throws: SpecError.self) { try ExperimentSpec.parse(base + "  colour: red\n", file: "t.yaml") }
@@ -82,7 +86,8 @@ import Testing
     /// The closed-loop section of an experiment: same bytes whatever the number of workers, one
     /// SVG per route with its walls and walked paths, rows for every cell.
     @Test func sectionIsByteIdenticalWhateverTheWorkers() throws {
-        let text = "name: t\ninputs:\n  - \(datasets)/venue/B1-offices_*.h5\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n  registration: [gravity-aligned, full]\n"
+        let text =
+            "name: t\ninputs:\n  - \(datasets)/venue/B1-offices_*.h5\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n  registration: [gravity-aligned, full]\n"
             + "closed_loop:\n  walker: [ideal, cane]\n  vio_error: [none, \"yaw_offset=3\"]\n  runs: 3\n  sample_paths: 2\n"
         let plan = planExperiment(try ExperimentSpec.parse(text, file: "t.yaml"))
         let a = runClosedLoopSection(plan, workers: 1), b = runClosedLoopSection(plan, workers: 2)
@@ -96,7 +101,9 @@ import Testing
         let svg = a.svgs[0].text
         #expect(svg.contains("<line") && svg.components(separatedBy: "<polyline").count - 1 == 3)  // 2 paths + the route
         // The ideal walker without VIO error succeeds at 0.3 m.
-        let ideal = a.table.rows.first { $0.parameters[0] == "ideal" && $0.parameters[1] == "none" && $0.parameters[3].hasPrefix("tol=0.3") && $0.metric == "success_rate" }
+        let ideal = a.table.rows.first {
+            $0.parameters[0] == "ideal" && $0.parameters[1] == "none" && $0.parameters[3].hasPrefix("tol=0.3") && $0.metric == "success_rate"
+        }
         #expect(ideal?.value == 1)
     }
 }

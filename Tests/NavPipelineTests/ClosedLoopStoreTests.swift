@@ -1,16 +1,18 @@
 import Foundation
 import NavCore
 import NavIO
-@testable import NavPipeline
 import NavReport
 import Testing
+
+@testable import NavPipeline
 
 /// The closed loop as run-phase work: cells in the results store's `closed_loop_cells`, split
 /// across shards, skipped on rerun, read (never walked again) by the report and by `merge`.
 @Suite(.serialized) struct ClosedLoopStoreTests {
     /// One venue route and one navigation session; 2 tolerances × 2 walkers × 2 VIO levels = 8 cells.
     func spec(_ out: String) throws -> ExperimentSpec {
-        try ExperimentSpec.parse("""
+        try ExperimentSpec.parse(
+            """
             name: t
             inputs:
               - \(datasets)/venue/B1-offices_recording.h5
@@ -151,7 +153,8 @@ import Testing
         let cells = planClosedLoopCells(planExperiment(s)).cells
         let last = cells.count - 1  // shard 2 of 2 holds the last block of the cell order (`shardRange`)
         try ResultsStore(path: shardPath).pool.write { db in
-            try db.execute(sql: "UPDATE closed_loop_cells SET walker = ? WHERE cell_index = ?", arguments: [String(repeating: "w", count: 5000), last])
+            try db.execute(
+                sql: "UPDATE closed_loop_cells SET walker = ? WHERE cell_index = ?", arguments: [String(repeating: "w", count: 5000), last])
         }
         do {
             _ = try mergeExperiment(s, command: "test")
@@ -176,9 +179,11 @@ import Testing
         let plan = planExperiment(try ClosedLoopStoreTests().spec(dir + "/out"))
         let cp = planClosedLoopCells(plan)
         for odd in [Double.nan, 1e300] {
-            let section = closedLoopSection(plan, cp, metrics: { _ in
-                closedLoopMetricColumns.map { Metric($0.name, $0.name == "runs" ? odd : 0.5, $0.unit) }
-            })
+            let section = closedLoopSection(
+                plan, cp,
+                metrics: { _ in
+                    closedLoopMetricColumns.map { Metric($0.name, $0.name == "runs" ? odd : 0.5, $0.unit) }
+                })
             let rows = section.markdown.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| guidance") }
             #expect(!rows.isEmpty)
             #expect(rows.allSatisfy { $0.contains("| – |") || $0.hasSuffix("| – |") }, "\(rows.first ?? "")")

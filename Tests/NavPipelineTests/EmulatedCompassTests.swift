@@ -22,8 +22,9 @@ import Testing
             t.append(time); poses.append(Pose(rotation: q)); mag.append(q.conjugate.act(on: field))
         }
         let imu = IMUStream(timestamps: t, accelerometer: t.map { _ in Vector3(0, 9.8, 0) }, gyroscope: t.map { _ in .zero }, magnetometer: mag)
-        let s = Session(metadata: SessionMetadata(kind: .recording, sessionID: "emulated", routeID: "", venue: "", device: ""),
-                        imu: imu, groundTruth: GroundTruthStream(timestamps: t, poses: poses))
+        let s = Session(
+            metadata: SessionMetadata(kind: .recording, sessionID: "emulated", routeID: "", venue: "", device: ""),
+            imu: imu, groundTruth: GroundTruthStream(timestamps: t, poses: poses))
         let e = try #require(emulatedCompass(s))
         let last = e.compass.heading.count - 1
         #expect(abs(wrapDegrees180(e.compass.heading[last] - (e.truth[last] - 5))) < 1e-9)

@@ -12,13 +12,22 @@ func tempFolder(_ label: String = #function) -> String {
 
 @Suite struct ExperimentSpecTests {
     @Test func unknownKeysAndBadValuesNameTheKey() {
-        #expect(throws: SpecError(file: "s.yaml", key: "sweep.rdp_tolerence", problem: "unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds, estimator")) {
+        #expect(
+            throws: SpecError(
+                file: "s.yaml", key: "sweep.rdp_tolerence",
+                problem:
+                    "unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds, estimator"
+            )
+        ) {
             try ExperimentSpec.parse("name: x\ninputs: a/*.h5\nsweep:\n  rdp_tolerence: [0.3]\n", file: "s.yaml")
         }
         #expect(throws: SpecError(file: "s.yaml", key: "sweep.registration", problem: "'sideways' is not one of gravity-aligned, full")) {
             try ExperimentSpec.parse("name: x\ninputs: a/*.h5\nsweep:\n  registration: [full, sideways]\n", file: "s.yaml")
         }
-        #expect(throws: SpecError(file: "s.yaml", key: "sweep.position_filter", problem: "'buter:order=2' is not one of none or a filter spec (docs/filters.md)")) {
+        #expect(
+            throws: SpecError(
+                file: "s.yaml", key: "sweep.position_filter", problem: "'buter:order=2' is not one of none or a filter spec (docs/filters.md)")
+        ) {
             try ExperimentSpec.parse("name: x\ninputs: a/*.h5\nsweep:\n  position_filter: [buter:order=2]\n", file: "s.yaml")
         }
         #expect(throws: SpecError(file: "s.yaml", key: "inputs", problem: "expected a glob or a list of globs of trace files")) {
@@ -37,13 +46,18 @@ func tempFolder(_ label: String = #function) -> String {
     func spec(_ out: String, extraInput: String? = nil) throws -> ExperimentSpec {
         var inputs = "  - \(datasets)/R1-corridor_*.h5\n"
         if let extraInput { inputs += "  - \(extraInput)\n" }
-        return try ExperimentSpec.parse("name: t\ninputs:\n\(inputs)output: \(out)\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n  registration: [gravity-aligned, full]\n", file: "t.yaml")
+        return try ExperimentSpec.parse(
+            "name: t\ninputs:\n\(inputs)output: \(out)\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n  registration: [gravity-aligned, full]\n",
+            file: "t.yaml")
     }
 
     func run(_ s: ExperimentSpec, workers: Int = 2, shard: Int = 1, shards: Int = 1) throws -> ExperimentPlan {
         let plan = planExperiment(s)
-        let (_, failures, _) = try executeJobs(plan, storePath: experimentStorePath(s, shard: shard, shards: shards), workers: workers, shard: shard, shards: shards)
-        if shards == 1 { _ = try writeExperimentReport(plan, store: ResultsStore(path: experimentStorePath(s)), failures: failures, command: "test", facts: [:]) }
+        let (_, failures, _) = try executeJobs(
+            plan, storePath: experimentStorePath(s, shard: shard, shards: shards), workers: workers, shard: shard, shards: shards)
+        if shards == 1 {
+            _ = try writeExperimentReport(plan, store: ResultsStore(path: experimentStorePath(s)), failures: failures, command: "test", facts: [:])
+        }
         return plan
     }
 
@@ -90,7 +104,8 @@ func tempFolder(_ label: String = #function) -> String {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try spec(dir + "/out")
         _ = try run(s, shard: 1, shards: 2)
-        var other = try ExperimentSpec.parse("name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)/out\nsweep:\n  rdp_tolerance: [0.5]\n", file: "t.yaml")
+        var other = try ExperimentSpec.parse(
+            "name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)/out\nsweep:\n  rdp_tolerance: [0.5]\n", file: "t.yaml")
         other.output = dir + "/out"
         _ = try run(other, shard: 2, shards: 2)
         let shardPath = experimentStorePath(other, shard: 2, shards: 2)
@@ -137,7 +152,8 @@ func tempFolder(_ label: String = #function) -> String {
     }
 
     @Test func compareFlagsWorseDriftOnly() throws {
-        let row = { (v: Double, m: String) in MetricRow(route: "r", session: "s", configuration: "c", parameters: [], metric: m, value: v, unit: "m") }
+        let row = { (v: Double, m: String) in MetricRow(route: "r", session: "s", configuration: "c", parameters: [], metric: m, value: v, unit: "m")
+        }
         let base = MetricsTable(parameterColumns: [], rows: [row(0.05, "end_point_drift"), row(0.9, "clock_agreement"), row(3, "instructions")])
         let better = MetricsTable(parameterColumns: [], rows: [row(0.04, "end_point_drift"), row(0.95, "clock_agreement"), row(5, "instructions")])
         let worse = MetricsTable(parameterColumns: [], rows: [row(0.06, "end_point_drift"), row(0.9, "clock_agreement"), row(3, "instructions")])
@@ -146,6 +162,8 @@ func tempFolder(_ label: String = #function) -> String {
         #expect(compareMetrics(baseline: base, current: worse).regressions.map(\.metric) == ["end_point_drift"])
         let missing = MetricsTable(parameterColumns: [], rows: [row(0.05, "end_point_drift")])
         #expect(compareMetrics(baseline: base, current: missing).regressions.map(\.metric) == ["clock_agreement", "instructions"])
-        #expect(compareMetrics(baseline: base, current: worse, tolerances: ["end_point_drift": CompareTolerance(absolute: 0.02, relative: 0)]).regressions.isEmpty)
+        #expect(
+            compareMetrics(baseline: base, current: worse, tolerances: ["end_point_drift": CompareTolerance(absolute: 0.02, relative: 0)]).regressions
+                .isEmpty)
     }
 }

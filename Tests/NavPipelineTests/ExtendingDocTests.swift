@@ -44,8 +44,9 @@ func ownAndDriftedPositionError() throws -> (own: Double, drifted: Double) {
     var options = GuidanceOptions()
     options.positionFilter = "clamp:limit=1000"  // the registered filter, named like a built-in
     let own = try runGuidance(recording: recording, navigation: navigation, options: options)
-    let drifted = try runGuidance(recording: recording, navigation: navigation, options: options,
-                                  estimate: addingYawDrift(navigation.vio!, degreesPerSecond: 0.5))
+    let drifted = try runGuidance(
+        recording: recording, navigation: navigation, options: options,
+        estimate: addingYawDrift(navigation.vio!, degreesPerSecond: 0.5))
     func rmse(_ run: GuidanceRun) -> Double { run.metrics.first { $0.name == "position_error_rmse" }!.value }
     return (rmse(own), rmse(drifted))
 }

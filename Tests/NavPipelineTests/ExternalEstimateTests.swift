@@ -1,9 +1,10 @@
 import Foundation
 import NavCore
-import NavIO
 import NavGeometry
-@testable import NavPipeline
+import NavIO
 import Testing
+
+@testable import NavPipeline
 
 /// `guide --vio`: an external estimate replacing the navigation's VIO (issue 14, checks 1).
 @Suite struct ExternalEstimateTests {
@@ -77,14 +78,17 @@ import Testing
     /// (`navbench simulate`), where the walker follows the guidance, cross-track is an error of it.
     @Test func yawDriftScoresWorseOnEveryGuidanceError() throws {
         let rec = try readTrace(at: datasets + "/R3-stairs_recording.h5")
-        let errors = ["bearing_error_mean_abs", "bearing_error_p95_abs", "distance_error_mean_abs", "end_of_route_error",
-                      "end_of_route_error_ratio", "position_error_rmse", "end_point_drift"]
+        let errors = [
+            "bearing_error_mean_abs", "bearing_error_p95_abs", "distance_error_mean_abs", "end_of_route_error",
+            "end_of_route_error_ratio", "position_error_rmse", "end_point_drift",
+        ]
         var moreMissed = 0
         for k in 1...3 {
             let nav = try readTrace(at: datasets + "/R3-stairs_nav\(k).h5")
             let own = try runGuidance(recording: rec, navigation: nav, options: GuidanceOptions())
-            let drifted = try runGuidance(recording: rec, navigation: nav, options: GuidanceOptions(),
-                                          estimate: addingYawDrift(nav.vio!, degreesPerSecond: 0.5))
+            let drifted = try runGuidance(
+                recording: rec, navigation: nav, options: GuidanceOptions(),
+                estimate: addingYawDrift(nav.vio!, degreesPerSecond: 0.5))
             for name in errors {
                 let b = metric(own, name), w = metric(drifted, name)
                 #expect(b.isFinite && (w > b || w.isNaN), "nav\(k) \(name): \(w) vs \(b)")

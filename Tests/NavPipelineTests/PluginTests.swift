@@ -1,9 +1,10 @@
 import Foundation
 import NavCore
 import NavIO
-@testable import NavPipeline
 import NavSignal
 import Testing
+
+@testable import NavPipeline
 
 /// `exec:` plugins and the `estimators:` dimension (issue 14, checks 2): exact doubling, one line
 /// per failing/hanging/malformed plugin while the sweep completes, store reruns only after the
@@ -43,7 +44,10 @@ import Testing
         let exit3 = failure("exec:sh \(Self.plugins)/exit3.sh")
         #expect(exit3 == "plugin 'exec:sh \(Self.plugins)/exit3.sh': failed (exit status 3; stderr: exit3.sh: window must be odd)")
         let garbage = failure("exec:sh \(Self.plugins)/garbage.sh")
-        #expect(garbage == "plugin 'exec:sh \(Self.plugins)/garbage.sh': malformed output: header 'hello, world', expected 't,value' (exit status 0; stderr empty)")
+        #expect(
+            garbage
+                == "plugin 'exec:sh \(Self.plugins)/garbage.sh': malformed output: header 'hello, world', expected 't,value' (exit status 0; stderr empty)"
+        )
         let started = Date()
         let hang = failure("exec:sh \(Self.plugins)/hang.sh", timeout: 5)
         #expect(hang == "plugin 'exec:sh \(Self.plugins)/hang.sh': no answer within the timeout of 5 s, killed (no exit status; stderr empty)")
@@ -101,7 +105,9 @@ import Testing
         let (done, failures, computed) = try executeJobs(plan, storePath: dir + "/results.sqlite", workers: 2)
         #expect(computed == 2 && done == 2)
         #expect(failures.count == 3, "\(failures)")
-        for (f, name) in zip(failures, ["exit3.sh': failed (exit status 3", "garbage.sh': malformed output", "hang.sh': no answer within the timeout of 20 s"]) {
+        for (f, name) in zip(
+            failures, ["exit3.sh': failed (exit status 3", "garbage.sh': malformed output", "hang.sh': no answer within the timeout of 20 s"])
+        {
             #expect(f.contains(name) && !f.contains("\n"), "\(f)")
         }
     }
@@ -157,7 +163,10 @@ import Testing
         #expect(failures.isEmpty, "\(failures)")
         let stored = try storedMetrics(plan, store: ResultsStore(path: dir + "/results.sqlite"))
         func metrics(_ session: String, _ label: String) -> [Double] {
-            let job = plan.jobs.first { ($0.session ?? (($0.navigation as NSString).lastPathComponent as NSString).deletingPathExtension) == session && $0.configuration.label == label }!
+            let job = plan.jobs.first {
+                ($0.session ?? (($0.navigation as NSString).lastPathComponent as NSString).deletingPathExtension) == session
+                    && $0.configuration.label == label
+            }!
             return stored[job.index]!.map(\.value)
         }
         let arkit = metrics("R2-turns_nav1", "est=arkit")
@@ -173,11 +182,16 @@ import Testing
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         func problem(_ pattern: String) -> String {
-            do { _ = try ExperimentSpec.parse("name: x\ninputs: a.h5\nestimators: {mine: \"\(pattern)\"}\n", file: dir + "/spec.yaml"); return "accepted" } catch {
+            do {
+                _ = try ExperimentSpec.parse("name: x\ninputs: a.h5\nestimators: {mine: \"\(pattern)\"}\n", file: dir + "/spec.yaml");
+                return "accepted"
+            } catch {
                 return error.description
             }
         }
-        #expect(problem("../{session}.tum") == "\(dir)/spec.yaml: estimators.mine: '../{session}.tum' has a '..' component; a pattern stays inside the spec's folder")
+        #expect(
+            problem("../{session}.tum")
+                == "\(dir)/spec.yaml: estimators.mine: '../{session}.tum' has a '..' component; a pattern stays inside the spec's folder")
         #expect(problem("/tmp/{session}.tum").hasSuffix("is absolute; a pattern is relative to the spec's folder and stays inside it"))
         #expect(problem("{sessionid}.tum").hasSuffix("the placeholders are {session} and {route}"))
         #expect(problem("exec:").contains("expected exec:PROGRAM ARG…"))

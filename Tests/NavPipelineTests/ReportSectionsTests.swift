@@ -10,7 +10,8 @@ import Testing
 
     @Test func anAidsOnlySpecHasNoGuidanceSections() throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
-        let spec = try ExperimentSpec.parse("""
+        let spec = try ExperimentSpec.parse(
+            """
             name: aids-only
             inputs: \(Self.root)/Datasets/real/coremotion-data-logger/*.h5
             output: \(dir)/out
@@ -28,7 +29,8 @@ import Testing
 
     @Test func aSweepWithoutRunsStillSaysSo() throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
-        let spec = try ExperimentSpec.parse("""
+        let spec = try ExperimentSpec.parse(
+            """
             name: sweep-no-runs
             inputs: \(Self.root)/Datasets/real/coremotion-data-logger/*.h5
             output: \(dir)/out

@@ -1,12 +1,14 @@
 import Foundation
 import NavCore
 import NavIO
-@testable import NavPipeline
 import Testing
+
+@testable import NavPipeline
 
 @Suite(.serialized) struct ResultsStoreTests {
     func smallSpec(_ out: String) throws -> ExperimentSpec {
-        try ExperimentSpec.parse("name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(out)\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n", file: "t.yaml")
+        try ExperimentSpec.parse(
+            "name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(out)\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n", file: "t.yaml")
     }
 
     /// NaN, −0, ±∞ and subnormals come back with their IEEE 754 bits (SQLite alone turns NaN
@@ -19,7 +21,8 @@ import Testing
         let values: [Double] = [.nan, -0.0, 0.0, .infinity, -.infinity, 5e-324, -1.5, 0.1]
         let metrics = values.enumerated().map { Metric("m\($0.offset)", $0.element, "m") }
         let store = try ResultsStore(path: dir + "/s.sqlite")
-        try store.add(StoredRun(job: job, recordingSHA256: "r", navigationSHA256: "n", seconds: 0, route: job.routeID, session: "nav1", metrics: metrics))
+        try store.add(
+            StoredRun(job: job, recordingSHA256: "r", navigationSHA256: "n", seconds: 0, route: job.routeID, session: "nav1", metrics: metrics))
         try store.flush()
         let back = try #require(try store.read { try $0.metrics(key: job.key) })
         #expect(back.session == "nav1")
@@ -59,8 +62,11 @@ import Testing
         _ = try executeJobs(planExperiment(s), storePath: experimentStorePath(s), workers: 2)
         let store = try ResultsStore(path: experimentStorePath(s))
         let columns = try store.pool.read { db in try db.columns(in: "runs").map(\.name) }
-        #expect(columns == ["key", "job_index", "route", "session", "configuration", "recording_sha256", "navigation_sha256",
-                            "navbench_version", "seconds", "checksum"])
+        #expect(
+            columns == [
+                "key", "job_index", "route", "session", "configuration", "recording_sha256", "navigation_sha256",
+                "navbench_version", "seconds", "checksum",
+            ])
     }
 
     /// The plot sample: at most `perCell` runs per (route, configuration), the same whatever the
@@ -68,7 +74,9 @@ import Testing
     @Test func plotSampleIsBoundedAndOrderFree() throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let seeds = (1...6).map(String.init).joined(separator: ", ")
-        let s = try ExperimentSpec.parse("name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)\nsweep:\n  rdp_tolerance: [0.3]\n  seeds: [\(seeds)]\n", file: "t.yaml")
+        let s = try ExperimentSpec.parse(
+            "name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)\nsweep:\n  rdp_tolerance: [0.3]\n  seeds: [\(seeds)]\n",
+            file: "t.yaml")
         let plan = planExperiment(s)
         var forward = PlotSample(plan), backward = PlotSample(plan)
         for j in plan.jobs { forward.offer(j) }
@@ -77,9 +85,12 @@ import Testing
         // 6 configurations (one per seed) × 3 sessions: every cell has 3 ≤ perCell runs.
         #expect(forward.indices == plan.jobs.map(\.index))
         // 50 runs in one cell: perCell of them.
-        let many = ExperimentPlan(spec: s, inputs: SessionCatalog(sessions: [:]), checksums: [:],
-                                  jobs: (0..<50).map { i in var j = plan.jobs[0]; j.index = i; j.key = "k\(i)"; return j },
-                                  failures: [], specSHA256: "")
+        let many = ExperimentPlan(
+            spec: s, inputs: SessionCatalog(sessions: [:]), checksums: [:],
+            jobs: (0..<50).map { i in
+                var j = plan.jobs[0]; j.index = i; j.key = "k\(i)"; return j
+            },
+            failures: [], specSHA256: "")
         var sample = PlotSample(many)
         for j in many.jobs { sample.offer(j) }
         #expect(sample.indices.count == PlotSample.perCell)

@@ -23,10 +23,13 @@ final class GeneratorCalls: Sendable {
         for i in 0..<count {
             let name = "s\(i)"
             let metadata = SessionMetadata(kind: .navigation, sessionID: name, routeID: "R\(i)", venue: "", device: "")
-            entries[name] = SessionCatalog.Entry(metadata: metadata, streams: [.vio], source: .generated({
-                calls.count(name)
-                return Session(metadata: metadata, vio: VIOStream(timestamps: [0, 1], poses: [.identity, .identity], trackingState: [.normal, .normal]))
-            }))
+            entries[name] = SessionCatalog.Entry(
+                metadata: metadata, streams: [.vio],
+                source: .generated({
+                    calls.count(name)
+                    return Session(
+                        metadata: metadata, vio: VIOStream(timestamps: [0, 1], poses: [.identity, .identity], trackingState: [.normal, .normal]))
+                }))
         }
         return SessionCatalog(entries: entries, capacity: capacity)
     }

@@ -20,8 +20,10 @@ import Testing
     }
 
     /// Keys are held as 32 bytes when they are SHA-256 hex, as text otherwise; both read back exactly.
-    @Test(arguments: ["0123456789abcdef0123456789abcdeffedcba9876543210ffffffffffffffff", String(repeating: "0", count: 64),
-                      "0123456789ABCDEF0123456789abcdeffedcba9876543210ffffffffffffffff", "k1", "", "é" + String(repeating: "a", count: 63)])
+    @Test(arguments: [
+        "0123456789abcdef0123456789abcdeffedcba9876543210ffffffffffffffff", String(repeating: "0", count: 64),
+        "0123456789ABCDEF0123456789abcdeffedcba9876543210ffffffffffffffff", "k1", "", "é" + String(repeating: "a", count: 63),
+    ])
     func jobKeysReadBackExactly(_ key: String) throws {
         let plan = planExperiment(try spec(NSTemporaryDirectory() + "nb-unused-output"))  // planning writes nothing
         var job = try #require(plan.jobs.first)
@@ -31,7 +33,8 @@ import Testing
     }
 
     func spec(_ out: String) throws -> ExperimentSpec {
-        try ExperimentSpec.parse("name: slice\ninputs:\n  - \(datasets)/R*.h5\noutput: \(out)\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n", file: "slice.yaml")
+        try ExperimentSpec.parse(
+            "name: slice\ninputs:\n  - \(datasets)/R*.h5\noutput: \(out)\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n", file: "slice.yaml")
     }
 
     @Test func aShardLoadsOnlyItsSessions() throws {

@@ -30,8 +30,9 @@ private func expectMatches(_ a: [Double], _ b: [Double], _ what: String) {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let csv = "time,accel\n" + zip(t, x).map { "\(formatNumber($0)),\(formatNumber($1))" }.joined(separator: "\n") + "\n"
         try csv.write(toFile: dir + "/in.csv", atomically: true, encoding: .utf8)
-        let out = try filterCSV(try CSVTable.read(dir + "/in.csv"), spec: try FilterSpec(parsing: "butter:order=4,cutoff=5,zero-phase"),
-                                column: "accel", outputColumn: "smooth", timeColumn: "time", rate: nil)
+        let out = try filterCSV(
+            try CSVTable.read(dir + "/in.csv"), spec: try FilterSpec(parsing: "butter:order=4,cutoff=5,zero-phase"),
+            column: "accel", outputColumn: "smooth", timeColumn: "time", rate: nil)
         try out.write(toFile: dir + "/out.csv", atomically: true, encoding: .utf8)
         let table = try CSVTable.read(dir + "/out.csv")
         #expect(table.header == ["time", "accel", "smooth"])

@@ -6,8 +6,12 @@ import Testing
     let text = "name: x\ninputs: a/*.h5\nsweep:\n  rdp_tolerance: [0.3]\n  wording: [clock]\n"
 
     @Test func overridesSetAndSweepKeys() throws {
-        let s = try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["rdp_tolerance=0.6,1", "sweep.haptic=relaxed",
-                                                                          "output=Reports/try", "calibration=[mean, \"ema:tau=0.5,angle\"]"])
+        let s = try ExperimentSpec.parse(
+            text, file: "s.yaml",
+            overrides: [
+                "rdp_tolerance=0.6,1", "sweep.haptic=relaxed",
+                "output=Reports/try", "calibration=[mean, \"ema:tau=0.5,angle\"]",
+            ])
         #expect(s.sweep.rdpTolerance == [0.6, 1])
         #expect(s.sweep.values["haptic"] == ["relaxed"])
         #expect(s.output == "Reports/try")
@@ -15,7 +19,8 @@ import Testing
         #expect(s.sweep.configurations.map(\.label) == ["tol=0.6", "tol=1"])
         #expect(s.sweep.configurations.allSatisfy { !$0.options.guidance.strictHaptic })
         // The hashed text records the overrides; without overrides it is the file's.
-        #expect(s.text.hasSuffix("# overrides: rdp_tolerance=0.6,1 sweep.haptic=relaxed output=Reports/try calibration=[mean, \"ema:tau=0.5,angle\"]\n"))
+        #expect(
+            s.text.hasSuffix("# overrides: rdp_tolerance=0.6,1 sweep.haptic=relaxed output=Reports/try calibration=[mean, \"ema:tau=0.5,angle\"]\n"))
         #expect(try ExperimentSpec.parse(text, file: "s.yaml", overrides: []).text == text)
     }
 
@@ -26,14 +31,21 @@ import Testing
         #expect(throws: SpecError(file: "s.yaml", key: "tolerance", problem: "expected KEY=VALUE (for example rdp_tolerance=0.3,0.6)")) {
             try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["tolerance"])
         }
-        #expect(throws: SpecError(file: "s.yaml", key: "sweep.seed", problem: "unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds, estimator")) {
+        #expect(
+            throws: SpecError(
+                file: "s.yaml", key: "sweep.seed",
+                problem:
+                    "unknown sweep dimension; valid: rdp_tolerance, rdp_distance, registration, anchor_sightings, position_filter, wording, arrival, haptic, seeds, estimator"
+            )
+        ) {
             try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["sweep.seed=2"])
         }
     }
 
     @Test func resolvedYAMLParsesToTheSameSpec() throws {
-        let s = try ExperimentSpec.parse(text + "compare:\n  end_point_drift: {absolute: 0.01, relative: 0}\n", file: "s.yaml",
-                                         overrides: ["anchor_sightings=all,2", "position_filter=none,ema:tau=0.3"])
+        let s = try ExperimentSpec.parse(
+            text + "compare:\n  end_point_drift: {absolute: 0.01, relative: 0}\n", file: "s.yaml",
+            overrides: ["anchor_sightings=all,2", "position_filter=none,ema:tau=0.3"])
         let again = try ExperimentSpec.parse(s.resolvedYAML, file: "r.yaml")
         #expect(again.sweep == s.sweep)
         #expect(again.tolerances == s.tolerances)

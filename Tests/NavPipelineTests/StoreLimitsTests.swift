@@ -1,22 +1,39 @@
 import Foundation
 import NavCore
-@testable import NavPipeline
 import Testing
+
+@testable import NavPipeline
 
 /// A shard store is a file from elsewhere: rows beyond `StoreLimits` are refused at merge with
 /// one line naming the shard, the table and the row; in the report folder's own store such a row
 /// is not trusted (computed again).
 @Suite(.serialized) struct StoreLimitsTests {
     func spec(_ out: String) throws -> ExperimentSpec {
-        try ExperimentSpec.parse("name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(out)\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n", file: "t.yaml")
+        try ExperimentSpec.parse(
+            "name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(out)\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n", file: "t.yaml")
     }
 
     static let tamperings: [(table: String, sql: String, problem: String)] = [
-        ("runs", "UPDATE runs SET route = printf('%.5000c', 'x') WHERE job_index = (SELECT MIN(job_index) FROM runs)", "a label is longer than 4096 characters"),
-        ("runs", "UPDATE runs SET job_index = 'seven' WHERE job_index = (SELECT MIN(job_index) FROM runs)", "job_index is not a non-negative integer"),
-        ("metrics", "UPDATE metrics SET ordinal = 5000000 WHERE ordinal = 0 AND run_key = (SELECT MIN(run_key) FROM metrics)", "ordinal is not an integer 0…4095"),
-        ("metrics", "UPDATE metrics SET unit = printf('%.300c', 'u') WHERE ordinal = 1 AND run_key = (SELECT MIN(run_key) FROM metrics)", "a metric name or unit is longer than 256 characters"),
-        ("metrics", "UPDATE metrics SET value = x'00ff' WHERE ordinal = 2 AND run_key = (SELECT MIN(run_key) FROM metrics)", "value is neither a number nor NULL"),
+        (
+            "runs", "UPDATE runs SET route = printf('%.5000c', 'x') WHERE job_index = (SELECT MIN(job_index) FROM runs)",
+            "a label is longer than 4096 characters"
+        ),
+        (
+            "runs", "UPDATE runs SET job_index = 'seven' WHERE job_index = (SELECT MIN(job_index) FROM runs)",
+            "job_index is not a non-negative integer"
+        ),
+        (
+            "metrics", "UPDATE metrics SET ordinal = 5000000 WHERE ordinal = 0 AND run_key = (SELECT MIN(run_key) FROM metrics)",
+            "ordinal is not an integer 0…4095"
+        ),
+        (
+            "metrics", "UPDATE metrics SET unit = printf('%.300c', 'u') WHERE ordinal = 1 AND run_key = (SELECT MIN(run_key) FROM metrics)",
+            "a metric name or unit is longer than 256 characters"
+        ),
+        (
+            "metrics", "UPDATE metrics SET value = x'00ff' WHERE ordinal = 2 AND run_key = (SELECT MIN(run_key) FROM metrics)",
+            "value is neither a number nor NULL"
+        ),
     ]
 
     @Test(arguments: 0..<tamperings.count)
@@ -50,10 +67,11 @@ import Testing
         #expect(try store.read { try $0.metrics(key: victim) } != nil)
         try store.pool.write { db in
             // 5,000 extra metric rows for one run: beyond metricsPerRun, never decoded.
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 5999)
-                INSERT INTO metrics(run_key, ordinal, name, value, unit, exact) SELECT ?, i, 'x', 0, 'm', NULL FROM n
-                """, arguments: [victim])
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 5999)
+                    INSERT INTO metrics(run_key, ordinal, name, value, unit, exact) SELECT ?, i, 'x', 0, 'm', NULL FROM n
+                    """, arguments: [victim])
         }
         #expect(try store.read { try $0.metrics(key: victim) } == nil)
         let (_, _, computed) = try executeJobs(plan, storePath: path, workers: 1)

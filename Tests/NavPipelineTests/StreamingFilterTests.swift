@@ -1,9 +1,10 @@
 import Foundation
 import NavCore
 import NavIO
-@testable import NavPipeline
 import NavSignal
 import Testing
+
+@testable import NavPipeline
 
 /// `filterTrace` reads, filters and writes a trace block by block (issue 16, long recordings):
 /// the filtered stream equals the whole-array filter bit for bit at any block size, every other
@@ -21,8 +22,9 @@ import Testing
             heading.append((355 + 20 * sin(time / 3) + g.uniform()).truncatingRemainder(dividingBy: 360))
         }
         let meta = SessionMetadata(kind: .recording, sessionID: "stream-test", routeID: "r", venue: "v", device: "d")
-        let s = Session(metadata: meta, imu: IMUStream(timestamps: t, accelerometer: acc, gyroscope: gyro, attitude: nil, magnetometer: nil),
-                        compass: CompassStream(timestamps: t, heading: heading))
+        let s = Session(
+            metadata: meta, imu: IMUStream(timestamps: t, accelerometer: acc, gyroscope: gyro, attitude: nil, magnetometer: nil),
+            compass: CompassStream(timestamps: t, heading: heading))
         try writeTrace(s, to: path)
     }
 
@@ -32,7 +34,9 @@ import Testing
         return dir
     }
 
-    @Test(arguments: ["butter:order=4,cutoff=5", "butter:order=4,cutoff=5,zero-phase", "mean:window=9,centred", "ema:tau=0.2", "kalman-cv:q=0.5,r=0.0016"])
+    @Test(arguments: [
+        "butter:order=4,cutoff=5", "butter:order=4,cutoff=5,zero-phase", "mean:window=9,centred", "ema:tau=0.2", "kalman-cv:q=0.5,r=0.0016",
+    ])
     func blocksEqualTheWholeArrayFilter(_ text: String) throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -44,10 +48,13 @@ import Testing
         let raw = try source.readDoubles("/imu/accelerometer").values
         let fs = 1 / SamplingSummary(timestamps: t).medianInterval
         let columns = try (0..<3).map { c in try spec.apply(stride(from: c, to: raw.count, by: 3).map { raw[$0] }, timestamps: t, sampleRate: fs) }
-        for (blockRows, compression) in [(7, HDF5Compression.none), (1_000, .gzip(level: 1)), (4_096, .gzip(level: 9)), (traceBlockRows, .filterDefault)] {
+        for (blockRows, compression) in [
+            (7, HDF5Compression.none), (1_000, .gzip(level: 1)), (4_096, .gzip(level: 9)), (traceBlockRows, .filterDefault),
+        ] {
             let out = dir + "/out-\(blockRows).h5"
-            try filterTrace(input: input, output: out, spec: spec, dataset: "imu/accelerometer", rate: nil, command: "navbench filter test",
-                            compression: compression, blockRows: blockRows)
+            try filterTrace(
+                input: input, output: out, spec: spec, dataset: "imu/accelerometer", rate: nil, command: "navbench filter test",
+                compression: compression, blockRows: blockRows)
             let r = try HDF5Reader(path: out)
             let y = try r.readDoubles("/imu/accelerometer").values
             for c in 0..<3 {
@@ -70,7 +77,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.makeTrace(dir + "/in.h5", rows: 3_000)
         let spec = try FilterSpec(parsing: "ema:tau=0.5")
-        try filterTrace(input: dir + "/in.h5", output: dir + "/out.h5", spec: spec, dataset: "compass/heading", rate: nil, command: "c", blockRows: 333)
+        try filterTrace(
+            input: dir + "/in.h5", output: dir + "/out.h5", spec: spec, dataset: "compass/heading", rate: nil, command: "c", blockRows: 333)
         let src = try HDF5Reader(path: dir + "/in.h5")
         let h = try src.readDoubles("/compass/heading").values, t = try src.readDoubles("/compass/timestamps").values
         let expected = try FilterSpec(parsing: "ema:tau=0.5,angle").apply(h, timestamps: t, sampleRate: 100)
@@ -83,7 +91,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.makeTrace(dir + "/in.h5", rows: 100)
         let spec = try FilterSpec(parsing: "mean")
-        #expect(throws: TraceError.self) { try filterTrace(input: dir + "/in.h5", output: dir + "/o.h5", spec: spec, dataset: "imu/nope", rate: nil, command: "c") }
+        #expect(throws: TraceError.self) {
+            try filterTrace(input: dir + "/in.h5", output: dir + "/o.h5", spec: spec, dataset: "imu/nope", rate: nil, command: "c")
+        }
         do {
             try filterTrace(input: dir + "/in.h5", output: dir + "/o.h5", spec: spec, dataset: "vio/position", rate: nil, command: "c")
             Issue.record("expected an error")
@@ -100,7 +110,9 @@ import Testing
         let bad = here.appendingPathComponent("../NavIOTests/Fixtures/bad").standardizedFileURL.path
         let datasets = here.appendingPathComponent("../../Datasets").standardizedFileURL.path
         var files = try FileManager.default.contentsOfDirectory(atPath: bad).sorted().map { bad + "/" + $0 }
-        files += try FileManager.default.contentsOfDirectory(atPath: datasets).filter { $0.hasSuffix(".h5") }.sorted().prefix(4).map { datasets + "/" + $0 }
+        files += try FileManager.default.contentsOfDirectory(atPath: datasets).filter { $0.hasSuffix(".h5") }.sorted().prefix(4).map {
+            datasets + "/" + $0
+        }
         #expect(files.count >= 14)
         for f in files {
             let whole = validateTrace(at: f), blocks = validateTrace(at: f, loadValues: false)

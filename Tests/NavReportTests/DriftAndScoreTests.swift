@@ -20,7 +20,8 @@ import Testing
         let q = t.map { Vector3($0, 0, 0) }
         let ref = try Self.write("line-ref", t, q), est = try Self.write("line-est", t, q.map { 1.02 * $0 })
         defer { try? FileManager.default.removeItem(atPath: ref); try? FileManager.default.removeItem(atPath: est) }
-        let p = try prepareTrajectoryPair(reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est), settings: EvaluationSettings())
+        let p = try prepareTrajectoryPair(
+            reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est), settings: EvaluationSettings())
         let r = try driftReport(p, options: DriftOptions(lengths: [10, 20], step: 10, rteWindow: 10))
         // A segment ends at the first pose past L metres: D_j = D_i + L + 0.1, error 0.02·(L + 0.1).
         for s in r.segments {
@@ -42,7 +43,8 @@ import Testing
         let shift = Vector3(0.3, 0.4, 3.5)
         let ref = try Self.write("circle-ref", t, q), est = try Self.write("circle-est", t, q.map { $0 + shift })
         defer { try? FileManager.default.removeItem(atPath: ref); try? FileManager.default.removeItem(atPath: est) }
-        let p = try prepareTrajectoryPair(reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est), settings: EvaluationSettings())
+        let p = try prepareTrajectoryPair(
+            reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est), settings: EvaluationSettings())
         let s = try scoreReport(p, options: ScoreOptions())
         #expect(s.upAxis == .z)
         for v in [s.ce50, s.ce95, s.ipin, s.meanHorizontalError] { #expect(abs(v - 0.5) < 1e-12) }

@@ -16,7 +16,9 @@ import Testing
     struct Stats: Decodable { var rmse, mean, median, std, min, max, sse: Double }
     struct Association: Decodable { var tOffset: Double; var referenceIndices: [Int]; var estimateIndices: [Int] }
     struct APECase: Decodable { var tOffset: Double; var align: String; var nToAlign: Int; var relation: String; var pairs: Int; var stats: Stats }
-    struct RPECase: Decodable { var tOffset: Double; var align: String; var delta: Double; var deltaUnit: String; var allPairs: Bool; var pairs: Int; var stats: Stats }
+    struct RPECase: Decodable {
+        var tOffset: Double; var align: String; var delta: Double; var deltaUnit: String; var allPairs: Bool; var pairs: Int; var stats: Stats
+    }
     struct Interp: Decodable { var pairs: Int; var stats: Stats }
     struct Dataset: Decodable {
         var reference: String, estimate: String
@@ -60,7 +62,8 @@ import Testing
         let d = Self.evo[name]!
         let (r, e) = sources(d)
         for c in d.ape {
-            let s = EvaluationSettings(alignment: AlignmentMethod(rawValue: c.align)!, offset: c.tOffset, alignCount: c.nToAlign < 0 ? nil : c.nToAlign)
+            let s = EvaluationSettings(
+                alignment: AlignmentMethod(rawValue: c.align)!, offset: c.tOffset, alignCount: c.nToAlign < 0 ? nil : c.nToAlign)
             let rep = try evaluateAPE(reference: r, estimate: e, relation: PoseRelation(rawValue: c.relation)!, settings: s)
             #expect(rep.pairs == c.pairs)
             #expect(within(rep.statistics, c.stats), "\(name) \(c.align) n=\(c.nToAlign) \(c.relation) offset \(c.tOffset)")
@@ -73,8 +76,9 @@ import Testing
         let (r, e) = sources(d)
         for c in d.rpe {
             let o = RPEOptions(delta: c.delta, unit: c.deltaUnit == "f" ? .frames : .metres, allPairs: c.allPairs)
-            let rep = try evaluateRPE(reference: r, estimate: e, options: o,
-                                      settings: EvaluationSettings(alignment: AlignmentMethod(rawValue: c.align)!, offset: c.tOffset))
+            let rep = try evaluateRPE(
+                reference: r, estimate: e, options: o,
+                settings: EvaluationSettings(alignment: AlignmentMethod(rawValue: c.align)!, offset: c.tOffset))
             #expect(rep.pairs == c.pairs, "\(name) \(c.align) \(c.delta)\(c.deltaUnit) all=\(c.allPairs)")
             #expect(within(rep.statistics, c.stats), "\(name) \(c.align) \(c.delta)\(c.deltaUnit) all=\(c.allPairs) offset \(c.tOffset)")
         }
@@ -124,24 +128,31 @@ import Testing
 @Suite struct UpAxisEvaluationTests {
     @Test func zUpPairRotatedAboutZAlignsExactly() throws {
         // Without the repeats (a repeated stamp pairs with the other pose of its run, as evo).
-        let t = removingDuplicateTimestamps(try readTrajectory(at: DuplicateTimestampTests.fixtures + "/duplicates/tum_groundtruth.tum").trajectory).trajectory
+        let t = removingDuplicateTimestamps(try readTrajectory(at: DuplicateTimestampTests.fixtures + "/duplicates/tum_groundtruth.tum").trajectory)
+            .trajectory
         let turn = Similarity3(rotation: rotation(about: .z, angle: Double.pi / 6), translation: Vector3(3, -1, 0.5), scale: 1)
         let ref = NSTemporaryDirectory() + "navbench-zref-\(getpid()).tum", est = NSTemporaryDirectory() + "navbench-zturn-\(getpid()).tum"
         try writeTUM(t, to: ref)
         try writeTUM(Trajectory(timestamps: t.timestamps, poses: turn.apply(to: t.poses.values)), to: est)
         defer { try? FileManager.default.removeItem(atPath: est); try? FileManager.default.removeItem(atPath: ref) }
-        let z = try evaluateAPE(reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est),
-                                settings: EvaluationSettings(alignment: .yaw, upAxis: .z))
+        let z = try evaluateAPE(
+            reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est),
+            settings: EvaluationSettings(alignment: .yaw, upAxis: .z))
         #expect(z.statistics.rmse < 1e-9)
         #expect(z.context.upAxisSource == "--up-axis")
-        let y = try evaluateAPE(reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est),
-                                settings: EvaluationSettings(alignment: .yaw, upAxis: .y))
+        let y = try evaluateAPE(
+            reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est),
+            settings: EvaluationSettings(alignment: .yaw, upAxis: .y))
         #expect(y.statistics.rmse > 0.05)
         // auto: a TUM walk is flattest along z.
-        let auto = try evaluateAPE(reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est),
-                                   settings: EvaluationSettings(alignment: .yaw))
+        let auto = try evaluateAPE(
+            reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: est),
+            settings: EvaluationSettings(alignment: .yaw))
         #expect(auto.settings.upAxis == .z)
         #expect(auto.statistics.rmse < 1e-9)
-        #expect(auto.text.hasPrefix("up axis: z (auto: smallest spread of the reference positions)\n\nAPE w.r.t. translation part (m)\n(with 4-DoF yaw + translation alignment about +z)\n"))
+        #expect(
+            auto.text.hasPrefix(
+                "up axis: z (auto: smallest spread of the reference positions)\n\nAPE w.r.t. translation part (m)\n(with 4-DoF yaw + translation alignment about +z)\n"
+            ))
     }
 }

@@ -13,8 +13,10 @@ import Testing
                 for s in 0..<6 {
                     var v = 2 + 0.3 * Double(s) + (a == "y" ? 1 + 0.01 * Double(s) : 0)
                     if s == nanSession && a == "x" && b == "p" { v = .nan }
-                    rows.append(MetricRow(route: "R1", session: "nav\(s)", configuration: "a=\(a) b=\(b)", parameters: [a, b],
-                                          metric: "end_of_route_error", value: v, unit: "m"))
+                    rows.append(
+                        MetricRow(
+                            route: "R1", session: "nav\(s)", configuration: "a=\(a) b=\(b)", parameters: [a, b],
+                            metric: "end_of_route_error", value: v, unit: "m"))
                 }
             }
         }
@@ -47,8 +49,9 @@ import Testing
         let table = MetricsTable(parameterColumns: ["a", "b"], rows: rows)
         let whole = ExperimentStatistics(table: table, keyMetrics: ["end_of_route_error"], options: Self.options)
         var lines = ""
-        let streamed = ExperimentStatistics(table: table, keyMetrics: ["end_of_route_error"], options: Self.options,
-                                            cellSink: { lines += ExperimentStatistics.csvLine($0) })
+        let streamed = ExperimentStatistics(
+            table: table, keyMetrics: ["end_of_route_error"], options: Self.options,
+            cellSink: { lines += ExperimentStatistics.csvLine($0) })
         #expect(ExperimentStatistics.cellsHeader + lines == whole.cellsCSV)
         #expect(whole.cells.contains { $0.metric == "corrections" })
         #expect(streamed.cells == whole.cells.filter { $0.metric == "end_of_route_error" })
@@ -87,11 +90,16 @@ import Testing
 
     @Test func seedsAreReplicatesNotConfigurations() throws {
         var rows: [MetricRow] = []
-        for seed in 1...4 { for s in 0..<3 {
-            rows.append(MetricRow(route: "R1", session: "nav\(s)", configuration: "seed=\(seed)", parameters: ["\(seed)"],
-                                  metric: "end_of_route_error", value: Double(seed * 10 + s), unit: "m"))
-        } }
-        let st = ExperimentStatistics(table: MetricsTable(parameterColumns: ["seed"], rows: rows), keyMetrics: ["end_of_route_error"], options: Self.options)
+        for seed in 1...4 {
+            for s in 0..<3 {
+                rows.append(
+                    MetricRow(
+                        route: "R1", session: "nav\(s)", configuration: "seed=\(seed)", parameters: ["\(seed)"],
+                        metric: "end_of_route_error", value: Double(seed * 10 + s), unit: "m"))
+            }
+        }
+        let st = ExperimentStatistics(
+            table: MetricsTable(parameterColumns: ["seed"], rows: rows), keyMetrics: ["end_of_route_error"], options: Self.options)
         let cell = try #require(st.cells.first { $0.route == allRoutesLabel })
         #expect(st.groups[allRoutesLabel]?.map(\.members) == [["default"]])
         #expect(cell.configuration == "default" && cell.n == 12)

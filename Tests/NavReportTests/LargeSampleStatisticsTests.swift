@@ -19,8 +19,10 @@ import Testing
         for (c, shift) in [("k=a", 0.0), ("k=b", 0.02)] {
             for s in 0..<n {
                 let v = a[s] + shift + (shift == 0 ? 0 : 0.3 * (uniform() - 0.5))
-                rows.append(MetricRow(route: "R", session: "s\(s)", configuration: c, parameters: [String(c.dropFirst(2))],
-                                      metric: "end_of_route_error", value: v, unit: "m"))
+                rows.append(
+                    MetricRow(
+                        route: "R", session: "s\(s)", configuration: c, parameters: [String(c.dropFirst(2))],
+                        metric: "end_of_route_error", value: v, unit: "m"))
             }
         }
         return MetricsTable(parameterColumns: ["k"], rows: rows)
@@ -53,7 +55,9 @@ import Testing
             let s = try #require(slow.cells.first { $0.route == allRoutesLabel && $0.configuration == c })
             #expect(s.ciMethod == "bca")
             let width = s.ciHigh - s.ciLow
-            #expect(abs(f.ciLow - s.ciLow) < 0.05 * width && abs(f.ciHigh - s.ciHigh) < 0.05 * width, "\(c): t [\(f.ciLow), \(f.ciHigh)] vs BCa [\(s.ciLow), \(s.ciHigh)]")
+            #expect(
+                abs(f.ciLow - s.ciLow) < 0.05 * width && abs(f.ciHigh - s.ciHigh) < 0.05 * width,
+                "\(c): t [\(f.ciLow), \(f.ciHigh)] vs BCa [\(s.ciLow), \(s.ciHigh)]")
         }
         let pf = try #require(fast.comparisons.first { $0.route == allRoutesLabel }).pPermutation
         let ps = try #require(slow.comparisons.first { $0.route == allRoutesLabel }).pPermutation

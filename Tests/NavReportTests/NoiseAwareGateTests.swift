@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import NavCore
 import NavReport
 import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// The noise-aware gate of `navbench compare`: tolerance AND significance, the per-row fallback,
 /// self-comparison, JUnit XML and pandas-written metrics.csv.
@@ -17,7 +18,8 @@ import Testing
         for u in 0..<units {
             let base = 2 * (1 + noise * rng.gaussian()), now = 2 * (1 + shift) * (1 + noise * rng.gaussian())
             for (rows, v) in [(0, base), (1, now)] {
-                let row = MetricRow(route: "R1", session: "nav\(u)", configuration: "default", parameters: [], metric: "end_of_route_error", value: v, unit: "m")
+                let row = MetricRow(
+                    route: "R1", session: "nav\(u)", configuration: "default", parameters: [], metric: "end_of_route_error", value: v, unit: "m")
                 if rows == 0 { b.append(row) } else { c.append(row) }
             }
         }
@@ -44,7 +46,8 @@ import Testing
             large += r30.regressions.count
             #expect(r30.gated[0].paired)
         }
-        let message = "3 % worse flagged in \(small)/\(pairs) pairs (two-step rule: \(smallTwoStep)/\(pairs)); 30 % worse flagged in \(large)/\(pairs)"
+        let message =
+            "3 % worse flagged in \(small)/\(pairs) pairs (two-step rule: \(smallTwoStep)/\(pairs)); 30 % worse flagged in \(large)/\(pairs)"
         print(message)
         #expect(Double(small) <= 0.02 * Double(pairs), "\(message)")
         #expect(large == pairs, "\(message)")
@@ -71,7 +74,11 @@ import Testing
         let (b, _) = Self.pair(shift: 0, seed: 1)
         // Ten copies of the same (route, session, configuration): keys repeat, values differ.
         var rows: [MetricRow] = []
-        for k in 0..<10 { rows += b.rows.map { var r = $0; r.value += Double(k); r.session = "nav1"; return r } }
+        for k in 0..<10 {
+            rows += b.rows.map {
+                var r = $0; r.value += Double(k); r.session = "nav1"; return r
+            }
+        }
         let t = MetricsTable(parameterColumns: [], rows: rows)
         #expect(noiseAwareGate(baseline: t, current: t, resamples: 500).regressions.isEmpty)
         #expect(noiseAwareGate(baseline: b, current: b, resamples: 500).regressions.isEmpty)
@@ -85,17 +92,23 @@ import Testing
         #expect(r.regressions.count == 1)
         #expect(!r.gated[0].paired && r.gated[0].reason.contains("per-row tolerance rule"))
         // A missing row is a regression; a neutral metric is not gated.
-        let counts = MetricRow(route: "R1", session: "nav1", configuration: "default", parameters: [], metric: "instructions", value: 3, unit: "count")
-        let missing = noiseAwareGate(baseline: MetricsTable(parameterColumns: [], rows: [row, counts]), current: MetricsTable(parameterColumns: [], rows: []))
+        let counts = MetricRow(
+            route: "R1", session: "nav1", configuration: "default", parameters: [], metric: "instructions", value: 3, unit: "count")
+        let missing = noiseAwareGate(
+            baseline: MetricsTable(parameterColumns: [], rows: [row, counts]), current: MetricsTable(parameterColumns: [], rows: []))
         #expect(missing.gated.count == 1 && missing.regressions.count == 1 && missing.gated[0].reason.contains("missing"))
     }
 
     @Test func junitIsWellFormedWithCountsInAttributes() throws {
         let (b, c) = Self.pair(shift: 0.30, seed: 2)
         var cur = c
-        cur.rows += [MetricRow(route: "R<&>", session: "s", configuration: "x", parameters: [], metric: "clock_agreement", value: 0.5, unit: "fraction")]
+        cur.rows += [
+            MetricRow(route: "R<&>", session: "s", configuration: "x", parameters: [], metric: "clock_agreement", value: 0.5, unit: "fraction")
+        ]
         var base = b
-        base.rows += [MetricRow(route: "R<&>", session: "s", configuration: "x", parameters: [], metric: "clock_agreement", value: 0.9, unit: "fraction")]
+        base.rows += [
+            MetricRow(route: "R<&>", session: "s", configuration: "x", parameters: [], metric: "clock_agreement", value: 0.9, unit: "fraction")
+        ]
         let r = noiseAwareGate(baseline: base, current: cur, tolerances: Self.fivePercent, resamples: 1000)
         let xml = gateJUnitXML(r, suiteName: "current vs \"baseline\"")
         let doc = try XMLDocument(xmlString: xml, options: [])
@@ -119,7 +132,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("metrics.csv").path
         // What DataFrame.to_csv(index=False) writes: floats with '.0', NaN as an empty cell.
-        try "route,session,configuration,seed,metric,value,unit\nR1,nav1,default,1,end_of_route_error,,m\nR1,nav1,default,1,clock_agreement,1.0,fraction\n"
+        try
+            "route,session,configuration,seed,metric,value,unit\nR1,nav1,default,1,end_of_route_error,,m\nR1,nav1,default,1,clock_agreement,1.0,fraction\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
         let t = try MetricsTable.read(path)
         #expect(t.rows.count == 2 && t.rows[0].value.isNaN && t.rows[1].value == 1)

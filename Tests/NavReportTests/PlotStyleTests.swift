@@ -1,6 +1,7 @@
 import Foundation
-@testable import NavReport
 import Testing
+
+@testable import NavReport
 
 /// Plots a paper can use: round ticks, distinct colour-blind-safe styles, legends inside the canvas.
 @Suite struct PlotStyleTests {
@@ -19,7 +20,9 @@ import Testing
                 #expect(abs(Double(label)! - v) <= 1e-9 * max(1, abs(v)), "\(label) vs \(v)")
             }
         }
-        let svg = SVGPlot(title: "t", xLabel: "x (m)", yLabel: "y (m)", series: [SVGPlot.Series(label: "a", points: [(x: 0.4977, y: 0.5023), (x: 1.0023, y: 0.9)])]).svg
+        let svg = SVGPlot(
+            title: "t", xLabel: "x (m)", yLabel: "y (m)", series: [SVGPlot.Series(label: "a", points: [(x: 0.4977, y: 0.5023), (x: 1.0023, y: 0.9)])]
+        ).svg
         #expect(!svg.contains(">0.5023<") && svg.contains(">0.5<"))
     }
 
@@ -27,7 +30,11 @@ import Testing
         let styles = (0..<24).map { PlotStyle($0) }
         #expect(Set(styles.map { "\($0.color)\($0.dash ?? "")" }).count == 24)
         #expect(Set(styles.map(\.color)).isSubset(of: Set(PlotStyle.okabeIto)))
-        let series = (0..<24).map { k in SVGPlot.Series(label: "tol=0.\(k) reg=gravity-aligned anchors=all arrival=symmetric position_filter=ema:tau=0.3 (+2 identical)", points: [(x: 0, y: Double(k)), (x: 1, y: Double(k) + 1)]) }
+        let series = (0..<24).map { k in
+            SVGPlot.Series(
+                label: "tol=0.\(k) reg=gravity-aligned anchors=all arrival=symmetric position_filter=ema:tau=0.3 (+2 identical)",
+                points: [(x: 0, y: Double(k)), (x: 1, y: Double(k) + 1)])
+        }
         let svg = SVGPlot(title: "t", xLabel: "x (m)", yLabel: "y (m)", series: series).svg
         let height = try #require(Double(svg.firstMatch(of: /height="(\d+)"/)!.1))
         let width = try #require(Double(svg.firstMatch(of: /width="(\d+)"/)!.1))
@@ -44,9 +51,10 @@ import Testing
         // numpy.percentile([1, 2, 3, 4, 100], [25, 50, 75]) = [2, 3, 4]; fence 1.5·2 = 3 → 100 is an outlier.
         let b = try #require(SVGBoxPlot.summary([4, 2, 100, 1, 3, .nan]))
         #expect(b.q1 == 2 && b.median == 3 && b.q3 == 4 && b.low == 1 && b.high == 4 && b.outliers == [100])
-        let plot = SVGBoxPlot(title: "end_of_route_error", yLabel: "end_of_route_error (m)",
-                              groups: (0..<9).map { SVGBoxPlot.Group(label: "config \($0)", values: [1, 2, 3, Double($0)], style: $0) })
-        #expect(plot.svg.matches(of: /fill-opacity="0.25"/).count == 18)   // a box and a legend swatch per group
+        let plot = SVGBoxPlot(
+            title: "end_of_route_error", yLabel: "end_of_route_error (m)",
+            groups: (0..<9).map { SVGBoxPlot.Group(label: "config \($0)", values: [1, 2, 3, Double($0)], style: $0) })
+        #expect(plot.svg.matches(of: /fill-opacity="0.25"/).count == 18)  // a box and a legend swatch per group
         #expect(plot.svg.contains(PlotStyle(8).color) && plot.svg.contains("end_of_route_error (m)"))
     }
 }

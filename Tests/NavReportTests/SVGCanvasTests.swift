@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import NavReport
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-@testable import NavReport
 
 /// Names from data reach plot titles, legends and axis labels: every plot must stay well-formed
 /// XML whatever they hold (markup, quotes, control characters).
@@ -16,15 +18,17 @@ import Testing
     }
 
     @Test func linePlotWithHostileNamesIsWellFormed() {
-        let plot = SVGPlot(title: Self.hostile, xLabel: Self.hostile, yLabel: Self.hostile,
-                           series: [.init(label: Self.hostile, points: [(0, 0), (1, 2)])])
+        let plot = SVGPlot(
+            title: Self.hostile, xLabel: Self.hostile, yLabel: Self.hostile,
+            series: [.init(label: Self.hostile, points: [(0, 0), (1, 2)])])
         #expect(wellFormed(plot.svg))
         #expect(!plot.svg.contains("<script>"))
     }
 
     @Test func boxPlotWithHostileNamesIsWellFormed() {
-        let plot = SVGBoxPlot(title: Self.hostile, yLabel: Self.hostile, xLabel: Self.hostile,
-                              groups: [.init(label: Self.hostile, values: [1, 2, 3, 40], style: 0)])
+        let plot = SVGBoxPlot(
+            title: Self.hostile, yLabel: Self.hostile, xLabel: Self.hostile,
+            groups: [.init(label: Self.hostile, values: [1, 2, 3, 40], style: 0)])
         #expect(wellFormed(plot.svg))
         #expect(!plot.svg.contains("<script>"))
     }

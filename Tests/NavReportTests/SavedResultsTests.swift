@@ -3,8 +3,9 @@ import NavCore
 import NavGeometry
 import NavIO
 import NavMetrics
-@testable import NavReport
 import Testing
+
+@testable import NavReport
 
 /// `--save-results`, `--plot` and `res`: reloading reproduces the statistics exactly, the
 /// saved aligned estimate is the one evaluated, plots keep to their canvas with round ticks.
@@ -15,8 +16,9 @@ import Testing
     @Test func apeReloadReproducesStatisticsExactly() throws {
         let dir = Self.folder("ape")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let p = try prepareTrajectoryPair(reference: TrajectorySource(path: Self.dup + "/tum_groundtruth.tum"),
-                                          estimate: TrajectorySource(path: Self.dup + "/tum_estimate.tum"), settings: EvaluationSettings(alignment: .sim3))
+        let p = try prepareTrajectoryPair(
+            reference: TrajectorySource(path: Self.dup + "/tum_groundtruth.tum"),
+            estimate: TrajectorySource(path: Self.dup + "/tum_estimate.tum"), settings: EvaluationSettings(alignment: .sim3))
         let r = try apeReport(p, relation: .translationPart, settings: p.settings)
         try saveEvaluation(r, pair: p, to: dir)
         let s = try loadSavedEvaluation(dir)
@@ -38,8 +40,9 @@ import Testing
     @Test func rpeReloadReproducesStatisticsExactly() throws {
         let dir = Self.folder("rpe")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let p = try prepareTrajectoryPair(reference: TrajectorySource(path: Self.dup + "/euroc_groundtruth.csv"),
-                                          estimate: TrajectorySource(path: Self.dup + "/euroc_estimate.tum"), settings: EvaluationSettings(alignment: .se3))
+        let p = try prepareTrajectoryPair(
+            reference: TrajectorySource(path: Self.dup + "/euroc_groundtruth.csv"),
+            estimate: TrajectorySource(path: Self.dup + "/euroc_estimate.tum"), settings: EvaluationSettings(alignment: .se3))
         let r = try rpeReport(p, relation: .rotationAngleDeg, options: RPEOptions(delta: 5, unit: .frames, allPairs: true), settings: p.settings)
         try saveEvaluation(r, pair: p, to: dir)
         let s = try loadSavedEvaluation(dir + "/stats.json")
@@ -51,7 +54,8 @@ import Testing
 
     @Test func missingResultIsOneLine() {
         do { _ = try loadSavedEvaluation("/nonexistent/result"); Issue.record("loaded nothing") } catch {
-            #expect(error.description == "/nonexistent/result/stats.json: no stats.json; expected a folder written by navbench ape/rpe --save-results")
+            #expect(
+                error.description == "/nonexistent/result/stats.json: no stats.json; expected a folder written by navbench ape/rpe --save-results")
         }
     }
 
@@ -67,20 +71,26 @@ import Testing
     }
 
     @Test func plotStaysInsideItsCanvasWithUnits() throws {
-        let p = try prepareTrajectoryPair(reference: TrajectorySource(path: Self.dup + "/tum_groundtruth.tum"),
-                                          estimate: TrajectorySource(path: Self.dup + "/tum_estimate.tum"), settings: EvaluationSettings(alignment: .se3))
+        let p = try prepareTrajectoryPair(
+            reference: TrajectorySource(path: Self.dup + "/tum_groundtruth.tum"),
+            estimate: TrajectorySource(path: Self.dup + "/tum_estimate.tum"), settings: EvaluationSettings(alignment: .se3))
         let r = try apeReport(p, relation: .translationPart, settings: p.settings)
         let svg = errorPlotSVG(ErrorPlotData(r, pair: p, plane: .xy))
         #expect(svg == errorPlotSVG(ErrorPlotData(r, pair: p, plane: .xy)))  // deterministic
-        for label in [">x (m)<", ">y (m)<", ">error (m)<", ">time since the first pair (s)<", ">reference<"] { #expect(svg.contains(label), "\(label)") }
+        for label in [">x (m)<", ">y (m)<", ">error (m)<", ">time since the first pair (s)<", ">reference<"] {
+            #expect(svg.contains(label), "\(label)")
+        }
         // Every x coordinate and every rectangle's right edge lie inside the 760-pixel canvas.
         let xs = try Regex(#" x="(-?[0-9.]+)""#)
         for m in svg.matches(of: xs) { #expect(Double(m.output[1].substring!)! <= 760 && Double(m.output[1].substring!)! >= 0) }
         let rects = try Regex(#"<rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)""#)
         for m in svg.matches(of: rects) { #expect(Double(m.output[1].substring!)! + Double(m.output[2].substring!)! <= 760) }
-        let box = resultsBoxPlotSVG([try { () throws -> SavedEvaluation in
-            let dir = Self.folder("box"); defer { try? FileManager.default.removeItem(atPath: dir) }
-            try saveEvaluation(r, pair: p, to: dir); return try loadSavedEvaluation(dir) }()])
+        let box = resultsBoxPlotSVG([
+            try { () throws -> SavedEvaluation in
+                let dir = Self.folder("box"); defer { try? FileManager.default.removeItem(atPath: dir) }
+                try saveEvaluation(r, pair: p, to: dir); return try loadSavedEvaluation(dir)
+            }()
+        ])
         #expect(box.contains(">error (m)<") && box.contains("tum_estimate.tum"))
     }
 }

@@ -36,8 +36,9 @@ import Testing
     @Test(arguments: ["none", "se3", "sim3", "origin"])
     func apeMatchesEvo(_ align: String) throws {
         for c in Self.evo.ape where c.align == align {
-            let r = try evaluateAPE(reference: Self.ref, estimate: Self.est, relation: PoseRelation(rawValue: c.relation)!,
-                                    settings: EvaluationSettings(alignment: AlignmentMethod(rawValue: align)!))
+            let r = try evaluateAPE(
+                reference: Self.ref, estimate: Self.est, relation: PoseRelation(rawValue: c.relation)!,
+                settings: EvaluationSettings(alignment: AlignmentMethod(rawValue: align)!))
             #expect(r.pairs == c.pairs)
             #expect(close(r.statistics, c.stats), "\(align) \(c.relation)")
         }
@@ -45,10 +46,12 @@ import Testing
 
     @Test func rpeMatchesEvo() throws {
         for c in Self.evo.rpe where c.relation == "translation_part" || c.relation == "rotation_angle_deg" {
-            let o = RPEOptions(delta: c.delta!, unit: c.deltaUnit == "f" ? .frames : .metres, allPairs: c.allPairs!,
-                               pairing: c.pairsFromReference! ? .reference : .evo)
-            let r = try evaluateRPE(reference: Self.ref, estimate: Self.est, relation: PoseRelation(rawValue: c.relation)!, options: o,
-                                    settings: EvaluationSettings(alignment: AlignmentMethod(rawValue: c.align)!))
+            let o = RPEOptions(
+                delta: c.delta!, unit: c.deltaUnit == "f" ? .frames : .metres, allPairs: c.allPairs!,
+                pairing: c.pairsFromReference! ? .reference : .evo)
+            let r = try evaluateRPE(
+                reference: Self.ref, estimate: Self.est, relation: PoseRelation(rawValue: c.relation)!, options: o,
+                settings: EvaluationSettings(alignment: AlignmentMethod(rawValue: c.align)!))
             #expect(r.pairs == c.pairs)
             #expect(close(r.statistics, c.stats), "\(c.align) \(c.relation) \(c.delta!)\(c.deltaUnit!)")
         }
@@ -58,8 +61,9 @@ import Testing
     @Test func inMemoryTrajectoriesMatchEvo() throws {
         let ref = try readTrajectory(at: Self.ref.path).trajectory, est = try readTrajectory(at: Self.est.path).trajectory
         for c in Self.evo.ape where c.align == "se3" {
-            let r = try evaluateAPE(reference: ref, estimate: est, relation: PoseRelation(rawValue: c.relation)!,
-                                    settings: EvaluationSettings(alignment: .se3))
+            let r = try evaluateAPE(
+                reference: ref, estimate: est, relation: PoseRelation(rawValue: c.relation)!,
+                settings: EvaluationSettings(alignment: .se3))
             #expect(r.pairs == c.pairs)
             #expect(close(r.statistics, c.stats), "se3 \(c.relation)")
             #expect(r.referencePath == "reference" && r.estimatePath == "estimate")

@@ -1,8 +1,9 @@
 import Foundation
 import NavCore
-@testable import NavRosbag
-import Testing
 import NavTestSupport
+import Testing
+
+@testable import NavRosbag
 
 // Hostile recordings built byte by byte (a minimal ROS 1 bag / MCAP writer below, from the
 // specifications): declared sizes beyond the limit, a chunk that expands far beyond what it
@@ -32,8 +33,9 @@ struct MiniBag {
     }
 
     static func connection(_ id: UInt32, topic: String, type: String) -> [UInt8] {
-        record([("op", [0x07]), ("conn", le(id)), ("topic", Array(topic.utf8))],
-               data: fields([("topic", Array(topic.utf8)), ("type", Array(type.utf8)), ("md5sum", Array("*".utf8))]))
+        record(
+            [("op", [0x07]), ("conn", le(id)), ("topic", Array(topic.utf8))],
+            data: fields([("topic", Array(topic.utf8)), ("type", Array(type.utf8)), ("md5sum", Array("*".utf8))]))
     }
 
     static func message(_ conn: UInt32, sec: UInt32, payload: [UInt8]) -> [UInt8] {
@@ -45,8 +47,12 @@ struct MiniBag {
     }
 
     func bytes() -> [UInt8] {
-        Array("#ROSBAG V2.0\n".utf8) + MiniBag.record([("op", [0x03]), ("index_pos", MiniBag.le(UInt64(0))), ("conn_count", MiniBag.le(UInt32(0))),
-                                                        ("chunk_count", MiniBag.le(UInt32(0)))], data: []) + records
+        Array("#ROSBAG V2.0\n".utf8)
+            + MiniBag.record(
+                [
+                    ("op", [0x03]), ("index_pos", MiniBag.le(UInt64(0))), ("conn_count", MiniBag.le(UInt32(0))),
+                    ("chunk_count", MiniBag.le(UInt32(0))),
+                ], data: []) + records
     }
 }
 
@@ -58,8 +64,10 @@ struct MiniMCAP {
     static func string(_ s: String) -> [UInt8] { MiniBag.le(UInt32(s.utf8.count)) + Array(s.utf8) }
 
     static func chunk(uncompressedSize: UInt64, compression: String, records: [UInt8], recordsLength: UInt64? = nil) -> [UInt8] {
-        record(0x06, MiniBag.le(UInt64(0)) + MiniBag.le(UInt64(0)) + MiniBag.le(uncompressedSize) + MiniBag.le(UInt32(0)) + string(compression)
-               + MiniBag.le(recordsLength ?? UInt64(records.count)) + records)
+        record(
+            0x06,
+            MiniBag.le(UInt64(0)) + MiniBag.le(UInt64(0)) + MiniBag.le(uncompressedSize) + MiniBag.le(UInt32(0)) + string(compression)
+                + MiniBag.le(recordsLength ?? UInt64(records.count)) + records)
     }
 
     func bytes() -> [UInt8] {
@@ -71,7 +79,8 @@ struct MiniMCAP {
 
 /// 64 MiB of zero bytes, bz2-compressed (Python `bz2.compress(b"\0" * (64 << 20), 9)`): 79 bytes.
 let bz2Bomb: [UInt8] = {
-    let hex = "425a68393141592653590e09e2df015f8e4000c0000008200030804d4642a025a90a8097314159265359bc04b5c300a275c000c0000008200020a40836328a884d2a2a2138bb9229c2848500bb83e8"
+    let hex =
+        "425a68393141592653590e09e2df015f8e4000c0000008200030804d4642a025a90a8097314159265359bc04b5c300a275c000c0000008200020a40836328a884d2a2a2138bb9229c2848500bb83e8"
     var out: [UInt8] = []
     var i = hex.startIndex
     while i < hex.endIndex { let j = hex.index(i, offsetBy: 2); out.append(UInt8(hex[i..<j], radix: 16)!); i = j }
@@ -99,7 +108,10 @@ let bz2Bomb: [UInt8] = {
         bag.records = MiniBag.chunk(compression: "bz2", size: 1000, data: bz2Bomb)
         let path = write(bag.bytes(), "bomb.bag")
         let e = try #require(failure(path))
-        #expect(e.description == "\(path): chunk at byte \(bagStart): bz2 chunk decompresses to more than the declared 1000 bytes (expected its 'size' field to give the uncompressed length)")
+        #expect(
+            e.description
+                == "\(path): chunk at byte \(bagStart): bz2 chunk decompresses to more than the declared 1000 bytes (expected its 'size' field to give the uncompressed length)"
+        )
         // The decompressor itself: what it returns never exceeds the declared size.
         bz2Bomb.withUnsafeBytes { raw in
             #expect(throws: DecompressionFailure.self) { try decompressChunk(raw, as: .bz2, declaredSize: 1000) }
@@ -113,12 +125,18 @@ let bz2Bomb: [UInt8] = {
         var bag = MiniBag()
         bag.records = MiniBag.chunk(compression: "bz2", size: UInt32(maximumChunkBytes + 1), data: bz2Bomb)
         let p1 = write(bag.bytes(), "huge.bag")
-        #expect(failure(p1)?.description == "\(p1): chunk at byte \(bagStart): declares \(maximumChunkBytes + 1) uncompressed bytes, more than navbench's limit of \(maximumChunkBytes)")
+        #expect(
+            failure(p1)?.description
+                == "\(p1): chunk at byte \(bagStart): declares \(maximumChunkBytes + 1) uncompressed bytes, more than navbench's limit of \(maximumChunkBytes)"
+        )
 
         var mcap = MiniMCAP()
         mcap.records = MiniMCAP.chunk(uncompressedSize: UInt64.max, compression: "zstd", records: [1, 2, 3])
         let p2 = write(mcap.bytes(), "huge.mcap")
-        #expect(failure(p2)?.description == "\(p2): chunk record at byte \(mcapStart): declares \(UInt64.max) uncompressed bytes, more than navbench's limit of \(maximumChunkBytes)")
+        #expect(
+            failure(p2)?.description
+                == "\(p2): chunk record at byte \(mcapStart): declares \(UInt64.max) uncompressed bytes, more than navbench's limit of \(maximumChunkBytes)"
+        )
 
         // A records length of 2⁶⁴ − 1 in a chunk of 3 bytes.
         mcap.records = MiniMCAP.chunk(uncompressedSize: 3, compression: "", records: [1, 2, 3], recordsLength: UInt64.max)
@@ -137,7 +155,9 @@ let bz2Bomb: [UInt8] = {
         let bytes = Array("#ROSBAG V2.0\n".utf8) + MiniBag.le(UInt32(8)) + MiniBag.le(UInt32.max) + [0, 0, 0, 0] + MiniBag.le(UInt32(0))
         let p = write(bytes, "field.bag")
         let e = try #require(failure(p))
-        #expect(e.description == "\(p): bag header record at byte 13, header: needs 4294967295 bytes at offset 4, the record header has 4 left (a wrong length)")
+        #expect(
+            e.description
+                == "\(p): bag header record at byte 13, header: needs 4294967295 bytes at offset 4, the record header has 4 left (a wrong length)")
         #expect(!e.description.contains("\n"))
     }
 
@@ -160,7 +180,9 @@ let bz2Bomb: [UInt8] = {
         #expect(mkfifo(fifo, 0o600) == 0)
         // A FIFO without a writer would block a plain open(2) for ever.
         #expect(throws: RecordingError(.unreadable, file: fifo, "is a FIFO, expected a .bag or .mcap file")) { try RobotRecording(path: fifo) }
-        #expect(throws: RecordingError(.unreadable, file: "/dev/zero", "is a device, expected a .bag or .mcap file")) { try RobotRecording(path: "/dev/zero") }
+        #expect(throws: RecordingError(.unreadable, file: "/dev/zero", "is a device, expected a .bag or .mcap file")) {
+            try RobotRecording(path: "/dev/zero")
+        }
     }
 }
 
@@ -195,7 +217,10 @@ let bz2Bomb: [UInt8] = {
             try scanner.scanBag { _, time, payload in
                 let k = payload.loadUnaligned(as: UInt32.self)
                 if Int(k) != seen || time != UInt64(k + 1) * 1_000_000_000 || payload.count != 10_000
-                    || stride(from: 4, to: payload.count, by: 97).contains(where: { payload[$0] != UInt8(k % 251) }) { bad += 1 }  // every page, sampled
+                    || stride(from: 4, to: payload.count, by: 97).contains(where: { payload[$0] != UInt8(k % 251) })
+                {
+                    bad += 1
+                }  // every page, sampled
                 seen += 1
             }
             #expect(seen == count && bad == 0, "pass \(pass): \(seen) messages, \(bad) not as written")

@@ -39,8 +39,10 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
     func decodesEveryValueExactly(_ name: String) throws {
         let e = RosExpected.shared
         let got = try decodeAll(fixture(name))
-        let pairs: [(String, String)] = [("/imu0", "imu"), ("/vicon/pose", "pose"), ("/odom", "odom"), ("/tf", "tf_base_link"),
-                                         ("/imu0/mag", "mag"), ("/fix", "fix")]
+        let pairs: [(String, String)] = [
+            ("/imu0", "imu"), ("/vicon/pose", "pose"), ("/odom", "odom"), ("/tf", "tf_base_link"),
+            ("/imu0/mag", "mag"), ("/fix", "fix"),
+        ]
         for (topic, key) in pairs {
             let messages = try #require(got[topic], "\(name): \(topic)")
             let expected = e.topics[key]!
@@ -65,7 +67,8 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
                     #expect(v(m.field) == x.values["field"]!)
                 case .navSatFix(let f):
                     #expect(f.stamp == RosStamp(sec: x.sec, nsec: x.nsec))
-                    #expect([f.latitude, f.longitude, f.altitude] == [x.values["latitude"]![0], x.values["longitude"]![0], x.values["altitude"]![0]])
+                    #expect(
+                        [f.latitude, f.longitude, f.altitude] == [x.values["latitude"]![0], x.values["longitude"]![0], x.values["altitude"]![0]])
                     #expect(f.positionCovariance == x.values["covariance"]!)
                     #expect(f.covarianceType == 2 && f.status == 0)
                 }
@@ -99,10 +102,15 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
     }
 
     @Test func aDifferentDefinitionUnderAKnownNameIsNotDecoded() {
-        let c = RecordingChannel(id: 0, topic: "/imu", typeName: "sensor_msgs/Imu", encoding: .ros1, md5: "0123456789abcdef0123456789abcdef", encodingName: "ros1")
+        let c = RecordingChannel(
+            id: 0, topic: "/imu", typeName: "sensor_msgs/Imu", encoding: .ros1, md5: "0123456789abcdef0123456789abcdef", encodingName: "ros1")
         #expect(c.messageType == nil)
-        #expect(RecordingChannel(id: 0, topic: "/imu", typeName: "sensor_msgs/msg/Imu", encoding: .cdr, md5: nil, encodingName: "cdr").messageType == .imu)
-        #expect(RecordingChannel(id: 0, topic: "/imu", typeName: "sensor_msgs/msg/Imu", encoding: nil, md5: nil, encodingName: "protobuf").messageType == nil)
+        #expect(
+            RecordingChannel(id: 0, topic: "/imu", typeName: "sensor_msgs/msg/Imu", encoding: .cdr, md5: nil, encodingName: "cdr").messageType == .imu
+        )
+        #expect(
+            RecordingChannel(id: 0, topic: "/imu", typeName: "sensor_msgs/msg/Imu", encoding: nil, md5: nil, encodingName: "protobuf").messageType
+                == nil)
     }
 }
 
@@ -116,7 +124,10 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
     @Test func truncatedBag() throws {
         let e = try #require(failure("bad-truncated.bag"))
         #expect(e.kind == .truncated)
-        #expect(e.description.hasSuffix("/bad-truncated.bag: bag header record: the index starts at byte 25130, but the file has 21766 bytes (a truncated bag; expected the whole recording)"), "\(e)")
+        #expect(
+            e.description.hasSuffix(
+                "/bad-truncated.bag: bag header record: the index starts at byte 25130, but the file has 21766 bytes (a truncated bag; expected the whole recording)"
+            ), "\(e)")
         #expect(!e.description.contains("\n"))
     }
 
@@ -136,14 +147,19 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
     @Test func truncatedMCAP() throws {
         let e = try #require(failure("bad-truncated.mcap"))
         #expect(e.kind == .truncated)
-        #expect(e.description.hasSuffix("/bad-truncated.mcap: record at byte 15299: needs 1183 bytes at byte 15308, the file has 985 left (a truncated MCAP file)"), "\(e)")
+        #expect(
+            e.description.hasSuffix(
+                "/bad-truncated.mcap: record at byte 15299: needs 1183 bytes at byte 15308, the file has 985 left (a truncated MCAP file)"), "\(e)")
         #expect(!e.description.contains("\n"))
     }
 
     @Test func mcapChunkWithAWrongLength() throws {
         let e = try #require(failure("bad-chunk-size.mcap"))
         #expect(e.kind == .corrupt)
-        #expect(e.description.hasSuffix("/bad-chunk-size.mcap: chunk record at byte 46: zstd chunk decompresses to 6210 bytes, but declares 6211 (expected uncompressed_size to give its length)"), "\(e)")
+        #expect(
+            e.description.hasSuffix(
+                "/bad-chunk-size.mcap: chunk record at byte 46: zstd chunk decompresses to 6210 bytes, but declares 6211 (expected uncompressed_size to give its length)"
+            ), "\(e)")
     }
 
     @Test func mcapWithAnUnknownCompression() throws {
@@ -157,8 +173,11 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
         FileManager.default.createFile(atPath: dir + "/x.bag", contents: Data("hello world".utf8))
         FileManager.default.createFile(atPath: dir + "/empty.mcap", contents: Data())
         FileManager.default.createFile(atPath: dir + "/old.bag", contents: Data("#ROSBAG V1.2\n".utf8))
-        #expect(throws: RecordingError(.corrupt, file: dir + "/x.bag", location: "byte 0",
-                                       "expected '#ROSBAG V2.0' (ROS 1 bag) or the MCAP magic 0x89 'MCAP0', found neither")) { try RobotRecording(path: dir + "/x.bag") }
+        #expect(
+            throws: RecordingError(
+                .corrupt, file: dir + "/x.bag", location: "byte 0",
+                "expected '#ROSBAG V2.0' (ROS 1 bag) or the MCAP magic 0x89 'MCAP0', found neither")
+        ) { try RobotRecording(path: dir + "/x.bag") }
         #expect(throws: RecordingError(.truncated, file: dir + "/empty.mcap", "empty file (0 bytes), expected a ROS 1 bag or an MCAP file")) {
             try RobotRecording(path: dir + "/empty.mcap")
         }
@@ -171,7 +190,9 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
         bytes[12] = 0  // frame_id length 0
         try bytes.withUnsafeBytes { raw in
             _ = try decodeRosMessage(raw, type: .poseStamped, encoding: .ros1)
-            #expect(throws: MessageDecodingError.self) { try decodeRosMessage(UnsafeRawBufferPointer(rebasing: raw[0..<60]), type: .poseStamped, encoding: .ros1) }
+            #expect(throws: MessageDecodingError.self) {
+                try decodeRosMessage(UnsafeRawBufferPointer(rebasing: raw[0..<60]), type: .poseStamped, encoding: .ros1)
+            }
         }
         bytes.append(0)
         bytes.withUnsafeBytes { raw in

@@ -1,6 +1,6 @@
 import NavSignal
-import Testing
 import NavTestSupport
+import Testing
 
 @Suite struct AllanDeviationTests {
     @Test(arguments: ["broad_gyr_x", "seeded_gyro"])

@@ -1,7 +1,7 @@
 import NavCore
 import NavSignal
-import Testing
 import NavTestSupport
+import Testing
 
 /// Butterworth designs and filtering against scipy.signal (butter, lfilter, lfilter_zi,
 /// filtfilt, sosfilt, sosfilt_zi, sosfiltfilt).
@@ -45,15 +45,17 @@ import NavTestSupport
         let zi = try LinearFilter.steadyStateInitialConditions(tf)
         expectMatches(zi, ref(g + "/lfilter_zi"), "\(name) lfilter_zi")
         expectMatches(try LinearFilter.lfilter(tf, x).output, ref(g + "/lfilter"), "\(name) lfilter")
-        expectMatches(try LinearFilter.lfilter(tf, x, initialState: zi.map { $0 * x[0] }).output,
-                      ref(g + "/lfilter_steady"), "\(name) lfilter with zi")
+        expectMatches(
+            try LinearFilter.lfilter(tf, x, initialState: zi.map { $0 * x[0] }).output,
+            ref(g + "/lfilter_steady"), "\(name) lfilter with zi")
         expectMatches(try LinearFilter.filtfilt(tf, x), ref(g + "/filtfilt"), "\(name) filtfilt")
 
         let szi = try SecondOrderFilter.steadyStateInitialConditions(sos)
         expectMatches(szi.flatMap { $0 }, ref(g + "/sosfilt_zi"), "\(name) sosfilt_zi")
         expectMatches(try SecondOrderFilter.sosfilt(sos, x).output, ref(g + "/sosfilt"), "\(name) sosfilt")
-        expectMatches(try SecondOrderFilter.sosfilt(sos, x, initialState: szi.map { $0.map { $0 * x[0] } }).output,
-                      ref(g + "/sosfilt_steady"), "\(name) sosfilt with zi")
+        expectMatches(
+            try SecondOrderFilter.sosfilt(sos, x, initialState: szi.map { $0.map { $0 * x[0] } }).output,
+            ref(g + "/sosfilt_steady"), "\(name) sosfilt with zi")
         expectMatches(try SecondOrderFilter.sosfiltfilt(sos, x), ref(g + "/sosfiltfilt"), "\(name) sosfiltfilt")
     }
 
@@ -65,7 +67,8 @@ import NavTestSupport
             try Butterworth.sections(order: 0, band: .lowpass(cutoff: 5), sampleRate: 100)
         }
         #expect(throws: SignalError.tooShort(samples: 10, needed: 15, reason: "zero-phase filtering with padding 15")) {
-            try LinearFilter.filtfilt(try Butterworth.transferFunction(order: 4, band: .lowpass(cutoff: 5), sampleRate: 100), [Double](repeating: 1, count: 10))
+            try LinearFilter.filtfilt(
+                try Butterworth.transferFunction(order: 4, band: .lowpass(cutoff: 5), sampleRate: 100), [Double](repeating: 1, count: 10))
         }
     }
 }

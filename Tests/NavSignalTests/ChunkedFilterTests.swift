@@ -1,8 +1,9 @@
 import Foundation
 import NavCore
-@testable import NavSignal
 import NavTestSupport
 import Testing
+
+@testable import NavSignal
 
 /// `ChunkedFilter` (block-by-block filtering of long recordings) against the whole-array
 /// `FilterSpec.apply`: bit for bit, for every built-in filter, with block boundaries at awkward
@@ -68,7 +69,10 @@ import Testing
             let y = try Self.chunked(spec, x, t, blocks: blocks)
             #expect(y.count == whole.count, "\(text) blocks \(blocks)")
             let differing = zip(y, whole).enumerated().first { $0.element.0.bitPattern != $0.element.1.bitPattern }
-            #expect(differing == nil, "\(text) blocks \(blocks): first difference at sample \(differing?.offset ?? -1): \(differing.map { "\($0.element.0) vs \($0.element.1)" } ?? "")")
+            #expect(
+                differing == nil,
+                "\(text) blocks \(blocks): first difference at sample \(differing?.offset ?? -1): \(differing.map { "\($0.element.0) vs \($0.element.1)" } ?? "")"
+            )
         }
     }
 

@@ -1,16 +1,22 @@
-import NavCore
 import Foundation
+import NavCore
 import NavIO
 import NavSignal
-import Testing
 import NavTestSupport
+import Testing
 
 @Suite struct FilterSpecTests {
     @Test func unknownNamesAndParametersListTheChoices() {
-        #expect(throws: FilterSpecError(spec: "buter", problem: "unknown filter 'buter'; valid: mean, circmean, ema, butter, kalman, kalman-cv, kalman-heading")) {
+        #expect(
+            throws: FilterSpecError(
+                spec: "buter", problem: "unknown filter 'buter'; valid: mean, circmean, ema, butter, kalman, kalman-cv, kalman-heading")
+        ) {
             try FilterSpec(parsing: "buter")
         }
-        #expect(throws: FilterSpecError(spec: "butter:foo=1", problem: "'butter' has no parameter 'foo'; valid: order, cutoff, low, high, type, zero-phase, ba, angle")) {
+        #expect(
+            throws: FilterSpecError(
+                spec: "butter:foo=1", problem: "'butter' has no parameter 'foo'; valid: order, cutoff, low, high, type, zero-phase, ba, angle")
+        ) {
             try FilterSpec(parsing: "butter:foo=1")
         }
         #expect(throws: FilterSpecError(spec: "kalman:q=x,r=1", problem: "q=x: expected a number")) {
@@ -33,8 +39,9 @@ import NavTestSupport
         expectMatches(try FilterSpec(parsing: "mean:window=25").apply(x, timestamps: t, sampleRate: 100), ref("/means/causal25"), "mean")
         expectMatches(try FilterSpec(parsing: "ema:tau=0.5").apply(x, timestamps: t, sampleRate: 100), ref("/ema/seeded"), "ema")
         let rssi = ref("/kalman/rssi")
-        expectMatches(try FilterSpec(parsing: "kalman:q=0.01,r=4").apply(rssi, timestamps: rssi.indices.map(Double.init), sampleRate: 1),
-                      ref("/kalman/random_walk"), "kalman")
+        expectMatches(
+            try FilterSpec(parsing: "kalman:q=0.01,r=4").apply(rssi, timestamps: rssi.indices.map(Double.init), sampleRate: 1),
+            ref("/kalman/random_walk"), "kalman")
     }
 
     /// `angle` filters on (sin, cos): a heading oscillating across north stays near north.

@@ -1,7 +1,7 @@
 import NavCore
 import NavSignal
-import Testing
 import NavTestSupport
+import Testing
 
 /// Kalman filters against filterpy 2.0.0 (the class for the random walk and constant
 /// velocity, its functional predict/update for the wrapped-heading and fusion filters).
@@ -27,7 +27,9 @@ import NavTestSupport
         let stateful = t.indices.map { tracker.step(z[$0], dt: $0 == 0 ? 0.1 : t[$0] - t[$0 - 1]) }
         #expect(stateful == out.map { $0.mean.0 })  // stateful and pure forms agree exactly
         // Covariances: filterpy updates in Joseph form; equal in exact arithmetic.
-        expectMatches(out.flatMap { [$0.covariance.a, $0.covariance.b, $0.covariance.c, $0.covariance.d] }, ref("/kalman/cv_cov"), "cv covariance", tolerance: 1e-8)
+        expectMatches(
+            out.flatMap { [$0.covariance.a, $0.covariance.b, $0.covariance.c, $0.covariance.d] }, ref("/kalman/cv_cov"), "cv covariance",
+            tolerance: 1e-8)
     }
 
     @Test func fastPathEqualsGeneralForm() throws {
@@ -47,8 +49,9 @@ import NavTestSupport
         expectMatches(filtered.flatMap { [$0.mean.0, $0.mean.1] }, ref("/kalman/rts_filtered"), "filtered")
         let smoothed = RTSSmoother.smooth(filtered, model: kf, interval: 0.1)
         expectMatches(smoothed.flatMap { [$0.mean.0, $0.mean.1] }, ref("/kalman/rts_smoothed"), "smoothed")
-        expectMatches(smoothed.flatMap { [$0.covariance.a, $0.covariance.b, $0.covariance.c, $0.covariance.d] },
-                      ref("/kalman/rts_smoothed_cov"), "smoothed covariance", tolerance: 1e-8)
+        expectMatches(
+            smoothed.flatMap { [$0.covariance.a, $0.covariance.b, $0.covariance.c, $0.covariance.d] },
+            ref("/kalman/rts_smoothed_cov"), "smoothed covariance", tolerance: 1e-8)
     }
 
     @Test func headingFilterEqualsFilterpyWithWrappedInnovation() throws {
@@ -63,10 +66,12 @@ import NavTestSupport
     }
 
     @Test func gyroCompassFusionEqualsReference() throws {
-        let fusion = try GyroCompassFusion(processNoise: refAttr("fusion_q", "/kalman"), measurementNoise: refAttr("fusion_r", "/kalman"),
-                                           gate: refAttr("fusion_gate", "/kalman"))
-        let out = try fusion.fuse(gyroTimes: ref("/kalman/fusion_gyro_t"), yawRate: ref("/kalman/fusion_yaw_rate"),
-                                  compassTimes: ref("/kalman/fusion_compass_t"), heading: ref("/kalman/fusion_compass"))
+        let fusion = try GyroCompassFusion(
+            processNoise: refAttr("fusion_q", "/kalman"), measurementNoise: refAttr("fusion_r", "/kalman"),
+            gate: refAttr("fusion_gate", "/kalman"))
+        let out = try fusion.fuse(
+            gyroTimes: ref("/kalman/fusion_gyro_t"), yawRate: ref("/kalman/fusion_yaw_rate"),
+            compassTimes: ref("/kalman/fusion_compass_t"), heading: ref("/kalman/fusion_compass"))
         let theirs = ref("/kalman/fusion_heading")
         let worst = zip(out.heading, theirs).map { abs(wrapDegrees180($0 - $1)) }.max()!
         #expect(worst <= 360 * relativeTolerance)

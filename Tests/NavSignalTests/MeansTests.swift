@@ -1,8 +1,8 @@
 import Foundation
 import NavCore
 import NavSignal
-import Testing
 import NavTestSupport
+import Testing
 
 @Suite struct MeansTests {
     let x = ref("/inputs/seeded")

@@ -7,8 +7,10 @@ import Testing
 let relativeTolerance = 1e-9
 
 /// Expect `a` to equal the reference `b` within `relativeTolerance`.
-func expectMatches(_ a: [Double], _ b: [Double], _ what: String, tolerance: Double = relativeTolerance,
-                   sourceLocation: SourceLocation = #_sourceLocation) {
+func expectMatches(
+    _ a: [Double], _ b: [Double], _ what: String, tolerance: Double = relativeTolerance,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(a.count == b.count, "\(what): \(a.count) vs \(b.count) values", sourceLocation: sourceLocation)
     guard a.count == b.count else { return }
     let e = scaledError(a, b)

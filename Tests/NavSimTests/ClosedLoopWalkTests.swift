@@ -30,8 +30,9 @@ func openRoute(_ id: String, _ points: [(Double, Double)]) -> ClosedLoopScenario
         let d = Double.hypot(dest.x - s.anchor.x, dest.z - s.anchor.z)
         let expected = 2 * d * Double.sin(abs(delta) * .pi / 180 / 2)
         #expect(trace.outcome.arrived)
-        #expect(abs(trace.outcome.end_of_route_error - expected) < 0.05,
-                "end error \(trace.outcome.end_of_route_error) m, closed form \(expected) m")
+        #expect(
+            abs(trace.outcome.end_of_route_error - expected) < 0.05,
+            "end error \(trace.outcome.end_of_route_error) m, closed form \(expected) m")
     }
 
     /// Veering only, no guidance acting (no corrections, no seeking, straight ahead spoken as
@@ -49,7 +50,7 @@ func openRoute(_ id: String, _ points: [(Double, Double)]) -> ClosedLoopScenario
         w.stepBiasStdDegrees = 0.1
         w.stepDirectionStdDegrees = 0.8
         w.lostTimeMarginSeconds = 0
-        w.lostTimeFactor = (length + 0.9) / 200   // stop soon after the measuring line
+        w.lostTimeFactor = (length + 0.9) / 200  // stop soon after the measuring line
         var g = GuidanceParameters()
         g.offTrackGracePeriod = 1e9
         let settings = ClosedLoopSettings(walker: w, guidance: g)
@@ -63,9 +64,11 @@ func openRoute(_ id: String, _ points: [(Double, Double)]) -> ClosedLoopScenario
         }
         #expect(lateral.count == 2000)
         let n = length / w.stepLength, deg = Double.pi / 180
-        let closed = w.stepLength * w.stepLength * (n * n * pow(w.initialOrientationStdDegrees * deg, 2)
-            + pow(w.stepBiasStdDegrees * deg, 2) * pow(n * (n - 1) / 2, 2)
-            + pow(w.stepDirectionStdDegrees * deg, 2) * (n - 1) * n * (2 * n - 1) / 6)
+        let closed =
+            w.stepLength * w.stepLength
+            * (n * n * pow(w.initialOrientationStdDegrees * deg, 2)
+                + pow(w.stepBiasStdDegrees * deg, 2) * pow(n * (n - 1) / 2, 2)
+                + pow(w.stepDirectionStdDegrees * deg, 2) * (n - 1) * n * (2 * n - 1) / 6)
         let mean = lateral.reduce(0, +) / Double(lateral.count)
         let variance = lateral.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(lateral.count - 1)
         #expect(abs(variance / closed - 1) < 0.11, "sample variance \(variance) m², closed form \(closed) m²")
@@ -95,12 +98,15 @@ func openRoute(_ id: String, _ points: [(Double, Double)]) -> ClosedLoopScenario
     @Test(arguments: ["step_direction_std", "vio"])
     func moreNoiseNeverHelps(kind: String) throws {
         let s = openRoute("turns", [(0, 0), (0, -12), (12, -12), (12, -20)])
-        let levels = kind == "vio" ? ["none", "yaw_drift=0.5,position_noise=0.05", "yaw_drift=2,position_noise=0.2", "yaw_drift=6,position_noise=0.5"]
-                                   : ["0", "2", "5", "10"]
+        let levels =
+            kind == "vio"
+            ? ["none", "yaw_drift=0.5,position_noise=0.05", "yaw_drift=2,position_noise=0.2", "yaw_drift=6,position_noise=0.5"]
+            : ["0", "2", "5", "10"]
         var previous: [Bool]?
         var rates: [Double] = []
         for level in levels {
-            let settings = kind == "vio"
+            let settings =
+                kind == "vio"
                 ? ClosedLoopSettings(walker: NavigatorProfile.named("cane")!, vioError: try VIOErrorSpec(parsing: level))
                 : ClosedLoopSettings(walker: try NavigatorProfile(parsing: "cane:step_direction_std=\(level)"))
             let r = simulateWalks(s, settings: settings, seed: 3, runs: 120)

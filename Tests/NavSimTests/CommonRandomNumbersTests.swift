@@ -1,9 +1,10 @@
 import Foundation
 import NavCore
-@testable import NavGuidance
-@testable import NavSim
 import NavSynth
 import Testing
+
+@testable import NavGuidance
+@testable import NavSim
 
 /// Common random numbers in the closed loop: a walker draws the same numbers for the same
 /// spoken direction whatever happened before it, so two settings that differ in one event
@@ -14,15 +15,17 @@ import Testing
     static let scenario = openRoute("crn", [(0, 0), (0, -10), (10, -10), (10, -20)])
 
     static func event(_ kind: GuidanceEvent.Kind, keypoint: Int, degrees: Double) -> GuidanceEvent {
-        GuidanceEvent(time: 0, kind: kind, text: "", keypoint: keypoint, hour: ClockFace.hour(angle: degrees * deg),
-                      sector: ClockFace.sector(angle: degrees * deg), distance: 5, angle: degrees * deg)
+        GuidanceEvent(
+            time: 0, kind: kind, text: "", keypoint: keypoint, hour: ClockFace.hour(angle: degrees * deg),
+            sector: ClockFace.sector(angle: degrees * deg), distance: 5, angle: degrees * deg)
     }
 
     /// The reaction time and the executed turn (radians, + = right) of the instruction toward
     /// keypoint 2, after the walker has heard `before` (each acted on before the next).
     static func instructionToKeypoint2(after before: [GuidanceEvent], run: Int) -> (reaction: Double, turn: Double) {
-        var w = ClosedLoopWalker(scenario, walls: [:], settings: ClosedLoopSettings(walker: NavigatorProfile.named("cane")!),
-                                 seed: 5, run: run, recordPath: false)
+        var w = ClosedLoopWalker(
+            scenario, walls: [:], settings: ClosedLoopSettings(walker: NavigatorProfile.named("cane")!),
+            seed: 5, run: run, recordPath: false)
         w.mode = .walking
         for e in before {
             w.hear(e, deg: deg)
@@ -47,13 +50,15 @@ import Testing
             let variants: [[GuidanceEvent]] = [
                 [Self.event(.correction, keypoint: 1, degrees: 40)],
                 [Self.event(.correction, keypoint: 1, degrees: -40), Self.event(.correction, keypoint: 1, degrees: 40)],
-                [Self.event(.instruction, keypoint: 1, degrees: 2)],     // 12 o'clock: no turn error needed
+                [Self.event(.instruction, keypoint: 1, degrees: 2)],  // 12 o'clock: no turn error needed
                 [Self.event(.instruction, keypoint: 1, degrees: 50)],
             ]
             for before in variants {
                 let other = Self.instructionToKeypoint2(after: before, run: run)
-                #expect(other.reaction == alone.reaction, "run \(run), after \(before.map(\.kind)): reaction \(other.reaction) s vs \(alone.reaction) s")
-                #expect(other.turn == alone.turn, "run \(run), after \(before.map(\.kind)): turn \(other.turn / Self.deg)° vs \(alone.turn / Self.deg)°")
+                #expect(
+                    other.reaction == alone.reaction, "run \(run), after \(before.map(\.kind)): reaction \(other.reaction) s vs \(alone.reaction) s")
+                #expect(
+                    other.turn == alone.turn, "run \(run), after \(before.map(\.kind)): turn \(other.turn / Self.deg)° vs \(alone.turn / Self.deg)°")
             }
         }
         // Different runs draw different numbers (the streams are per run).
@@ -66,8 +71,13 @@ import Testing
         let route = MonotoneSuccessTests.route
         let walker = NavigatorProfile.named("cane")!
         let a = simulateWalks(route, settings: ClosedLoopSettings(walker: walker), seed: 3, runs: 100).outcomes
-        let b = simulateWalks(route, settings: ClosedLoopSettings(walker: walker, vioError: try VIOErrorSpec(parsing: "yaw_offset=1e-9")),
-                              seed: 3, runs: 100).outcomes
-        #expect(zip(a, b).filter { $0.success == $1.success && $0.corrections == $1.corrections && abs($0.end_of_route_error - $1.end_of_route_error) < 1e-6 }.count == 100)
+        let b = simulateWalks(
+            route, settings: ClosedLoopSettings(walker: walker, vioError: try VIOErrorSpec(parsing: "yaw_offset=1e-9")),
+            seed: 3, runs: 100
+        ).outcomes
+        #expect(
+            zip(a, b).filter {
+                $0.success == $1.success && $0.corrections == $1.corrections && abs($0.end_of_route_error - $1.end_of_route_error) < 1e-6
+            }.count == 100)
     }
 }

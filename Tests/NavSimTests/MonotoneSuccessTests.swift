@@ -57,9 +57,12 @@ import Testing
         let cane = NavigatorProfile.named("cane")!
         let levels = [0.0, 1, 2, 4]
         let settings = try levels.map { k in
-            ClosedLoopSettings(walker: try NavigatorProfile(parsing: Self.unbiased + ",initial_orientation_std=\(k * cane.initialOrientationStdDegrees),"
-                + "step_bias_std=\(k * cane.stepBiasStdDegrees),step_direction_std=\(k * cane.stepDirectionStdDegrees),"
-                + "over_rotation_slight_std=\(k * cane.overRotationSlightStdDegrees),over_rotation_ample_std=\(k * cane.overRotationAmpleStdDegrees)"))
+            ClosedLoopSettings(
+                walker: try NavigatorProfile(
+                    parsing: Self.unbiased + ",initial_orientation_std=\(k * cane.initialOrientationStdDegrees),"
+                        + "step_bias_std=\(k * cane.stepBiasStdDegrees),step_direction_std=\(k * cane.stepDirectionStdDegrees),"
+                        + "over_rotation_slight_std=\(k * cane.overRotationSlightStdDegrees),over_rotation_ample_std=\(k * cane.overRotationAmpleStdDegrees)"
+                ))
         }
         let perRun = settings.map { Self.successes($0) }
         let r = perRun.map { $0.reduce(0, +) / Double(Self.runs) }
@@ -72,8 +75,9 @@ import Testing
     @Test func moreVIOErrorNeverRaisesSuccess() throws {
         let levels = [0.0, 1, 2, 4, 8]
         let settings = try levels.map { k in
-            ClosedLoopSettings(walker: try NavigatorProfile(parsing: Self.unbiased),
-                               vioError: try VIOErrorSpec(parsing: "yaw_drift=\(0.5 * k),position_noise=\(0.05 * k)"))
+            ClosedLoopSettings(
+                walker: try NavigatorProfile(parsing: Self.unbiased),
+                vioError: try VIOErrorSpec(parsing: "yaw_drift=\(0.5 * k),position_noise=\(0.05 * k)"))
         }
         let perRun = settings.map { Self.successes($0) }
         let r = perRun.map { $0.reduce(0, +) / Double(Self.runs) }

@@ -1,6 +1,6 @@
 import NavSpectral
-import Testing
 import NavTestSupport
+import Testing
 
 @Suite struct SpectralTests {
     @Test(arguments: [1000, 1024, 4097])
@@ -15,8 +15,9 @@ import NavTestSupport
     func welchEqualsScipy(_ name: String) throws {
         let g = "/spectral/welch_" + name
         let x = ref("/inputs/" + refString("input", g))
-        let r = try Welch.psd(x, sampleRate: refAttr("rate", g), segmentLength: Int(refAttr("nperseg", g)),
-                              scaling: Welch.Scaling(rawValue: refString("scaling", g))!)
+        let r = try Welch.psd(
+            x, sampleRate: refAttr("rate", g), segmentLength: Int(refAttr("nperseg", g)),
+            scaling: Welch.Scaling(rawValue: refString("scaling", g))!)
         expectMatches(r.frequencies, ref(g + "/f"), "frequencies", tolerance: 1e-12)
         expectMatches(r.power, ref(g + "/p"), "power")
     }

@@ -12,8 +12,8 @@ import Testing
         func draw(_ rng: inout SeededRandom) -> Double {
             switch self {
             case .normal: return rng.gaussian(mean: 2, std: 1.5)
-            case .exponential: return -Double.log(1 - rng.uniform())   // skewness 2
-            case .gamma4: return (0..<4).reduce(0.0) { s, _ in s - Double.log(1 - rng.uniform()) }   // Γ(4, 1): skewness 1
+            case .exponential: return -Double.log(1 - rng.uniform())  // skewness 2
+            case .gamma4: return (0..<4).reduce(0.0) { s, _ in s - Double.log(1 - rng.uniform()) }  // Γ(4, 1): skewness 1
             }
         }
     }
@@ -57,10 +57,12 @@ import Testing
                 var means = case_.means
                 let ours = BootstrapInterval.intervals(case_.x, resampledMeans: &means, confidence: r.confidence, smallSampleExpansion: r.expanded)
                 let what = "\(case_.name) \(r.confidence) expanded=\(r.expanded)"
-                #expect(close(ours.bca.low, r.bca[0], 1e-12) && close(ours.bca.high, r.bca[1], 1e-12),
-                        "\(what): BCa \(ours.bca) vs scipy \(r.bca)")
-                #expect(close(ours.percentile.low, r.percentile[0], 1e-12) && close(ours.percentile.high, r.percentile[1], 1e-12),
-                        "\(what): percentile \(ours.percentile) vs scipy \(r.percentile)")
+                #expect(
+                    close(ours.bca.low, r.bca[0], 1e-12) && close(ours.bca.high, r.bca[1], 1e-12),
+                    "\(what): BCa \(ours.bca) vs scipy \(r.bca)")
+                #expect(
+                    close(ours.percentile.low, r.percentile[0], 1e-12) && close(ours.percentile.high, r.percentile[1], 1e-12),
+                    "\(what): percentile \(ours.percentile) vs scipy \(r.percentile)")
                 checked += 1
             }
         }

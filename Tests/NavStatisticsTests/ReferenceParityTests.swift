@@ -14,7 +14,9 @@ import Testing
             let w = try #require(WilcoxonSignedRank(differences: c.d, method: method, correction: c.correction), "\(c.name)")
             worst = max(worst, abs(w.pValue - c.pvalue))
             #expect(close(w.statistic, c.statistic, Self.tolerance), "\(c.name) \(c.method): statistic \(w.statistic) vs \(c.statistic)")
-            #expect(close(w.pValue, c.pvalue, Self.tolerance), "\(c.name) \(c.method) correction=\(c.correction): p \(w.pValue) vs scipy \(c.pvalue) (\(w.method))")
+            #expect(
+                close(w.pValue, c.pvalue, Self.tolerance),
+                "\(c.name) \(c.method) correction=\(c.correction): p \(w.pValue) vs scipy \(c.pvalue) (\(w.method))")
             if let z = c.z { #expect(close(-abs(w.z), z, Self.tolerance), "\(c.name): z \(w.z) vs \(z)") }
         }
         #expect(Self.ref.wilcoxon.count >= 40)

@@ -1,6 +1,7 @@
 import NavCore
-@testable import NavStatistics
 import Testing
+
+@testable import NavStatistics
 
 /// The meet-in-the-middle count of the exact sign-flip test against the definition written out
 /// in this file (every one of the 2ⁿ patterns summed left to right): equal counts, bit for bit,

@@ -1,5 +1,6 @@
 import NavCore
 import Testing
+
 @testable import NavStatistics
 
 /// `WalshAverages.orderStatistic` against a full sort of the n(n+1)/2 averages (the definition).
@@ -17,10 +18,10 @@ import Testing
         let d = (0..<n).map { i -> Double in
             let u = Double(rng.next() % 1_000_000) / 1_000_000
             switch i % 5 {
-            case 0: return 0                         // ties at zero
-            case 1: return (u - 0.5) * 1e-12         // tiny
-            case 2: return (u - 0.5) * 1e12          // huge
-            case 3: return Double(Int(u * 4)) - 2    // integer ties
+            case 0: return 0  // ties at zero
+            case 1: return (u - 0.5) * 1e-12  // tiny
+            case 2: return (u - 0.5) * 1e12  // huge
+            case 3: return Double(Int(u * 4)) - 2  // integer ties
             default: return u - 0.3
             }
         }

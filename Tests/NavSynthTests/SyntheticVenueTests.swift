@@ -128,8 +128,11 @@ import Testing
                 let trueHeading = atan2(f.x, -f.z) * 180 / .pi
                 let error = abs(Angle(degrees: c.heading[i] - trueHeading).wrappedToPi.degrees)
                 guard c.accuracy![i] < 10 else { continue }  // disturbed samples deflect by tens of degrees
-                if abs(pitch) > p.criticalPitchDegrees + 2 { flipped += 1; #expect(error > 155) }
-                else if abs(pitch) < p.criticalPitchDegrees - 2 { checked += 1; #expect(error < 25) }
+                if abs(pitch) > p.criticalPitchDegrees + 2 {
+                    flipped += 1; #expect(error > 155)
+                } else if abs(pitch) < p.criticalPitchDegrees - 2 {
+                    checked += 1; #expect(error < 25)
+                }
             }
         }
         #expect(flipped > 0)

@@ -1,6 +1,7 @@
 import NavCore
-@testable import NavSynth
 import Testing
+
+@testable import NavSynth
 
 /// `WallIndex` against the linear scan of `FloorPlan`: the same end point, contact and wall for
 /// every step, on the building venue and on hostile plans.

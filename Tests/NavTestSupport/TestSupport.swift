@@ -80,12 +80,14 @@ public struct RosExpected: Sendable {
             topics[key] = (json[key] as! [[String: Any]]).map { row in
                 var values: [String: [Double]] = [:]
                 for (k, v) in row where !["sec", "nsec", "recv_ns"].contains(k) { values[k] = hex(v) }
-                return Sample(sec: (row["sec"] as! NSNumber).int64Value, nsec: (row["nsec"] as! NSNumber).uint32Value,
-                              recv: (row["recv_ns"] as! NSNumber).uint64Value, values: values)
+                return Sample(
+                    sec: (row["sec"] as! NSNumber).int64Value, nsec: (row["nsec"] as! NSNumber).uint32Value,
+                    recv: (row["recv_ns"] as! NSNumber).uint64Value, values: values)
             }
         }
-        return RosExpected(topics: topics, counts: (json["counts"] as! [String: NSNumber]).mapValues(\.intValue),
-                           md5: json["md5"] as! [String: String])
+        return RosExpected(
+            topics: topics, counts: (json["counts"] as! [String: NSNumber]).mapValues(\.intValue),
+            md5: json["md5"] as! [String: String])
     }()
 }
 

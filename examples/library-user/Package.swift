@@ -7,33 +7,43 @@ let package = Package(
     name: "library-user",
     dependencies: [
         // By path: a navbench checkout (here the one this folder is in).
-        .package(name: "navbench", path: "../.."),
+        .package(name: "navbench", path: "../..")
     ],
     targets: [
-        .executableTarget(name: "InMemoryAPE", dependencies: [
-            .product(name: "NavCore", package: "navbench"),
-            .product(name: "NavGeometry", package: "navbench"),
-            .product(name: "NavMetrics", package: "navbench"),
-            .product(name: "NavReport", package: "navbench"),
-        ]),
-        .executableTarget(name: "FilterSignal", dependencies: [
-            .product(name: "NavSignal", package: "navbench"),
-            .product(name: "NavSpectral", package: "navbench"),
-        ]),
-        .executableTarget(name: "ReadTrace", dependencies: [
-            .product(name: "NavCore", package: "navbench"),
-            .product(name: "NavIO", package: "navbench"),
-        ]),
-        .executableTarget(name: "GuidanceReplay", dependencies: [
-            .product(name: "NavGuidance", package: "navbench"),
-            .product(name: "NavIO", package: "navbench"),
-            .product(name: "NavPipeline", package: "navbench"),
-        ]),
-        .executableTarget(name: "ClosedLoopWalk", dependencies: [
-            .product(name: "NavIO", package: "navbench"),
-            .product(name: "NavPipeline", package: "navbench"),
-            .product(name: "NavSim", package: "navbench"),
-            .product(name: "NavSynth", package: "navbench"),
-        ]),
+        .executableTarget(
+            name: "InMemoryAPE",
+            dependencies: [
+                .product(name: "NavCore", package: "navbench"),
+                .product(name: "NavGeometry", package: "navbench"),
+                .product(name: "NavMetrics", package: "navbench"),
+                .product(name: "NavReport", package: "navbench"),
+            ]),
+        .executableTarget(
+            name: "FilterSignal",
+            dependencies: [
+                .product(name: "NavSignal", package: "navbench"),
+                .product(name: "NavSpectral", package: "navbench"),
+            ]),
+        .executableTarget(
+            name: "ReadTrace",
+            dependencies: [
+                .product(name: "NavCore", package: "navbench"),
+                .product(name: "NavIO", package: "navbench"),
+            ]),
+        .executableTarget(
+            name: "GuidanceReplay",
+            dependencies: [
+                .product(name: "NavGuidance", package: "navbench"),
+                .product(name: "NavIO", package: "navbench"),
+                .product(name: "NavPipeline", package: "navbench"),
+            ]),
+        .executableTarget(
+            name: "ClosedLoopWalk",
+            dependencies: [
+                .product(name: "NavIO", package: "navbench"),
+                .product(name: "NavPipeline", package: "navbench"),
+                .product(name: "NavSim", package: "navbench"),
+                .product(name: "NavSynth", package: "navbench"),
+            ]),
     ]
 )

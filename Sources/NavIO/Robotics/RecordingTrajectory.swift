@@ -39,11 +39,14 @@ public struct TopicSelection: Sendable, Equatable {
 /// TFMessage topic.
 ///
 /// - Throws: one line naming the file and the topic, and what `role` expects.
-package func checkRecordingTopic(file: String, role: String, selection sel: TopicSelection, found: (typeName: String, messageType: RosMessageType?)?,
-                                 types: Set<RosMessageType>, topics: [String]) throws(TraceError) {
+package func checkRecordingTopic(
+    file: String, role: String, selection sel: TopicSelection, found: (typeName: String, messageType: RosMessageType?)?,
+    types: Set<RosMessageType>, topics: [String]
+) throws(TraceError) {
     guard let found else {
-        throw TraceError(.missing, file: file, object: sel.topic,
-                         "no such topic (for \(role)); the file has \(topics.isEmpty ? "no messages" : nameList(topics.sorted()))")
+        throw TraceError(
+            .missing, file: file, object: sel.topic,
+            "no such topic (for \(role)); the file has \(topics.isEmpty ? "no messages" : nameList(topics.sorted()))")
     }
     guard let type = found.messageType, types.contains(type) else {
         let expected = types.map(\.rawValue).sorted().joined(separator: ", ")
@@ -51,10 +54,13 @@ package func checkRecordingTopic(file: String, role: String, selection sel: Topi
         throw TraceError(.wrongType, file: file, object: sel.topic, "\(found.typeName)\(why); \(role) expects \(expected)")
     }
     if type == .tfMessage && sel.childFrame == nil {
-        throw TraceError(.missing, file: file, object: sel.topic, "a tf2_msgs/TFMessage topic holds many frames; name the child frame as \(sel.topic):FRAME (or child_frame: in the mapping)")
+        throw TraceError(
+            .missing, file: file, object: sel.topic,
+            "a tf2_msgs/TFMessage topic holds many frames; name the child frame as \(sel.topic):FRAME (or child_frame: in the mapping)")
     }
     if type != .tfMessage && sel.childFrame != nil {
-        throw TraceError(.badValue, file: file, object: sel.text, "a child frame applies only to tf2_msgs/TFMessage topics; \(sel.topic) is \(found.typeName)")
+        throw TraceError(
+            .badValue, file: file, object: sel.text, "a child frame applies only to tf2_msgs/TFMessage topics; \(sel.topic) is \(found.typeName)")
     }
 }
 
@@ -89,12 +95,13 @@ package func nameList(_ names: [String], limit: Int = 20) -> String {
 
 /// A container error as the importers' one-line error.
 package func traceError(_ e: RecordingError) -> TraceError {
-    let kind: TraceError.Kind = switch e.kind {
-    case .truncated, .corrupt: .corrupt
-    case .unsupported: .unsupportedVersion
-    case .missing: .missing
-    case .unreadable: .notFound
-    }
+    let kind: TraceError.Kind =
+        switch e.kind {
+        case .truncated, .corrupt: .corrupt
+        case .unsupported: .unsupportedVersion
+        case .missing: .missing
+        case .unreadable: .notFound
+        }
     return TraceError(kind, file: e.file, object: e.location, e.problem)
 }
 
@@ -158,10 +165,14 @@ public func readRecordingTrajectory(file: String, topic: String?) throws(TraceEr
     do throws(RecordingError) {
         let channels = try recording.forEachMessage { channel, time, payload throws(RecordingError) in
             if seen[channel.topic] == nil { seen[channel.topic] = (channel.typeName, channel.messageType) }
-            guard channel.topic == selection.topic, let type = channel.messageType, types.contains(type), let encoding = channel.encoding else { return }
+            guard channel.topic == selection.topic, let type = channel.messageType, types.contains(type), let encoding = channel.encoding else {
+                return
+            }
             let message: RosMessage
             do throws(MessageDecodingError) { message = try decodeRosMessage(payload, type: type, encoding: encoding) } catch {
-                throw RecordingError(.corrupt, file: file, location: "\(channel.topic), message at \(RosStamp(nanoseconds: time).text)", "\(type.rawValue) \(error.problem)")
+                throw RecordingError(
+                    .corrupt, file: file, location: "\(channel.topic), message at \(RosStamp(nanoseconds: time).text)",
+                    "\(type.rawValue) \(error.problem)")
             }
             guard case .poses(let list) = message else { return }
             for p in list {
@@ -174,19 +185,26 @@ public func readRecordingTrajectory(file: String, topic: String?) throws(TraceEr
             seen[selection.topic] = (c.typeName, c.messageType)
         }
     } catch { throw traceError(error) }
-    try checkRecordingTopic(file: file, role: "a trajectory", selection: selection, found: seen[selection.topic], types: types, topics: Array(seen.keys))
+    try checkRecordingTopic(
+        file: file, role: "a trajectory", selection: selection, found: seen[selection.topic], types: types, topics: Array(seen.keys))
     if let child = selection.childFrame, rows.isEmpty {
-        throw TraceError(.missing, file: file, object: selection.topic, "no transform with child frame '\(child)'; its child frames: \(nameList(childFrames.sorted()))")
+        throw TraceError(
+            .missing, file: file, object: selection.topic,
+            "no transform with child frame '\(child)'; its child frames: \(nameList(childFrames.sorted()))")
     }
     rows = orderedByStamp(rows).rows
     guard !rows.isEmpty else { throw TraceError(.empty, file: file, object: selection.text, "no messages, expected poses") }
     var poses: [Pose] = []
     poses.reserveCapacity(rows.count)
     for (stamp, p) in rows {
-        guard p.position.isFinite else { throw TraceError(.badValue, file: file, object: "\(selection.text), message stamped \(stamp.text)", "a non-finite position") }
+        guard p.position.isFinite else {
+            throw TraceError(.badValue, file: file, object: "\(selection.text), message stamped \(stamp.text)", "a non-finite position")
+        }
         guard let q = p.orientation.unit(tolerance: 0.01) else {
-            throw TraceError(.badValue, file: file, object: "\(selection.text), message stamped \(stamp.text)",
-                             "orientation (\(formatNumber(p.orientation.x)), \(formatNumber(p.orientation.y)), \(formatNumber(p.orientation.z)), \(formatNumber(p.orientation.w))) is not a unit quaternion within 0.01")
+            throw TraceError(
+                .badValue, file: file, object: "\(selection.text), message stamped \(stamp.text)",
+                "orientation (\(formatNumber(p.orientation.x)), \(formatNumber(p.orientation.y)), \(formatNumber(p.orientation.z)), \(formatNumber(p.orientation.w))) is not a unit quaternion within 0.01"
+            )
         }
         poses.append(Pose(rotation: q, translation: p.position))
     }
@@ -194,6 +212,7 @@ public func readRecordingTrajectory(file: String, topic: String?) throws(TraceEr
     do { trajectory = try Trajectory(timestamps: rows.map { $0.0.seconds }, poses: poses) } catch {
         throw TraceError(.badTimestamps, file: file, object: selection.text, "timestamps are not strictly increasing")
     }
-    return TrajectoryFile(path: file, format: recording.format == .rosbag ? .rosbag : .mcap, stream: selection.text,
-                          trajectory: trajectory, hasTimestamps: true)
+    return TrajectoryFile(
+        path: file, format: recording.format == .rosbag ? .rosbag : .mcap, stream: selection.text,
+        trajectory: trajectory, hasTimestamps: true)
 }

@@ -8,8 +8,10 @@ import NavIO
 /// integer nanoseconds. `timesPath` (KITTI) also writes the timestamps, one per line.
 ///
 /// - Throws: when the trace is invalid, lacks the stream, or the output cannot be written.
-public func exportTrajectory(_ tracePath: String, stream: PoseStreamName, format: TrajectoryFormat, to path: String,
-                             timesPath: String? = nil, readPolicy: HDF5ReadPolicy = .standard) throws(TraceError) {
+public func exportTrajectory(
+    _ tracePath: String, stream: PoseStreamName, format: TrajectoryFormat, to path: String,
+    timesPath: String? = nil, readPolicy: HDF5ReadPolicy = .standard
+) throws(TraceError) {
     let t = try readTrajectory(at: tracePath, format: .h5, stream: stream.rawValue, policy: readPolicy).trajectory
     switch format {
     case .tum: try writeTUM(t, to: path)
@@ -34,11 +36,15 @@ public func exportStreamCSV(_ tracePath: String, stream: String, readPolicy: HDF
     if let first = report.errors.first { throw first.error }
     guard let trace = report.trace else { throw TraceError(.corrupt, file: tracePath, "cannot be read") }
     guard let spec = TraceSchema.stream(named: stream) else {
-        throw TraceError(.badValue, file: tracePath, object: "/\(stream)", "not a trace stream; expected one of \(TraceSchema.streams.map(\.name).joined(separator: ", "))")
+        throw TraceError(
+            .badValue, file: tracePath, object: "/\(stream)",
+            "not a trace stream; expected one of \(TraceSchema.streams.map(\.name).joined(separator: ", "))")
     }
     guard let s = trace.stream(stream) else {
         let present = trace.streams.map(\.name)
-        throw TraceError(.missing, file: tracePath, object: "/\(stream)", "stream not found; the file has \(present.isEmpty ? "no streams" : present.joined(separator: ", "))")
+        throw TraceError(
+            .missing, file: tracePath, object: "/\(stream)",
+            "stream not found; the file has \(present.isEmpty ? "no streams" : present.joined(separator: ", "))")
     }
     return streamCSV(s, spec: spec).text
 }
@@ -105,7 +111,9 @@ public func exportStreamMapping(_ tracePath: String, stream: String, readPolicy:
     y += "streams:\n  \(stream):\n"
     for ds in spec.datasets where ds.rows == .samples && ds.name != "timestamps" {
         guard s.data[ds.name] != nil else { continue }
-        let names = header.filter { $0 == "\(ds.name) [\(s.units[ds.name] ?? ds.units ?? "1")]" || $0.hasPrefix(ds.name + "_") && !$0.hasPrefix("beacon_") }
+        let names = header.filter {
+            $0 == "\(ds.name) [\(s.units[ds.name] ?? ds.units ?? "1")]" || $0.hasPrefix(ds.name + "_") && !$0.hasPrefix("beacon_")
+        }
         let units = s.units[ds.name] ?? ds.units ?? "1"
         let field: String
         if ds.name == "beacon" {
@@ -123,7 +131,9 @@ public func exportStreamMapping(_ tracePath: String, stream: String, readPolicy:
         y += "    beacons:\n"
         for (i, u) in uuids.enumerated() {  // keyed by the beacon column's value: the table row
             var e = "uuid: \(q(u)), major: \(major[i]), minor: \(minor[i])"
-            if let pos, pos[3 * i].isFinite { e += ", position: [\(formatNumber(pos[3 * i])), \(formatNumber(pos[3 * i + 1])), \(formatNumber(pos[3 * i + 2]))]" }
+            if let pos, pos[3 * i].isFinite {
+                e += ", position: [\(formatNumber(pos[3 * i])), \(formatNumber(pos[3 * i + 1])), \(formatNumber(pos[3 * i + 2]))]"
+            }
             y += "      \"\(i)\": {\(e)}\n"
         }
     }

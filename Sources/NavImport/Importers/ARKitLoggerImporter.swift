@@ -28,26 +28,33 @@ public func importARKitLogger(_ path: String, options: ImportOptions = ImportOpt
         let v = Array(table.values[(13 * r)..<(13 * r + 13)])
         let line = "line \(table.lineNumbers[r])"
         if let k = v.firstIndex(where: { !$0.isFinite }) {
-            if options.invalidRows == .drop { dropped += 1; notes.append("\(file): \(line): field \(k + 1) (\(names[k])) is \(num(v[k])); row dropped"); continue }
+            if options.invalidRows == .drop {
+                dropped += 1; notes.append("\(file): \(line): field \(k + 1) (\(names[k])) is \(num(v[k])); row dropped"); continue
+            }
             throw TraceError(.badValue, file: file, object: line, "field \(k + 1) (\(names[k])): expected a finite number, found \(num(v[k]))")
         }
         let m = [[v[1], v[2], v[3]], [v[5], v[6], v[7]], [v[9], v[10], v[11]]]
         guard let q = rotationFromMatrix(m, tolerance: 1e-3) else {
             if options.invalidRows == .drop { dropped += 1; notes.append("\(file): \(line): r11…r33 are not a rotation; row dropped"); continue }
-            throw TraceError(.badValue, file: file, object: line,
-                             "fields r11…r33 are not a rotation within 1e-3 (orthonormal, det +1); expected the camera-to-world rotation")
+            throw TraceError(
+                .badValue, file: file, object: line,
+                "fields r11…r33 are not a rotation within 1e-3 (orthonormal, det +1); expected the camera-to-world rotation")
         }
         let t = secondsFromNanoseconds(v[0])
         if let last = stamps.last, !(t > last) {
-            throw TraceError(.badTimestamps, file: file, object: line, "field 1 (t_ns): expected strictly increasing times; \(num(v[0])) ns is not after the previous frame's")
+            throw TraceError(
+                .badTimestamps, file: file, object: line,
+                "field 1 (t_ns): expected strictly increasing times; \(num(v[0])) ns is not after the previous frame's")
         }
         stamps.append(t)
         poses.append(Pose(rotation: q, translation: Vector3(v[4], v[8], v[12])))
     }
     guard !stamps.isEmpty else { throw TraceError(.empty, file: file, "every line was dropped (\(dropped)); no frames left") }
     let vio = VIOStream(timestamps: stamps, poses: poses, trackingState: Array(repeating: .normal, count: stamps.count))
-    let meta = importMetadata(options, device: "ARKit Data Logger",
-                              frameConvention: SessionMetadata.arkitFrame + "; ARKit world frame of the logging session (gravity: +y up, x/z arbitrary yaw); camera frame as ARKit's")
+    let meta = importMetadata(
+        options, device: "ARKit Data Logger",
+        frameConvention: SessionMetadata.arkitFrame
+            + "; ARKit world frame of the logging session (gravity: +y up, x/z arbitrary yaw); camera frame as ARKit's")
     return ImportResult(session: Session(metadata: meta, vio: vio), notes: notes)
 }
 

@@ -25,8 +25,10 @@ import NavIO
 ///
 /// - Throws: naming the line and field (a malformed line, an unknown receiver, an RSSI outside
 ///   [−150, 20] dBm under `.error`), or the devices file.
-public func importBLEAnnotated(_ trackPath: String, devicesPath: String? = nil, tag: String? = nil,
-                               options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
+public func importBLEAnnotated(
+    _ trackPath: String, devicesPath: String? = nil, tag: String? = nil,
+    options: ImportOptions = ImportOptions()
+) throws(TraceError) -> ImportResult {
     let devFile = devicesPath ?? defaultBLEDevicesPath(trackPath)
     let receivers = try readBLEDevices(devFile)
     let text = try readTextFile(trackPath, expected: "a position-annotated BLE track (.mbd)")
@@ -43,18 +45,22 @@ public func importBLEAnnotated(_ trackPath: String, devicesPath: String? = nil, 
         let f = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         let here = "line \(lineNo)"
         guard f.count == 16 else {
-            throw TraceError(.wrongShape, file: trackPath, object: here, "expected 16 comma-separated fields (\(names.joined(separator: ", "))), found \(f.count)")
+            throw TraceError(
+                .wrongShape, file: trackPath, object: here, "expected 16 comma-separated fields (\(names.joined(separator: ", "))), found \(f.count)")
         }
         var v = [Double](repeating: 0, count: 16)
         for k in [0, 3] + Array(4..<16) {
             guard let x = parseNumber(f[k]), x.isFinite else {
-                throw TraceError(.badValue, file: trackPath, object: here, "field \(k + 1) (\(names[k])): expected a finite number, found '\(f[k].prefix(40))'")
+                throw TraceError(
+                    .badValue, file: trackPath, object: here, "field \(k + 1) (\(names[k])): expected a finite number, found '\(f[k].prefix(40))'")
             }
             v[k] = x
         }
         let receiver = f[1].lowercased(), beacon = f[2].lowercased()
         guard let index = receivers.index[receiver] else {
-            throw TraceError(.badValue, file: trackPath, object: here, "field 2 (receiver_MAC): '\(f[1])' is not a receiver of \(devFile) (\(receivers.macs.joined(separator: ", ")))")
+            throw TraceError(
+                .badValue, file: trackPath, object: here,
+                "field 2 (receiver_MAC): '\(f[1])' is not a receiver of \(devFile) (\(receivers.macs.joined(separator: ", ")))")
         }
         if let tag, beacon != tag.lowercased() { continue }
         tags[beacon, default: 0] += 1
@@ -64,29 +70,38 @@ public func importBLEAnnotated(_ trackPath: String, devicesPath: String? = nil, 
             throw TraceError(.badValue, file: trackPath, object: here, text + " (a corrupt reading; --drop-invalid-rows leaves it out)")
         }
         let m = [[v[7], v[8], v[9]], [v[10], v[11], v[12]], [v[13], v[14], v[15]]]
-        rows.append(Row(line: lineNo, t: v[0], receiver: Int32(index), rssi: v[3], position: Vector3(v[4], v[5], v[6]),
-                        rotation: rotationFromMatrix(m, tolerance: 0.01)))
+        rows.append(
+            Row(
+                line: lineNo, t: v[0], receiver: Int32(index), rssi: v[3], position: Vector3(v[4], v[5], v[6]),
+                rotation: rotationFromMatrix(m, tolerance: 0.01)))
     }
     guard !rows.isEmpty else { throw TraceError(.empty, file: trackPath, "no readings\(tag.map { " of tag \($0)" } ?? "")") }
     if tag == nil, tags.count > 1 {
-        throw TraceError(.badValue, file: trackPath, object: "beacon_MAC", "\(tags.count) moving beacons (\(tags.keys.sorted().joined(separator: ", "))); choose one with --tag MAC")
+        throw TraceError(
+            .badValue, file: trackPath, object: "beacon_MAC",
+            "\(tags.count) moving beacons (\(tags.keys.sorted().joined(separator: ", "))); choose one with --tag MAC")
     }
     // Stable sort by time.
     let order = rows.indices.sorted { rows[$0].t != rows[$1].t ? rows[$0].t < rows[$1].t : $0 < $1 }
     let sorted = order.map { rows[$0] }
     let reordered = zip(order.dropFirst(), order).filter { $0 < $1 }.count
-    if reordered > 0 { notes.append("\(trackPath): \(reordered) rows out of time order (by up to \(num(maxStepBack(rows.map(\.t)))) s) sorted by time") }
+    if reordered > 0 {
+        notes.append("\(trackPath): \(reordered) rows out of time order (by up to \(num(maxStepBack(rows.map(\.t)))) s) sorted by time")
+    }
 
     let frame = WorldFrame.enu.toARKit  // (x, y, z up) → (x, z, −y)
-    let ble = BLEStream(timestamps: sorted.map(\.t), beaconIndex: sorted.map(\.receiver), rssi: sorted.map(\.rssi),
-                        beacons: receivers.beacons.map { Beacon(uuid: $0.uuid, major: $0.major, minor: $0.minor, position: $0.position.map(frame.apply)) })
+    let ble = BLEStream(
+        timestamps: sorted.map(\.t), beaconIndex: sorted.map(\.receiver), rssi: sorted.map(\.rssi),
+        beacons: receivers.beacons.map { Beacon(uuid: $0.uuid, major: $0.major, minor: $0.minor, position: $0.position.map(frame.apply)) })
 
     // Ground truth: one pose per distinct time.
     var gt: [Row] = []
     for r in sorted where gt.last.map({ r.t > $0.t }) ?? true { gt.append(r) }
     let valid = gt.indices.filter { gt[$0].rotation != nil }
     guard !valid.isEmpty else {
-        throw TraceError(.badValue, file: trackPath, object: "R00…R22", "no row holds a rotation matrix (orthonormal within 0.01, det +1); cannot give the tag's orientation")
+        throw TraceError(
+            .badValue, file: trackPath, object: "R00…R22",
+            "no row holds a rotation matrix (orthonormal within 0.01, det +1); cannot give the tag's orientation")
     }
     var orientations: [Quaternion] = []
     var v = 0  // index into valid of the last valid row at or before i
@@ -101,16 +116,19 @@ public func importBLEAnnotated(_ trackPath: String, devicesPath: String? = nil, 
     }
     let interpolated = gt.count - valid.count
     if interpolated > 0 {
-        notes.append("\(trackPath): R00…R22 is not a rotation matrix in \(interpolated) of \(gt.count) ground-truth rows; their orientation is slerped from the nearest rows that are")
+        notes.append(
+            "\(trackPath): R00…R22 is not a rotation matrix in \(interpolated) of \(gt.count) ground-truth rows; their orientation is slerped from the nearest rows that are"
+        )
     }
     let poses = zip(gt, orientations).map { Pose(rotation: frame.applyToOrientation($1), translation: frame.apply($0.position)) }
     let groundTruth = GroundTruthStream(timestamps: gt.map(\.t), poses: poses)
     let base = (fileName(of: trackPath) as NSString).deletingPathExtension
     let route = base.hasSuffix("_all_sensors") ? String(base.dropLast("_all_sensors".count)) : base
-    let meta = importMetadata(options, routeID: route, venue: "tetam (Position-Annotated BLE RSSI Dataset)",
-                              device: "BLE tag \(tags.keys.sorted().first ?? "") heard by 12 receivers",
-                              frameConvention: "dataset frame (x, y floor plan, z up; metres) as x, y = up, z = −y: right-handed, +y up, x not east; "
-                                  + "ble = the fixed receivers (as beacons) hearing the moving tag; quaternions x,y,z,w")
+    let meta = importMetadata(
+        options, routeID: route, venue: "tetam (Position-Annotated BLE RSSI Dataset)",
+        device: "BLE tag \(tags.keys.sorted().first ?? "") heard by 12 receivers",
+        frameConvention: "dataset frame (x, y floor plan, z up; metres) as x, y = up, z = −y: right-handed, +y up, x not east; "
+            + "ble = the fixed receivers (as beacons) hearing the moving tag; quaternions x,y,z,w")
     return ImportResult(session: Session(metadata: meta, ble: ble, groundTruth: groundTruth), notes: notes)
 }
 
@@ -153,8 +171,9 @@ func readBLEDevices(_ path: String) throws(TraceError) -> BLEDevices {
         var entries: [(mac: String, alias: String, minor: Int32, position: Vector3)] = []
         for (mac, value) in obj {
             guard let a = value as? [Any], a.count >= 3, let p = a[0] as? [Any], p.count == 3,
-                  let xyz = p.map({ ($0 as? NSNumber)?.doubleValue }) as? [Double], xyz.allSatisfy(\.isFinite),
-                  let alias = a[2] as? String else {
+                let xyz = p.map({ ($0 as? NSNumber)?.doubleValue }) as? [Double], xyz.allSatisfy(\.isFinite),
+                let alias = a[2] as? String
+            else {
                 throw TraceError(.badValue, file: path, object: "line \(lineNo), receiver \(mac)", "expected [[x, y, z], colour, \"alias\"]")
             }
             let digits = alias.reversed().prefix { $0.isNumber }.reversed()
@@ -165,8 +184,9 @@ func readBLEDevices(_ path: String) throws(TraceError) -> BLEDevices {
         entries.sort { ($0.minor, $0.mac) < ($1.minor, $1.mac) }
         var index: [String: Int] = [:]
         for (i, e) in entries.enumerated() { index[e.mac] = i }
-        return BLEDevices(macs: entries.map(\.mac), index: index,
-                          beacons: entries.map { (uuid: $0.mac, major: 0, minor: $0.minor, position: $0.position) })
+        return BLEDevices(
+            macs: entries.map(\.mac), index: index,
+            beacons: entries.map { (uuid: $0.mac, major: 0, minor: $0.minor, position: $0.position) })
     }
     throw TraceError(.missing, file: path, "no line starting with Dongles:; expected the receivers' positions as JSON")
 }

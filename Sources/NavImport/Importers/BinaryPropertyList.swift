@@ -32,27 +32,34 @@ struct PlistError: Error { let problem: String }
 /// - Complexity: O(file size).
 func parseBinaryPlist(_ bytes: [UInt8]) throws(PlistError) -> PlistValue {
     guard bytes.count >= 40, Array(bytes.prefix(8)) == Array("bplist00".utf8) else {
-        throw PlistError(problem: bytes.starts(with: Array("bplist".utf8)) ? "unsupported binary property list version, expected bplist00"
-                                                                          : "not a binary property list (no bplist00 signature)")
+        throw PlistError(
+            problem: bytes.starts(with: Array("bplist".utf8))
+                ? "unsupported binary property list version, expected bplist00"
+                : "not a binary property list (no bplist00 signature)")
     }
     let trailer = bytes.count - 32
     let offsetSize = Int(bytes[trailer + 6]), refSize = Int(bytes[trailer + 7])
     func be(_ at: Int, _ n: Int) throws(PlistError) -> UInt64 {
-        guard n >= 1, n <= 8, at >= 0, at + n <= bytes.count else { throw PlistError(problem: "truncated (an integer at byte \(at) runs past the end)") }
+        guard n >= 1, n <= 8, at >= 0, at + n <= bytes.count else {
+            throw PlistError(problem: "truncated (an integer at byte \(at) runs past the end)")
+        }
         var v: UInt64 = 0
         for i in 0..<n { v = v << 8 | UInt64(bytes[at + i]) }
         return v
     }
     let objectCount = try be(trailer + 8, 8), top = try be(trailer + 16, 8), tableStart = try be(trailer + 24, 8)
     guard (1...8).contains(offsetSize), (1...8).contains(refSize), objectCount > 0, objectCount < UInt64(bytes.count),
-          top < objectCount, tableStart < UInt64(trailer), tableStart + objectCount * UInt64(offsetSize) <= UInt64(trailer) else {
+        top < objectCount, tableStart < UInt64(trailer), tableStart + objectCount * UInt64(offsetSize) <= UInt64(trailer)
+    else {
         throw PlistError(problem: "corrupt trailer (object count, offsets or sizes out of range)")
     }
     var cache: [Int: PlistValue] = [:]
 
     /// An object reference read from the file, as Int; never traps (references ≥ 2^63 are errors).
     func objectRef(_ raw: UInt64) throws(PlistError) -> Int {
-        guard raw < objectCount, let r = Int(exactly: raw) else { throw PlistError(problem: "object reference \(raw) out of range (\(objectCount) objects)") }
+        guard raw < objectCount, let r = Int(exactly: raw) else {
+            throw PlistError(problem: "object reference \(raw) out of range (\(objectCount) objects)")
+        }
         return r
     }
 

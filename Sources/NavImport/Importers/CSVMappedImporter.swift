@@ -41,14 +41,17 @@ struct DelimitedText {
                 continue
             }
             if let e = expected, fields.count != e {
-                throw TraceError(.wrongShape, file: file, object: "line \(lineNo)",
-                                 "expected \(e) fields (as \(layout.header ? "the header" : "the first line")), found \(fields.count)")
+                throw TraceError(
+                    .wrongShape, file: file, object: "line \(lineNo)",
+                    "expected \(e) fields (as \(layout.header ? "the header" : "the first line")), found \(fields.count)")
             }
             expected = fields.count
             out.rows.append(fields)
             out.lines.append(lineNo)
         }
-        if layout.header && out.header == nil { throw TraceError(.empty, file: file, "no header line; expected column names (or csv: {header: false} in the mapping)") }
+        if layout.header && out.header == nil {
+            throw TraceError(.empty, file: file, "no header line; expected column names (or csv: {header: false} in the mapping)")
+        }
         guard !out.rows.isEmpty else { throw TraceError(.empty, file: file, "no data lines") }
         return out
     }
@@ -67,8 +70,12 @@ struct DelimitedText {
                 if c == "\"" {
                     if let next = it.next() {
                         if next == "\"" { current.append("\"") } else { inQuotes = false; pending = next }
-                    } else { inQuotes = false }
-                } else { current.append(c) }
+                    } else {
+                        inQuotes = false
+                    }
+                } else {
+                    current.append(c)
+                }
             } else if c == "\"" && current.trimmingCharacters(in: .whitespaces).isEmpty {
                 inQuotes = true; wasQuoted = true; current = ""
             } else if c == delimiter {
@@ -97,7 +104,8 @@ struct DelimitedText {
 ///   `invalid_rows: error`), or the mapping file, its line and key (unknown column, wrong units).
 public func importCSV(_ path: String, mapping: ImportMapping, options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
     if let s = mapping.source, s != .csv {
-        throw TraceError(.badValue, file: mapping.file, object: "source", "the mapping is for \(s.rawValue) files; import it with hdf5-mapped, or set source: csv")
+        throw TraceError(
+            .badValue, file: mapping.file, object: "source", "the mapping is for \(s.rawValue) files; import it with hdf5-mapped, or set source: csv")
     }
     let text = try readTextFile(path, expected: "a delimited text file")
     let table = try DelimitedText.parse(text, file: path, layout: mapping.csv)
@@ -107,15 +115,18 @@ public func importCSV(_ path: String, mapping: ImportMapping, options: ImportOpt
     func resolve(_ c: ColumnReference, line: Int, key: String) throws(TraceError) -> Int {
         switch c {
         case let .index(i):
-            guard i < width else { throw parser.fail(line: line, key, "column index \(i) is past the last column (the file has \(width), indices 0…\(width - 1))") }
+            guard i < width else {
+                throw parser.fail(line: line, key, "column index \(i) is past the last column (the file has \(width), indices 0…\(width - 1))")
+            }
             return i
         case let .name(n):
             guard let header = table.header else {
                 throw parser.fail(line: line, key, "column '\(n)' is named, but the file has no header (csv: {header: false}); use 0-based indices")
             }
             guard let i = header.firstIndex(of: n) else {
-                throw TraceError(.missing, file: path, object: "column '\(n)'",
-                                 "not found (wanted by \(mapping.file) line \(line), \(key)); columns are \(header.joined(separator: ", "))")
+                throw TraceError(
+                    .missing, file: path, object: "column '\(n)'",
+                    "not found (wanted by \(mapping.file) line \(line), \(key)); columns are \(header.joined(separator: ", "))")
             }
             return i
         }
@@ -124,18 +135,25 @@ public func importCSV(_ path: String, mapping: ImportMapping, options: ImportOpt
     func cellNumber(_ r: Int, _ c: Int) throws(TraceError) -> Double {
         let s = table.rows[r][c]
         guard let v = parseNumber(s) else {
-            throw TraceError(.badValue, file: path, object: "line \(table.lines[r]), column \(columnName(c))", "expected a number, found '\(s.prefix(40))'")
+            throw TraceError(
+                .badValue, file: path, object: "line \(table.lines[r]), column \(columnName(c))", "expected a number, found '\(s.prefix(40))'")
         }
         return v
     }
 
-    var session = Session(metadata: importMetadata(options, frameConvention: SessionMetadata.arkitFrame
-        + (mapping.frame == .arkit ? "; imported CSV (frame kept)" : "; imported CSV, world frame \(mapping.frame.rawValue) turned to ARKit's")))
+    var session = Session(
+        metadata: importMetadata(
+            options,
+            frameConvention: SessionMetadata.arkitFrame
+                + (mapping.frame == .arkit
+                    ? "; imported CSV (frame kept)" : "; imported CSV, world frame \(mapping.frame.rawValue) turned to ARKit's")))
     var notes: [String] = []
     for sm in mapping.streams {
         let targets = TargetField.fields(of: sm.name)!
         guard let timeSpec = sm.time ?? mapping.time else {
-            throw parser.fail(line: sm.line, "streams.\(sm.name).time", "no clock; give time: {column: …, units: …} or {sample_rate: HZ} at the top or in the stream")
+            throw parser.fail(
+                line: sm.line, "streams.\(sm.name).time",
+                "no clock; give time: {column: …, units: …} or {sample_rate: HZ} at the top or in the stream")
         }
         // Resolve the columns of every field.
         var columnsOf: [String: [Int]] = [:]
@@ -159,8 +177,9 @@ public func importCSV(_ path: String, mapping: ImportMapping, options: ImportOpt
             if valueColumns.isEmpty || filled.count == valueColumns.count { rows.append(r); continue }
             if filled.isEmpty { continue }
             let empty = valueColumns.first { table.rows[r][$0].isEmpty }!
-            throw TraceError(.missing, file: path, object: "line \(table.lines[r]), column \(columnName(empty))",
-                             "empty cell in the \(sm.name) stream's row; a stream's cells must be all filled or all empty")
+            throw TraceError(
+                .missing, file: path, object: "line \(table.lines[r]), column \(columnName(empty))",
+                "empty cell in the \(sm.name) stream's row; a stream's cells must be all filled or all empty")
         }
         guard !rows.isEmpty else { throw TraceError(.empty, file: path, object: sm.name, "no rows with values for the \(sm.name) stream") }
 
@@ -172,7 +191,11 @@ public func importCSV(_ path: String, mapping: ImportMapping, options: ImportOpt
             let c = timeColumn!
             for r in rows {
                 let s = table.rows[r][c]
-                if s.isEmpty { throw TraceError(.missing, file: path, object: "line \(table.lines[r]), column \(columnName(c))", "empty time cell in a row of the \(sm.name) stream") }
+                if s.isEmpty {
+                    throw TraceError(
+                        .missing, file: path, object: "line \(table.lines[r]), column \(columnName(c))",
+                        "empty time cell in a row of the \(sm.name) stream")
+                }
                 let v = try cellNumber(r, c)
                 times.append(units == "ns" ? secondsFromNanoseconds(v) : v * UnitConversion.factor(from: units, to: .time)!)
             }
@@ -209,12 +232,15 @@ public func importCSV(_ path: String, mapping: ImportMapping, options: ImportOpt
         let fieldColumns = columnsOf
         let src = SourceStream(name: sm.name, times: times, fields: fields, keys: keys) { i, field in
             let line = "line \(table.lines[rows[i]])"
-            if let field, let cs = fieldColumns[field] { return "\(line), column\(cs.count > 1 ? "s" : "") \(cs.map(columnName).joined(separator: ", "))" }
+            if let field, let cs = fieldColumns[field] {
+                return "\(line), column\(cs.count > 1 ? "s" : "") \(cs.map(columnName).joined(separator: ", "))"
+            }
             if field == nil, let c = timeColumn { return "\(line), column \(columnName(c))" }
             return line
         }
-        try assembleStream(src, mapping: sm, beaconsInFrame: mapping.frame, frame: mapping.frame,
-                           policy: sm.invalidRows ?? options.invalidRows, file: path, into: &session, notes: &notes)
+        try assembleStream(
+            src, mapping: sm, beaconsInFrame: mapping.frame, frame: mapping.frame,
+            policy: sm.invalidRows ?? options.invalidRows, file: path, into: &session, notes: &notes)
     }
     return ImportResult(session: session, notes: notes)
 }

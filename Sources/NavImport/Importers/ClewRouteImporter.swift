@@ -52,7 +52,9 @@ public func importClewRoute(_ path: String, options: ImportOptions = ImportOptio
     let r = route.dict ?? [:]
     let routeName = archive.string(r["name"]) ?? ""
     let routeID = archive.string(r["id"]) ?? ""
-    guard let crumbs = archive.elements(archive.resolve(r["crumbs"])) else { throw fail("route.crumbs", "missing; expected an array of LocationInfo") }
+    guard let crumbs = archive.elements(archive.resolve(r["crumbs"])) else {
+        throw fail("route.crumbs", "missing; expected an array of LocationInfo")
+    }
     guard !crumbs.isEmpty else { throw fail("route.crumbs", "empty; a route needs at least one crumb") }
 
     /// The pose of an ARAnchor-like object's `transform`.
@@ -67,7 +69,8 @@ public func importClewRoute(_ path: String, options: ImportOptions = ImportOptio
         // Column-major: element (row i, column j) is f[4j + i].
         let m = (0..<3).map { i in (0..<3).map { j in f[4 * j + i] } }
         guard f.allSatisfy(\.isFinite), abs(f[3]) <= 1e-3, abs(f[7]) <= 1e-3, abs(f[11]) <= 1e-3, abs(f[15] - 1) <= 1e-3,
-              let q = rotationFromMatrix(m, tolerance: 1e-3) else {
+            let q = rotationFromMatrix(m, tolerance: 1e-3)
+        else {
             throw fail("\(label).transform", "not a rigid transform within 1e-3 (rotation and bottom row 0 0 0 1)")
         }
         return Pose(rotation: q, translation: Vector3(f[12], f[13], f[14]))
@@ -111,14 +114,18 @@ public func importClewRoute(_ path: String, options: ImportOptions = ImportOptio
     }
     let intermediate = archive.elements(archive.resolve(r["intermediateAnchorPoints"])) ?? []
     guard intermediate.count <= clewMaxIntermediateAnchors else {
-        throw fail("route.intermediateAnchorPoints", "\(intermediate.count) anchor points, at most \(clewMaxIntermediateAnchors) accepted (Clew saves a handful)")
+        throw fail(
+            "route.intermediateAnchorPoints",
+            "\(intermediate.count) anchor points, at most \(clewMaxIntermediateAnchors) accepted (Clew saves a handful)")
     }
     for (i, point) in intermediate.enumerated() {
         if let p = try anchorPose(point, "route.intermediateAnchorPoints[\(i)]") { sightings.append((Int32(2 + i), nearestCrumbTime(p), p)) }
     }
     sightings.sort { ($0.time, $0.id) < ($1.time, $1.id) }
-    var session = Session(metadata: importMetadata(options, sessionID: routeID, routeID: routeName, device: "Clew",
-                                                   frameConvention: SessionMetadata.arkitFrame + "; Clew route: ARKit session frame of the recording; crumb times nominal (k × 0.3 s)"))
+    var session = Session(
+        metadata: importMetadata(
+            options, sessionID: routeID, routeID: routeName, device: "Clew",
+            frameConvention: SessionMetadata.arkitFrame + "; Clew route: ARKit session frame of the recording; crumb times nominal (k × 0.3 s)"))
     session.vio = vio
     if !sightings.isEmpty {
         session.anchors = AnchorStream(timestamps: sightings.map(\.time), anchorID: sightings.map(\.id), poses: sightings.map(\.pose))

@@ -42,8 +42,10 @@ public enum LocationClock: Sendable, Equatable {
 ///
 /// - Throws: one-line errors naming the file, line and field; also when a motion file's times
 ///   differ from `game_rv.txt`'s.
-public func importCoreMotionLogger(_ folder: String, locationClock: LocationClock = .omit,
-                                   options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
+public func importCoreMotionLogger(
+    _ folder: String, locationClock: LocationClock = .omit,
+    options: ImportOptions = ImportOptions()
+) throws(TraceError) -> ImportResult {
     let dir = try locateCoreMotionFolder(folder)
     func path(_ name: String) -> String { (dir as NSString).appendingPathComponent(name) }
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
@@ -63,8 +65,10 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
         let t = try table(name, fields)
         let k = fields.count
         for r in 0..<min(n, t.rows) where t.values[k * r] != rv.values[5 * r] {
-            throw TraceError(.badTimestamps, file: path(name), object: "line \(t.lineNumbers[r])",
-                             "field 1 (timestamp_ns): \(num(t.values[k * r])) differs from game_rv.txt's \(num(rv.values[5 * r])) (line \(rv.lineNumbers[r])); the motion files must share CMDeviceMotion's instants")
+            throw TraceError(
+                .badTimestamps, file: path(name), object: "line \(t.lineNumbers[r])",
+                "field 1 (timestamp_ns): \(num(t.values[k * r])) differs from game_rv.txt's \(num(rv.values[5 * r])) (line \(rv.lineNumbers[r])); the motion files must share CMDeviceMotion's instants"
+            )
         }
         guard t.rows == n else {
             throw TraceError(.wrongShape, file: path(name), "expected \(n) samples (as game_rv.txt), found \(t.rows)")
@@ -86,8 +90,11 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
     for r in 0..<n {
         let q = Quaternion(x: rv.values[5 * r + 1], y: rv.values[5 * r + 2], z: rv.values[5 * r + 3], w: rv.values[5 * r + 4])
         var problem: (file: String, line: Int32, text: String)?
-        let sources: [(String, NumericTable, [String])] = [("gyro.txt", gyro, ["wx", "wy", "wz"]), ("gravity.txt", gravity, ["gx", "gy", "gz"]),
-                                                          ("linacce.txt", user, ["ax", "ay", "az"])] + (magnet.map { [("magnet.txt", $0, ["mx", "my", "mz"])] } ?? [])
+        let sources: [(String, NumericTable, [String])] =
+            [
+                ("gyro.txt", gyro, ["wx", "wy", "wz"]), ("gravity.txt", gravity, ["gx", "gy", "gz"]),
+                ("linacce.txt", user, ["ax", "ay", "az"]),
+            ] + (magnet.map { [("magnet.txt", $0, ["mx", "my", "mz"])] } ?? [])
         search: for (name, t, fields) in sources {
             for k in 0..<3 where !t.values[4 * r + 1 + k].isFinite {
                 problem = (name, t.lineNumbers[r], "field \(k + 2) (\(fields[k])): expected a finite number, found \(num(t.values[4 * r + 1 + k]))")
@@ -105,8 +112,9 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
         guard let u = unit else { continue }
         let t = secondsFromNanoseconds(rv.values[5 * r])
         if !t.isFinite || (imuT.last.map { !(t > $0) } ?? false) {
-            throw TraceError(.badTimestamps, file: path("game_rv.txt"), object: "line \(rv.lineNumbers[r])",
-                             "field 1 (timestamp_ns): expected finite, strictly increasing times; \(num(rv.values[5 * r])) is not after the previous sample's")
+            throw TraceError(
+                .badTimestamps, file: path("game_rv.txt"), object: "line \(rv.lineNumbers[r])",
+                "field 1 (timestamp_ns): expected finite, strictly increasing times; \(num(rv.values[5 * r])) is not after the previous sample's")
         }
         imuT.append(t)
         gyr.append(device.apply(vec(gyro, r)))
@@ -119,24 +127,34 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
             if h.isFinite && h >= 0 && h <= 360 {
                 compT.append(t); head.append(h == 360 ? 0 : h)
             } else if options.invalidRows == .drop {
-                notes.append("\(path("heading.txt")): line \(heading.lineNumbers[r]): heading \(num(h)) deg is outside [0, 360]; heading sample dropped")
+                notes.append(
+                    "\(path("heading.txt")): line \(heading.lineNumbers[r]): heading \(num(h)) deg is outside [0, 360]; heading sample dropped")
             } else {
-                throw TraceError(.badValue, file: path("heading.txt"), object: "line \(heading.lineNumbers[r])",
-                                 "field 2 (heading_deg): expected degrees in [0, 360], found \(num(h)) (CoreMotion gives −1 when no heading is available; --drop-invalid-rows leaves such samples out)")
+                throw TraceError(
+                    .badValue, file: path("heading.txt"), object: "line \(heading.lineNumbers[r])",
+                    "field 2 (heading_deg): expected degrees in [0, 360], found \(num(h)) (CoreMotion gives −1 when no heading is available; --drop-invalid-rows leaves such samples out)"
+                )
             }
         }
     }
     guard !imuT.isEmpty else { throw TraceError(.empty, file: path("game_rv.txt"), "every sample was dropped; nothing to import") }
-    var session = Session(metadata: importMetadata(options, device: "iPhone (CoreLocation/CoreMotion Data Logger)",
-                                                   frameConvention: SessionMetadata.arkitFrame + "; imu in ARKit's camera axes (x = −y, y = x, z = z of CoreMotion's device frame), attitude world = CoreMotion's reference frame (x north, z up) turned to x east, y up, z south; compass = CMDeviceMotion.heading"))
+    var session = Session(
+        metadata: importMetadata(
+            options, device: "iPhone (CoreLocation/CoreMotion Data Logger)",
+            frameConvention: SessionMetadata.arkitFrame
+                + "; imu in ARKit's camera axes (x = −y, y = x, z = z of CoreMotion's device frame), attitude world = CoreMotion's reference frame (x north, z up) turned to x east, y up, z south; compass = CMDeviceMotion.heading"
+        ))
     session.imu = IMUStream(timestamps: imuT, accelerometer: acc, gyroscope: gyr, attitude: att, magnetometer: magnet == nil ? nil : mag)
     if heading != nil, !compT.isEmpty { session.compass = CompassStream(timestamps: compT, heading: head) }
 
     if exists("gps.txt") {
-        let gps = try table("gps.txt", ["timestamp_unix_ns", "latitude", "longitude", "horizontal_accuracy", "altitude", "floor", "vertical_accuracy"])
+        let gps = try table(
+            "gps.txt", ["timestamp_unix_ns", "latitude", "longitude", "horizontal_accuracy", "altitude", "floor", "vertical_accuracy"])
         switch locationClock {
         case .omit:
-            notes.append("\(path("gps.txt")): location fixes are on the Unix clock and the motion files on the device's uptime clock; location left out (give --gps-offset SECONDS or --gps-align-start)")
+            notes.append(
+                "\(path("gps.txt")): location fixes are on the Unix clock and the motion files on the device's uptime clock; location left out (give --gps-offset SECONDS or --gps-align-start)"
+            )
         case .offset, .alignFirstFix:
             // t_k = origin + (ns_k − ns_0) / 10⁹: the differences are exact, so aligned fixes land exactly.
             let base = gps.values[0]
@@ -147,17 +165,23 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
                 let v = Array(gps.values[(7 * r)..<(7 * r + 7)])
                 let line = "line \(gps.lineNumbers[r])"
                 var problem: String?
-                if !(v[1].isFinite && abs(v[1]) <= 90) { problem = "field 2 (latitude): expected degrees in [−90, 90], found \(num(v[1]))" }
-                else if !(v[2].isFinite && abs(v[2]) <= 180) { problem = "field 3 (longitude): expected degrees in [−180, 180], found \(num(v[2]))" }
-                else if !(v[3].isFinite && v[3] >= 0) { problem = "field 4 (horizontal_accuracy): expected metres ≥ 0, found \(num(v[3])) (CoreLocation's invalid fix)" }
-                else if !v[4].isFinite { problem = "field 5 (altitude): expected a finite number of metres, found \(num(v[4]))" }
+                if !(v[1].isFinite && abs(v[1]) <= 90) {
+                    problem = "field 2 (latitude): expected degrees in [−90, 90], found \(num(v[1]))"
+                } else if !(v[2].isFinite && abs(v[2]) <= 180) {
+                    problem = "field 3 (longitude): expected degrees in [−180, 180], found \(num(v[2]))"
+                } else if !(v[3].isFinite && v[3] >= 0) {
+                    problem = "field 4 (horizontal_accuracy): expected metres ≥ 0, found \(num(v[3])) (CoreLocation's invalid fix)"
+                } else if !v[4].isFinite {
+                    problem = "field 5 (altitude): expected a finite number of metres, found \(num(v[4]))"
+                }
                 if let problem {
                     if options.invalidRows == .drop { notes.append("\(path("gps.txt")): \(line): \(problem); fix dropped"); continue }
                     throw TraceError(.badValue, file: path("gps.txt"), object: line, problem)
                 }
                 let t = origin + secondsFromNanoseconds(v[0] - base)
                 if let last = lt.last, !(t > last) {
-                    throw TraceError(.badTimestamps, file: path("gps.txt"), object: line, "field 1 (timestamp_unix_ns): expected strictly increasing times")
+                    throw TraceError(
+                        .badTimestamps, file: path("gps.txt"), object: line, "field 1 (timestamp_unix_ns): expected strictly increasing times")
                 }
                 lt.append(t); lat.append(v[1]); lon.append(v[2]); acc.append(v[3]); alt.append(v[4])
                 floor.append(v[5].isFinite && v[5] != -9 && abs(v[5]) < 1000 ? Int32(v[5].rounded()) : LocationStream.noFloor)
@@ -166,7 +190,9 @@ public func importCoreMotionLogger(_ folder: String, locationClock: LocationCloc
                 session.location = LocationStream(timestamps: lt, latitude: lat, longitude: lon, altitude: alt, horizontalAccuracy: acc, floor: floor)
             }
             if case .alignFirstFix = locationClock {
-                notes.append("\(path("gps.txt")): first fix placed at the first motion sample (offset \(num(secondsFromNanoseconds(base) - origin)) s, an approximation)")
+                notes.append(
+                    "\(path("gps.txt")): first fix placed at the first motion sample (offset \(num(secondsFromNanoseconds(base) - origin)) s, an approximation)"
+                )
             }
         }
     }
@@ -189,5 +215,7 @@ func locateCoreMotionFolder(_ path: String) throws(TraceError) -> String {
     where FileManager.default.fileExists(atPath: (candidate as NSString).appendingPathComponent("game_rv.txt")) {
         return candidate
     }
-    throw TraceError(.missing, file: (path as NSString).appendingPathComponent("game_rv.txt"), "not found (nor in Visualization/); expected the CoreMotion logger's attitude file")
+    throw TraceError(
+        .missing, file: (path as NSString).appendingPathComponent("game_rv.txt"),
+        "not found (nor in Visualization/); expected the CoreMotion logger's attitude file")
 }

@@ -16,16 +16,22 @@ import NavIO
 ///   file, its line and key.
 public func importHDF5Mapped(_ path: String, mapping: ImportMapping, options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
     if let s = mapping.source, s != .hdf5 {
-        throw TraceError(.badValue, file: mapping.file, object: "source", "the mapping is for \(s.rawValue) files; import it with csv, or set source: hdf5")
+        throw TraceError(
+            .badValue, file: mapping.file, object: "source", "the mapping is for \(s.rawValue) files; import it with csv, or set source: hdf5")
     }
     let file = MappedHDF5File(path: path, reader: try HDF5Reader(path: path, policy: options.readPolicy), mapping: mapping)
-    var session = Session(metadata: importMetadata(options, frameConvention: SessionMetadata.arkitFrame
-        + (mapping.frame == .arkit ? "; imported HDF5 (frame kept)" : "; imported HDF5, world frame \(mapping.frame.rawValue) turned to ARKit's")))
+    var session = Session(
+        metadata: importMetadata(
+            options,
+            frameConvention: SessionMetadata.arkitFrame
+                + (mapping.frame == .arkit
+                    ? "; imported HDF5 (frame kept)" : "; imported HDF5, world frame \(mapping.frame.rawValue) turned to ARKit's")))
     var notes: [String] = []
     for sm in mapping.streams {
         let src = try file.sourceStream(sm)
-        try assembleStream(src, mapping: sm, beaconsInFrame: mapping.frame, frame: mapping.frame,
-                           policy: sm.invalidRows ?? options.invalidRows, file: path, into: &session, notes: &notes)
+        try assembleStream(
+            src, mapping: sm, beaconsInFrame: mapping.frame, frame: mapping.frame,
+            policy: sm.invalidRows ?? options.invalidRows, file: path, into: &session, notes: &notes)
     }
     return ImportResult(session: session, notes: notes)
 }
@@ -45,7 +51,9 @@ private struct MappedHDF5File {
         var firstDataset = ""
         mutating func agree(_ n: Int, _ ds: String, stream: String, file: String) throws(TraceError) {
             if let rc = rows, rc != n {
-                throw TraceError(.wrongShape, file: file, object: ds, "has \(n) rows but \(firstDataset) has \(rc); the \(stream) stream's datasets must have one row per sample")
+                throw TraceError(
+                    .wrongShape, file: file, object: ds,
+                    "has \(n) rows but \(firstDataset) has \(rc); the \(stream) stream's datasets must have one row per sample")
             }
             if rows == nil { rows = n; firstDataset = ds }
         }
@@ -56,7 +64,9 @@ private struct MappedHDF5File {
     func sourceStream(_ sm: StreamMapping) throws(TraceError) -> SourceStream {
         let targets = TargetField.fields(of: sm.name)!
         guard let timeSpec = sm.time ?? mapping.time else {
-            throw parser.fail(line: sm.line, "streams.\(sm.name).time", "no clock; give time: {dataset: …, units: …} or {sample_rate: …} at the top or in the stream")
+            throw parser.fail(
+                line: sm.line, "streams.\(sm.name).time",
+                "no clock; give time: {dataset: …, units: …} or {sample_rate: …} at the top or in the stream")
         }
         var fields: [String: [Double]] = [:]
         var keys: [String]?
@@ -99,11 +109,14 @@ private struct MappedHDF5File {
     /// A dataset as rows × columns (a 1-D dataset is one column).
     func load(_ ds: String, line: Int, key: String) throws(TraceError) -> (rows: Int, cols: Int, values: [Double]) {
         guard reader.exists(ds) else {
-            throw TraceError(.missing, file: path, object: ds, "dataset not found (wanted by \(mapping.file) line \(line), \(key)); the file has \(try topLevel())")
+            throw TraceError(
+                .missing, file: path, object: ds, "dataset not found (wanted by \(mapping.file) line \(line), \(key)); the file has \(try topLevel())"
+            )
         }
         let (shape, values) = try reader.readDoubles(ds)
         guard shape.count == 1 || shape.count == 2 else {
-            throw TraceError(.wrongShape, file: path, object: ds, "expected shape (N,) or (N, k), found (\(shape.map(String.init).joined(separator: ", ")))")
+            throw TraceError(
+                .wrongShape, file: path, object: ds, "expected shape (N,) or (N, k), found (\(shape.map(String.init).joined(separator: ", ")))")
         }
         return (shape[0], shape.count == 2 ? shape[1] : 1, values)
     }
@@ -124,14 +137,18 @@ private struct MappedHDF5File {
 
     /// A numeric field: its selected columns, converted to the trace unit, quaternions reordered
     /// to (w, x, y, z).
-    func fieldValues(_ t: TargetField, _ f: FieldMapping, dataset ds: String, selection: [Int]?, key: String,
-                     count: inout RowCount, stream: String) throws(TraceError) -> [Double] {
+    func fieldValues(
+        _ t: TargetField, _ f: FieldMapping, dataset ds: String, selection: [Int]?, key: String,
+        count: inout RowCount, stream: String
+    ) throws(TraceError) -> [Double] {
         let (n, cols, values) = try load(ds, line: f.line, key: key)
         try count.agree(n, ds, stream: stream, file: path)
         let pick = selection ?? Array(0..<cols)
         guard pick.count == t.width else {
-            throw TraceError(.wrongShape, file: path, object: ds,
-                             "has \(cols) column\(cols == 1 ? "" : "s"), \(t.name) needs \(t.width) (select them with columns: [i, …] in \(mapping.file) line \(f.line))")
+            throw TraceError(
+                .wrongShape, file: path, object: ds,
+                "has \(cols) column\(cols == 1 ? "" : "s"), \(t.name) needs \(t.width) (select them with columns: [i, …] in \(mapping.file) line \(f.line))"
+            )
         }
         if let bad = pick.first(where: { $0 >= cols }) {
             throw parser.fail(line: f.line, "\(key).columns", "column \(bad) is past the last column of \(ds) (it has \(cols))")
@@ -150,13 +167,16 @@ private struct MappedHDF5File {
         if let attr, let u = f.units, attr != u {
             let same = UnitConversion.factor(from: attr, to: t.quantity).map { $0 == UnitConversion.factor(from: u, to: t.quantity) } ?? false
             if !same {
-                throw TraceError(.wrongUnits, file: path, object: ds,
-                                 "units attribute '\(attr)' contradicts \(mapping.file) line \(f.line), \(key).units '\(u)'")
+                throw TraceError(
+                    .wrongUnits, file: path, object: ds,
+                    "units attribute '\(attr)' contradicts \(mapping.file) line \(f.line), \(key).units '\(u)'")
             }
         }
         guard f.units == nil, t.kind == .vector || t.kind == .scalar else { return f.units }
         guard let attr else {
-            throw parser.fail(line: f.line, "\(key).units", "missing, and \(ds) has no units attribute; expected one of \(UnitConversion.units(of: t.quantity).joined(separator: ", "))")
+            throw parser.fail(
+                line: f.line, "\(key).units",
+                "missing, and \(ds) has no units attribute; expected one of \(UnitConversion.units(of: t.quantity).joined(separator: ", "))")
         }
         guard UnitConversion.factor(from: attr, to: t.quantity) != nil else {
             throw TraceError(.wrongUnits, file: path, object: ds, UnitConversion.mismatch(attr, t.quantity, target: "\(stream)/\(t.name)"))
@@ -170,12 +190,15 @@ private struct MappedHDF5File {
         switch timeSpec {
         case let .values(.dataset(ds, _), unitsText):
             let (n, cols, values) = try load(ds, line: sm.line, key: "time.dataset")
-            guard cols == 1 else { throw TraceError(.wrongShape, file: path, object: ds, "expected one time per row, shape (N,), found (\(n), \(cols))") }
+            guard cols == 1 else {
+                throw TraceError(.wrongShape, file: path, object: ds, "expected one time per row, shape (N,), found (\(n), \(cols))")
+            }
             if let attr = units(of: ds), attr != unitsText {
                 throw TraceError(.wrongUnits, file: path, object: ds, "units attribute '\(attr)' contradicts the mapping's time units '\(unitsText)'")
             }
             try count.agree(n, ds, stream: sm.name, file: path)
-            let times = unitsText == "ns" ? values.map(secondsFromNanoseconds) : values.map { $0 * UnitConversion.factor(from: unitsText, to: .time)! }
+            let times =
+                unitsText == "ns" ? values.map(secondsFromNanoseconds) : values.map { $0 * UnitConversion.factor(from: unitsText, to: .time)! }
             return (times, ds)
         case .values:
             throw parser.fail(line: sm.line, "time", "a time column in an HDF5 import; use {dataset: PATH, units: s}")
@@ -194,7 +217,9 @@ private struct MappedHDF5File {
         case let .hz(h): return h
         case let .attribute(name, object):
             guard let a = reader.attribute(name, of: object) else {
-                throw TraceError(.missing, file: path, object: "\(object == "/" ? "" : object)/@\(name)", "attribute not found (the sample rate named by \(mapping.file))")
+                throw TraceError(
+                    .missing, file: path, object: "\(object == "/" ? "" : object)/@\(name)",
+                    "attribute not found (the sample rate named by \(mapping.file))")
             }
             let value: Double?
             switch a {

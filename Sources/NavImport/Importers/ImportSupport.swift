@@ -25,8 +25,10 @@ public struct ImportOptions: Sendable {
     /// How an HDF5 input may be read (external links, memory budget).
     public var readPolicy: HDF5ReadPolicy = .standard
 
-    public init(kind: SessionKind = .recording, sessionID: String? = nil, routeID: String? = nil, venue: String? = nil,
-                device: String? = nil, invalidRows: InvalidRowPolicy = .error, readPolicy: HDF5ReadPolicy = .standard) {
+    public init(
+        kind: SessionKind = .recording, sessionID: String? = nil, routeID: String? = nil, venue: String? = nil,
+        device: String? = nil, invalidRows: InvalidRowPolicy = .error, readPolicy: HDF5ReadPolicy = .standard
+    ) {
         self.kind = kind; self.sessionID = sessionID; self.routeID = routeID; self.venue = venue
         self.device = device; self.invalidRows = invalidRows; self.readPolicy = readPolicy
     }
@@ -58,10 +60,13 @@ public struct ImportResult: Sendable {
 }
 
 /// Session metadata from an importer's defaults, overridden by the options that are set.
-func importMetadata(_ options: ImportOptions, sessionID: String = "", routeID: String = "", venue: String = "",
-                    device: String = "", frameConvention: String = SessionMetadata.arkitFrame) -> SessionMetadata {
-    SessionMetadata(kind: options.kind, sessionID: options.sessionID ?? sessionID, routeID: options.routeID ?? routeID,
-                    venue: options.venue ?? venue, device: options.device ?? device, frameConvention: frameConvention)
+func importMetadata(
+    _ options: ImportOptions, sessionID: String = "", routeID: String = "", venue: String = "",
+    device: String = "", frameConvention: String = SessionMetadata.arkitFrame
+) -> SessionMetadata {
+    SessionMetadata(
+        kind: options.kind, sessionID: options.sessionID ?? sessionID, routeID: options.routeID ?? routeID,
+        venue: options.venue ?? venue, device: options.device ?? device, frameConvention: frameConvention)
 }
 
 // MARK: - Writing
@@ -73,7 +78,8 @@ func importMetadata(_ options: ImportOptions, sessionID: String = "", routeID: S
 /// - Throws: the first validation error (naming `path`) or a write error.
 public func writeImportedTrace(_ session: Session, to path: String, processing: String) throws(TraceError) {
     guard path != "-", !path.isEmpty else {
-        throw TraceError(.writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
+        throw TraceError(
+            .writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
     }
     let dir = parentFolder(of: path)
     if !dir.isEmpty {
@@ -116,9 +122,10 @@ public struct FrameChange: Sendable, Equatable {
     /// `m · v`, exactly (the matrices used here hold only 0 and ±1).
     public func apply(_ v: Vector3) -> Vector3 {
         let m = matrix
-        return Vector3(m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z,
-                       m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
-                       m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z)
+        return Vector3(
+            m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z,
+            m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
+            m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z)
     }
 
     /// The inverse change (the transpose).
@@ -159,8 +166,10 @@ public enum WorldFrame: String, Sendable, CaseIterable {
 /// - Throws: when no stream keeps a sample.
 public func trimSession(_ s: Session, from: Double?, to: Double?, file: String) throws(TraceError) -> Session {
     if from == nil && to == nil { return s }
-    let starts = [s.imu?.timestamps.first, s.compass?.timestamps.first, s.ble?.timestamps.first, s.vio?.timestamps.first,
-                  s.anchors?.timestamps.first, s.location?.timestamps.first, s.groundTruth?.timestamps.first].compactMap { $0 }
+    let starts = [
+        s.imu?.timestamps.first, s.compass?.timestamps.first, s.ble?.timestamps.first, s.vio?.timestamps.first,
+        s.anchors?.timestamps.first, s.location?.timestamps.first, s.groundTruth?.timestamps.first,
+    ].compactMap { $0 }
     guard let t0 = starts.min() else { return s }
     let lo = t0 + (from ?? -.infinity), hi = t0 + (to ?? .infinity)
     func keep(_ t: [Double]) -> [Int]? {
@@ -169,17 +178,20 @@ public func trimSession(_ s: Session, from: Double?, to: Double?, file: String) 
     }
     var out = Session(metadata: s.metadata)
     if let x = s.imu, let k = keep(x.timestamps) {
-        out.imu = IMUStream(timestamps: k.map { x.timestamps[$0] }, accelerometer: k.map { x.accelerometer[$0] },
-                            gyroscope: k.map { x.gyroscope[$0] }, attitude: x.attitude.map { a in k.map { a[$0] } },
-                            magnetometer: x.magnetometer.map { m in k.map { m[$0] } })
+        out.imu = IMUStream(
+            timestamps: k.map { x.timestamps[$0] }, accelerometer: k.map { x.accelerometer[$0] },
+            gyroscope: k.map { x.gyroscope[$0] }, attitude: x.attitude.map { a in k.map { a[$0] } },
+            magnetometer: x.magnetometer.map { m in k.map { m[$0] } })
     }
     if let x = s.compass, let k = keep(x.timestamps) {
-        out.compass = CompassStream(timestamps: k.map { x.timestamps[$0] }, heading: k.map { x.heading[$0] },
-                                    accuracy: x.accuracy.map { a in k.map { a[$0] } })
+        out.compass = CompassStream(
+            timestamps: k.map { x.timestamps[$0] }, heading: k.map { x.heading[$0] },
+            accuracy: x.accuracy.map { a in k.map { a[$0] } })
     }
     if let x = s.ble, let k = keep(x.timestamps) {
-        out.ble = BLEStream(timestamps: k.map { x.timestamps[$0] }, beaconIndex: k.map { x.beaconIndex[$0] },
-                            rssi: k.map { x.rssi[$0] }, beacons: x.beacons)
+        out.ble = BLEStream(
+            timestamps: k.map { x.timestamps[$0] }, beaconIndex: k.map { x.beaconIndex[$0] },
+            rssi: k.map { x.rssi[$0] }, beacons: x.beacons)
     }
     if let x = s.vio, let k = keep(x.timestamps) {
         out.vio = VIOStream(timestamps: k.map { x.timestamps[$0] }, poses: k.map { x.poses[$0] }, trackingState: k.map { x.trackingState[$0] })
@@ -188,23 +200,26 @@ public func trimSession(_ s: Session, from: Double?, to: Double?, file: String) 
         out.anchors = AnchorStream(timestamps: k.map { x.timestamps[$0] }, anchorID: k.map { x.anchorID[$0] }, poses: k.map { x.poses[$0] })
     }
     if let x = s.location, let k = keep(x.timestamps) {
-        out.location = LocationStream(timestamps: k.map { x.timestamps[$0] }, latitude: k.map { x.latitude[$0] },
-                                      longitude: k.map { x.longitude[$0] }, altitude: k.map { x.altitude[$0] },
-                                      horizontalAccuracy: k.map { x.horizontalAccuracy[$0] }, floor: k.map { x.floor[$0] })
+        out.location = LocationStream(
+            timestamps: k.map { x.timestamps[$0] }, latitude: k.map { x.latitude[$0] },
+            longitude: k.map { x.longitude[$0] }, altitude: k.map { x.altitude[$0] },
+            horizontalAccuracy: k.map { x.horizontalAccuracy[$0] }, floor: k.map { x.floor[$0] })
     }
     if let x = s.groundTruth, let k = keep(x.timestamps) {
-        out.groundTruth = GroundTruthStream(timestamps: k.map { x.timestamps[$0] }, poses: k.map { x.poses[$0] },
-                                            floor: x.floor.map { f in k.map { f[$0] } })
+        out.groundTruth = GroundTruthStream(
+            timestamps: k.map { x.timestamps[$0] }, poses: k.map { x.poses[$0] },
+            floor: x.floor.map { f in k.map { f[$0] } })
     }
     if out.imu == nil && out.compass == nil && out.ble == nil && out.vio == nil && out.anchors == nil
-        && out.location == nil && out.groundTruth == nil {
-        throw TraceError(.empty, file: file, "no samples between \(num(from ?? 0)) s and \(to.map { "\(num($0)) s" } ?? "the end") after the session's start")
+        && out.location == nil && out.groundTruth == nil
+    {
+        throw TraceError(
+            .empty, file: file, "no samples between \(num(from ?? 0)) s and \(to.map { "\(num($0)) s" } ?? "the end") after the session's start")
     }
     return out
 }
 
 // MARK: - Small numeric helpers
-
 
 /// Spherical linear interpolation between unit quaternions, along the shorter arc, with a
 /// normalised linear blend for nearly equal rotations (dot > 0.9995) and the result in w ≥ 0.

@@ -28,10 +28,14 @@ extension ImportMapping {
         guard let root, let top = root.mapping else { throw p.fail(root, "(top)", "expected a mapping with keys \(topKeys.joined(separator: ", "))") }
         try p.onlyKeys(top, topKeys, path: "")
         var m = ImportMapping(file: file)
-        guard let v = top["navbench_mapping"] else { throw p.fail(root, "navbench_mapping", "missing; expected navbench_mapping: 1 (the schema version)") }
+        guard let v = top["navbench_mapping"] else {
+            throw p.fail(root, "navbench_mapping", "missing; expected navbench_mapping: 1 (the schema version)")
+        }
         guard v.int == version else { throw p.fail(v, "navbench_mapping", "expected \(version), found '\(v.string ?? "?")'") }
         if let s = top["source"] {
-            guard let src = s.string.flatMap(Source.init(rawValue:)) else { throw p.fail(s, "source", "expected csv or hdf5, found '\(s.string ?? "?")'") }
+            guard let src = s.string.flatMap(Source.init(rawValue:)) else {
+                throw p.fail(s, "source", "expected csv or hdf5, found '\(s.string ?? "?")'")
+            }
             m.source = src
         }
         if let f = top["frame"] {
@@ -49,8 +53,14 @@ extension ImportMapping {
             }
             if let d = cm["delimiter"] {
                 guard let s = d.string else { throw p.fail(d, "csv.delimiter", "expected one character, or \"whitespace\"") }
-                if s == "whitespace" || s == " " { m.csv.delimiter = nil } else if s == "\\t" || s == "\t" { m.csv.delimiter = "\t" } else {
-                    guard s.count == 1, s != "\"" else { throw p.fail(d, "csv.delimiter", "expected one character (not a quote), or \"whitespace\"; found '\(s)'") }
+                if s == "whitespace" || s == " " {
+                    m.csv.delimiter = nil
+                } else if s == "\\t" || s == "\t" {
+                    m.csv.delimiter = "\t"
+                } else {
+                    guard s.count == 1, s != "\"" else {
+                        throw p.fail(d, "csv.delimiter", "expected one character (not a quote), or \"whitespace\"; found '\(s)'")
+                    }
                     m.csv.delimiter = s.first
                 }
             }
@@ -60,7 +70,9 @@ extension ImportMapping {
             }
         }
         if let t = top["time"] { m.time = try p.time(t, path: "time") }
-        guard let s = top["streams"] else { throw p.fail(root, "streams", "missing; expected a mapping of trace streams (imu, compass, ble, vio, anchors, location, groundtruth)") }
+        guard let s = top["streams"] else {
+            throw p.fail(root, "streams", "missing; expected a mapping of trace streams (imu, compass, ble, vio, anchors, location, groundtruth)")
+        }
         guard let sm = s.mapping, !sm.isEmpty else { throw p.fail(s, "streams", "expected a non-empty mapping of trace streams") }
         let names = TargetField.catalogue.map(\.stream)
         try p.onlyKeys(sm, names, path: "streams")
@@ -73,8 +85,12 @@ extension ImportMapping {
             for st in m.streams {
                 for f in st.fields.values {
                     switch (src, f.source) {
-                    case (.csv, .dataset): throw p.fail(line: f.line, "streams.\(st.name).\(f.target)", "a dataset in a mapping for csv; use column or columns")
-                    case (.hdf5, .columns): throw p.fail(line: f.line, "streams.\(st.name).\(f.target)", "columns in a mapping for hdf5; use dataset (with columns: [i, …] to select)")
+                    case (.csv, .dataset):
+                        throw p.fail(line: f.line, "streams.\(st.name).\(f.target)", "a dataset in a mapping for csv; use column or columns")
+                    case (.hdf5, .columns):
+                        throw p.fail(
+                            line: f.line, "streams.\(st.name).\(f.target)",
+                            "columns in a mapping for hdf5; use dataset (with columns: [i, …] to select)")
                     default: break
                     }
                 }
@@ -106,7 +122,9 @@ struct MappingParser {
     }
 
     func number(_ n: Node, _ key: String) throws(TraceError) -> Double {
-        guard n.scalar != nil, let d = n.float ?? n.int.map(Double.init), d.isFinite else { throw fail(n, key, "expected a number, found '\(n.string ?? "?")'") }
+        guard n.scalar != nil, let d = n.float ?? n.int.map(Double.init), d.isFinite else {
+            throw fail(n, key, "expected a number, found '\(n.string ?? "?")'")
+        }
         return d
     }
 
@@ -125,14 +143,17 @@ struct MappingParser {
         try onlyKeys(m, ["column", "dataset", "units", "sample_rate", "start"], path: path)
         let given = ["column", "dataset", "sample_rate"].filter { m[$0] != nil }
         guard given.count == 1 else {
-            throw fail(n, path, given.isEmpty ? "expected one of column, dataset or sample_rate" : "give only one of \(given.joined(separator: ", "))")
+            throw fail(
+                n, path, given.isEmpty ? "expected one of column, dataset or sample_rate" : "give only one of \(given.joined(separator: ", "))")
         }
         if let r = m["sample_rate"] {
             if m["units"] != nil { throw fail(m["units"], "\(path).units", "sample_rate is in Hz; units apply to a time column or dataset") }
             let start = try m["start"].map { (x: Node) throws(TraceError) in try number(x, "\(path).start") } ?? 0
             if let rm = r.mapping {
                 try onlyKeys(rm, ["attribute", "of"], path: "\(path).sample_rate")
-                guard let a = rm["attribute"]?.string, !a.isEmpty else { throw fail(r, "\(path).sample_rate.attribute", "expected the name of an HDF5 attribute holding the rate in Hz") }
+                guard let a = rm["attribute"]?.string, !a.isEmpty else {
+                    throw fail(r, "\(path).sample_rate.attribute", "expected the name of an HDF5 attribute holding the rate in Hz")
+                }
                 var object = rm["of"]?.string ?? "/"
                 if !object.hasPrefix("/") { object = "/" + object }
                 return .sampleRate(.attribute(name: a, object: object), start: start)
@@ -153,25 +174,35 @@ struct MappingParser {
 
     func stream(_ name: String, _ node: Node, line keyLine: Int?) throws(TraceError) -> StreamMapping {
         let targets = TargetField.fields(of: name)!
-        guard let m = node.mapping else { throw fail(node, "streams.\(name)", "expected a mapping of \(targets.map(\.name).joined(separator: ", "))") }
+        guard let m = node.mapping else {
+            throw fail(node, "streams.\(name)", "expected a mapping of \(targets.map(\.name).joined(separator: ", "))")
+        }
         let extra = ["time", "invalid_rows"] + (name == "ble" ? ["beacons"] : [])
         try onlyKeys(m, targets.map(\.name) + extra, path: "streams.\(name)")
         let line = keyLine ?? node.mark?.line ?? 1
         var s = StreamMapping(name: name, time: nil, invalidRows: nil, fields: [:], beacons: [], line: line)
         if let t = m["time"] { s.time = try time(t, path: "streams.\(name).time") }
         if let r = m["invalid_rows"] {
-            guard let p = r.string.flatMap(InvalidRowPolicy.init(rawValue:)) else { throw fail(r, "streams.\(name).invalid_rows", "expected error or drop") }
+            guard let p = r.string.flatMap(InvalidRowPolicy.init(rawValue:)) else {
+                throw fail(r, "streams.\(name).invalid_rows", "expected error or drop")
+            }
             s.invalidRows = p
         }
         for t in targets {
             guard let f = m[t.name] else {
-                if t.required { throw fail(line: line, "streams.\(name).\(t.name)", "missing; the \(name) stream requires \(targets.filter(\.required).map(\.name).joined(separator: ", "))") }
+                if t.required {
+                    throw fail(
+                        line: line, "streams.\(name).\(t.name)",
+                        "missing; the \(name) stream requires \(targets.filter(\.required).map(\.name).joined(separator: ", "))")
+                }
                 continue
             }
             s.fields[t.name] = try field(t, f, path: "streams.\(name).\(t.name)")
         }
         if let b = m["beacons"] {
-            guard let bm = b.mapping else { throw fail(b, "streams.ble.beacons", "expected a mapping from beacon key to {uuid, major, minor, position}") }
+            guard let bm = b.mapping else {
+                throw fail(b, "streams.ble.beacons", "expected a mapping from beacon key to {uuid, major, minor, position}")
+            }
             for (k, v) in bm {
                 guard let key = k.string else { throw fail(k, "streams.ble.beacons", "expected beacon keys as strings") }
                 let path = "streams.ble.beacons.\(key)"
@@ -200,8 +231,11 @@ struct MappingParser {
 
     func field(_ t: TargetField, _ node: Node, path: String) throws(TraceError) -> FieldMapping {
         guard let m = node.mapping else {
-            throw fail(node, path, t.width == 1 ? "expected {column: NAME, units: U}, {dataset: PATH, units: U} or {value: NUMBER}"
-                                                : "expected {columns: [\(t.width) columns], units: U} or {dataset: PATH, units: U}")
+            throw fail(
+                node, path,
+                t.width == 1
+                    ? "expected {column: NAME, units: U}, {dataset: PATH, units: U} or {value: NUMBER}"
+                    : "expected {columns: [\(t.width) columns], units: U} or {dataset: PATH, units: U}")
         }
         try onlyKeys(m, ["column", "columns", "dataset", "value", "units", "order", "scale"], path: path)
         let line = node.mark?.line ?? 1
@@ -215,7 +249,10 @@ struct MappingParser {
             if let cs = m["columns"] {
                 let seq = cs.sequence.map(Array.init) ?? []
                 guard seq.count == t.width, seq.allSatisfy({ $0.scalar?.style == .plain && (Int($0.scalar!.string) ?? -1) >= 0 }) else {
-                    throw fail(cs, "\(path).columns", "with dataset, columns selects \(t.width) 0-based column indices of it, e.g. [\((0..<t.width).map(String.init).joined(separator: ", "))]")
+                    throw fail(
+                        cs, "\(path).columns",
+                        "with dataset, columns selects \(t.width) 0-based column indices of it, e.g. [\((0..<t.width).map(String.init).joined(separator: ", "))]"
+                    )
                 }
                 selection = seq.map { Int($0.scalar!.string)! }
             }
@@ -223,14 +260,18 @@ struct MappingParser {
         } else {
             let given = ["column", "columns", "value"].filter { m[$0] != nil }
             guard given.count == 1 else {
-                throw fail(node, path, given.isEmpty ? "expected one of column, columns, dataset or value" : "give only one of \(given.joined(separator: ", "))")
+                throw fail(
+                    node, path,
+                    given.isEmpty ? "expected one of column, columns, dataset or value" : "give only one of \(given.joined(separator: ", "))")
             }
             if let c = m["column"] {
                 guard t.width == 1 else { throw fail(c, "\(path).column", "\(t.name) has \(t.width) components; give columns: [\(t.width) columns]") }
                 source = .columns([try column(c, "\(path).column")])
             } else if let cs = m["columns"] {
                 let seq = cs.sequence.map(Array.init) ?? []
-                guard seq.count == t.width else { throw fail(cs, "\(path).columns", "expected \(t.width) column\(t.width == 1 ? "" : "s") for \(t.name), found \(seq.count)") }
+                guard seq.count == t.width else {
+                    throw fail(cs, "\(path).columns", "expected \(t.width) column\(t.width == 1 ? "" : "s") for \(t.name), found \(seq.count)")
+                }
                 source = .columns(try seq.map { (n: Node) throws(TraceError) in try column(n, "\(path).columns") })
             } else {
                 let v = m["value"]!
@@ -246,21 +287,27 @@ struct MappingParser {
             }
             units = s
         } else if t.kind == .vector || t.kind == .scalar {
-            if case .dataset = source {} else {  // a dataset may carry its own `units` attribute
+            if case .dataset = source {
+            } else {  // a dataset may carry its own `units` attribute
                 throw fail(node, "\(path).units", "missing; expected one of \(UnitConversion.units(of: t.quantity).joined(separator: ", "))")
             }
         }
         var order: QuaternionOrder?
         if let o = m["order"] {
             guard t.kind == .quaternion else { throw fail(o, "\(path).order", "order applies only to quaternions") }
-            guard let q = o.string.flatMap(QuaternionOrder.init(rawValue:)) else { throw fail(o, "\(path).order", "expected xyzw or wxyz, found '\(o.string ?? "?")'") }
+            guard let q = o.string.flatMap(QuaternionOrder.init(rawValue:)) else {
+                throw fail(o, "\(path).order", "expected xyzw or wxyz, found '\(o.string ?? "?")'")
+            }
             order = q
-        } else if t.kind == .quaternion, case .constant = source {} else if t.kind == .quaternion {
+        } else if t.kind == .quaternion, case .constant = source {
+        } else if t.kind == .quaternion {
             throw fail(node, "\(path).order", "missing; say whether the quaternion is stored xyzw or wxyz")
         }
         var scale = 1.0
         if let s = m["scale"] {
-            guard t.kind == .vector || t.kind == .scalar else { throw fail(s, "\(path).scale", "scale applies to vectors and scalars, not to \(t.name)") }
+            guard t.kind == .vector || t.kind == .scalar else {
+                throw fail(s, "\(path).scale", "scale applies to vectors and scalars, not to \(t.name)")
+            }
             scale = try number(s, "\(path).scale")
         }
         return FieldMapping(target: t.name, source: source, units: units, order: order, scale: scale, line: line)

@@ -17,8 +17,10 @@ struct TargetField: Sendable {
     /// Inclusive range the value must lie in (after conversion), else the row is invalid.
     let range: ClosedRange<Double>?
 
-    init(_ name: String, _ width: Int, _ kind: Kind, _ quantity: PhysicalQuantity, world: Bool = false, required: Bool = true,
-         range: ClosedRange<Double>? = nil) {
+    init(
+        _ name: String, _ width: Int, _ kind: Kind, _ quantity: PhysicalQuantity, world: Bool = false, required: Bool = true,
+        range: ClosedRange<Double>? = nil
+    ) {
         self.name = name; self.width = width; self.kind = kind; self.quantity = quantity
         self.world = world; self.required = required; self.range = range
     }
@@ -40,12 +42,22 @@ struct TargetField: Sendable {
 
     init(schema d: TraceSchema.Dataset, stream: String) {
         let kind: Kind
-        if d.role == .quaternion { kind = .quaternion } else if stream == "ble" && d.name == "beacon" { kind = .key }
-        else if d.kind == .integer { kind = .integer } else if (d.columns ?? 1) > 1 { kind = .vector } else { kind = .scalar }
+        if d.role == .quaternion {
+            kind = .quaternion
+        } else if stream == "ble" && d.name == "beacon" {
+            kind = .key
+        } else if d.kind == .integer {
+            kind = .integer
+        } else if (d.columns ?? 1) > 1 {
+            kind = .vector
+        } else {
+            kind = .scalar
+        }
         let key = stream + "/" + d.name
-        self.init(d.name, d.columns ?? 1, kind, PhysicalQuantity.allCases.first { $0.traceUnit == d.units } ?? .dimensionless,
-                  world: d.role == .quaternion || d.name == "position", required: d.required && !Self.filledByImporter.contains(key),
-                  range: Self.normalisedByImporter.contains(key) ? nil : d.range)
+        self.init(
+            d.name, d.columns ?? 1, kind, PhysicalQuantity.allCases.first { $0.traceUnit == d.units } ?? .dimensionless,
+            world: d.role == .quaternion || d.name == "position", required: d.required && !Self.filledByImporter.contains(key),
+            range: Self.normalisedByImporter.contains(key) ? nil : d.range)
     }
 
     static func fields(of stream: String) -> [TargetField]? { catalogue.first { $0.stream == stream }?.fields }

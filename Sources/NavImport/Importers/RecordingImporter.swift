@@ -21,8 +21,10 @@ public struct RecordingTopicMapping: Sendable, Equatable {
     /// Streams whose invalid rows are dropped (mapping `invalid_rows: drop`).
     public var dropInvalidRows: Set<String> = []
 
-    public init(imu: TopicSelection? = nil, magnetometer: TopicSelection? = nil, vio: TopicSelection? = nil,
-                groundtruth: TopicSelection? = nil, location: TopicSelection? = nil, clock: RecordingClock = .header, frame: WorldFrame = .enu) {
+    public init(
+        imu: TopicSelection? = nil, magnetometer: TopicSelection? = nil, vio: TopicSelection? = nil,
+        groundtruth: TopicSelection? = nil, location: TopicSelection? = nil, clock: RecordingClock = .header, frame: WorldFrame = .enu
+    ) {
         self.imu = imu; self.magnetometer = magnetometer; self.vio = vio; self.groundtruth = groundtruth; self.location = location
         self.clock = clock; self.frame = frame
     }
@@ -63,11 +65,15 @@ public struct RecordingTopicMapping: Sendable, Equatable {
         let keys = ["navbench_mapping", "source", "frame", "time", "streams"]
         guard let root, let top = root.mapping else { throw p.fail(root, "(top)", "expected a mapping with keys \(keys.joined(separator: ", "))") }
         try p.onlyKeys(top, keys, path: "")
-        guard let v = top["navbench_mapping"] else { throw p.fail(root, "navbench_mapping", "missing; expected navbench_mapping: 1 (the schema version)") }
+        guard let v = top["navbench_mapping"] else {
+            throw p.fail(root, "navbench_mapping", "missing; expected navbench_mapping: 1 (the schema version)")
+        }
         guard v.int == 1 else { throw p.fail(v, "navbench_mapping", "expected 1, found '\(v.string ?? "?")'") }
         var m = RecordingTopicMapping()
         if let s = top["source"] {
-            guard s.string == format.rawValue else { throw p.fail(s, "source", "expected \(format.rawValue) (the import format), found '\(s.string ?? "?")'") }
+            guard s.string == format.rawValue else {
+                throw p.fail(s, "source", "expected \(format.rawValue) (the import format), found '\(s.string ?? "?")'")
+            }
         }
         if let f = top["frame"] {
             guard let frame = f.string.flatMap(WorldFrame.init(rawValue:)) else {
@@ -76,17 +82,23 @@ public struct RecordingTopicMapping: Sendable, Equatable {
             m.frame = frame
         }
         if let t = top["time"] {
-            guard let c = t.string.flatMap(RecordingClock.init(rawValue:)) else { throw p.fail(t, "time", "expected header or receive, found '\(t.string ?? "?")'") }
+            guard let c = t.string.flatMap(RecordingClock.init(rawValue:)) else {
+                throw p.fail(t, "time", "expected header or receive, found '\(t.string ?? "?")'")
+            }
             m.clock = c
         }
         guard let s = top["streams"], let sm = s.mapping, !sm.isEmpty else {
-            throw p.fail(top["streams"] ?? root, "streams", "missing or empty; expected a mapping of trace streams (imu, vio, groundtruth, location) to topics")
+            throw p.fail(
+                top["streams"] ?? root, "streams", "missing or empty; expected a mapping of trace streams (imu, vio, groundtruth, location) to topics"
+            )
         }
         try p.onlyKeys(sm, ["imu", "vio", "groundtruth", "location"], path: "streams")
         for (k, node) in sm {
             let name = k.string ?? "?"
             guard let nm = node.mapping else { throw p.fail(node, "streams.\(name)", "expected a mapping such as {topic: /imu0}") }
-            let allowed = name == "imu" ? ["topic", "magnetometer", "invalid_rows"]
+            let allowed =
+                name == "imu"
+                ? ["topic", "magnetometer", "invalid_rows"]
                 : name == "location" ? ["topic", "invalid_rows"] : ["topic", "child_frame", "invalid_rows"]
             try p.onlyKeys(nm, allowed, path: "streams.\(name)")
             guard let topic = nm["topic"]?.string, topic.hasPrefix("/") || !topic.isEmpty else {
@@ -94,7 +106,9 @@ public struct RecordingTopicMapping: Sendable, Equatable {
             }
             let sel = TopicSelection(topic: topic, childFrame: nm["child_frame"]?.string)
             if let r = nm["invalid_rows"] {
-                guard let policy = r.string.flatMap(InvalidRowPolicy.init(rawValue:)) else { throw p.fail(r, "streams.\(name).invalid_rows", "expected error or drop") }
+                guard let policy = r.string.flatMap(InvalidRowPolicy.init(rawValue:)) else {
+                    throw p.fail(r, "streams.\(name).invalid_rows", "expected error or drop")
+                }
                 if policy == .drop { m.dropInvalidRows.insert(name) }
             }
             switch name {
@@ -129,13 +143,17 @@ public struct RecordingTopicMapping: Sendable, Equatable {
 /// - Throws: one line naming the file and the topic: a topic that is not in the file, a type
 ///   that cannot feed the stream, a child frame never seen, a message that does not decode,
 ///   an invalid row (unless dropped), or any container error.
-public func importRecording(_ path: String, format: RecordingFormat? = nil, mapping: RecordingTopicMapping,
-                            options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
+public func importRecording(
+    _ path: String, format: RecordingFormat? = nil, mapping: RecordingTopicMapping,
+    options: ImportOptions = ImportOptions()
+) throws(TraceError) -> ImportResult {
     let recording: RobotRecording
     do { recording = try RobotRecording(path: path) } catch { throw traceError(error) }
     if let format, recording.format != format {
-        throw TraceError(.badValue, file: path, object: "byte 0",
-                         "is \(recording.format == .rosbag ? "a ROS 1 bag" : "an MCAP file"), expected \(format == .rosbag ? "a ROS 1 bag" : "an MCAP file"); use navbench import \(recording.format.rawValue)")
+        throw TraceError(
+            .badValue, file: path, object: "byte 0",
+            "is \(recording.format == .rosbag ? "a ROS 1 bag" : "an MCAP file"), expected \(format == .rosbag ? "a ROS 1 bag" : "an MCAP file"); use navbench import \(recording.format.rawValue)"
+        )
     }
     let file = path
     var mapping = mapping
@@ -154,7 +172,9 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
             let list = nameList(summary.topics.map { "\($0.topic) (\($0.typeName))" })
             throw TraceError(.missing, file: file, "no topic chosen; give --imu, --vio, --groundtruth, --location or --mapping (topics: \(list))")
         }
-        let chosen = [("imu", mapping.imu), ("magnetometer", mapping.magnetometer), ("location", mapping.location)].compactMap { n, s in s.map { "\(n) ← \($0.topic)" } }
+        let chosen = [("imu", mapping.imu), ("magnetometer", mapping.magnetometer), ("location", mapping.location)].compactMap { n, s in
+            s.map { "\(n) ← \($0.topic)" }
+        }
         notes.append("\(file): no topics named; taking the only \(chosen.joined(separator: ", "))")
     }
 
@@ -184,10 +204,14 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
                 seen[channel.topic] = Seen(typeName: channel.typeName, messageType: channel.messageType, count: 0)
             }
             seen[channel.topic]!.count += 1
-            guard let types = accepted[channel.topic], let type = channel.messageType, types.contains(type), let encoding = channel.encoding else { return }
+            guard let types = accepted[channel.topic], let type = channel.messageType, types.contains(type), let encoding = channel.encoding else {
+                return
+            }
             let message: RosMessage
             do throws(MessageDecodingError) { message = try decodeRosMessage(payload, type: type, encoding: encoding) } catch {
-                throw RecordingError(.corrupt, file: file, location: "\(channel.topic), message at \(RosStamp(nanoseconds: time).text)", "\(type.rawValue) \(error.problem)")
+                throw RecordingError(
+                    .corrupt, file: file, location: "\(channel.topic), message at \(RosStamp(nanoseconds: time).text)",
+                    "\(type.rawValue) \(error.problem)")
             }
             let receive = RosStamp(nanoseconds: time)
             switch message {
@@ -209,24 +233,31 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
         guard let sel else { continue }
         // A topic with a connection but no messages is there, only empty.
         let defined = channels.first { $0.topic == sel.topic }.map { ($0.typeName, $0.messageType) }
-        try checkRecordingTopic(file: file, role: role, selection: sel, found: seen[sel.topic].map { ($0.typeName, $0.messageType) } ?? defined,
-                                types: types, topics: Array(seen.keys))
+        try checkRecordingTopic(
+            file: file, role: role, selection: sel, found: seen[sel.topic].map { ($0.typeName, $0.messageType) } ?? defined,
+            types: types, topics: Array(seen.keys))
     }
     let skipped = seen.filter { $0.value.messageType == nil }.sorted { $0.key < $1.key }
     if !skipped.isEmpty {
-        notes.append("\(file): skipped \(skipped.count) topic\(skipped.count == 1 ? "" : "s") of types navbench does not read: "
-            + nameList(skipped.map { "\($0.key) (\($0.value.typeName), \($0.value.count) messages)" }))
+        notes.append(
+            "\(file): skipped \(skipped.count) topic\(skipped.count == 1 ? "" : "s") of types navbench does not read: "
+                + nameList(skipped.map { "\($0.key) (\($0.value.typeName), \($0.value.count) messages)" }))
     }
 
-    var session = Session(metadata: importMetadata(options, frameConvention: SessionMetadata.arkitFrame
-        + "; imported from \(recording.format == .rosbag ? "a ROS 1 bag" : "MCAP"), world frame \(mapping.frame.rawValue), body frames kept"))
+    var session = Session(
+        metadata: importMetadata(
+            options,
+            frameConvention: SessionMetadata.arkitFrame
+                + "; imported from \(recording.format == .rosbag ? "a ROS 1 bag" : "MCAP"), world frame \(mapping.frame.rawValue), body frames kept"))
     let w = mapping.frame.toARKit
     func policy(_ stream: String) -> InvalidRowPolicy { mapping.dropInvalidRows.contains(stream) ? .drop : options.invalidRows }
 
     /// Sorts by time (stable) and drops repeated times.
     func ordered<T>(_ rows: [(RosStamp, T)], topic: String) -> [(RosStamp, T)] {
         let (out, repeated) = orderedByStamp(rows)
-        if repeated > 0 { notes.append("\(file): \(topic): \(repeated) message\(repeated == 1 ? "" : "s") with a time already seen left out (the first kept)") }
+        if repeated > 0 {
+            notes.append("\(file): \(topic): \(repeated) message\(repeated == 1 ? "" : "s") with a time already seen left out (the first kept)")
+        }
         return out
     }
 
@@ -242,7 +273,8 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
         for r in rows[firstInvalid...] {
             if let p = problem(r.1) {
                 if policy(stream) == .error {
-                    throw TraceError(.badValue, file: file, object: "\(topic), message stamped \(r.0.text)", "\(p) (--drop-invalid-rows leaves it out)")
+                    throw TraceError(
+                        .badValue, file: file, object: "\(topic), message stamped \(r.0.text)", "\(p) (--drop-invalid-rows leaves it out)")
                 }
                 dropped += 1
                 if first == nil { first = "stamped \(r.0.text): \(p)" }
@@ -265,20 +297,24 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
         if !withAttitude && rows.contains(where: { $0.1.hasOrientation }) {
             notes.append("\(file): \(sel.topic): attitude left out: not every message has a unit orientation")
         }
-        var stream = IMUStream(timestamps: rows.map { $0.0.seconds }, accelerometer: rows.map { $0.1.linearAcceleration },
-                               gyroscope: rows.map { $0.1.angularVelocity },
-                               attitude: withAttitude ? rows.map { w.applyToOrientation($0.1.orientation.unit(tolerance: 0.01)!) } : nil)
+        var stream = IMUStream(
+            timestamps: rows.map { $0.0.seconds }, accelerometer: rows.map { $0.1.linearAcceleration },
+            gyroscope: rows.map { $0.1.angularVelocity },
+            attitude: withAttitude ? rows.map { w.applyToOrientation($0.1.orientation.unit(tolerance: 0.01)!) } : nil)
         if let msel = mapping.magnetometer {
             let m = try screen(ordered(mag, topic: msel.topic), stream: "imu", topic: msel.topic) { $0.field.isFinite ? nil : "a non-finite field" }
             mag = []
-            guard !m.isEmpty else { throw TraceError(.empty, file: file, object: msel.topic, "no messages, expected sensor_msgs/MagneticField samples") }
+            guard !m.isEmpty else {
+                throw TraceError(.empty, file: file, object: msel.topic, "no messages, expected sensor_msgs/MagneticField samples")
+            }
             let (field, exact) = resample(m.map { ($0.0.seconds, $0.1.field * 1e6) }, at: stream.timestamps)
             if !exact { notes.append("\(file): \(msel.topic): magnetometer interpolated linearly at the IMU's stamps (held at the ends)") }
             stream.magnetometer = field
         }
         session.imu = stream
     } else if mapping.magnetometer != nil {
-        throw TraceError(.missing, file: file, object: mapping.magnetometer!.topic, "a magnetometer belongs to the imu stream; give the IMU topic too (--imu)")
+        throw TraceError(
+            .missing, file: file, object: mapping.magnetometer!.topic, "a magnetometer belongs to the imu stream; give the IMU topic too (--imu)")
     }
 
     for (role, sel) in [("vio", mapping.vio), ("groundtruth", mapping.groundtruth)] {
@@ -295,7 +331,10 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
         rows = ordered(rows, topic: sel.text)
         rows = try screen(rows, stream: role, topic: sel.text) { p in
             guard p.position.isFinite else { return "a non-finite position" }
-            guard p.orientation.unit(tolerance: 0.01) != nil else { return "orientation (\(num(p.orientation.x)), \(num(p.orientation.y)), \(num(p.orientation.z)), \(num(p.orientation.w))) is not a unit quaternion within 0.01" }
+            guard p.orientation.unit(tolerance: 0.01) != nil else {
+                return
+                    "orientation (\(num(p.orientation.x)), \(num(p.orientation.y)), \(num(p.orientation.z)), \(num(p.orientation.w))) is not a unit quaternion within 0.01"
+            }
             return nil
         }
         guard !rows.isEmpty else { throw TraceError(.empty, file: file, object: sel.text, "no messages, expected poses") }
@@ -318,13 +357,17 @@ public func importRecording(_ path: String, format: RecordingFormat? = nil, mapp
             guard f.altitude.isFinite else { return "a non-finite altitude" }
             guard f.covarianceType > 0 else { return "position_covariance_type 0 (unknown): no horizontal accuracy" }
             let h = horizontalAccuracy(f)
-            guard h.isFinite, h >= 0 else { return "position covariance gives no horizontal accuracy (σ² east \(num(f.positionCovariance[0])), north \(num(f.positionCovariance[4])))" }
+            guard h.isFinite, h >= 0 else {
+                return
+                    "position covariance gives no horizontal accuracy (σ² east \(num(f.positionCovariance[0])), north \(num(f.positionCovariance[4])))"
+            }
             return nil
         }
         guard !rows.isEmpty else { throw TraceError(.empty, file: file, object: sel.topic, "no messages, expected sensor_msgs/NavSatFix fixes") }
-        session.location = LocationStream(timestamps: rows.map { $0.0.seconds }, latitude: rows.map { $0.1.latitude }, longitude: rows.map { $0.1.longitude },
-                                          altitude: rows.map { $0.1.altitude }, horizontalAccuracy: rows.map { horizontalAccuracy($0.1) },
-                                          floor: Array(repeating: LocationStream.noFloor, count: rows.count))
+        session.location = LocationStream(
+            timestamps: rows.map { $0.0.seconds }, latitude: rows.map { $0.1.latitude }, longitude: rows.map { $0.1.longitude },
+            altitude: rows.map { $0.1.altitude }, horizontalAccuracy: rows.map { horizontalAccuracy($0.1) },
+            floor: Array(repeating: LocationStream.noFloor, count: rows.count))
     }
     // Notes name topics and types from the file: one line each, control bytes escaped.
     return ImportResult(session: session, notes: notes.map { escapedForMessage($0, limit: 2000) })

@@ -24,8 +24,10 @@ struct SourceStream {
 /// into [0, 360). World-frame fields are turned from `frame` into ARKit's.
 ///
 /// - Throws: for an invalid row under `.error`, for times out of order, and when no row is left.
-func assembleStream(_ src: SourceStream, mapping: StreamMapping, beaconsInFrame: WorldFrame, frame: WorldFrame,
-                    policy: InvalidRowPolicy, file: String, into session: inout Session, notes: inout [String]) throws(TraceError) {
+func assembleStream(
+    _ src: SourceStream, mapping: StreamMapping, beaconsInFrame: WorldFrame, frame: WorldFrame,
+    policy: InvalidRowPolicy, file: String, into session: inout Session, notes: inout [String]
+) throws(TraceError) {
     let targets = TargetField.fields(of: src.name)!
     let present = targets.filter { src.fields[$0.name] != nil }
     let n = src.times.count
@@ -54,8 +56,10 @@ func assembleStream(_ src: SourceStream, mapping: StreamMapping, beaconsInFrame:
     for j in 1..<max(1, keep.count) {
         let a = src.times[keep[j - 1]], b = src.times[keep[j]]
         if strict ? !(b > a) : b < a {
-            throw TraceError(.badTimestamps, file: file, object: src.label(keep[j], nil),
-                             "time \(num(b)) s is \(strict ? "not after" : "before") \(num(a)) s (\(src.label(keep[j - 1], nil))); expected \(strict ? "strictly increasing" : "non-decreasing") times")
+            throw TraceError(
+                .badTimestamps, file: file, object: src.label(keep[j], nil),
+                "time \(num(b)) s is \(strict ? "not after" : "before") \(num(a)) s (\(src.label(keep[j - 1], nil))); expected \(strict ? "strictly increasing" : "non-decreasing") times"
+            )
         }
     }
 
@@ -83,8 +87,9 @@ func assembleStream(_ src: SourceStream, mapping: StreamMapping, beaconsInFrame:
 
     switch src.name {
     case "imu":
-        session.imu = IMUStream(timestamps: times, accelerometer: vectors("accelerometer", world: false)!, gyroscope: vectors("gyroscope", world: false)!,
-                                attitude: quaternions("attitude", world: true), magnetometer: vectors("magnetometer", world: false))
+        session.imu = IMUStream(
+            timestamps: times, accelerometer: vectors("accelerometer", world: false)!, gyroscope: vectors("gyroscope", world: false)!,
+            attitude: quaternions("attitude", world: true), magnetometer: vectors("magnetometer", world: false))
     case "compass":
         session.compass = CompassStream(timestamps: times, heading: scalars("heading")!, accuracy: scalars("accuracy"))
     case "ble":
@@ -96,20 +101,23 @@ func assembleStream(_ src: SourceStream, mapping: StreamMapping, beaconsInFrame:
         let beaconChange = beaconsInFrame.toARKit
         let beacons = order.enumerated().map { (i, k) -> Beacon in
             let e = mapping.beacons.first { $0.key == k }
-            return Beacon(uuid: e?.uuid ?? k, major: e?.major ?? 0, minor: e?.minor ?? Int32(min(i, 65535)),
-                          position: e?.position.map { beaconChange.apply($0) })
+            return Beacon(
+                uuid: e?.uuid ?? k, major: e?.major ?? 0, minor: e?.minor ?? Int32(min(i, 65535)),
+                position: e?.position.map { beaconChange.apply($0) })
         }
         session.ble = BLEStream(timestamps: times, beaconIndex: keys.map { index[$0]! }, rssi: scalars("rssi")!, beacons: beacons)
     case "vio":
-        session.vio = VIOStream(timestamps: times, poses: poses(),
-                                trackingState: ints("tracking_state").map { $0.map { TrackingState(rawValue: Int8($0)) ?? .normal } }
-                                    ?? Array(repeating: .normal, count: times.count))
+        session.vio = VIOStream(
+            timestamps: times, poses: poses(),
+            trackingState: ints("tracking_state").map { $0.map { TrackingState(rawValue: Int8($0)) ?? .normal } }
+                ?? Array(repeating: .normal, count: times.count))
     case "anchors":
         session.anchors = AnchorStream(timestamps: times, anchorID: ints("anchor_id")!, poses: poses())
     case "location":
-        session.location = LocationStream(timestamps: times, latitude: scalars("latitude")!, longitude: scalars("longitude")!,
-                                          altitude: scalars("altitude")!, horizontalAccuracy: scalars("horizontal_accuracy")!,
-                                          floor: ints("floor") ?? Array(repeating: LocationStream.noFloor, count: times.count))
+        session.location = LocationStream(
+            timestamps: times, latitude: scalars("latitude")!, longitude: scalars("longitude")!,
+            altitude: scalars("altitude")!, horizontalAccuracy: scalars("horizontal_accuracy")!,
+            floor: ints("floor") ?? Array(repeating: LocationStream.noFloor, count: times.count))
     case "groundtruth":
         session.groundTruth = GroundTruthStream(timestamps: times, poses: poses(), floor: ints("floor"))
     default:
@@ -129,7 +137,8 @@ func reorderQuaternion(_ v: [Double], order: QuaternionOrder?) -> [Double] {
 
 /// Why row `r` of `src` cannot go into a trace (the field, or nil for the time, and the
 /// problem), or nil when it can. Headings are reduced into [0, 360) in `values` on the way.
-private func rowProblem(_ r: Int, of src: SourceStream, fields present: [TargetField], values fields: inout [String: [Double]]) -> (String?, String)? {
+private func rowProblem(_ r: Int, of src: SourceStream, fields present: [TargetField], values fields: inout [String: [Double]]) -> (String?, String)?
+{
     if !src.times[r].isFinite { return (nil, "time is \(num(src.times[r])), expected a finite number") }
     for t in present {
         let v = fields[t.name]!
@@ -156,7 +165,10 @@ private func rowProblem(_ r: Int, of src: SourceStream, fields present: [TargetF
         default: break
         }
         if let range = t.range, !range.contains(row[0]) {
-            return (t.name, "\(t.name) is \(num(row[0])) \(t.quantity.traceUnit), expected a value in [\(num(range.lowerBound)), \(num(range.upperBound))]")
+            return (
+                t.name,
+                "\(t.name) is \(num(row[0])) \(t.quantity.traceUnit), expected a value in [\(num(range.lowerBound)), \(num(range.upperBound))]"
+            )
         }
     }
     return nil

@@ -31,12 +31,19 @@ public struct TrajectoryInput: Sendable {
 ///
 /// - Throws: a one-line `TraceError` naming the file and line; also when two inputs go to the
 ///   same stream, or a KITTI file has no times file.
-public func importTrajectories(_ inputs: [TrajectoryInput], format: TrajectoryFormat,
-                               options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
-    guard format != .h5 else { throw TraceError(.badValue, file: inputs.first?.path ?? "-", "h5 is not an import format; the file is already a trace") }
+public func importTrajectories(
+    _ inputs: [TrajectoryInput], format: TrajectoryFormat,
+    options: ImportOptions = ImportOptions()
+) throws(TraceError) -> ImportResult {
+    guard format != .h5 else {
+        throw TraceError(.badValue, file: inputs.first?.path ?? "-", "h5 is not an import format; the file is already a trace")
+    }
     guard !inputs.isEmpty else { throw TraceError(.missing, file: "-", "no input trajectory") }
-    var session = Session(metadata: importMetadata(options, frameConvention: SessionMetadata.arkitFrame
-        + "; imported \(format.rawValue) trajectory, frame and quaternion order kept (x, y, z, w)"))
+    var session = Session(
+        metadata: importMetadata(
+            options,
+            frameConvention: SessionMetadata.arkitFrame
+                + "; imported \(format.rawValue) trajectory, frame and quaternion order kept (x, y, z, w)"))
     var notes: [String] = []
     for input in inputs {
         if format == .kitti && input.timesPath == nil {
@@ -48,12 +55,17 @@ public func importTrajectories(_ inputs: [TrajectoryInput], format: TrajectoryFo
         if dropped > 0 { notes.append("\(input.path): \(dropped) repeated timestamps; kept the last pose of each repeat") }
         switch input.stream {
         case .groundtruth:
-            guard session.groundTruth == nil else { throw TraceError(.badValue, file: input.path, "a second trajectory for the groundtruth stream; give each input its own --stream") }
+            guard session.groundTruth == nil else {
+                throw TraceError(.badValue, file: input.path, "a second trajectory for the groundtruth stream; give each input its own --stream")
+            }
             session.groundTruth = GroundTruthStream(timestamps: t.timestamps, poses: t.poses.values)
         case .vio:
-            guard session.vio == nil else { throw TraceError(.badValue, file: input.path, "a second trajectory for the vio stream; give each input its own --stream") }
-            session.vio = VIOStream(timestamps: t.timestamps, poses: t.poses.values,
-                                    trackingState: Array(repeating: .normal, count: t.count))
+            guard session.vio == nil else {
+                throw TraceError(.badValue, file: input.path, "a second trajectory for the vio stream; give each input its own --stream")
+            }
+            session.vio = VIOStream(
+                timestamps: t.timestamps, poses: t.poses.values,
+                trackingState: Array(repeating: .normal, count: t.count))
         }
     }
     return ImportResult(session: session, notes: notes)

@@ -1,6 +1,6 @@
 // Filters on a signal in memory: navbench filter (filter specs) and navbench psd (Welch).
 import Foundation
-import NavSignal    // FilterSpec, ExponentialLowPass
+import NavSignal  // FilterSpec, ExponentialLowPass
 import NavSpectral  // Welch
 
 func require(_ ok: Bool, _ what: String) { if !ok { print("FAIL: \(what)"); exit(1) } }
@@ -17,8 +17,10 @@ do {
         (y[100..<900].indices.map { (y[$0] - clean[$0]) * (y[$0] - clean[$0]) }.reduce(0, +) / 800).squareRoot()
     }
     let dominant = Welch.dominantFrequency(try Welch.psd(butter, sampleRate: fs, segmentLength: 256), low: 0.5, high: 20)
-    print(String(format: "rms error: raw %.4f, butter %.2g, ema %.4f; dominant after butter %.3f Hz",
-                 rms(x), rms(butter), rms(ema), dominant ?? .nan))
+    print(
+        String(
+            format: "rms error: raw %.4f, butter %.2g, ema %.4f; dominant after butter %.3f Hz",
+            rms(x), rms(butter), rms(ema), dominant ?? .nan))
     require(butter.count == x.count && ema.count == x.count, "each filtered signal has the input's length")
     require(rms(butter) < 1e-3 && rms(x) > 0.3, "the zero-phase Butterworth removes the 15 Hz vibration")
     require(ema == emaDirect, "the ema spec and ExponentialLowPass agree")

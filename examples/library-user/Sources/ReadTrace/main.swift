@@ -1,7 +1,7 @@
 // Reads a trace file (HDF5, docs/trace-format.md): navbench inspect, and a stream as a trajectory.
 import Foundation
 import NavCore  // Session, Trajectory
-import NavIO    // readTrace, inspectTrace, readTrajectory, TrajectoryFile
+import NavIO  // readTrace, inspectTrace, readTrajectory, TrajectoryFile
 
 func require(_ ok: Bool, _ what: String) { if !ok { print("FAIL: \(what)"); exit(1) } }
 
@@ -12,8 +12,9 @@ do {
     let m = session.metadata
     print("\(m.sessionID): \(m.kind.rawValue) of route \(m.routeID) in \(m.venue)")
     for s in try inspectTrace(at: path).streams {
-        print("  " + s.name.padding(toLength: 12, withPad: " ", startingAt: 0)
-              + String(format: "%6d samples, %7.2f s, %6.1f Hz", s.samples, s.durationSeconds, s.meanRateHz))
+        print(
+            "  " + s.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+                + String(format: "%6d samples, %7.2f s, %6.1f Hz", s.samples, s.durationSeconds, s.meanRateHz))
     }
     guard let vio = session.vio else { print("FAIL: \(path) has no vio stream"); exit(1) }
     let truth: TrajectoryFile = try readTrajectory(at: path, stream: "groundtruth")
