@@ -125,6 +125,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The benchmarks (`navbench-bench`), apart from the product: timings against the peers.
+        .executableTarget(
+            name: "navbench-bench",
+            dependencies: [
+                "NavCore", "NavIO", "NavSignal", "NavSpectral", "NavGeometry", "NavMetrics", "NavReport", "NavPipeline",
+                "NavGuidance", "NavSim", "NavSynth",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "NavCoreTests",
             dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]

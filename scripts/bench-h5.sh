@@ -4,14 +4,14 @@
 # in the same run, so machine load hits both. Prints every round (medians of 7 reads, the
 # navbench minor page faults of its last read, the 1-minute load average) and, per layout, the
 # median time ratio navbench/h5py with its range over rounds (< 1 means navbench is faster).
-# ROUNDS=6 by default; NAVBENCH="path [path…]" times other builds (each in every round; the
+# ROUNDS=6 by default; NAVBENCH_BENCH="path [path…]" (navbench-bench builds) times other builds (each in every round; the
 # ratios are printed per build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEER=${PEER_BENCH:-../shared/peer-bench}
 DATA=${PEERS_DATA:-peers-data}
 PY=${PYTHON:-.venv/bin/python}
-read -r -a NAVS <<< "${NAVBENCH:-.build/release/navbench}"
+read -r -a NAVS <<< "${NAVBENCH_BENCH:-.build/release/navbench-bench}"
 ROUNDS=${ROUNDS:-6}
 scripts/install-deps.sh --python scripts/requirements-fixtures.txt
 [ -f "$DATA/manifest.json" ] || "$PY" "$PEER/make_workload.py" "$DATA"
@@ -19,7 +19,7 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 for round in $(seq 1 "$ROUNDS"); do
   cut -d' ' -f1 /proc/loadavg > "$out/load$round"
   "$PY" "$PEER/bench_peers.py" --data "$DATA" --only h5 --out "$out/peer$round.json" --evo-ref "$out/evo.json" >/dev/null
-  for i in "${!NAVS[@]}"; do "${NAVS[$i]}" bench read-imu --data "$DATA" > "$out/nav$round-$i.jsonl"; done
+  for i in "${!NAVS[@]}"; do "${NAVS[$i]}" read-imu --data "$DATA" > "$out/nav$round-$i.jsonl"; done
 done
 "$PY" - "$out" "$ROUNDS" "${NAVS[@]}" <<'PY'
 import json, sys, statistics

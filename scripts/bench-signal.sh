@@ -21,7 +21,7 @@ for _ in range(7):
     t = time.perf_counter(); _, p = sig.welch(z, fs=100, nperseg=1024); runs.append(time.perf_counter() - t)
 json.dump({"id": "scipy_welch_accel_z_nperseg1024", "median_s": statistics.median(runs), "check": {"p_bin10": float(p[10])}}, open(sys.argv[2], "w"))
 PY
-.build/release/navbench bench signal --data "$DATA" > "$out/nav.jsonl"
+.build/release/navbench-bench signal --data "$DATA" > "$out/nav.jsonl"
 "$PY" - "$out" <<'PY'
 import json, sys
 d = sys.argv[1]

@@ -17,7 +17,7 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 echo "peers: bench_peers.py --only evo,rdp (about 3 minutes)..." >&2
 "$PY" "$PEER/bench_peers.py" --data "$DATA" --only evo,rdp --out "$out/peer.json" --evo-ref "$out/evo_ref.json" >"$out/peer.log"
 echo "navbench: bench ape, rpe, rdp..." >&2
-for b in ape rpe rdp; do .build/release/navbench bench "$b" --data "$DATA" --repeats "$REPEATS"; done >"$out/nav.jsonl"
+for b in ape rpe rdp; do .build/release/navbench-bench "$b" --data "$DATA" --repeats "$REPEATS"; done >"$out/nav.jsonl"
 "$PY" - "$out" "$PEER/evo_reference.json" <<'PY'
 import json, sys
 d, committed = sys.argv[1], sys.argv[2]

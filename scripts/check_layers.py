@@ -30,7 +30,7 @@ LAYERS = {
     "NavImport": 5,
     "NavReport": 6,
     "NavPipeline": 7,
-    "navbench": 8,
+    "navbench": 8, "navbench-bench": 8,
 }
 # Same-layer imports that are part of the design (documented in docs/architecture.md).
 ALLOWED_SAME_LAYER = set()

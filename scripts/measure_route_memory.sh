@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peak RSS of `navbench bench experiment` as the number of routes grows at equal configurations
+# Peak RSS of `navbench-bench experiment` as the number of routes grows at equal configurations
 # (issue 27: memory flat in routes; docs/scaling.md "Memory in routes"). Each route is one
 # recording and one navigation session made on demand and released (`SessionCatalog`), so the
 # growth measured is what the experiment keeps per route, not the inputs.
@@ -11,7 +11,7 @@
 # size: routes, configurations, runs, wall s, peak RSS MiB, ratio to the first size's peak, load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NAVBENCH=${NAVBENCH:-.build/release/navbench}
+NAVBENCH_BENCH=${NAVBENCH_BENCH:-.build/release/navbench-bench}
 ROUTES_LIST=${ROUTES_LIST:-"20 100 400 1000"}
 CONFIGS=${CONFIGS:-10}
 JOBS=${JOBS:-1}
@@ -21,7 +21,7 @@ first=""
 printf 'routes\tconfigs\truns\twall_s\tpeak_rss_mib\tratio_to_first\tload\n'
 for r in $ROUTES_LIST; do
     load=$(cut -d' ' -f1 /proc/loadavg)
-    /usr/bin/time -f '%M %e' -o "$out" "$NAVBENCH" bench experiment --routes "$r" --configs "$CONFIGS" --jobs "$JOBS" > /dev/null
+    /usr/bin/time -f '%M %e' -o "$out" "$NAVBENCH_BENCH" experiment --routes "$r" --configs "$CONFIGS" --jobs "$JOBS" > /dev/null
     read -r kib wall < "$out"
     mib=$(awk -v k="$kib" 'BEGIN { printf "%.1f", k / 1024 }')
     [ -n "$first" ] || first=$mib

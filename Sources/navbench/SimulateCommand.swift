@@ -106,33 +106,3 @@ struct Simulate: ParsableCommand {
                 a.end_of_route_error_ci95[0], a.end_of_route_error_ci95[1], a.end_of_route_error_median))
     }
 }
-
-struct BenchSimulate: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "simulate",
-        abstract: "Closed-loop walker runs per second on one core: a straight route of --length metres at the guidance tick (0.01 s).")
-
-    @Option(help: "Route length, m.") var length: Double = 30
-    @Option(help: "Walkers per timed repeat.") var runs: Int = 2000
-    @Option(help: "Timed repeats.") var repeats: Int = 5
-    @OptionGroup var simulate: SimulateFlags
-
-    func run() throws {
-        let (walker, vio, walls) = try simulate.parsed()
-        let points = stride(from: 0.0, through: length, by: 0.3).map { Vector3(0, 1.3, -$0) }
-        let route = GuidanceRoute(positions: [points.first!, points.last!])
-        let plan: FloorPlan
-        if case .corridor(let w) = walls { plan = FloorPlan.corridor(along: points, halfWidth: w) } else { plan = .openSpace }
-        let scenario = ClosedLoopScenario(routeID: "bench", route: route, trueRoute: route, floorPlan: plan)
-        let settings = ClosedLoopSettings(walker: walker, vioError: vio)
-        var ticks = 0.0, success = 0.0
-        let (m, _) = medianSeconds(repeats: repeats) {
-            let r = simulateWalks(scenario, settings: settings, seed: 1, runs: runs)
-            ticks = r.outcomes.reduce(0) { $0 + ($1.time_to_complete ?? 0) } / 0.01
-            success = r.aggregate.success_rate
-        }
-        print(
-            "{\"id\": \"navbench_simulate\", \"route_m\": \(length), \"walker\": \"\(simulate.walker)\", \"vio_error\": \"\(vio.canonical)\", \"runs\": \(runs), \"median_s\": \(m), \"runs_per_s\": \(Double(runs) / m), \"ticks_per_s\": \(ticks / m), \"success_rate\": \(success), \"repeats\": \(repeats)}"
-        )
-    }
-}

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 
 /// Runs the built `navbench` executable and captures its output and status.
-func navbench(_ arguments: [String], cwd: String? = nil) throws -> (status: Int32, out: String, err: String) {
+func navbench(_ arguments: [String], cwd: String? = nil, program: String = "navbench") throws -> (status: Int32, out: String, err: String) {
     let bin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let candidates =
-        [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("navbench").path]
-        + ["debug", "release"].map { bin.appendingPathComponent(".build/\($0)/navbench").path }
+        [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(program).path]
+        + ["debug", "release"].map { bin.appendingPathComponent(".build/\($0)/\(program)").path }
     let exe = candidates.first { FileManager.default.isExecutableFile(atPath: $0) }!
     let p = Process()
     p.executableURL = URL(fileURLWithPath: exe)

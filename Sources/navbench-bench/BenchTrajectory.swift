@@ -23,12 +23,10 @@ func statisticsJSON(_ s: ErrorStatistics) -> [String: Double] {
 
 /// One benchmark row as a JSON line.
 func benchRow(_ id: String, _ timing: (median: Double, all: [Double]), what: String, check: [String: Any] = [:]) throws -> String {
-    let row: [String: Any] = [
+    try jsonLine([
         "id": id, "median_s": timing.median, "runs_s": timing.all, "repeats": timing.all.count,
         "what": what, "check": check,
-    ]
-    let data = try JSONSerialization.data(withJSONObject: row, options: [.sortedKeys])
-    return String(decoding: data, as: UTF8.self)
+    ])
 }
 
 struct BenchDataOptions: ParsableArguments {

@@ -3,26 +3,6 @@ import Foundation
 import NavCore
 import NavIO
 
-struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Time navbench on the peer-bench workloads (figures to set beside the Python peers').",
-        subcommands: [ReadIMU.self, BenchSignal.self, BenchAPE.self, BenchRPE.self, BenchRDP.self, BenchExperiment.self, BenchSimulate.self])
-}
-
-/// Median wall time of `repeats` runs after one warm-up.
-func medianSeconds(repeats: Int, _ body: () throws -> Void) rethrows -> (median: Double, all: [Double]) {
-    try body()
-    var runs: [Double] = []
-    for _ in 0..<repeats {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        runs.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-    let sorted = runs.sorted()
-    let m = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    return (m, runs)
-}
-
 struct ReadIMU: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "read-imu",
@@ -53,8 +33,10 @@ struct ReadIMU: ParsableCommand {
                 bytes = 8 * (t.count + a.count + g.count)
             }
             rows.append(
-                "{\"id\": \"\(id)\", \"median_s\": \(m), \"mb_per_s\": \(Double(bytes) / 1e6 / m), \"repeats\": \(repeats), \"runs\": \(runs), \"minor_faults_last_read\": \(faults)}"
-            )
+                try jsonLine([
+                    "id": id, "median_s": m, "mb_per_s": Double(bytes) / 1e6 / m, "repeats": repeats, "runs": runs,
+                    "minor_faults_last_read": faults,
+                ]))
         }
         print(rows.joined(separator: "\n"))
     }

@@ -69,7 +69,7 @@ struct BenchExperiment: ParsableCommand {
               seeds: [\(seeds)]
             """, file: "bench")
         var plan = planJobs(spec, inputs: SessionCatalog(entries: entries), checksums: sums, failures: [])
-        plan.tracesMemory = tracingMemoryRequested
+        plan.tracesMemory = ProcessInfo.processInfo.environment["NAVBENCH_TRACE_MEMORY"] == "1"
         t = Date()
         let (_, failures, _) = try executeJobs(plan, storePath: spec.output + "/results.sqlite", workers: jobs)
         let store = try ResultsStore(path: spec.output + "/results.sqlite")
@@ -85,11 +85,10 @@ struct BenchExperiment: ParsableCommand {
         let statisticsTime = Date().timeIntervalSince(t)
         try? FileManager.default.removeItem(atPath: spec.output)
         print(
-            "{\"routes\": \(routes), \"configs\": \(configs), \"jobs\": \(plan.jobs.count), \"workers\": \(jobs), "
-                + "\"failures\": \(failures.count), \"generate_s\": \(String(format: "%.2f", generation)), "
-                + "\"run_s\": \(String(format: "%.2f", run)), \"report_s\": \(String(format: "%.2f", report)), "
-                + "\"statistics_s\": \(String(format: "%.2f", statisticsTime)), \"cells\": \(cellCount), "
-                + "\"comparisons\": \(statistics.comparisons.count), "
-                + "\"statistics_share_of_wall\": \(String(format: "%.3f", statisticsTime / (generation + run + report)))}")
+            try jsonLine([
+                "routes": routes, "configs": configs, "jobs": plan.jobs.count, "workers": jobs, "failures": failures.count,
+                "generate_s": generation, "run_s": run, "report_s": report, "statistics_s": statisticsTime, "cells": cellCount,
+                "comparisons": statistics.comparisons.count, "statistics_share_of_wall": statisticsTime / (generation + run + report),
+            ]))
     }
 }

@@ -22,31 +22,31 @@ struct BenchSignal: ParsableCommand {
         let pathX = stride(from: 0, to: pathXYZ.count, by: 3).map { pathXYZ[$0] }
 
         var rows: [String] = []
-        func row(_ id: String, _ m: Double, _ check: String) {
-            rows.append("{\"id\": \"\(id)\", \"median_s\": \(m), \"check\": \(check)}")
+        func row(_ id: String, _ m: Double, _ check: [String: Any]) throws {
+            rows.append(try jsonLine(["id": id, "median_s": m, "check": check]))
         }
-        func list(_ v: ArraySlice<Double>) -> String { "[" + v.map { "\($0)" }.joined(separator: ", ") + "]" }
+        func list(_ v: ArraySlice<Double>) -> [Double] { Array(v) }
 
         let tf = try Butterworth.transferFunction(order: 4, band: .lowpass(cutoff: 5), sampleRate: 100)
         let sos = try Butterworth.sections(order: 4, band: .lowpass(cutoff: 5), sampleRate: 100)
         var out: [[Double]] = []
         var m = try medianSeconds(repeats: repeats) { out = try axes.map { try LinearFilter.filtfilt(tf, $0) } }.median
-        row("navbench_butter4_filtfilt_accel_3axes", m, "{\"x_first5\": \(list(out[0].prefix(5)))}")
+        try row("navbench_butter4_filtfilt_accel_3axes", m, ["x_first5": list(out[0].prefix(5))])
         m = try medianSeconds(repeats: repeats) { out = try axes.map { try SecondOrderFilter.sosfiltfilt(sos, $0) } }.median
-        row("navbench_butter4_sosfiltfilt_accel_3axes", m, "{\"x_first5\": \(list(out[0].prefix(5)))}")
+        try row("navbench_butter4_sosfiltfilt_accel_3axes", m, ["x_first5": list(out[0].prefix(5))])
         m = try medianSeconds(repeats: repeats) { out = try axes.map { try LinearFilter.lfilter(tf, $0).output } }.median
-        row("navbench_butter4_lfilter_accel_3axes", m, "{\"x_first5\": \(list(out[0].prefix(5)))}")
+        try row("navbench_butter4_lfilter_accel_3axes", m, ["x_first5": list(out[0].prefix(5))])
         var ma: [Double] = []
         m = try medianSeconds(repeats: repeats) { ma = try MovingAverage.centred(axes[0], window: 101) }.median
-        row("navbench_moving_average_w101", m, "{\"mid_value\": \(ma[n / 2]), \"first\": \(ma[0])}")
+        try row("navbench_moving_average_w101", m, ["mid_value": ma[n / 2], "first": ma[0]])
         let z20 = Array(axes[2].prefix(1 << 20))
         // Timed as numpy's rfft is: the transform into a new complex array, nothing after it.
         var spectrum = RealFFT.forward(z20)
         m = medianSeconds(repeats: 3 * repeats) { spectrum = RealFFT.forward(z20) }.median
-        row("navbench_rfft_2pow20", m, "{\"dc\": \(spectrum[0].real)}")
+        try row("navbench_rfft_2pow20", m, ["dc": spectrum[0].real])
         var psd: Welch.Result?
         m = try medianSeconds(repeats: repeats) { psd = try Welch.psd(axes[2], sampleRate: 100, segmentLength: 1024) }.median
-        row("navbench_welch_accel_z_nperseg1024", m, "{\"p_bin10\": \(psd!.power[10])}")
+        try row("navbench_welch_accel_z_nperseg1024", m, ["p_bin10": psd!.power[10]])
 
         // Kalman CV over the first 1,000,000 path x values from the steady-state posterior.
         let kf = try ConstantVelocityKalman(processNoise: 0.5, measurementNoise: 0.04 * 0.04)
@@ -57,11 +57,11 @@ struct BenchSignal: ParsableCommand {
             medianSeconds(repeats: repeats) {
                 xhat = kf.filterPositions(z, interval: 0.1, initial: Gaussian2(mean: (0, 0), covariance: p0))
             }.median
-        row("navbench_kalman_cv_1M", m, "{\"xhat_first5\": \(list(xhat.prefix(5))), \"xhat_last\": \(xhat.last!)}")
+        try row("navbench_kalman_cv_1M", m, ["xhat_first5": list(xhat.prefix(5)), "xhat_last": xhat.last!])
 
         var adev: [AllanDeviation.Point] = []
         m = try medianSeconds(repeats: 5) { adev = try AllanDeviation.overlapping(rates: gyroX, sampleRate: 100) }.median
-        row("navbench_oadev_gyro_x_octave", m, "{\"adev\": \(list(adev.map(\.deviation)[...]))}")
+        try row("navbench_oadev_gyro_x_octave", m, ["adev": list(adev.map(\.deviation)[...])])
         print(rows.joined(separator: "\n"))
     }
 }
