@@ -33,3 +33,13 @@ extension SweepDimension {
     /// The closed-loop dimension with this YAML key.
     public static func closedLoopNamed(_ key: String) -> SweepDimension? { closedLoop.first { $0.key == key } }
 }
+
+/// A closed-loop walk's settings from their text, as the `simulate` flags and the walker benchmark
+/// take them (one definition of their parsing): the walker profile, the VIO error and the walls.
+///
+/// - Throws: the one-line error of the first value that does not parse.
+public func parseWalkSettings(walker: String, vioError: String, walls: String) throws -> (
+    walker: NavigatorProfile, vioError: VIOErrorSpec, walls: WallsMode
+) {
+    (try NavigatorProfile(parsing: walker), try VIOErrorSpec(parsing: vioError), try WallsMode(parsing: walls))
+}

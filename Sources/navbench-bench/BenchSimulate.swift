@@ -24,11 +24,9 @@ struct BenchSimulate: ParsableCommand {
     func validate() throws { _ = try parsed() }
 
     func parsed() throws -> (NavigatorProfile, VIOErrorSpec, WallsMode) {
-        let w: NavigatorProfile, v: VIOErrorSpec, m: WallsMode
-        do { w = try NavigatorProfile(parsing: walker) } catch { throw ValidationError(error.description) }
-        do { v = try VIOErrorSpec(parsing: vioError) } catch { throw ValidationError(error.description) }
-        do { m = try WallsMode(parsing: walls) } catch { throw ValidationError(error.description) }
-        return (w, v, m)
+        do { return try parseWalkSettings(walker: walker, vioError: vioError, walls: walls) } catch {
+            throw ValidationError("\(error)")
+        }
     }
 
     func run() throws {
