@@ -66,12 +66,15 @@ func writeExperimentReport(
     let table = try metricsTable(plan, store: store, sample: &sample)
     traceMemory(plan, "report: metrics table read")
     try table.writeCSV(to: out.metrics)
-    let routes = table.rows.reduce(into: [String]()) { if !$0.contains($1.route) { $0.append($1.route) } }
+    // Routes in first-appearance order (a set beside the list: O(rows), not O(rows × routes)).
+    var routes: [String] = [], seenRoutes = Set<String>()
+    for r in table.rows where seenRoutes.insert(r.route).inserted { routes.append(r.route) }
     // Route by route: the sample's runs of one route are re-run (or taken from `sampledRuns`),
     // drawn and released before the next, so memory is flat in the number of routes.
+    let kept = sampledRuns?.take() ?? [:]
+    traceMemory(plan, "report: \(kept.count) of \(sample.indices.count) plot-sample runs kept from the run phase")
     let plots = try writeRouteFiles(
-        plan, sample: sample, reusing: sampledRuns?.take() ?? [:], table: table, routes: routes, out: out,
-        progress: progress)
+        plan, sample: sample, reusing: kept, table: table, routes: routes, out: out, progress: progress)
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)
     traceMemory(plan, "report: route files and plots")
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }

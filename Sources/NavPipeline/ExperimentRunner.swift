@@ -122,7 +122,7 @@ public struct ExperimentPlan: Sendable {
     public var failures: [String]
     public var specSHA256: String
     /// Job indices of the shard this plan was loaded for (`planExperiment(_:shard:shards:)`);
-    /// nil when every input is loaded.
+    /// nil when the plan is not of one shard.
     public var shardJobs: Range<Int>? = nil
     /// How the inputs and estimate files are read (external links, memory budget).
     public var readPolicy: HDF5ReadPolicy = .standard

@@ -81,14 +81,14 @@ struct PlotSample {
 }
 
 /// Results with paths of the plot sample's runs, kept while the run phase computes them so the
-/// report does not run them a second time. At most `maximumBytes` of them are kept (a run with its
-/// thinned paths and its position errors is about 55 KB; the default experiment's 504 fit); the
-/// report re-runs those not kept. Which runs are kept depends on the order they finish, the
+/// report does not run them a second time. At most `maximumBytes` of them are kept, by the size
+/// `keep` estimates (the default experiment keeps all 504 of its sample: `NAVBENCH_TRACE_MEMORY=1`
+/// prints how many were kept; with 16 MiB it kept 238); the report re-runs those not kept. Which runs are kept depends on the order they finish, the
 /// report does not: a re-run gives the same result.
 ///
 /// Complexity: memory O(min(sample, maximumBytes)), flat in the number of routes.
 final class SampledRuns: Sendable {
-    static let maximumBytes = 16 << 20
+    static let maximumBytes = 40 << 20
     let wanted: Set<Int>
     private let kept = Mutex<(runs: [Int: JobResult], bytes: Int)>(([:], 0))
 

@@ -161,7 +161,7 @@ public final class SessionCatalog: @unchecked Sendable {  // mutable state guard
 }
 
 /// A session name that is not an input of the catalog (a programming error surfaced as one line).
-public struct CatalogError: Error, CustomStringConvertible, Sendable {
+public struct CatalogError: Error, CustomStringConvertible, Sendable, Equatable {
     public var name: String
     public init(name: String) { self.name = name }
     public var description: String { "\(escapedForMessage(name)): not an input of this experiment" }

@@ -32,12 +32,7 @@ public struct MetricsTable: Sendable, Equatable {
     }
 
     /// Writes the CSV text of `csv` to `path` atomically, a row at a time (memory O(1) in the rows).
-    public func writeCSV(to path: String, rows selected: ((MetricRow) -> Bool)? = nil) throws(TraceError) {
-        let w = try AtomicTextWriter(path: path)
-        w.write((Self.fixedLeading + parameterColumns + Self.fixedTrailing).joined(separator: ",") + "\n")
-        for r in rows where selected?(r) ?? true { w.write(Self.csvLine(r)) }
-        try w.commit()
-    }
+    public func writeCSV(to path: String) throws(TraceError) { try writeCSV(to: path, rowIndices: rows.indices) }
 
     /// Writes the CSV text of the rows at `rowIndices` (in that order) to `path` atomically.
     public func writeCSV<S: Sequence<Int>>(to path: String, rowIndices: S) throws(TraceError) {

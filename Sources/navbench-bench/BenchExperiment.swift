@@ -17,8 +17,8 @@ struct BenchExperiment: ParsableCommand {
     @Option(help: "Seed of the routes and sessions.") var seed: UInt64 = 2026
 
     func validate() throws {
-        guard routes >= 1, configs >= 10, configs % 10 == 0, jobs >= 1 else {
-            throw ValidationError("need routes ≥ 1, configs a multiple of 10, jobs ≥ 1")
+        guard (1...100_000).contains(routes), (10...10_000).contains(configs), configs % 10 == 0, (1...256).contains(jobs) else {
+            throw ValidationError("need routes 1…100000, configs a multiple of 10 in 10…10000, jobs 1…256")
         }
     }
 

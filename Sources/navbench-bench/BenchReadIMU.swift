@@ -13,6 +13,7 @@ struct ReadIMU: ParsableCommand {
     @Option(help: "contiguous, gzip or both.") var layout: String = "both"
 
     func validate() throws {
+        try checkRepeats(repeats)
         guard ["contiguous", "gzip", "both"].contains(layout) else { throw ValidationError("--layout \(layout): expected contiguous, gzip or both") }
     }
 

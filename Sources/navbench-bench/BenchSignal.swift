@@ -12,6 +12,8 @@ struct BenchSignal: ParsableCommand {
     @Option(help: "peer-bench workload folder (make_workload.py output).") var data: String
     @Option(help: "Timed repeats.") var repeats: Int = 7
 
+    func validate() throws { try checkRepeats(repeats) }
+
     func run() throws {
         let imu = try HDF5Reader(path: (data as NSString).appendingPathComponent("imu.h5"))
         let (shape, accel) = try imu.readDoubles("/imu/accel")

@@ -21,7 +21,12 @@ struct BenchSimulate: ParsableCommand {
     @Option(name: .customLong(SweepDimension.walls.flag), help: ArgumentHelp(SweepDimension.walls.help))
     var walls: String = SweepDimension.walls.defaultValue
 
-    func validate() throws { _ = try parsed() }
+    func validate() throws {
+        guard length.isFinite, (1...10_000).contains(length) else { throw ValidationError("--length \(length): expected 1…10000 m") }
+        guard (1...1_000_000).contains(runs) else { throw ValidationError("--runs \(runs): expected 1…1000000") }
+        try checkRepeats(repeats)
+        _ = try parsed()
+    }
 
     func parsed() throws -> (NavigatorProfile, VIOErrorSpec, WallsMode) {
         do { return try parseWalkSettings(walker: walker, vioError: vioError, walls: walls) } catch {

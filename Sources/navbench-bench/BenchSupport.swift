@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Median wall time of `repeats` runs after one warm-up.
@@ -17,4 +18,14 @@ func medianSeconds(repeats: Int, _ body: () throws -> Void) rethrows -> (median:
 /// One JSON line of `object` (keys sorted; numbers as JSONSerialization writes them).
 func jsonLine(_ object: [String: Any]) throws -> String {
     String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+}
+
+/// Bounds of a benchmark's `--repeats` (a number from a flag is bounded before use).
+let repeatsRange = 1...1_000
+
+/// Refuses `--repeats` outside `repeatsRange` in one line.
+func checkRepeats(_ repeats: Int) throws {
+    guard repeatsRange.contains(repeats) else {
+        throw ValidationError("--repeats \(repeats): expected \(repeatsRange.lowerBound)…\(repeatsRange.upperBound)")
+    }
 }

@@ -34,7 +34,7 @@ struct BenchDataOptions: ParsableArguments {
     @Option(help: "Timed repeats (after one warm-up).") var repeats: Int = 5
 
     func validate() throws {
-        guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1") }
+        try checkRepeats(repeats)
     }
 
     func path(_ name: String) -> String { (data as NSString).appendingPathComponent(name) }

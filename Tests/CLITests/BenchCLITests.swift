@@ -22,4 +22,14 @@ import Testing
         let success = try #require(object["success_rate"] as? Double)
         #expect((0...1).contains(success))
     }
+
+    /// Numbers from flags are bounded before use: an infinite route length would never finish.
+    @Test func unboundedFlagsAreRefusedInOneLine() throws {
+        let r = try navbench(["simulate", "--length", "inf"], program: "navbench-bench")
+        #expect(r.status == 64)
+        #expect(r.err.hasPrefix("Error: --length inf: expected 1…10000 m\n"))
+        let e = try navbench(["experiment", "--routes", "10000000"], program: "navbench-bench")
+        #expect(e.status == 64)
+        #expect(e.err.hasPrefix("Error: need routes 1…100000"))
+    }
 }

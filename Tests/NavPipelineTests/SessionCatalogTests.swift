@@ -18,7 +18,8 @@ final class GeneratorCalls: Sendable {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     /// A catalog of `count` generated sessions whose generator counts its calls by name.
-    func generated(_ count: Int, capacity: Int, calls: GeneratorCalls) -> SessionCatalog {
+    /// `delay`: seconds each making takes, so that requests of one name overlap.
+    func generated(_ count: Int, capacity: Int, calls: GeneratorCalls, delay: Double = 0) -> SessionCatalog {
         var entries: [String: SessionCatalog.Entry] = [:]
         for i in 0..<count {
             let name = "s\(i)"
@@ -27,6 +28,7 @@ final class GeneratorCalls: Sendable {
                 metadata: metadata, streams: [.vio],
                 source: .generated({
                     calls.count(name)
+                    if delay > 0 { Thread.sleep(forTimeInterval: delay) }
                     return Session(
                         metadata: metadata, vio: VIOStream(timestamps: [0, 1], poses: [.identity, .identity], trackingState: [.normal, .normal]))
                 }))
@@ -51,7 +53,8 @@ final class GeneratorCalls: Sendable {
 
     @Test func aSessionAskedForByManyWorkersAtOnceIsLoadedOnce() throws {
         let calls = GeneratorCalls()
-        let catalog = generated(3, capacity: 4, calls: calls)
+        // Each making takes 50 ms: 8 workers asking for 3 names at once overlap on every name.
+        let catalog = generated(3, capacity: 4, calls: calls, delay: 0.05)
         forEachConcurrently(64, workers: 8) { i in
             _ = try? catalog.session("s\(i % 3)")
             return .next
@@ -61,7 +64,8 @@ final class GeneratorCalls: Sendable {
 
     @Test func unknownNamesAreRefusedInOneLine() {
         let catalog = SessionCatalog(sessions: [:])
-        #expect(throws: CatalogError.self) { try catalog.session("nope.h5") }
+        #expect(throws: CatalogError(name: "nope\n.h5")) { try catalog.session("nope\n.h5") }
+        #expect(CatalogError(name: "nope\n.h5").description == "nope\\n.h5: not an input of this experiment")
     }
 
     @Test func planningChecksEveryInputAndHoldsNone() throws {
