@@ -169,7 +169,12 @@ let package = Package(
         .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
-        .testTarget(name: "NavPipelineTests", dependencies: ["NavCore", "NavIO", "NavSynth", "NavGeometry", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim"]),
+        .testTarget(
+            name: "NavPipelineTests",
+            dependencies: [
+                "NavCore", "NavIO", "NavSynth", "NavGeometry", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "NavRosbagTests",
             dependencies: ["NavTestSupport", "NavCore", "NavRosbag"],

@@ -26,10 +26,10 @@ sweep:
 SPEC
 
 "$NAVBENCH" run "$WORK/spec.yaml" --out "$WORK/whole" --jobs "$JOBS" --quiet > /dev/null || true
-total=$(sqlite3 "$WORK/whole/results.sqlite" 'SELECT COUNT(*) FROM runs')
+total=$(sqlite3 "$WORK/whole/results.sqlite" "SELECT COUNT(*) FROM results WHERE kind = 'guidance'")
 echo "uninterrupted: $total runs"
 
-count() { sqlite3 "file:$WORK/killed/results.sqlite?mode=ro" 'SELECT COUNT(*) FROM runs' 2>/dev/null || echo 0; }
+count() { sqlite3 "file:$WORK/killed/results.sqlite?mode=ro" "SELECT COUNT(*) FROM results WHERE kind = 'guidance'" 2>/dev/null || echo 0; }
 for p in $POINTS; do
     target=$(( total * p / 100 ))
     "$NAVBENCH" run "$WORK/spec.yaml" --out "$WORK/killed" --jobs "$JOBS" --quiet > /dev/null 2>&1 &
@@ -38,8 +38,8 @@ for p in $POINTS; do
     kill -9 "$pid" 2> /dev/null || true
     wait "$pid" 2> /dev/null || true
     check=$(sqlite3 "$WORK/killed/results.sqlite" 'PRAGMA integrity_check')
-    orphans=$(sqlite3 "$WORK/killed/results.sqlite" 'SELECT COUNT(*) FROM metrics WHERE run_key NOT IN (SELECT key FROM runs)')
-    empty=$(sqlite3 "$WORK/killed/results.sqlite" 'SELECT COUNT(*) FROM runs WHERE key NOT IN (SELECT run_key FROM metrics)')
+    orphans=$(sqlite3 "$WORK/killed/results.sqlite" 'SELECT COUNT(*) FROM metrics WHERE result_key NOT IN (SELECT key FROM results)')
+    empty=$(sqlite3 "$WORK/killed/results.sqlite" 'SELECT COUNT(*) FROM results WHERE key NOT IN (SELECT result_key FROM metrics)')
     echo "killed at ${p} %: $(count) of $total runs stored; integrity_check: $check; metric rows without a run: $orphans; runs without metrics: $empty"
     [ "$check" = ok ] && [ "$orphans" = 0 ] && [ "$empty" = 0 ] || { echo "FAIL: store inconsistent after kill -9" >&2; exit 1; }
 done

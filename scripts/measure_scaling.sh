@@ -51,7 +51,7 @@ SPEC
         measure "run $runs runs, $j jobs (cold)" "$NAVBENCH" run "$spec" --out "$out" --jobs "$j" --quiet
         measure "run $runs runs, $j jobs (all cached)" "$NAVBENCH" run "$spec" --out "$out" --jobs "$j" --quiet
         size=$(stat -c %s "$out/results.sqlite")
-        stored=$(sqlite3 "$out/results.sqlite" 'SELECT COUNT(*) FROM runs')
+        stored=$(sqlite3 "$out/results.sqlite" "SELECT COUNT(*) FROM results WHERE kind = 'guidance'")
         printf 'store %s runs\t%s bytes\t%.0f bytes/run\t%s\n' "$stored" "$size" "$(echo "$size / $stored" | bc -l)" "$(load)"
         rm -f "$out"/results.sqlite*  # keep the report only
         [ "$j" = "$(echo $JOBS_LIST | awk '{print $1}')" ] && first="$out"

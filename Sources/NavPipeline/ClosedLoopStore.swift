@@ -8,7 +8,7 @@ import Synchronization
 
 // The closed-loop section as run-phase work: its cells are planned like jobs, split across
 // shards like jobs, run on the `--jobs` workers right after them (`executeClosedLoopCells`) and
-// committed to the results store's `closed_loop_cells` table; the report reads them from there
+// committed to the results store as results of kind `closed_loop`; the report reads them from there
 // (`closedLoopSection(_:store:)`) and never walks a cell again (only the few sample paths its
 // SVGs draw). Table, key and queries: docs/experiments.md ("Results store").
 
@@ -140,8 +140,8 @@ public struct ClosedLoopRunCounts: Sendable, Equatable {
 
 /// Walks the closed-loop cells of shard `shard` of `shards` (`shardRange` of the cell order, the jobs' rule) that
 /// are not present and verified in the store at `storePath`, on `workers` threads, committing
-/// each finished cell's aggregate metrics (`closedLoopMetrics`) to `closed_loop_cells` in
-/// batches of `ClosedLoopCellWriter.batchSize`. A `kill -9` loses at most the cells in flight
+/// each finished cell's aggregate metrics (`closedLoopMetrics`) to the store (kind `closed_loop`)
+/// in batches of `closedLoopBatchSize`. A `kill -9` loses at most the cells in flight
 /// and the pending batch; a rerun walks only those. Call it after `executeJobs` (same store).
 ///
 /// - Throws: `ResultsStoreError` when the store cannot be opened or written.
@@ -166,7 +166,7 @@ public func executeClosedLoopCells(
         }
     }
     let runnable = todo.filter { scenarios[closedLoopScenarioID($0)] != nil }
-    let writer = ClosedLoopCellWriter(store: store)
+    let writer = store.writer(batchSize: closedLoopBatchSize)
     let state = Mutex((computed: 0, storeError: String?.none))
     let allScenarios = scenarios
     let runs = cp.spec.runs
@@ -179,9 +179,9 @@ public func executeClosedLoopCells(
         var storeError: String?
         do {
             try writer.add(
-                StoredClosedLoopCell(
-                    cell: c, guidance: cp.label(c), metrics: metrics,
-                    recordingSHA256: plan.checksums[c.recording] ?? "", seconds: Date().timeIntervalSince(started)))
+                storedClosedLoopCell(
+                    c, guidance: cp.label(c), metrics: metrics, recordingSHA256: plan.checksums[c.recording] ?? "",
+                    seconds: Date().timeIntervalSince(started)))
         } catch { storeError = "\(error)" }
         return state.withLock { s in
             s.computed += 1
@@ -221,8 +221,8 @@ public func closedLoopSection(_ plan: ExperimentPlan, store: ResultsStore) throw
 
 // MARK: - Store table
 
-/// The metrics of a closed-loop cell with their units: the columns of `closed_loop_cells` and
-/// of `closed-loop.csv` (`closedLoopMetrics` fills them in this order).
+/// The metrics of a closed-loop cell with their units, in the order `closedLoopMetrics` fills
+/// them (its metric rows in the store, the columns of `closed-loop.csv`).
 let closedLoopMetricColumns: [(name: String, unit: String)] = [
     ("success_rate", "fraction"), ("success_rate_ci_low", "fraction"), ("success_rate_ci_high", "fraction"), ("success_rate_1m", "fraction"),
     ("arrived_rate", "fraction"), ("lost_rate", "fraction"), ("end_of_route_error", "m"), ("end_of_route_error_ci_low", "m"),
@@ -231,159 +231,36 @@ let closedLoopMetricColumns: [(name: String, unit: String)] = [
     ("missed_arrivals", "count"), ("keypoints", "count"), ("runs", "count"),
 ]
 
-/// Columns of `closed_loop_cells` before the metrics.
-let closedLoopCellColumns = [
-    "key", "cell_index", "route", "session", "walker", "vio_error", "walls", "guidance", "seed",
-    "recording_sha256", "navbench_version", "seconds", "checksum",
-]
+/// The `kind` of a closed-loop cell's row in the results store.
+let closedLoopResultKind = "closed_loop"
 
-/// All columns of `closed_loop_cells`, in table order.
-let closedLoopAllColumns = closedLoopCellColumns + closedLoopMetricColumns.map(\.name) + ["exact"]
-
-/// The `closed_loop_cells` table: one row per cell, its metrics as REAL columns (SQLite keeps
-/// neither NaN, stored NULL, nor −0: `exact` lists `ordinal:bits` of such values, NULL when
-/// none). `checksum` is `runChecksum` over the key, route, session, the cell's parameters and
-/// the metrics' exact bits. `seed` is TEXT (a seed may exceed SQLite's signed 64-bit integers).
-let closedLoopCellsSchema = """
-    CREATE TABLE IF NOT EXISTS closed_loop_cells(
-        key TEXT PRIMARY KEY,
-        cell_index INTEGER NOT NULL,
-        route TEXT NOT NULL,
-        session TEXT NOT NULL,
-        walker TEXT NOT NULL,
-        vio_error TEXT NOT NULL,
-        walls TEXT NOT NULL,
-        guidance TEXT NOT NULL,
-        seed TEXT NOT NULL,
-        recording_sha256 TEXT NOT NULL,
-        navbench_version TEXT NOT NULL,
-        seconds REAL NOT NULL,
-        checksum TEXT NOT NULL,
-    \(closedLoopMetricColumns.map { "    \($0.name) REAL," }.joined(separator: "\n"))
-        exact TEXT);
-    CREATE INDEX IF NOT EXISTS closed_loop_cells_by_route ON closed_loop_cells(route, guidance);
-
-    """
-
-/// The statement copying a shard's cells into the attached store (`ResultsStore.absorb`).
-let absorbClosedLoopCellsSQL: String = {
-    let cols = closedLoopAllColumns.joined(separator: ", ")
-    return "INSERT OR IGNORE INTO closed_loop_cells(\(cols)) SELECT \(cols) FROM shard.closed_loop_cells"
-}()
-
-/// The first `closed_loop_cells` row of an attached shard beyond the store's limits
-/// (`StoreLimits`), as (key, problem), for `ResultsStore.absorb`'s checks before it copies.
-let closedLoopCellsShardCheckSQL: String = {
-    let labels = ["route", "session", "walker", "vio_error", "walls", "guidance", "seed"]
-    let longLabel = labels.map { "length(\($0)) > \(StoreLimits.label)" }.joined(separator: " OR ")
-    let notNumber = closedLoopMetricColumns.map { "typeof(\($0.name)) NOT IN ('real', 'integer', 'null')" }.joined(separator: " OR ")
-    let badKey = "typeof(key) != 'text' OR length(key) != \(StoreLimits.key)"
-    let badIndex = "typeof(cell_index) != 'integer' OR cell_index < 0"
-    let badChecksum = "length(checksum) != 64"
-    let badExact = "length(exact) > \(StoreLimits.label)"
-    return """
-        SELECT substr(key, 1, 80), CASE
-          WHEN \(badKey) THEN 'key is not a 64-character hex SHA-256'
-          WHEN \(badIndex) THEN 'cell_index is not a non-negative integer'
-          WHEN \(longLabel) THEN 'a label is longer than \(StoreLimits.label) characters'
-          WHEN \(badChecksum) THEN 'checksum is not a 64-character hex SHA-256'
-          WHEN \(badExact) THEN 'exact is longer than \(StoreLimits.label) characters'
-          ELSE 'a metric is neither a number nor NULL' END
-        FROM shard.closed_loop_cells WHERE \(badKey) OR \(badIndex) OR \(longLabel) OR \(badChecksum) OR \(badExact) OR \(notNumber) LIMIT 1
-        """
-}()
-
-/// The parameters a cell's checksum covers besides key, route and session.
-private func cellParameters(walker: String, vio: String, walls: String, guidance: String, seed: String) -> String {
-    [walker, vio, walls, guidance, seed].joined(separator: "\u{1}")
+/// A cell's parameters besides its guidance configuration, as the store's `parameters` column
+/// (one `name=value` per line; the row checksum covers them).
+func closedLoopCellParameters(_ c: ClosedLoopCell) -> String {
+    "walker=\(c.walker)\nvio_error=\(c.vioError)\nwalls=\(c.walls)\nseed=\(c.seed)"
 }
 
-/// A walked cell as it goes into the store.
-struct StoredClosedLoopCell: Sendable {
-    var cell: ClosedLoopCell
-    var guidance: String
-    var metrics: [Metric]
-    var recordingSHA256: String
-    var seconds: Double
+/// A walked cell as it goes into the store (a result of kind `closed_loop`).
+func storedClosedLoopCell(_ c: ClosedLoopCell, guidance: String, metrics: [Metric], recordingSHA256: String, seconds: Double) -> StoredResult {
+    StoredResult(
+        key: c.key, kind: closedLoopResultKind, index: c.index, route: c.routeID, session: c.session, configuration: guidance,
+        parameters: closedLoopCellParameters(c), recordingSHA256: recordingSHA256, seconds: seconds, metrics: metrics)
 }
 
-/// Writes cells into a results store in batched transactions (one writer: GRDB's queue).
-final class ClosedLoopCellWriter: Sendable {
-    /// Cells committed per transaction (a cell is `runs` walks: batches stay small so a
-    /// `kill -9` loses little).
-    static let batchSize = 8
-    let store: ResultsStore
-    private let pending = PendingBatch<StoredClosedLoopCell>(size: batchSize)
-
-    init(store: ResultsStore) { self.store = store }
-
-    func add(_ cell: StoredClosedLoopCell) throws { if let batch = pending.add(cell) { try commit(batch) } }
-
-    func flush() throws { let batch = pending.drain(); if !batch.isEmpty { try commit(batch) } }
-
-    private func commit(_ batch: [StoredClosedLoopCell]) throws {
-        let sql =
-            "INSERT OR REPLACE INTO closed_loop_cells(\(closedLoopAllColumns.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: closedLoopAllColumns.count).joined(separator: ", ") + ")"
-        try store.pool.write { db in
-            for s in batch {
-                let c = s.cell, seed = String(c.seed)
-                let checksum = runChecksum(
-                    key: c.key, route: c.routeID, session: c.session,
-                    configuration: cellParameters(walker: c.walker, vio: c.vioError, walls: c.walls, guidance: s.guidance, seed: seed),
-                    metrics: s.metrics)
-                var exact: [String] = []
-                for (i, m) in s.metrics.enumerated() where m.value.isNaN || (m.value == 0 && m.value.sign == .minus) {
-                    exact.append("\(i):\(m.value.bitPattern)")
-                }
-                var args: [(any DatabaseValueConvertible)?] = [
-                    c.key, c.index, c.routeID, c.session, c.walker, c.vioError, c.walls, s.guidance, seed,
-                    s.recordingSHA256, NavbenchVersion.current, s.seconds, checksum,
-                ]
-                args += s.metrics.map { m -> (any DatabaseValueConvertible)? in m.value.isNaN ? nil : m.value }
-                args.append(exact.isEmpty ? nil : exact.joined(separator: ","))
-                try db.execute(sql: sql, arguments: StatementArguments(args))
-            }
-        }
-    }
-}
-
-/// Reads one cell by key; a row beyond the store's limits (`StoreLimits`) is not returned, so
-/// nothing longer reaches Swift (the cell is walked again).
-private let closedLoopCellReadSQL: String = {
-    let labels = ["route", "session", "walker", "vio_error", "walls", "guidance", "seed", "exact"]
-    return "SELECT route, session, walker, vio_error, walls, guidance, seed, checksum, exact, "
-        + closedLoopMetricColumns.map(\.name).joined(separator: ", ") + " FROM closed_loop_cells WHERE key = ? AND "
-        + labels.map { "ifnull(length(\($0)), 0) <= \(StoreLimits.label)" }.joined(separator: " AND ") + " AND length(checksum) = 64"
-}()
+/// Cells committed per transaction (a cell is `runs` walks: batches stay small so a `kill -9`
+/// loses little).
+let closedLoopBatchSize = 8
 
 extension StoreReader {
     /// The metrics of the closed-loop cell `key` (`closedLoopMetrics` order, names and units) if
-    /// its row is present and its checksum verifies; nil otherwise (the cell is walked again).
+    /// its row is present, of kind `closed_loop`, and its checksum verifies; nil otherwise (the
+    /// cell is walked again).
     ///
-    /// Complexity: O(log n) for n stored cells (one index lookup).
+    /// Complexity: O(m log n) for m metrics of n stored results.
     public func closedLoopCell(key: String) throws -> [Metric]? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: closedLoopCellReadSQL), arguments: [key]) else { return nil }
-        // Values converted without trapping: a row of the wrong types (edited, damaged) is not a cell.
-        func text(_ i: Int) -> String? { String.fromDatabaseValue(row[i] as DatabaseValue) }
-        var metrics: [Metric] = []
-        for (i, col) in closedLoopMetricColumns.enumerated() {
-            let v = row[9 + i] as DatabaseValue
-            guard v.isNull || Double.fromDatabaseValue(v) != nil else { return nil }
-            metrics.append(Metric(col.name, Double.fromDatabaseValue(v) ?? .nan, col.unit))
-        }
-        if let exact = text(8) {
-            for item in exact.split(separator: ",") {
-                let parts = item.split(separator: ":")
-                guard parts.count == 2, let i = Int(parts[0]), metrics.indices.contains(i), let bits = UInt64(parts[1]) else { return nil }
-                metrics[i].value = Double(bitPattern: bits)
-            }
-        }
-        var s: [String] = []
-        for i in 0..<8 { guard let t = text(i) else { return nil }; s.append(t) }
-        let checksum = runChecksum(
-            key: key, route: s[0], session: s[1],
-            configuration: cellParameters(walker: s[2], vio: s[3], walls: s[4], guidance: s[5], seed: s[6]), metrics: metrics)
-        return checksum == s[7] ? metrics : nil
+        guard let r = try result(key: key), r.kind == closedLoopResultKind,
+            r.metrics.map(\.name) == closedLoopMetricColumns.map(\.name)
+        else { return nil }
+        return r.metrics
     }
 }

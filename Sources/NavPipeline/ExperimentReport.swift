@@ -9,8 +9,9 @@ public struct ExperimentOutputs: Sendable {
     public var folder: String
     public var summary: String { (folder as NSString).appendingPathComponent("summary.md") }
     public var metrics: String { (folder as NSString).appendingPathComponent("metrics.csv") }
-    /// Failed parts of the optional sections (calibration, proximity, gyroscope filters, APE),
-    /// listed under "Failed inputs" with the job failures; any makes `run` exit 1.
+    /// Units of the result kinds (calibration, proximity, gyroscope filters, APE) and closed-loop
+    /// cells without a result, listed under "Failed inputs" with the job failures; any makes
+    /// `run` exit 1.
     public var failures: [String] = []
     public init(folder: String) { self.folder = folder }
 }
@@ -48,9 +49,10 @@ func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout Plo
 /// identical files. A new section of the report goes into `writeSections` (or a step beside it).
 public func writeExperimentReport(
     _ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
-    facts: [String: String]
+    facts: [String: String], resultKinds: [any ResultKind] = ResultKinds.standard
 ) throws -> ExperimentOutputs {
-    try writeExperimentReport(plan, store: store, failures: failures, command: command, facts: facts, sampledRuns: nil)
+    try writeExperimentReport(
+        plan, store: store, failures: failures, command: command, facts: facts, sampledRuns: nil, resultKinds: resultKinds)
 }
 
 /// `writeExperimentReport`, drawing the plot sample's runs kept in `sampledRuns` (computed by this
@@ -58,7 +60,8 @@ public func writeExperimentReport(
 /// with the plots, before the statistics.
 func writeExperimentReport(
     _ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
-    facts: [String: String], sampledRuns: SampledRuns?, progress: ProgressHandler? = nil
+    facts: [String: String], sampledRuns: SampledRuns?, progress: ProgressHandler? = nil,
+    resultKinds: [any ResultKind] = ResultKinds.standard
 ) throws -> ExperimentOutputs {
     var out = ExperimentOutputs(folder: plan.spec.output)
     var sample = PlotSample(plan)
@@ -81,7 +84,7 @@ func writeExperimentReport(
     let stamp = ReportStamp(
         experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
         inputs: inputs, command: command)
-    let (sectionsMarkdown, extraFailures) = try writeSections(plan, store: store, out: out)
+    let (sectionsMarkdown, extraFailures) = try writeSections(plan, kinds: resultKinds, store: store, out: out)
     out.failures = extraFailures
     traceMemory(plan, "report: sections")
     let statistics = try writeStatistics(plan, table: table, out: out)
@@ -189,58 +192,18 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
     }
 }
 
-/// The optional sections of the spec (calibration, proximity, gyroscope filters, APE): their
-/// CSV files, and their Markdown and failure lines for the summary.
-private func writeSections(_ plan: ExperimentPlan, store: ResultsStore, out: ExperimentOutputs) throws -> (markdown: String, failures: [String]) {
+/// The sections of the result kinds the spec asks for (calibration, proximity, gyroscope
+/// filters, APE: `resultKindSections`) and the closed-loop section, all read from `store`: their
+/// files, and their Markdown and failure lines for the summary.
+private func writeSections(
+    _ plan: ExperimentPlan, kinds: [any ResultKind], store: ResultsStore, out: ExperimentOutputs
+) throws -> (markdown: String, failures: [String]) {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
-    var md = ""
-    let aids = aidTables(plan)
-    if !plan.spec.calibration.isEmpty {
-        try writeTextAtomically(aids.calibration.csv, to: path("calibration.csv"))
-        md +=
-            "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass (or a magnetometer and true orientation, emulating one); "
-            + "means over sessions, the best estimator in bold. All rows: `calibration.csv`.\n\n"
-            + configurationTableMarkdown(aids.calibration.rows, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"])
-            + (aids.notes.isEmpty ? "" : "\nStopped calibrations:\n\n" + aids.notes.map { "- \($0)\n" }.joined())
-    }
-    if !plan.spec.proximity.isEmpty {
-        try writeTextAtomically(aids.proximity.csv, to: path("proximity.csv"))
-        md +=
-            "\n## Beacon proximity\n\nRSSI filters compared on every session with positioned beacons and ground truth "
-            + "(docs/aids.md). All rows: `proximity.csv`.\n\n"
-            + configurationTableMarkdown(
-                aids.proximity.rows,
-                keyMetrics: [
-                    "class_accuracy", "distance_error_rmse", "false_exits_per_minute",
-                    "enter_latency_mean", "exit_latency_mean",
-                ])
-    }
-    var extraFailures = aids.failures
-    if !plan.spec.gyroFilters.isEmpty {
-        let g = gyroFilterTable(plan)
-        extraFailures += g.failures
-        try writeTextAtomically(g.table.csv, to: path("gyro-filters.csv"))
-        md +=
-            "\n## Filters against optical ground truth\n\nGyroscope axes filtered, compared with the angular rate of the "
-            + "motion-capture orientation (finite differences, interpolated at the IMU stamps); means over sessions. All rows: `gyro-filters.csv`.\n\n"
-            + configurationTableMarkdown(g.table.rows, keyMetrics: ["gyro_error_rms", "gyro_error_max"])
-    }
-    if !plan.spec.ape.isEmpty {
-        let a = apeTable(plan.spec, readPolicy: plan.readPolicy)
-        extraFailures += a.failures
-        try writeTextAtomically(a.table.csv, to: path("ape.csv"))
-        md +=
-            "\n## Trajectory evaluation (APE)\n\nTranslation APE with evo's conventions (association within 0.01 s). All rows: `ape.csv`.\n\n"
-            + "| estimate | reference | alignment | pairs | rmse (m) | mean (m) | median (m) | max (m) |\n|---|---|---|---:|---:|---:|---:|---:|\n"
-        let byKey = Dictionary(grouping: a.table.rows) { "\($0.session)|\($0.parameters[0])|\($0.configuration)" }
-        for k in byKey.keys.sorted() {
-            let r = byKey[k]!
-            func v(_ m: String) -> String {
-                r.first { $0.metric == m }.map { m == "pairs" ? String(Int($0.value)) : String(format: "%.6f", $0.value) } ?? "–"
-            }
-            md +=
-                "| \(r[0].session) | \(r[0].parameters[0]) | \(r[0].configuration) | \(v("pairs")) | \(v("ape_rmse")) | \(v("ape_mean")) | \(v("ape_median")) | \(v("ape_max")) |\n"
-        }
+    let (sections, kindFailures) = try resultKindSections(plan, kinds: kinds, store: store)
+    var md = "", extraFailures = kindFailures
+    for section in sections {
+        for file in section.files { try writeTextAtomically(file.contents, to: path(file.name)) }
+        md += section.markdown
     }
     if plan.spec.closedLoop != nil {
         let c = try closedLoopSection(plan, store: store)  // the cells the run phase stored (ClosedLoopStore.swift)

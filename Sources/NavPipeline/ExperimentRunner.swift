@@ -96,7 +96,7 @@ final class ConfigurationBox: Sendable {
     init(_ value: Configuration) { self.value = value }
 }
 
-/// What one job produced. The results store keeps only its metrics (`StoredRun`); the paths
+/// What one job produced. The results store keeps only its metrics (`StoredResult`); the paths
 /// are for the plots, which re-run the few runs they draw (`PlotSample`).
 public struct JobResult: Sendable {
     public var route: String
@@ -319,14 +319,18 @@ func executeJobs(
                 computed = true
                 do {
                     try store.add(
-                        StoredRun(
-                            job: job, recordingSHA256: plan.checksums[job.recording] ?? "",
-                            navigationSHA256: plan.checksums[job.navigation] ?? "",
-                            seconds: Date().timeIntervalSince(started), route: r.route, session: r.session, metrics: r.metrics))
+                        StoredResult(
+                            key: job.key, kind: guidanceResultKind, index: job.index, route: r.route, session: r.session,
+                            configuration: job.configuration.label, recordingSHA256: plan.checksums[job.recording] ?? "",
+                            navigationSHA256: plan.checksums[job.navigation] ?? "", seconds: Date().timeIntervalSince(started), metrics: r.metrics))
                 } catch { storeError = "\(error)" }
             } catch {
                 failure = "\(job.navigation) [\(job.configuration.label)]: \(error)"
-                do { try store.fail(job, message: failure!) } catch { storeError = "\(error)" }
+                do {
+                    try store.fail(
+                        key: job.key, kind: guidanceResultKind, index: job.index, input: job.navigation, configuration: job.configuration.label,
+                        message: failure!)
+                } catch { storeError = "\(error)" }
             }
         }
         return state.withLock { s in

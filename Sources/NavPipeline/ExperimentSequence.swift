@@ -20,6 +20,9 @@ public struct ExperimentOutcome: Sendable {
     /// Closed-loop cells of this shard: present afterwards, walked in this run (0 on a cached
     /// rerun and always 0 for `mergeExperiment`, which only reads the store), failures.
     public var closedLoop = ClosedLoopRunCounts()
+    /// Units of the result kinds (calibration, proximity, gyroscope filters, APE, …) of this
+    /// shard: present afterwards, computed in this run (0 for `mergeExperiment`), failures.
+    public var resultKinds = ResultKindCounts()
 }
 
 /// Runs an experiment: loads the inputs, runs the jobs of shard `shard` of `shards` on `workers`
@@ -28,7 +31,7 @@ public struct ExperimentOutcome: Sendable {
 public func runExperiment(
     _ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
     progress: ProgressHandler? = nil, readPolicy: HDF5ReadPolicy = .standard,
-    tracingMemory: Bool = false
+    tracingMemory: Bool = false, resultKinds: [any ResultKind] = ResultKinds.standard
 ) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
@@ -46,15 +49,20 @@ public func runExperiment(
     let cells = try executeClosedLoopCells(
         plan, storePath: storePath, workers: workers, shard: shard, shards: shards,
         progress: progress)  // ClosedLoopStore.swift
+    let units = try executeResultKinds(
+        plan, kinds: resultKinds, storePath: storePath, workers: workers, shard: shard, shards: shards,
+        progress: progress)  // ResultKind.swift
     traceMemory(plan, "jobs run")
     var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
     outcome.closedLoop = cells
-    guard shards == 1 else { outcome.failures += cells.failures; return outcome }  // unsharded: the report lists them
+    outcome.resultKinds = units
+    // Unsharded, the report lists the cells' and units' failures (read from the store).
+    guard shards == 1 else { outcome.failures += cells.failures + units.failures; return outcome }
     outcome.report = try writeExperimentReport(
         plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
         facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count),
-        sampledRuns: sampled, progress: progress)
-    outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE: exit 1 too
+        sampledRuns: sampled, progress: progress, resultKinds: resultKinds)
+    outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE, cells: exit 1 too
     return outcome
 }
 
@@ -63,7 +71,7 @@ public func runExperiment(
 /// is listed as a failure.
 public func mergeExperiment(
     _ spec: ExperimentSpec, command: String, readPolicy: HDF5ReadPolicy = .standard,
-    tracingMemory: Bool = false
+    tracingMemory: Bool = false, resultKinds: [any ResultKind] = ResultKinds.standard
 ) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output)
@@ -76,7 +84,7 @@ public func mergeExperiment(
     let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
     let report = try writeExperimentReport(
         plan, store: store, failures: failures, command: command,
-        facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count))
+        facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count), resultKinds: resultKinds)
     return ExperimentOutcome(
         plan: plan, done: plan.jobs.count - missing.count, failures: plan.failures + failures + report.failures,
         computed: 0, report: report)

@@ -4,8 +4,10 @@ import NavCore
 import NavIO
 import Synchronization
 
-// The results store of an experiment: `OUTPUT/results.sqlite` (SQLite through GRDB, WAL).
-// Schema, keys and example queries: docs/experiments.md ("Results store").
+// The results store of an experiment: `OUTPUT/results.sqlite` (SQLite through GRDB, WAL). One
+// schema for every result kind (guidance replay runs, closed-loop cells, calibration, proximity,
+// gyroscope filters, APE): a row in `results` per unit of work, its metrics in `metrics`, its
+// failure in `failures`. Schema, keys and example queries: docs/experiments.md ("Results store").
 
 /// Errors of the results store, one line each.
 public enum ResultsStoreError: Error, CustomStringConvertible, Sendable {
@@ -25,7 +27,7 @@ public enum ResultsStoreError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Items queued for a batched commit, shared by the store's writers (runs, closed-loop cells).
+/// Items queued for a batched commit (`ResultWriter`).
 final class PendingBatch<Item: Sendable>: Sendable {
     let size: Int
     private let items = Mutex([Item]())
@@ -54,51 +56,198 @@ final class PendingBatch<Item: Sendable>: Sendable {
 enum StoreLimits {
     /// Characters of a key (a SHA-256 in hex).
     static let key = 64
-    /// Characters of a route, session or configuration label.
+    /// Characters of a route, session, configuration label, parameter list or note.
     static let label = 4_096
-    /// Characters of a metric name or unit.
+    /// Characters of a metric name or unit, or of a result kind.
     static let name = 256
-    /// Metrics per run (ordinals 0..<metricsPerRun).
+    /// Metrics per result (ordinals 0..<metricsPerRun).
     static let metricsPerRun = 4_096
     /// Characters of a failure message.
     static let message = 65_536
 }
 
-/// One finished run as it goes into the store: its metrics, never its paths (a plot re-runs
-/// the few runs it draws, `reportSample`).
-struct StoredRun: Sendable {
-    var job: ExperimentJob
-    var recordingSHA256: String
-    var navigationSHA256: String
-    var seconds: Double
+/// One finished unit of work, of any result kind, as it goes into the store: its labels and
+/// metrics, never its paths (a plot re-runs the few runs it draws, `PlotSample`).
+struct StoredResult: Sendable {
+    /// Identity (SHA-256 of the navbench version, the inputs' checksums and the unit's parameters).
+    var key: String
+    /// The result kind (`ResultKind.name`; `guidance` for replay runs, `closed_loop` for cells).
+    var kind: String
+    /// Position in its kind's unit order.
+    var index: Int
     var route: String
     var session: String
+    var configuration: String
+    /// The unit's other parameters, one `name=value` per line (empty when it has none).
+    var parameters = ""
+    var recordingSHA256 = ""
+    var navigationSHA256 = ""
+    var seconds: Double
+    /// A remark of the unit (e.g. why a calibration stopped); empty when none.
+    var note = ""
     var metrics: [Metric]
 }
 
-/// The SQLite results store: one writer (GRDB's serialized writer queue), runs written in
-/// batched transactions, readers never block it (WAL).
+/// A result as read back from the store, verified against its checksum.
+public struct StoredResultRow: Sendable, Equatable {
+    public var kind: String
+    public var route: String
+    public var session: String
+    public var configuration: String
+    public var parameters: String
+    public var note: String
+    public var metrics: [Metric]
+}
+
+/// The one exact-value encoding of the store: SQLite keeps neither NaN (stored as NULL) nor −0
+/// (a whole REAL is stored as an integer), so such a value also has its IEEE 754 bits in the
+/// INTEGER column `exact` (NULL for every other value).
+enum ExactValue {
+    /// The REAL column's value and the `exact` column's bits of `v`.
+    static func encode(_ v: Double) -> (value: Double?, exact: Int64?) {
+        let exact = v.isNaN || (v == 0 && v.sign == .minus)
+        return (v.isNaN ? nil : v, exact ? Int64(bitPattern: v.bitPattern) : nil)
+    }
+    /// The value stored as (`value`, `exact`).
+    static func decode(value: Double?, exact: Int64?) -> Double {
+        exact.map { Double(bitPattern: UInt64(bitPattern: $0)) } ?? value ?? .nan
+    }
+}
+
+// MARK: - Records (GRDB)
+
+/// A row of `results`.
+struct ResultRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "results"
+    var key: String
+    var kind: String
+    var unitIndex: Int
+    var route: String
+    var session: String
+    var configuration: String
+    var parameters: String
+    var recordingSHA256: String
+    var navigationSHA256: String
+    var navbenchVersion: String
+    var seconds: Double
+    var note: String
+    var checksum: String
+
+    enum CodingKeys: String, CodingKey {
+        case key, kind, unitIndex = "unit_index", route, session, configuration, parameters
+        case recordingSHA256 = "recording_sha256", navigationSHA256 = "navigation_sha256"
+        case navbenchVersion = "navbench_version", seconds, note, checksum
+    }
+}
+
+/// A row of `metrics`: one metric of a result, in the result's metric order (`ordinal`).
+struct MetricRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "metrics"
+    var resultKey: String
+    var ordinal: Int
+    var name: String
+    var value: Double?
+    var unit: String
+    var exact: Int64?
+
+    enum CodingKeys: String, CodingKey { case resultKey = "result_key", ordinal, name, value, unit, exact }
+}
+
+/// A row of `failures`: a unit that could not be computed, with its one-line message.
+struct FailureRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "failures"
+    var key: String
+    var kind: String
+    var unitIndex: Int
+    var input: String
+    var configuration: String
+    var message: String
+
+    enum CodingKeys: String, CodingKey { case key, kind, unitIndex = "unit_index", input, configuration, message }
+}
+
+/// The store's migrations. A store made before them (schema 3: `runs`, `closed_loop_cells`)
+/// is emptied by the first (it is a cache of results, recomputable from the inputs); a store
+/// with a migration this navbench does not know is emptied and rebuilt the same way.
+let resultsStoreMigrator: DatabaseMigrator = {
+    var m = DatabaseMigrator()
+    m.registerMigration("v4: one results table for every kind") { db in
+        for t in ["metrics", "failures", "runs", "configurations", "inputs", "closed_loop_cells", "meta", "results"] {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(t)")
+        }
+        try db.create(table: "meta") { t in
+            t.primaryKey("name", .text)
+            t.column("value", .text).notNull()
+        }
+        try db.create(table: "inputs") { t in
+            t.primaryKey("path", .text)
+            t.column("sha256", .text).notNull()
+        }
+        try db.create(table: "configurations") { t in
+            t.primaryKey("label", .text)
+            t.column("options", .text).notNull()
+            t.column("parameters", .text).notNull()
+        }
+        try db.create(table: "results") { t in
+            t.primaryKey("key", .text)
+            t.column("kind", .text).notNull()
+            t.column("unit_index", .integer).notNull()
+            t.column("route", .text).notNull()
+            t.column("session", .text).notNull()
+            t.column("configuration", .text).notNull()
+            t.column("parameters", .text).notNull()
+            t.column("recording_sha256", .text).notNull()
+            t.column("navigation_sha256", .text).notNull()
+            t.column("navbench_version", .text).notNull()
+            t.column("seconds", .double).notNull()
+            t.column("note", .text).notNull()
+            t.column("checksum", .text).notNull()
+        }
+        try db.create(index: "results_by_cell", on: "results", columns: ["kind", "route", "configuration"])
+        try db.create(table: "metrics", options: [.withoutRowID]) { t in
+            t.column("result_key", .text).notNull().references("results", column: "key", onDelete: .cascade)
+            t.column("ordinal", .integer).notNull()
+            t.column("name", .text).notNull()
+            t.column("value", .double)
+            t.column("unit", .text).notNull()
+            t.column("exact", .integer)
+            t.primaryKey(["result_key", "ordinal"])
+        }
+        try db.create(index: "metrics_by_name", on: "metrics", columns: ["name", "value"])
+        try db.create(table: "failures") { t in
+            t.primaryKey("key", .text)
+            t.column("kind", .text).notNull()
+            t.column("unit_index", .integer).notNull()
+            t.column("input", .text).notNull()
+            t.column("configuration", .text).notNull()
+            t.column("message", .text).notNull()
+        }
+    }
+    return m
+}()
+
+/// The SQLite results store: one writer (GRDB's serialized writer queue), results written in
+/// batched transactions (`ResultWriter`), readers never block it (WAL).
 ///
-/// A run is keyed by `ExperimentJob.key` (SHA-256 of the navbench version, the recording's and
-/// navigation's checksums and the configuration's canonical JSON): a rerun skips present keys
-/// whose row checksum verifies (a row edited by hand or damaged is computed again, never trusted).
-/// A `kill -9` loses at most the runs not yet committed (in flight or in the pending batch);
-/// every committed transaction holds whole runs (a run row with all its metric rows).
+/// A result is keyed by its unit's key (for a replay run `ExperimentJob.key`: SHA-256 of the
+/// navbench version, the recording's and navigation's checksums and the configuration's canonical
+/// JSON): a rerun skips present keys whose row checksum verifies (a row edited by hand or damaged
+/// is computed again, never trusted). A `kill -9` loses at most the results not yet committed (in
+/// flight or in a pending batch); every committed transaction holds whole results (a `results`
+/// row with all its `metrics` rows).
 ///
-/// Memory: O(batch) while writing; reads stream (cursors), so a report over n runs holds no
-/// per-run state here.
+/// Memory: O(batch) while writing; reads stream (cursors), so a report over n results holds no
+/// per-result state here.
 public final class ResultsStore: Sendable {
-    /// Runs committed per transaction (at most this many finished runs are lost on `kill -9`).
+    /// Replay runs committed per transaction (at most this many finished runs are lost on `kill -9`).
     public static let batchSize = 32
-    /// Schema version in `meta`; a store of another version is emptied and rebuilt (it is a
-    /// cache of runs, recomputable from the inputs).
-    public static let schemaVersion = "3"
 
     public let path: String
     let pool: DatabasePool
-    private let pending = PendingBatch<StoredRun>(size: ResultsStore.batchSize)
+    /// The writer of replay runs (`add`, `flush`).
+    private let runs: ResultWriter
 
-    /// Opens (creating if needed) the store at `path`.
+    /// Opens (creating or migrating if needed) the store at `path`.
     public init(path: String) throws {
         self.path = path
         var config = GRDB.Configuration()
@@ -109,67 +258,22 @@ public final class ResultsStore: Sendable {
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
-            try pool.write { db in
-                if try db.tableExists("meta"),
-                    let v = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'schema_version'"), v != ResultsStore.schemaVersion
-                {
-                    for t in ["metrics", "failures", "runs", "configurations", "inputs", "closed_loop_cells", "meta"] {
-                        try db.execute(sql: "DROP TABLE IF EXISTS \(t)")
-                    }
-                }
-                try db.execute(sql: ResultsStore.schema + closedLoopCellsSchema)  // closed-loop cells: ClosedLoopStore.swift
-            }
+            // A store of a newer navbench (a migration unknown here) is a cache: emptied, rebuilt.
+            if try pool.read({ try resultsStoreMigrator.hasBeenSuperseded($0) }) { try pool.erase() }
+            try resultsStoreMigrator.migrate(pool)
         } catch {
             throw ResultsStoreError.unreadable(path: path, reason: "\(error)")
         }
+        runs = ResultWriter(pool: pool, batchSize: ResultsStore.batchSize)
     }
 
-    /// Tables and indexes (idempotent; docs/experiments.md documents them, keep both in step).
-    /// Metrics are one row per (run, metric) in the run's metric order (`ordinal`). SQLite keeps
-    /// neither NaN (stored as NULL) nor −0 (a whole REAL is stored as an integer): `exact` holds the
-    /// IEEE 754 bits of such a value, NULL otherwise. `runs.checksum` is the SHA-256 of everything
-    /// a report reads from the run (`runChecksum`).
-    static let schema = """
-        CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS inputs(path TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS configurations(label TEXT PRIMARY KEY, options TEXT NOT NULL, parameters TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS runs(
-            key TEXT PRIMARY KEY,
-            job_index INTEGER NOT NULL,
-            route TEXT NOT NULL,
-            session TEXT NOT NULL,
-            configuration TEXT NOT NULL,
-            recording_sha256 TEXT NOT NULL,
-            navigation_sha256 TEXT NOT NULL,
-            navbench_version TEXT NOT NULL,
-            seconds REAL NOT NULL,
-            checksum TEXT NOT NULL);
-        CREATE INDEX IF NOT EXISTS runs_by_cell ON runs(route, configuration);
-        CREATE TABLE IF NOT EXISTS metrics(
-            run_key TEXT NOT NULL REFERENCES runs(key) ON DELETE CASCADE,
-            ordinal INTEGER NOT NULL,
-            name TEXT NOT NULL,
-            value REAL,
-            unit TEXT NOT NULL,
-            exact INTEGER,
-            PRIMARY KEY(run_key, ordinal)) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS metrics_by_name ON metrics(name, value);
-        CREATE TABLE IF NOT EXISTS failures(
-            key TEXT PRIMARY KEY,
-            job_index INTEGER NOT NULL,
-            navigation TEXT NOT NULL,
-            configuration TEXT NOT NULL,
-            message TEXT NOT NULL);
-        INSERT OR IGNORE INTO meta(name, value) VALUES ('schema_version', '\(schemaVersion)');
-        """
+    /// The store schema's identity: its last migration.
+    static var schemaIdentity: String { resultsStoreMigrator.migrations.last ?? "" }
 
     /// Records the experiment's identity, inputs and configurations (before the runs).
     func describe(_ plan: ExperimentPlan, shard: Int, shards: Int) throws {
         try pool.write { db in
-            let meta = [
-                ("schema_version", ResultsStore.schemaVersion), ("navbench_version", NavbenchVersion.current),
-                ("spec_sha256", plan.specSHA256), ("shard", "\(shard)/\(shards)"),
-            ]
+            let meta = [("navbench_version", NavbenchVersion.current), ("spec_sha256", plan.specSHA256), ("shard", "\(shard)/\(shards)")]
             for (k, v) in meta { try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", arguments: [k, v]) }
             for (p, sum) in plan.checksums.sorted(by: { $0.key < $1.key }) {
                 try db.execute(sql: "INSERT OR REPLACE INTO inputs(path, sha256) VALUES (?, ?)", arguments: [p, sum])
@@ -182,171 +286,111 @@ public final class ResultsStore: Sendable {
         }
     }
 
-    /// Keys of the runs present (for skipping on rerun). Complexity: O(runs) time and memory.
+    /// Keys of the results present, of every kind (for skipping on rerun). Complexity: O(results)
+    /// time and memory.
     public func presentKeys() throws -> Set<String> {
         try pool.read { db in
             var keys = Set<String>()
-            let cursor = try String.fetchCursor(db, sql: "SELECT key FROM runs")
+            let cursor = try String.fetchCursor(db, sql: "SELECT key FROM results")
             while let k = try cursor.next() { keys.insert(k) }
             return keys
         }
     }
 
-    /// Reads verified runs inside one read transaction (`StoreReader.metrics(key:)`).
+    /// Reads verified results inside one read transaction (`StoreReader`).
     public func read<T>(_ body: (StoreReader) throws -> T) throws -> T {
         try pool.read { db in try body(StoreReader(db: db)) }
     }
 
-    /// Queues a finished run; commits the batch when it is full.
-    func add(_ run: StoredRun) throws { if let batch = pending.add(run) { try commit(batch) } }
+    /// A writer committing results in batches of `batchSize` (its own queue; one per phase).
+    func writer(batchSize: Int) -> ResultWriter { ResultWriter(pool: pool, batchSize: batchSize) }
 
-    /// Records a failed run (replacing an earlier failure of the same key).
-    func fail(_ job: ExperimentJob, message: String) throws {
+    /// Queues a finished replay run; commits the batch when it is full.
+    func add(_ result: StoredResult) throws { try runs.add(result) }
+
+    /// Records a failed unit of any kind (replacing an earlier failure of the same key).
+    func fail(key: String, kind: String, index: Int, input: String, configuration: String, message: String) throws {
         try pool.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO failures(key, job_index, navigation, configuration, message) VALUES (?, ?, ?, ?, ?)",
-                arguments: [job.key, job.index, job.navigation, job.configuration.label, message])
+            try FailureRecord(key: key, kind: kind, unitIndex: index, input: input, configuration: configuration, message: message)
+                .insert(db, onConflict: .replace)
         }
     }
 
-    /// Commits the pending runs.
-    public func flush() throws {
-        let batch = pending.drain()
-        if !batch.isEmpty { try commit(batch) }
-    }
+    /// Commits the pending replay runs.
+    public func flush() throws { try runs.flush() }
 
-    private func commit(_ batch: [StoredRun]) throws {
-        try pool.write { db in
-            for run in batch {
-                try db.execute(sql: "DELETE FROM metrics WHERE run_key = ?", arguments: [run.job.key])
-                try db.execute(
-                    sql: """
-                        INSERT OR REPLACE INTO runs(key, job_index, route, session, configuration, recording_sha256, navigation_sha256,
-                                                    navbench_version, seconds, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        run.job.key, run.job.index, run.route, run.session, run.job.configuration.label,
-                        run.recordingSHA256, run.navigationSHA256, NavbenchVersion.current, run.seconds,
-                        runChecksum(
-                            key: run.job.key, route: run.route, session: run.session,
-                            configuration: run.job.configuration.label, metrics: run.metrics),
-                    ])
-                for (i, m) in run.metrics.enumerated() {
-                    let exact = m.value.isNaN || (m.value == 0 && m.value.sign == .minus)
-                    try db.execute(
-                        sql: "INSERT INTO metrics(run_key, ordinal, name, value, unit, exact) VALUES (?, ?, ?, ?, ?, ?)",
-                        arguments: [
-                            run.job.key, i, m.name, m.value.isNaN ? nil : m.value, m.unit,
-                            exact ? Int64(bitPattern: m.value.bitPattern) : nil,
-                        ])
-                }
-                try db.execute(sql: "DELETE FROM failures WHERE key = ?", arguments: [run.job.key])
-            }
-        }
-    }
-
-    /// Copies the runs of the shard store at `shardPath` into this store (ATTACH, one
-    /// transaction), refusing a shard of another spec or navbench version.
+    /// Copies the results of the shard store at `shardPath` into this store (ATTACH, one
+    /// transaction), refusing a shard of another spec, store schema or navbench version.
     ///
-    /// - Returns: runs copied.
+    /// - Returns: results copied (of every kind).
     public func absorb(shard shardPath: String, specSHA256: String) throws -> Int {
         // Read-only: a shard of another schema is refused, never rebuilt.
         var readOnly = GRDB.Configuration()
         readOnly.readonly = true
-        let meta: [String: String]
+        let meta: [String: String], applied: [String]
         do {
             let shard = try DatabaseQueue(path: shardPath, configuration: readOnly)
-            meta = try shard.read { db in
-                try Dictionary(
-                    Row.fetchAll(db, sql: "SELECT name, value FROM meta").map { ($0["name"] as String, $0["value"] as String) },
-                    uniquingKeysWith: { a, _ in a })
+            (meta, applied) = try shard.read { db in
+                let applied = try resultsStoreMigrator.appliedMigrations(db)
+                guard try db.tableExists("meta") else { return ([:], applied) }
+                let rows = try Row.fetchAll(db, sql: "SELECT name, value FROM meta WHERE typeof(name) = 'text' AND typeof(value) = 'text'")
+                return (Dictionary(rows.map { ($0["name"] as String, $0["value"] as String) }, uniquingKeysWith: { a, _ in a }), applied)
             }
         } catch { throw ResultsStoreError.unreadable(path: shardPath, reason: "\(error)") }
-        if let v = meta["schema_version"], v != ResultsStore.schemaVersion {
-            throw ResultsStoreError.foreignShard(path: shardPath, field: "store schema", expected: ResultsStore.schemaVersion, found: v)
+        if applied != resultsStoreMigrator.migrations {
+            throw ResultsStoreError.foreignShard(
+                path: shardPath, field: "store schema", expected: ResultsStore.schemaIdentity,
+                found: escapedForMessage(applied.last ?? "none (made before migrations)"))
         }
         if let v = meta["navbench_version"], v != NavbenchVersion.current {
-            throw ResultsStoreError.foreignShard(path: shardPath, field: "navbench version", expected: NavbenchVersion.current, found: v)
+            throw ResultsStoreError.foreignShard(
+                path: shardPath, field: "navbench version", expected: NavbenchVersion.current, found: escapedForMessage(v))
         }
         if let s = meta["spec_sha256"], s != specSHA256 {
-            throw ResultsStoreError.foreignShard(path: shardPath, field: "spec sha256", expected: specSHA256, found: s)
+            throw ResultsStoreError.foreignShard(path: shardPath, field: "spec sha256", expected: specSHA256, found: escapedForMessage(s))
         }
         return try pool.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [shardPath])
             defer { try? db.execute(sql: "DETACH DATABASE shard") }
             // Every row within the limits before anything is copied (one scan per table, in SQL).
-            let checks: [(table: String, sql: String)] =
-                [
-                    (
-                        "runs",
-                        """
-                        SELECT substr(key, 1, 80), CASE
-                          WHEN typeof(key) != 'text' OR length(key) != \(StoreLimits.key) THEN 'key is not a 64-character hex SHA-256'
-                          WHEN typeof(job_index) != 'integer' OR job_index < 0 THEN 'job_index is not a non-negative integer'
-                          WHEN length(route) > \(StoreLimits.label) OR length(session) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
-                            THEN 'a label is longer than \(StoreLimits.label) characters'
-                          WHEN length(checksum) != 64 THEN 'checksum is not a 64-character hex SHA-256'
-                          WHEN typeof(seconds) NOT IN ('real', 'integer') THEN 'seconds is not a number' END
-                        FROM shard.runs WHERE typeof(key) != 'text' OR length(key) != \(StoreLimits.key) OR typeof(job_index) != 'integer' OR job_index < 0
-                          OR length(route) > \(StoreLimits.label) OR length(session) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
-                          OR length(checksum) != 64 OR typeof(seconds) NOT IN ('real', 'integer') LIMIT 1
-                        """
-                    ),
-                    (
-                        "metrics",
-                        """
-                        SELECT substr(run_key, 1, 80), CASE
-                          WHEN typeof(ordinal) != 'integer' OR ordinal < 0 OR ordinal >= \(StoreLimits.metricsPerRun) THEN 'ordinal is not an integer 0…\(StoreLimits.metricsPerRun - 1)'
-                          WHEN length(name) > \(StoreLimits.name) OR length(unit) > \(StoreLimits.name) THEN 'a metric name or unit is longer than \(StoreLimits.name) characters'
-                          ELSE 'value is neither a number nor NULL' END
-                        FROM shard.metrics WHERE typeof(ordinal) != 'integer' OR ordinal < 0 OR ordinal >= \(StoreLimits.metricsPerRun)
-                          OR length(name) > \(StoreLimits.name) OR length(unit) > \(StoreLimits.name) OR typeof(value) NOT IN ('real', 'integer', 'null') LIMIT 1
-                        """
-                    ),
-                    (
-                        "failures",
-                        """
-                        SELECT substr(key, 1, 80), 'a field is longer than its limit' FROM shard.failures
-                        WHERE length(key) > \(StoreLimits.key) OR length(navigation) > \(StoreLimits.label) OR length(configuration) > \(StoreLimits.label)
-                          OR length(message) > \(StoreLimits.message) LIMIT 1
-                        """
-                    ),
-                ] + [("closed_loop_cells", closedLoopCellsShardCheckSQL)]  // ClosedLoopStore.swift
-            for check in checks {
+            for check in shardChecks {
                 if let row = try Row.fetchOne(db, sql: check.sql) {
-                    let key: String? = row[0]
                     throw ResultsStoreError.malformedShard(
-                        path: shardPath, table: check.table, key: escapedForMessage(key ?? "NULL"),
-                        problem: row[1] ?? "malformed row")
+                        path: shardPath, table: check.table, key: escapedForMessage(String.fromDatabaseValue(row[0] as DatabaseValue) ?? "NULL"),
+                        problem: String.fromDatabaseValue(row[1] as DatabaseValue) ?? "malformed row")
                 }
             }
             var copied = 0
             try db.inTransaction {
-                // Streams in SQL (no run passes through Swift): memory O(1) in the shard's size.
-                let runColumns =
-                    "key, job_index, route, session, configuration, recording_sha256, navigation_sha256, navbench_version, seconds, checksum"
-                try db.execute(sql: "INSERT OR IGNORE INTO runs(\(runColumns)) SELECT \(runColumns) FROM shard.runs")
+                // Streams in SQL (no result passes through Swift): memory O(1) in the shard's size.
+                let resultColumns = ResultRecord.CodingKeys.allColumns
+                try db.execute(sql: "INSERT OR IGNORE INTO results(\(resultColumns)) SELECT \(resultColumns) FROM shard.results")
                 copied = db.changesCount
+                let metricColumns = MetricRecord.CodingKeys.allColumns
+                // A metric row whose result the shard lacks is not copied (the foreign key would refuse it).
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO metrics(\(metricColumns)) SELECT \(metricColumns) FROM shard.metrics "
+                        + "WHERE result_key IN (SELECT key FROM shard.results)")
+                try db.execute(sql: "INSERT OR IGNORE INTO inputs(path, sha256) SELECT path, sha256 FROM shard.inputs")
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO configurations(label, options, parameters) SELECT label, options, parameters FROM shard.configurations")
+                let failureColumns = FailureRecord.CodingKeys.allColumns
                 try db.execute(
                     sql:
-                        "INSERT OR IGNORE INTO metrics(run_key, ordinal, name, value, unit, exact) SELECT run_key, ordinal, name, value, unit, exact FROM shard.metrics"
+                        "INSERT OR REPLACE INTO failures(\(failureColumns)) SELECT \(failureColumns) FROM shard.failures WHERE key NOT IN (SELECT key FROM results)"
                 )
-                try db.execute(sql: "INSERT OR IGNORE INTO inputs SELECT * FROM shard.inputs")
-                try db.execute(sql: "INSERT OR IGNORE INTO configurations SELECT * FROM shard.configurations")
-                try db.execute(sql: absorbClosedLoopCellsSQL)  // ClosedLoopStore.swift
-                try db.execute(sql: "INSERT OR REPLACE INTO failures SELECT * FROM shard.failures WHERE key NOT IN (SELECT key FROM runs)")
                 return .commit
             }
             return copied
         }
     }
 
-    /// Every metric row as `run_key|name` → value (nil for NULL). For tests and small stores.
+    /// Every metric row as `result_key|name` → value (nil for NULL). For tests and small stores.
     public func metricRows() throws -> [String: Double?] {
         try pool.read { db in
             var out: [String: Double?] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT run_key, name, value FROM metrics") {
-                out[(row["run_key"] as String) + "|" + (row["name"] as String)] = row["value"] as Double?
+            for row in try Row.fetchAll(db, sql: "SELECT result_key, name, value FROM metrics") {
+                out[(row["result_key"] as String) + "|" + (row["name"] as String)] = row["value"] as Double?
             }
             return out
         }
@@ -355,6 +399,90 @@ public final class ResultsStore: Sendable {
     /// `PRAGMA integrity_check` (the one line "ok" when the store is sound).
     public func integrityCheck() throws -> String {
         try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+    }
+}
+
+extension CodingKey where Self: CaseIterable {
+    /// The columns of a record, comma-separated, in declaration order.
+    static var allColumns: String { allCases.map(\.stringValue).joined(separator: ", ") }
+}
+
+extension ResultRecord.CodingKeys: CaseIterable {}
+extension MetricRecord.CodingKeys: CaseIterable {}
+extension FailureRecord.CodingKeys: CaseIterable {}
+
+/// The first row of each attached shard table beyond the store's limits (`StoreLimits`), as
+/// (key, problem), for `ResultsStore.absorb`'s checks before it copies.
+private let shardChecks: [(table: String, sql: String)] = {
+    let label = StoreLimits.label, name = StoreLimits.name
+    let labels = ["route", "session", "configuration", "parameters", "note"]
+    let longLabel = labels.map { "length(\($0)) > \(label)" }.joined(separator: " OR ")
+    let results = [
+        ("typeof(key) != 'text' OR length(key) != \(StoreLimits.key)", "key is not a 64-character hex SHA-256"),
+        ("typeof(kind) != 'text' OR length(kind) > \(name)", "kind is not a name of at most \(name) characters"),
+        ("typeof(unit_index) != 'integer' OR unit_index < 0", "unit_index is not a non-negative integer"),
+        (longLabel, "a label is longer than \(label) characters"),
+        ("length(checksum) != 64", "checksum is not a 64-character hex SHA-256"),
+        ("typeof(seconds) NOT IN ('real', 'integer')", "seconds is not a number"),
+    ]
+    let metrics = [
+        (
+            "typeof(ordinal) != 'integer' OR ordinal < 0 OR ordinal >= \(StoreLimits.metricsPerRun)",
+            "ordinal is not an integer 0…\(StoreLimits.metricsPerRun - 1)"
+        ),
+        ("length(name) > \(name) OR length(unit) > \(name)", "a metric name or unit is longer than \(name) characters"),
+        ("typeof(value) NOT IN ('real', 'integer', 'null')", "value is neither a number nor NULL"),
+        ("typeof(exact) NOT IN ('integer', 'null')", "exact is neither an integer nor NULL"),
+    ]
+    let failures = [
+        (
+            "length(key) > \(StoreLimits.key) OR length(kind) > \(name) OR length(input) > \(label) OR length(configuration) > \(label) OR length(message) > \(StoreLimits.message)",
+            "a field is longer than its limit"
+        )
+    ]
+    func check(_ table: String, key: String, _ conditions: [(String, String)]) -> (table: String, sql: String) {
+        let cases = conditions.map { "WHEN \($0.0) THEN '\($0.1)'" }.joined(separator: " ")
+        let any = conditions.map { "(\($0.0))" }.joined(separator: " OR ")
+        return (table, "SELECT substr(\(key), 1, 80), CASE \(cases) END FROM shard.\(table) WHERE \(any) LIMIT 1")
+    }
+    return [check("results", key: "key", results), check("metrics", key: "result_key", metrics), check("failures", key: "key", failures)]
+}()
+
+/// Writes results of any kind into a store in batched transactions (one writer: GRDB's queue).
+final class ResultWriter: Sendable {
+    let pool: DatabasePool
+    private let pending: PendingBatch<StoredResult>
+
+    init(pool: DatabasePool, batchSize: Int) {
+        self.pool = pool
+        pending = PendingBatch(size: batchSize)
+    }
+
+    /// Queues a finished result; commits the batch when it is full.
+    func add(_ result: StoredResult) throws { if let batch = pending.add(result) { try commit(batch) } }
+
+    /// Commits the pending results.
+    func flush() throws { let batch = pending.drain(); if !batch.isEmpty { try commit(batch) } }
+
+    private func commit(_ batch: [StoredResult]) throws {
+        try pool.write { db in
+            for r in batch {
+                try MetricRecord.filter(Column("result_key") == r.key).deleteAll(db)
+                try ResultRecord(
+                    key: r.key, kind: r.kind, unitIndex: r.index, route: r.route, session: r.session, configuration: r.configuration,
+                    parameters: r.parameters, recordingSHA256: r.recordingSHA256, navigationSHA256: r.navigationSHA256,
+                    navbenchVersion: NavbenchVersion.current, seconds: r.seconds, note: r.note,
+                    checksum: resultChecksum(
+                        key: r.key, kind: r.kind, route: r.route, session: r.session, configuration: r.configuration,
+                        parameters: r.parameters, note: r.note, metrics: r.metrics)
+                ).insert(db, onConflict: .replace)
+                for (i, m) in r.metrics.enumerated() {
+                    let stored = ExactValue.encode(m.value)
+                    try MetricRecord(resultKey: r.key, ordinal: i, name: m.name, value: stored.value, unit: m.unit, exact: stored.exact).insert(db)
+                }
+                _ = try FailureRecord.deleteOne(db, key: r.key)
+            }
+        }
     }
 }
 
@@ -372,53 +500,84 @@ func shardStorePaths(_ spec: ExperimentSpec) -> [String] {
         .map { (spec.output as NSString).appendingPathComponent($0) }
 }
 
-/// Reads runs of a store inside one read transaction.
+/// Reads results of a store inside one read transaction.
 public struct StoreReader {
     let db: Database
 
-    /// The metrics of the run `key`, in their computed order, if the run is present and its row
-    /// checksum verifies (nil otherwise: the run is computed again). Labels are the run's as
-    /// stored; the caller names the session of its plan.
+    /// The result `key` with its metrics in their computed order, if present and its checksum
+    /// verifies (nil otherwise: the unit is computed again). A row beyond the store's limits
+    /// (`StoreLimits`) or of the wrong types is not returned: nothing longer reaches Swift.
     ///
-    /// Complexity: O(m log n) for m metrics of n stored runs (two index lookups).
-    public func metrics(key: String) throws -> (session: String, metrics: [Metric])? {
+    /// Complexity: O(m log n) for m metrics of n stored results (two index lookups).
+    public func result(key: String) throws -> StoredResultRow? {
+        let limits = ["route", "session", "configuration", "parameters", "note"].map { "length(\($0)) <= \(StoreLimits.label)" }
         guard
-            let run = try Row.fetchOne(
+            let row = try Row.fetchOne(
                 db.cachedStatement(
-                    sql: """
-                        SELECT route, session, configuration, checksum FROM runs WHERE key = ? AND length(route) <= \(StoreLimits.label)
-                          AND length(session) <= \(StoreLimits.label) AND length(configuration) <= \(StoreLimits.label) AND length(checksum) = 64
-                        """), arguments: [key])
+                    sql: "SELECT kind, route, session, configuration, parameters, note, checksum FROM results WHERE key = ? AND length(kind) <= "
+                        + "\(StoreLimits.name) AND \(limits.joined(separator: " AND ")) AND length(checksum) = 64"),
+                arguments: [key])
         else { return nil }
-        // Beyond the limits a row is not trusted (computed again): nothing longer reaches Swift.
+        var text: [String] = []
+        for i in 0..<7 {
+            guard let t = String.fromDatabaseValue(row[i] as DatabaseValue) else { return nil }
+            text.append(t)
+        }
         let (count, longest): (Int, Int) =
             try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*), MAX(MAX(length(name), length(unit))) FROM metrics WHERE run_key = ?"),
+                db.cachedStatement(sql: "SELECT COUNT(*), MAX(MAX(length(name), length(unit))) FROM metrics WHERE result_key = ?"),
                 arguments: [key]
-            ).map { ($0[0] ?? 0, $0[1] ?? 0) } ?? (0, 0)
+            ).map { (Int.fromDatabaseValue($0[0] as DatabaseValue) ?? 0, Int.fromDatabaseValue($0[1] as DatabaseValue) ?? 0) } ?? (0, 0)
         guard count <= StoreLimits.metricsPerRun, longest <= StoreLimits.name else { return nil }
         var metrics: [Metric] = []
+        metrics.reserveCapacity(count)
         let cursor = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT name, value, unit, exact FROM metrics WHERE run_key = ? ORDER BY ordinal"),
-            arguments: [key])
-        while let row = try cursor.next() {
-            let exact: Int64? = row[3], value: Double? = row[1]
-            metrics.append(Metric(row[0], exact.map { Double(bitPattern: UInt64(bitPattern: $0)) } ?? value ?? .nan, row[2]))
+            db.cachedStatement(sql: "SELECT name, value, unit, exact FROM metrics WHERE result_key = ? ORDER BY ordinal"), arguments: [key])
+        while let m = try cursor.next() {
+            // Converted without trapping: a row of the wrong types (edited, damaged) is not a result.
+            let value = m[1] as DatabaseValue, exact = m[3] as DatabaseValue
+            guard let name = String.fromDatabaseValue(m[0] as DatabaseValue), let unit = String.fromDatabaseValue(m[2] as DatabaseValue),
+                value.isNull || Double.fromDatabaseValue(value) != nil, exact.isNull || Int64.fromDatabaseValue(exact) != nil
+            else { return nil }
+            metrics.append(Metric(name, ExactValue.decode(value: Double.fromDatabaseValue(value), exact: Int64.fromDatabaseValue(exact)), unit))
         }
-        let route: String = run[0], session: String = run[1], configuration: String = run[2], checksum: String = run[3]
-        guard runChecksum(key: key, route: route, session: session, configuration: configuration, metrics: metrics) == checksum else { return nil }
-        return (session, metrics)
+        let r = StoredResultRow(
+            kind: text[0], route: text[1], session: text[2], configuration: text[3], parameters: text[4], note: text[5], metrics: metrics)
+        let sum = resultChecksum(
+            key: key, kind: r.kind, route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters,
+            note: r.note, metrics: metrics)
+        return sum == text[6] ? r : nil
+    }
+
+    /// The metrics of the replay run `key` (`result(key:)` of kind `guidance`). Labels are the
+    /// run's as stored; the caller names the session of its plan.
+    public func metrics(key: String) throws -> (session: String, metrics: [Metric])? {
+        guard let r = try result(key: key), r.kind == guidanceResultKind else { return nil }
+        return (r.session, r.metrics)
+    }
+
+    /// The failure message stored for unit `key`, if any (within `StoreLimits.message`).
+    public func failure(key: String) throws -> String? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT message FROM failures WHERE key = ? AND length(message) <= \(StoreLimits.message)"),
+            arguments: [key]
+        ).flatMap { String.fromDatabaseValue($0[0] as DatabaseValue) }
     }
 }
 
-/// SHA-256 of everything a report reads from a stored run (not its timing): fields
+/// The `kind` of a guidance replay run's row.
+let guidanceResultKind = "guidance"
+
+/// SHA-256 of everything a report reads from a stored result (not its timing): fields
 /// length-prefixed, numbers as their IEEE 754 bits (every NaN as one pattern). A row edited by
 /// hand or damaged no longer matches and is computed again.
-func runChecksum(key: String, route: String, session: String, configuration: String, metrics: [Metric]) -> String {
+func resultChecksum(
+    key: String, kind: String, route: String, session: String, configuration: String, parameters: String, note: String, metrics: [Metric]
+) -> String {
     var d = Data()
     func add(_ n: UInt64) { withUnsafeBytes(of: n.littleEndian) { d.append(contentsOf: $0) } }
     func add(_ s: String) { let u = Array(s.utf8); add(UInt64(u.count)); d.append(contentsOf: u) }
-    for s in [key, route, session, configuration] { add(s) }
+    for s in [key, kind, route, session, configuration, parameters, note] { add(s) }
     add(UInt64(metrics.count))
     for m in metrics { add(m.name); add(m.value.isNaN ? Double.nan.bitPattern : m.value.bitPattern); add(m.unit) }
     return sha256Hex(of: d)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NavCore
 import NavIO
 import NavReport
@@ -6,7 +7,7 @@ import Testing
 
 @testable import NavPipeline
 
-/// The closed loop as run-phase work: cells in the results store's `closed_loop_cells`, split
+/// The closed loop as run-phase work: cells in the results store (kind `closed_loop`), split
 /// across shards, skipped on rerun, read (never walked again) by the report and by `merge`.
 @Suite(.serialized) struct ClosedLoopStoreTests {
     /// One venue route and one navigation session; 2 tolerances × 2 walkers × 2 VIO levels = 8 cells.
@@ -77,7 +78,13 @@ import Testing
         #expect(again.closedLoop == ClosedLoopRunCounts(done: 8, computed: 0, failures: []))
         #expect(try Self.files.map { try read(dir + "/out", $0) } == before)
         let store = try ResultsStore(path: experimentStorePath(s))
-        try store.pool.write { db in try db.execute(sql: "UPDATE closed_loop_cells SET success_rate = 0.123 WHERE cell_index = 5") }
+        try store.pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE metrics SET value = 0.123 WHERE name = 'success_rate'
+                    AND result_key = (SELECT key FROM results WHERE kind = 'closed_loop' AND unit_index = 5)
+                    """)
+        }
         let key = planClosedLoopCells(planExperiment(s)).cells[5].key
         #expect(try store.read { try $0.closedLoopCell(key: key) } == nil)
         let third = try runExperiment(s, workers: 1, command: "test")
@@ -98,8 +105,8 @@ import Testing
         var metrics = try #require(try shardStore.read { try $0.closedLoopCell(key: cell.key) })
         #expect(metrics[0].name == "success_rate")
         metrics[0].value = 0.123456
-        let writer = ClosedLoopCellWriter(store: shardStore)
-        try writer.add(StoredClosedLoopCell(cell: cell, guidance: cp.label(cell), metrics: metrics, recordingSHA256: "r", seconds: 0))
+        let writer = shardStore.writer(batchSize: 1)
+        try writer.add(storedClosedLoopCell(cell, guidance: cp.label(cell), metrics: metrics, recordingSHA256: "r", seconds: 0))
         try writer.flush()
         let merged = try mergeExperiment(s, command: "test")
         #expect(merged.failures.isEmpty)
@@ -122,21 +129,34 @@ import Testing
         #expect(csv.split(separator: "\n").count == 1 + 4 * closedLoopMetricColumns.count)
     }
 
-    /// The store's metric columns are the section's metrics, in order, with their units.
-    @Test func columnsAreTheSectionMetrics() throws {
+    /// A cell's stored metrics are the section's metrics, in order, with their units.
+    @Test func storedMetricsAreTheSectionMetrics() throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try spec(dir + "/out")
         _ = try runExperiment(s, workers: 2, command: "test")
         let store = try ResultsStore(path: experimentStorePath(s))
-        let columns = try store.pool.read { db in try db.columns(in: "closed_loop_cells").map(\.name) }
-        #expect(columns == closedLoopAllColumns)
+        let stored = try store.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT m.name, m.unit FROM results r JOIN metrics m ON m.result_key = r.key
+                    WHERE r.kind = 'closed_loop' AND r.unit_index = 0 ORDER BY m.ordinal
+                    """
+            ).map { ($0[0] as String) + " " + ($0[1] as String) }
+        }
+        #expect(stored == closedLoopMetricColumns.map { $0.name + " " + $0.unit })
         let table = try MetricsTable.read(dir + "/out/closed-loop.csv")
         let firstCell = table.rows.prefix(closedLoopMetricColumns.count)
         #expect(firstCell.map(\.metric) == closedLoopMetricColumns.map(\.name))
         #expect(firstCell.map(\.unit) == closedLoopMetricColumns.map(\.unit))
         // A query a researcher would write: cells with a registration yaw error and success below 1.
         let n = try store.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM closed_loop_cells WHERE vio_error LIKE '%yaw_offset%' AND success_rate <= 1")
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM results r JOIN metrics m ON m.result_key = r.key AND m.name = 'success_rate'
+                    WHERE r.kind = 'closed_loop' AND r.parameters LIKE '%vio_error=yaw_offset%' AND m.value <= 1
+                    """)
         }
         #expect(n == 4)
     }
@@ -154,14 +174,15 @@ import Testing
         let last = cells.count - 1  // shard 2 of 2 holds the last block of the cell order (`shardRange`)
         try ResultsStore(path: shardPath).pool.write { db in
             try db.execute(
-                sql: "UPDATE closed_loop_cells SET walker = ? WHERE cell_index = ?", arguments: [String(repeating: "w", count: 5000), last])
+                sql: "UPDATE results SET parameters = ? WHERE kind = 'closed_loop' AND unit_index = ?",
+                arguments: [String(repeating: "w", count: 5000), last])
         }
         do {
             _ = try mergeExperiment(s, command: "test")
             Issue.record("merge accepted an oversized cell row")
         } catch {
             let line = "\(error)"
-            #expect(line.hasPrefix("\(shardPath): table closed_loop_cells, row "))
+            #expect(line.hasPrefix("\(shardPath): table results, row "))
             #expect(!line.contains("\n"))
         }
         let own = try ResultsStore(path: shardPath)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NavCore
 import NavIO
 import Testing
@@ -22,7 +23,9 @@ import Testing
         let metrics = values.enumerated().map { Metric("m\($0.offset)", $0.element, "m") }
         let store = try ResultsStore(path: dir + "/s.sqlite")
         try store.add(
-            StoredRun(job: job, recordingSHA256: "r", navigationSHA256: "n", seconds: 0, route: job.routeID, session: "nav1", metrics: metrics))
+            StoredResult(
+                key: job.key, kind: guidanceResultKind, index: job.index, route: job.routeID, session: "nav1", configuration: job.configuration.label,
+                recordingSHA256: "r", navigationSHA256: "n", seconds: 0, metrics: metrics))
         try store.flush()
         let back = try #require(try store.read { try $0.metrics(key: job.key) })
         #expect(back.session == "nav1")
@@ -45,7 +48,7 @@ import Testing
         let csv = try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8)
         let victim = plan.jobs[1].key
         try store.pool.write { db in
-            try db.execute(sql: "UPDATE metrics SET value = value + 1 WHERE run_key = ? AND ordinal = 1", arguments: [victim])
+            try db.execute(sql: "UPDATE metrics SET value = value + 1 WHERE result_key = ? AND ordinal = 1", arguments: [victim])
         }
         #expect(try store.read { try $0.metrics(key: victim) } == nil)
         let (done, _, computed) = try executeJobs(plan, storePath: path, workers: 1)
@@ -55,18 +58,45 @@ import Testing
         #expect(try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8) == csv)
     }
 
-    /// The store holds metrics, never paths: no runs column beyond the documented ones.
-    @Test func runsHoldNoPaths() throws {
+    /// The store holds metrics, never paths: no results column beyond the documented ones, and
+    /// the schema is the migrator's (a store of schema 3, before migrations, is rebuilt).
+    @Test func resultsHoldNoPaths() throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try smallSpec(dir + "/out")
         _ = try executeJobs(planExperiment(s), storePath: experimentStorePath(s), workers: 2)
         let store = try ResultsStore(path: experimentStorePath(s))
-        let columns = try store.pool.read { db in try db.columns(in: "runs").map(\.name) }
+        let columns = try store.pool.read { db in try db.columns(in: "results").map(\.name) }
         #expect(
             columns == [
-                "key", "job_index", "route", "session", "configuration", "recording_sha256", "navigation_sha256",
-                "navbench_version", "seconds", "checksum",
+                "key", "kind", "unit_index", "route", "session", "configuration", "parameters", "recording_sha256", "navigation_sha256",
+                "navbench_version", "seconds", "note", "checksum",
             ])
+        #expect(try store.pool.read { db in try resultsStoreMigrator.appliedMigrations(db) } == resultsStoreMigrator.migrations)
+    }
+
+    /// A store of schema 3 (tables `runs`, `closed_loop_cells`, no migrations) is a cache of
+    /// another layout: opening it empties it and builds the current schema.
+    @Test func aStoreOfSchemaThreeIsRebuilt() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/old.sqlite"
+        let old = try DatabaseQueue(path: path)
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    INSERT INTO meta VALUES ('schema_version', '3');
+                    CREATE TABLE runs(key TEXT PRIMARY KEY, job_index INTEGER NOT NULL);
+                    INSERT INTO runs VALUES ('k', 0);
+                    CREATE TABLE closed_loop_cells(key TEXT PRIMARY KEY);
+                    """)
+        }
+        try old.close()
+        let store = try ResultsStore(path: path)
+        let tables = try store.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%' ORDER BY name")
+        }
+        #expect(tables == ["configurations", "failures", "inputs", "meta", "metrics", "results"])
+        #expect(try store.presentKeys().isEmpty)
     }
 
     /// The plot sample: at most `perCell` runs per (route, configuration), the same whatever the

@@ -15,23 +15,23 @@ import Testing
 
     static let tamperings: [(table: String, sql: String, problem: String)] = [
         (
-            "runs", "UPDATE runs SET route = printf('%.5000c', 'x') WHERE job_index = (SELECT MIN(job_index) FROM runs)",
+            "results", "UPDATE results SET route = printf('%.5000c', 'x') WHERE unit_index = (SELECT MIN(unit_index) FROM results)",
             "a label is longer than 4096 characters"
         ),
         (
-            "runs", "UPDATE runs SET job_index = 'seven' WHERE job_index = (SELECT MIN(job_index) FROM runs)",
-            "job_index is not a non-negative integer"
+            "results", "UPDATE results SET unit_index = 'seven' WHERE unit_index = (SELECT MIN(unit_index) FROM results)",
+            "unit_index is not a non-negative integer"
         ),
         (
-            "metrics", "UPDATE metrics SET ordinal = 5000000 WHERE ordinal = 0 AND run_key = (SELECT MIN(run_key) FROM metrics)",
+            "metrics", "UPDATE metrics SET ordinal = 5000000 WHERE ordinal = 0 AND result_key = (SELECT MIN(result_key) FROM metrics)",
             "ordinal is not an integer 0…4095"
         ),
         (
-            "metrics", "UPDATE metrics SET unit = printf('%.300c', 'u') WHERE ordinal = 1 AND run_key = (SELECT MIN(run_key) FROM metrics)",
+            "metrics", "UPDATE metrics SET unit = printf('%.300c', 'u') WHERE ordinal = 1 AND result_key = (SELECT MIN(result_key) FROM metrics)",
             "a metric name or unit is longer than 256 characters"
         ),
         (
-            "metrics", "UPDATE metrics SET value = x'00ff' WHERE ordinal = 2 AND run_key = (SELECT MIN(run_key) FROM metrics)",
+            "metrics", "UPDATE metrics SET value = x'00ff' WHERE ordinal = 2 AND result_key = (SELECT MIN(result_key) FROM metrics)",
             "value is neither a number nor NULL"
         ),
     ]
@@ -70,7 +70,7 @@ import Testing
             try db.execute(
                 sql: """
                     WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 5999)
-                    INSERT INTO metrics(run_key, ordinal, name, value, unit, exact) SELECT ?, i, 'x', 0, 'm', NULL FROM n
+                    INSERT INTO metrics(result_key, ordinal, name, value, unit, exact) SELECT ?, i, 'x', 0, 'm', NULL FROM n
                     """, arguments: [victim])
         }
         #expect(try store.read { try $0.metrics(key: victim) } == nil)

@@ -1,0 +1,68 @@
+import Foundation
+import NavAids
+import NavCore
+import NavIO
+import NavReport
+
+/// Beacon proximity (docs/aids.md) as a result kind: the RSSI filters of the spec's `proximity:`
+/// list compared on every input session with positioned beacons and ground truth. A unit is
+/// (input, filter); its metrics leave out the confusion counts that are zero.
+public struct BeaconProximityKind: ResultKind {
+    public init() {}
+    public var name: String { "proximity" }
+    public var parameterColumns: [String] { ["filter"] }
+    public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.proximity.isEmpty }
+
+    /// Every input × filter, inputs in name order.
+    ///
+    /// Complexity: O(inputs × filters).
+    public func units(of plan: ExperimentPlan) -> [WorkUnit] {
+        var units: [WorkUnit] = []
+        for file in plan.inputs.names {
+            guard let metadata = plan.inputs.metadata(file) else { continue }
+            for f in plan.spec.proximity {
+                units.append(
+                    WorkUnit(
+                        key: workUnitKey(kind: name, [plan.checksums[file] ?? "", f]), index: units.count, input: file,
+                        route: metadata.routeID.isEmpty ? "-" : metadata.routeID,
+                        session: metadata.sessionID.isEmpty ? fileName(of: file) : metadata.sessionID, configuration: f, parameters: [f],
+                        title: "\(file) [proximity \(f)]"))
+            }
+        }
+        return units
+    }
+
+    /// Applies to a session with a `ble` stream, a beacon of known position and ground truth.
+    public func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
+        if let streams = plan.inputs.entries[unit.input]?.streams, !streams.isSuperset(of: [.ble, .groundTruth]) {
+            return .notApplicable("no ble or ground-truth stream")
+        }
+        let s = try plan.session(unit.input)
+        guard let ble = s.ble, s.groundTruth != nil, ble.beacons.contains(where: { $0.position != nil }) else {
+            return .notApplicable("no beacon with a known position, or no ground truth")
+        }
+        var p = ProximityParameters()
+        p.filter = unit.configuration
+        return UnitOutcome(metrics: try runProximity(s, parameters: p).1.filter { !$0.name.hasPrefix("confusion_") || $0.value > 0 })
+    }
+
+    public func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
+        var rows: [MetricRow] = []
+        for (u, outcome) in results {
+            for m in outcome?.metrics ?? [] {
+                rows.append(
+                    MetricRow(
+                        route: u.route, session: u.session, configuration: u.configuration, parameters: u.parameters, metric: m.name, value: m.value,
+                        unit: m.unit))
+            }
+        }
+        let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
+        let markdown =
+            "\n## Beacon proximity\n\nRSSI filters compared on every session with positioned beacons and ground truth "
+            + "(docs/aids.md). All rows: `proximity.csv`.\n\n"
+            + configurationTableMarkdown(
+                table.rows,
+                keyMetrics: ["class_accuracy", "distance_error_rmse", "false_exits_per_minute", "enter_latency_mean", "exit_latency_mean"])
+        return ReportSection(markdown: markdown, files: [("proximity.csv", table.csv)])
+    }
+}

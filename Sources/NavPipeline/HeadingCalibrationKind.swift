@@ -1,0 +1,72 @@
+import Foundation
+import NavAids
+import NavCore
+import NavIO
+import NavReport
+
+/// Heading calibration (docs/aids.md) as a result kind: the pocket calibration replayed on every
+/// input session with a compass (or a magnetometer and true orientation, emulating one), once per
+/// estimator of the spec's `calibration:` list. A unit is (input, estimator); the section compares
+/// the estimators (means over sessions, `configurationTableMarkdown`) and lists the sessions whose
+/// calibration stopped.
+public struct HeadingCalibrationKind: ResultKind {
+    public init() {}
+    public var name: String { "calibration" }
+    public var parameterColumns: [String] { ["estimator"] }
+    public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.calibration.isEmpty }
+
+    /// Every input × estimator, inputs in name order.
+    ///
+    /// Complexity: O(inputs × estimators).
+    public func units(of plan: ExperimentPlan) -> [WorkUnit] {
+        var units: [WorkUnit] = []
+        for file in plan.inputs.names {
+            guard let metadata = plan.inputs.metadata(file) else { continue }
+            for e in plan.spec.calibration {
+                units.append(
+                    WorkUnit(
+                        key: workUnitKey(kind: name, [plan.checksums[file] ?? "", e]), index: units.count, input: file,
+                        route: metadata.routeID.isEmpty ? "-" : metadata.routeID,
+                        session: metadata.sessionID.isEmpty ? fileName(of: file) : metadata.sessionID, configuration: e, parameters: [e],
+                        title: "\(file) [calibration \(e)]"))
+            }
+        }
+        return units
+    }
+
+    /// Applies to a session with a compass stream, or with a magnetometer and ground truth.
+    public func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
+        if let streams = plan.inputs.entries[unit.input]?.streams, streams.isDisjoint(with: [.compass, .imu]) {
+            return .notApplicable("no compass or IMU stream")
+        }
+        let s = try plan.session(unit.input)
+        guard s.compass != nil || (s.imu?.magnetometer != nil && s.groundTruth != nil) else {
+            return .notApplicable("no compass stream, and no magnetometer with ground truth")
+        }
+        var p = CalibrationParameters()
+        p.estimator = unit.configuration
+        let (result, metrics) = try runCalibration(s, parameters: p)
+        return UnitOutcome(metrics: metrics, note: result.abortReason ?? "")
+    }
+
+    public func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
+        var rows: [MetricRow] = [], notes: [String] = []
+        for (u, outcome) in results {
+            guard let outcome, !outcome.metrics.isEmpty else { continue }
+            if !outcome.note.isEmpty, !notes.contains("\(u.session): \(outcome.note)") { notes.append("\(u.session): \(outcome.note)") }
+            for m in outcome.metrics {
+                rows.append(
+                    MetricRow(
+                        route: u.route, session: u.session, configuration: u.configuration, parameters: u.parameters, metric: m.name, value: m.value,
+                        unit: m.unit))
+            }
+        }
+        let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
+        let markdown =
+            "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass (or a magnetometer and true orientation, emulating one); "
+            + "means over sessions, the best estimator in bold. All rows: `calibration.csv`.\n\n"
+            + configurationTableMarkdown(table.rows, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"])
+            + (notes.isEmpty ? "" : "\nStopped calibrations:\n\n" + notes.map { "- \($0)\n" }.joined())
+        return ReportSection(markdown: markdown, files: [("calibration.csv", table.csv)])
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import NavCore
+import NavIO
+import Synchronization
+
+// Result kinds beside guidance replay runs and closed-loop cells: heading calibration, beacon
+// proximity, gyroscope filters, APE (`ResultKinds.standard`), and any kind a caller registers.
+// Each kind plans its units of work from the experiment plan, computes one unit, and renders
+// its report section from the stored results; the engine below splits the units by the shard
+// rule (`shardRange`), runs them on the one executor (`forEachConcurrently`), commits them to
+// the one store schema (`ResultsStore`, their `kind` column) and reads them back, so a shard
+// computes its block, `merge` copies every kind and recomputes nothing. Adding a kind:
+// docs/result-kinds.md.
+
+/// One unit of work of a result kind: what it reads, how it is labelled, its identity.
+public struct WorkUnit: Sendable, Equatable {
+    /// Identity in the results store (`workUnitKey`): a rerun skips a unit whose result is
+    /// present and verified under this key.
+    public var key: String
+    /// Position in its kind's unit order (the order the shard rule splits).
+    public var index: Int
+    /// What the unit reads: an input of the plan (`ExperimentPlan.inputs`) or a file the spec names.
+    public var input: String
+    public var route: String
+    public var session: String
+    /// The configuration the section compares (an estimator, a filter, an alignment).
+    public var configuration: String
+    /// Values of the kind's `parameterColumns`, in order.
+    public var parameters: [String]
+    /// What the unit is, for its failure line (`"<title>: <error>"`).
+    public var title: String
+
+    public init(
+        key: String, index: Int, input: String, route: String, session: String, configuration: String, parameters: [String],
+        title: String
+    ) {
+        self.key = key; self.index = index; self.input = input; self.route = route; self.session = session
+        self.configuration = configuration; self.parameters = parameters; self.title = title
+    }
+}
+
+/// What one unit produced: its metrics (none when the unit does not apply to its input) and a
+/// note (why a calibration stopped, why a unit does not apply; empty when none).
+public struct UnitOutcome: Sendable, Equatable {
+    public var metrics: [Metric]
+    public var note: String
+    public init(metrics: [Metric], note: String = "") { self.metrics = metrics; self.note = note }
+
+    /// The note of a unit whose input lacks what the kind needs (`notApplicable`).
+    public static let notApplicablePrefix = "not applicable: "
+
+    /// A unit whose input lacks what the kind needs: stored like any result (a rerun or a merge
+    /// does not compute it again), no rows in the report.
+    public static func notApplicable(_ why: String) -> UnitOutcome { UnitOutcome(metrics: [], note: notApplicablePrefix + why) }
+}
+
+/// A section of the report: its Markdown in `summary.md` and the files it writes beside it.
+public struct ReportSection: Sendable {
+    public var markdown: String
+    /// (file name inside the report folder, contents), written atomically in this order.
+    public var files: [(name: String, contents: String)]
+    public init(markdown: String, files: [(name: String, contents: String)]) { self.markdown = markdown; self.files = files }
+}
+
+/// A kind of result: planned as units of work, each keyed, computed, stored and reported the
+/// same way by the engine (`executeResultKinds`, `resultKindSections`).
+///
+/// Contract: `units(of:)` is a function of the plan's input names, their checksums and the spec
+/// (never of stream lists, which a shard's plan lacks), so every shard and `merge` plan the same
+/// units with the same keys; `run` is deterministic; `section` is a function of the units and
+/// their stored outcomes, so a report written by `run` and one written by `merge` are the same bytes.
+public protocol ResultKind: Sendable {
+    /// The store's `kind` of its results (unique among the kinds of one run).
+    var name: String { get }
+    /// The report's parameter columns (`WorkUnit.parameters` values) for its CSV file.
+    var parameterColumns: [String] { get }
+    /// Whether the spec asks for this kind: its section appears (even empty) only then.
+    func isAsked(by spec: ExperimentSpec) -> Bool
+    /// The units, in a fixed order (see the contract above).
+    func units(of plan: ExperimentPlan) -> [WorkUnit]
+    /// Computes one unit; throws when it fails (listed, the batch goes on).
+    func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome
+    /// The section from every unit with its stored outcome (nil: failed or missing), in unit order.
+    func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection
+}
+
+/// The key of a unit of kind `kind`: SHA-256 (hex) of the navbench version, the kind and `parts`
+/// (the checksums of what it reads and its canonical parameters), each length-prefixed.
+public func workUnitKey(kind: String, _ parts: [String]) -> String {
+    var d = Data("navbench \(NavbenchVersion.current)".utf8)
+    for p in [kind] + parts {
+        let u = Array(p.utf8)
+        withUnsafeBytes(of: UInt64(u.count).littleEndian) { d.append(contentsOf: $0) }
+        d.append(contentsOf: u)
+    }
+    return sha256Hex(of: d)
+}
+
+/// Counts of the result-kind units of one run.
+public struct ResultKindCounts: Sendable, Equatable {
+    /// Units of this shard present afterwards (computed or found in the store).
+    public var done = 0
+    /// Units computed in this run (0 on a cached rerun).
+    public var computed = 0
+    /// Failure lines of this run, in unit order per kind.
+    public var failures: [String] = []
+    public init(done: Int = 0, computed: Int = 0, failures: [String] = []) {
+        self.done = done; self.computed = computed; self.failures = failures
+    }
+}
+
+/// Results of these kinds committed per transaction (at most this many lost on `kill -9`).
+let resultKindBatchSize = 8
+
+/// Computes the units of `kinds` in shard `shard` of `shards` (`shardRange` of each kind's unit
+/// order) that are not present and verified in the store at `storePath`, on `workers` threads
+/// (one progress phase per kind), committing each result, or its failure line, as it finishes.
+///
+/// - Throws: `ResultsStoreError` when the store cannot be opened or written.
+/// - Complexity: O(units) keys; memory O(workers + batch + failures).
+public func executeResultKinds(
+    _ plan: ExperimentPlan, kinds: [any ResultKind], storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
+    progress: ProgressHandler? = nil
+) throws -> ResultKindCounts {
+    let units = kinds.map { $0.units(of: plan) }
+    guard units.contains(where: { !$0.isEmpty }) else { return ResultKindCounts() }
+    try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let store = try ResultsStore(path: storePath)
+    let writer = store.writer(batchSize: resultKindBatchSize)
+    var counts = ResultKindCounts()
+    for (kind, all) in zip(kinds, units) where !all.isEmpty {
+        let mine = Array(all[shardRange(count: all.count, shard: shard, shards: shards)])
+        let state = Mutex((computed: 0, failures: [Int: String](), storeError: String?.none))
+        let kindName = kind.name
+        let done = forEachConcurrently(mine.count, workers: workers, phase: "\(kindName) units", progress: progress) { i in
+            let unit = mine[i]
+            let present = (try? store.read { try $0.result(key: unit.key) })??.kind == kindName
+            var failure: String?, computed = false, storeError: String?
+            if !present {
+                let started = Date()
+                do {
+                    let outcome = try kind.run(unit, plan: plan)
+                    computed = true
+                    let seconds = Date().timeIntervalSince(started)
+                    do { try writer.add(storedResult(unit, of: kind, outcome: outcome, plan: plan, seconds: seconds)) } catch { storeError = "\(error)" }
+                } catch {
+                    failure = "\(unit.title): \(error)"
+                    do {
+                        try store.fail(
+                            key: unit.key, kind: kindName, index: unit.index, input: unit.input, configuration: unit.configuration, message: failure!)
+                    } catch { storeError = "\(error)" }
+                }
+            }
+            return state.withLock { s in
+                if let failure { s.failures[unit.index] = failure }
+                if computed { s.computed += 1 }
+                if let storeError, s.storeError == nil { s.storeError = storeError }
+                return s.storeError == nil ? .next : .stop
+            }
+        }
+        try writer.flush()
+        let s = state.withLock { $0 }
+        if let e = s.storeError { throw ResultsStoreError.unreadable(path: storePath, reason: e) }
+        counts.done += done - s.failures.count
+        counts.computed += s.computed
+        counts.failures += s.failures.keys.sorted().map { s.failures[$0]! }
+    }
+    return counts
+}
+
+/// A finished unit as it goes into the store.
+func storedResult(_ unit: WorkUnit, of kind: any ResultKind, outcome: UnitOutcome, plan: ExperimentPlan, seconds: Double) -> StoredResult {
+    StoredResult(
+        key: unit.key, kind: kind.name, index: unit.index, route: unit.route, session: unit.session, configuration: unit.configuration,
+        parameters: storedParameters(unit.parameters, columns: kind.parameterColumns),
+        recordingSHA256: plan.checksums[unit.input] ?? "", seconds: seconds, note: outcome.note, metrics: outcome.metrics)
+}
+
+/// A unit's parameters as the store's `parameters` column: one `name=value` per line.
+func storedParameters(_ values: [String], columns: [String]) -> String {
+    zip(columns, values).map { "\($0)=\($1)" }.joined(separator: "\n")
+}
+
+/// The sections of the kinds the spec asks for, in `kinds` order, from the results in `store`
+/// (nothing is computed): each kind's section, and a failure line for every unit without a
+/// verified result (its stored failure, or "no result" when its shard did not run).
+///
+/// - Complexity: O(units) store lookups; memory O(units of one kind + their metrics).
+public func resultKindSections(
+    _ plan: ExperimentPlan, kinds: [any ResultKind], store: ResultsStore
+) throws -> (sections: [ReportSection], failures: [String]) {
+    var sections: [ReportSection] = [], failures: [String] = []
+    for kind in kinds where kind.isAsked(by: plan.spec) {
+        let units = kind.units(of: plan)
+        let results: [(unit: WorkUnit, outcome: UnitOutcome?)] = try store.read { reader in
+            try units.map { u in
+                guard let r = try reader.result(key: u.key), r.kind == kind.name else {
+                    failures.append(try reader.failure(key: u.key) ?? "\(u.title): no result (its shard did not run, or the run was stopped)")
+                    return (u, nil)
+                }
+                return (u, UnitOutcome(metrics: r.metrics, note: r.note))
+            }
+        }
+        sections.append(kind.section(results, plan: plan))
+    }
+    return (sections, failures)
+}
