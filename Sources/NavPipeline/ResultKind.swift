@@ -142,7 +142,9 @@ public func executeResultKinds(
                     let outcome = try kind.run(unit, plan: plan)
                     computed = true
                     let seconds = Date().timeIntervalSince(started)
-                    do { try writer.add(storedResult(unit, of: kind, outcome: outcome, plan: plan, seconds: seconds)) } catch { storeError = "\(error)" }
+                    do { try writer.add(storedResult(unit, of: kind, outcome: outcome, plan: plan, seconds: seconds)) } catch {
+                        storeError = "\(error)"
+                    }
                 } catch {
                     failure = "\(unit.title): \(error)"
                     do {

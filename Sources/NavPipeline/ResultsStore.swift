@@ -373,7 +373,9 @@ public final class ResultsStore: Sendable {
                         + "WHERE result_key IN (SELECT key FROM shard.results)")
                 try db.execute(sql: "INSERT OR IGNORE INTO inputs(path, sha256) SELECT path, sha256 FROM shard.inputs")
                 try db.execute(
-                    sql: "INSERT OR IGNORE INTO configurations(label, options, parameters) SELECT label, options, parameters FROM shard.configurations")
+                    sql:
+                        "INSERT OR IGNORE INTO configurations(label, options, parameters) SELECT label, options, parameters FROM shard.configurations"
+                )
                 let failureColumns = FailureRecord.CodingKeys.allColumns
                 try db.execute(
                     sql:

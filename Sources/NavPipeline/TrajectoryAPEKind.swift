@@ -59,7 +59,8 @@ public struct TrajectoryAPEKind: ResultKind {
         for k in byKey.keys.sorted() {
             let r = byKey[k]!
             func v(_ m: String) -> String {
-                r.first { $0.metric == m }.map { m == "pairs" ? (Int(exactly: $0.value).map(String.init) ?? "–") : String(format: "%.6f", $0.value) } ?? "–"
+                r.first { $0.metric == m }.map { m == "pairs" ? (Int(exactly: $0.value).map(String.init) ?? "–") : String(format: "%.6f", $0.value) }
+                    ?? "–"
             }
             md +=
                 "| \(r[0].session) | \(r[0].parameters[0]) | \(r[0].configuration) | \(v("pairs")) | \(v("ape_rmse")) | \(v("ape_mean")) | \(v("ape_median")) | \(v("ape_max")) |\n"

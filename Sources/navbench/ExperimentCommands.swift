@@ -87,15 +87,18 @@ struct Run: ParsableCommand {
             tracingMemory: tracingMemoryRequested)
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         let jobFailures = r.failures.count - r.plan.failures.count - (r.report?.failures.count ?? 0)
+        // Calibration, proximity, gyroscope filters, APE: units of the result kinds (ResultKind).
+        let units = r.resultKinds
+        let other = units.done + units.failures.count == 0 ? "" : ", \(units.done) other results (\(units.computed) computed)"
         guard let report = r.report else {
             print(
-                "shard \(k)/\(n): \(r.done) jobs (\(r.computed) computed, \(r.done - r.computed) cached); combine with: navbench merge \(spec) --out \(s.output)"
+                "shard \(k)/\(n): \(r.done) jobs (\(r.computed) computed, \(r.done - r.computed) cached)\(other); combine with: navbench merge \(spec) --out \(s.output)"
             )
             if jobFailures > 0 { throw ExitCode(1) }
             return
         }
         print(
-            "\(r.plan.jobs.count) jobs (\(r.computed) computed, \(r.plan.jobs.count - r.computed - jobFailures) cached), \(r.failures.count) failures; report: \(report.summary)"
+            "\(r.plan.jobs.count) jobs (\(r.computed) computed, \(r.plan.jobs.count - r.computed - jobFailures) cached)\(other), \(r.failures.count) failures; report: \(report.summary)"
         )
         if !r.failures.isEmpty { throw ExitCode(1) }
     }

@@ -1,0 +1,228 @@
+import Foundation
+import GRDB
+import NavCore
+import NavIO
+import NavReport
+import Synchronization
+import Testing
+
+@testable import NavPipeline
+
+// The worked example of docs/result-kinds.md, compiled and run here: every ```swift block of
+// that page must appear verbatim in this file (`docBlocksAreThisFilesCode`).
+
+// doc: a result kind
+/// How long each input session's IMU stream lasts (last − first stamp, seconds): one unit per
+/// input, not applicable to a session without an IMU.
+struct IMUDurationKind: ResultKind {
+    var name: String { "imu_duration" }
+    var parameterColumns: [String] { [] }
+    func isAsked(by spec: ExperimentSpec) -> Bool { true }
+
+    func units(of plan: ExperimentPlan) -> [WorkUnit] {
+        plan.inputs.names.enumerated().map { i, file in
+            WorkUnit(
+                key: workUnitKey(kind: name, [plan.checksums[file] ?? ""]), index: i, input: file, route: "-",
+                session: fileName(of: file), configuration: "-", parameters: [], title: "\(file) [imu duration]")
+        }
+    }
+
+    func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
+        guard let t = try plan.session(unit.input).imu?.timestamps, let first = t.first, let last = t.last else {
+            return .notApplicable("no IMU stream")
+        }
+        return UnitOutcome(metrics: [Metric("imu_duration", last - first, "s")])
+    }
+
+    func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
+        var rows: [MetricRow] = []
+        for (u, outcome) in results {
+            for m in outcome?.metrics ?? [] {
+                rows.append(
+                    MetricRow(
+                        route: u.route, session: u.session, configuration: u.configuration, parameters: u.parameters, metric: m.name,
+                        value: m.value, unit: m.unit))
+            }
+        }
+        let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
+        let lines = table.rows.map { "| \($0.session) | \(formatNumber($0.value)) |\n" }.joined()
+        return ReportSection(
+            markdown: "\n## IMU duration\n\n| session | seconds |\n|---|---:|\n" + lines,
+            files: [("imu-duration.csv", table.csv)])
+    }
+}
+// end
+
+/// The example kind, counting the units it computes (to show a merge computes none).
+struct CountingIMUDurationKind: ResultKind {
+    let base = IMUDurationKind()
+    let computed = RunCounter()
+    var name: String { base.name }
+    var parameterColumns: [String] { base.parameterColumns }
+    func isAsked(by spec: ExperimentSpec) -> Bool { base.isAsked(by: spec) }
+    func units(of plan: ExperimentPlan) -> [WorkUnit] { base.units(of: plan) }
+    func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
+        computed.count.withLock { $0 += 1 }
+        return try base.run(unit, plan: plan)
+    }
+    func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
+        base.section(results, plan: plan)
+    }
+}
+
+final class RunCounter: Sendable {
+    let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+}
+
+/// Every result kind beside replay runs and closed-loop cells is planned, run, stored, sharded
+/// and merged by one engine (`executeResultKinds`, `resultKindSections`).
+@Suite(.serialized) struct ResultKindTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// One route's four sessions (compass, BLE and IMU streams), two estimators and two filters
+    /// of the aids, one configuration of the replay.
+    func spec(_ out: String) throws -> ExperimentSpec {
+        try ExperimentSpec.parse(
+            """
+            name: kinds
+            inputs:
+              - \(datasets)/R1-corridor_*.h5
+            output: \(out)
+            calibration: [mean, "kalman-heading:q=0.5,r=25"]
+            proximity: [none, "mean:window=5"]
+            """, file: "kinds.yaml")
+    }
+
+    static let files = ["summary.md", "calibration.csv", "proximity.csv", "imu-duration.csv", "metrics.csv"]
+
+    func read(_ folder: String, _ name: String) throws -> String {
+        try String(contentsOfFile: (folder as NSString).appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// Unsharded, 3 shards merged and a rerun: the same bytes for every section; each unit is
+    /// computed once (by the shards), none by the merge or the rerun.
+    @Test func shardsMergeAndRerunGiveTheSameBytesAndComputeNothingTwice() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let whole = CountingIMUDurationKind()
+        var s = try spec(dir + "/whole")
+        let a = try runExperiment(s, workers: 2, command: "test", resultKinds: ResultKinds.standard + [whole])
+        #expect(a.failures.isEmpty, "\(a.failures)")
+        let units = 4 * (2 + 2 + 1)  // 4 inputs × (2 estimators + 2 filters + the example)
+        #expect(a.resultKinds == ResultKindCounts(done: units, computed: units, failures: []))
+        #expect(whole.computed.value == 4)
+
+        let again = try runExperiment(s, workers: 2, command: "test", resultKinds: ResultKinds.standard + [whole])
+        #expect(again.resultKinds == ResultKindCounts(done: units, computed: 0, failures: []))
+        #expect(whole.computed.value == 4)
+
+        s.output = dir + "/sharded"
+        let sharded = CountingIMUDurationKind()
+        var computed = 0
+        for k in 1...3 {
+            let o = try runExperiment(s, workers: 1, shard: k, shards: 3, command: "test", resultKinds: ResultKinds.standard + [sharded])
+            #expect(o.report == nil)
+            computed += o.resultKinds.computed
+        }
+        #expect(computed == units)
+        #expect(sharded.computed.value == 4)
+        let merged = try mergeExperiment(s, command: "test", resultKinds: ResultKinds.standard + [sharded])
+        #expect(merged.failures.isEmpty, "\(merged.failures)")
+        #expect(sharded.computed.value == 4)
+        for f in Self.files {
+            #expect(try read(dir + "/sharded", f) == read(dir + "/whole", f), "\(f): 3 shards merged vs unsharded")
+        }
+        #expect(try read(dir + "/whole", "summary.md").contains("## IMU duration"))
+        let durations = try MetricsTable.read(dir + "/whole/imu-duration.csv")
+        #expect(durations.rows.count == 4 && durations.rows.allSatisfy { $0.value > 1 && $0.unit == "s" })
+    }
+
+    /// The stored value is what the report shows (a merge reads, never recomputes): a value
+    /// planted in a shard with a valid checksum appears in the merged `calibration.csv`; an edited
+    /// row (checksum mismatch) is computed again on the next run.
+    @Test func theReportReadsTheStoreAndAnEditedRowIsComputedAgain() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try spec(dir + "/out")
+        for k in 1...2 { _ = try runExperiment(s, workers: 1, shard: k, shards: 2, command: "test") }
+        let plan = planExperiment(s)
+        let kind = HeadingCalibrationKind()
+        let units = kind.units(of: plan)
+        let unit = try #require(units.first { $0.session == "R1-corridor_nav1" && $0.configuration == "mean" })
+        let shard = unit.index < units.count / 2 ? 1 : 2
+        let store = try ResultsStore(path: experimentStorePath(s, shard: shard, shards: 2))
+        let stored = try #require(try store.read { try $0.result(key: unit.key) })
+        var metrics = stored.metrics
+        let i = try #require(metrics.firstIndex { $0.name == "offset_error" })
+        metrics[i].value = 123.456
+        let writer = store.writer(batchSize: 1)
+        try writer.add(storedResult(unit, of: kind, outcome: UnitOutcome(metrics: metrics, note: stored.note), plan: plan, seconds: 0))
+        try writer.flush()
+        _ = try mergeExperiment(s, command: "test")
+        let planted = try MetricsTable.read(dir + "/out/calibration.csv").rows.filter { $0.value == 123.456 }
+        #expect(planted.count == 1 && planted.first?.session == "R1-corridor_nav1" && planted.first?.metric == "offset_error")
+
+        // Edited by hand in the merged store: not trusted, computed again (the true value back).
+        let merged = try ResultsStore(path: experimentStorePath(s))
+        try merged.pool.write { db in
+            try db.execute(sql: "UPDATE metrics SET value = 7 WHERE result_key = ? AND name = 'offset_error'", arguments: [unit.key])
+        }
+        #expect(try merged.read { try $0.result(key: unit.key) } == nil)
+        let rerun = try runExperiment(s, workers: 1, command: "test")
+        #expect(rerun.resultKinds.computed == 1)
+        let back = try MetricsTable.read(dir + "/out/calibration.csv").rows.filter { $0.session == "R1-corridor_nav1" && $0.metric == "offset_error" }
+        #expect(back.contains { $0.configuration == "mean" && $0.value != 7 && $0.value != 123.456 })
+    }
+
+    /// A unit whose shard did not run is one failure line naming it; a unit that throws is its
+    /// error line, stored, and shown again by `merge`; the other units are reported.
+    @Test func missingAndFailedUnitsAreListedOnce() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        var s = try spec(dir + "/out")
+        s.calibration = ["mean", "no-such-estimator"]
+        _ = try runExperiment(s, workers: 1, shard: 1, shards: 2, command: "test")
+        let merged = try mergeExperiment(s, command: "test")
+        let calibration = merged.failures.filter { $0.contains("[calibration ") }
+        let units = HeadingCalibrationKind().units(of: planExperiment(s))
+        let second = units[(units.count / 2)...]
+        for u in second {
+            let line = try #require(calibration.first { $0.hasPrefix(u.title + ": ") })
+            #expect(line == u.title + ": no result (its shard did not run, or the run was stopped)")
+        }
+        let failedInFirst = units[..<(units.count / 2)].filter { $0.configuration == "no-such-estimator" }
+        #expect(!failedInFirst.isEmpty)
+        for u in failedInFirst {
+            let lines = calibration.filter { $0.hasPrefix(u.title + ": ") }
+            #expect(lines.count == 1 && !lines[0].contains("no result") && !lines[0].contains("\n"), "\(lines)")
+        }
+        #expect(try read(dir + "/out", "summary.md").contains("## Heading calibration"))
+    }
+
+    /// The store rows of a kind carry its labels and parameters as `name=value` lines, so a
+    /// researcher's SQL finds them.
+    @Test func storedRowsAreQueryable() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try spec(dir + "/out")
+        _ = try runExperiment(s, workers: 2, command: "test")
+        let store = try ResultsStore(path: experimentStorePath(s))
+        let rows = try store.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.session, r.parameters, m.value FROM results r JOIN metrics m ON m.result_key = r.key AND m.name = 'class_accuracy'
+                    WHERE r.kind = 'proximity' ORDER BY r.unit_index
+                    """)
+        }
+        #expect(!rows.isEmpty)
+        #expect(rows.allSatisfy { ($0[1] as String).hasPrefix("filter=") && (0...1).contains($0[2] as Double) })
+    }
+
+    @Test func docBlocksAreThisFilesCode() throws {
+        let doc = try String(contentsOfFile: Self.root + "/docs/result-kinds.md", encoding: .utf8)
+        let me = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let blocks = doc.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        #expect(!blocks.isEmpty)
+        for b in blocks where !b.hasPrefix("// registration") {
+            #expect(me.contains(b), "a docs/result-kinds.md example is not in ResultKindTests.swift:\n\(b)")
+        }
+    }
+}
