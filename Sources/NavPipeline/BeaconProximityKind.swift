@@ -59,9 +59,9 @@ public struct BeaconProximityKind: ResultKind {
         let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
         let markdown =
             "\n## Beacon proximity\n\nRSSI filters compared on every session with positioned beacons and ground truth "
-            + "(docs/aids.md). All rows: `proximity.csv`.\n\n"
-            + configurationTableMarkdown(
-                table.rows,
+            + "(docs/aids.md), paired within each session (the units). All rows: `proximity.csv`.\n\n"
+            + pairedConfigurationMarkdown(
+                table, options: plan.spec.statistics,
                 keyMetrics: ["class_accuracy", "distance_error_rmse", "false_exits_per_minute", "enter_latency_mean", "exit_latency_mean"])
         return ReportSection(markdown: markdown, files: [("proximity.csv", table.csv)])
     }

@@ -80,8 +80,8 @@ public struct GyroFilterKind: ResultKind {
         let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
         let markdown =
             "\n## Filters against optical ground truth\n\nGyroscope axes filtered, compared with the angular rate of the "
-            + "motion-capture orientation (finite differences, interpolated at the IMU stamps); means over sessions. All rows: `gyro-filters.csv`.\n\n"
-            + configurationTableMarkdown(table.rows, keyMetrics: ["gyro_error_rms", "gyro_error_max"])
+            + "motion-capture orientation (finite differences, interpolated at the IMU stamps); filters compared over sessions (the units), paired within each session. All rows: `gyro-filters.csv`.\n\n"
+            + pairedConfigurationMarkdown(table, options: plan.spec.statistics, keyMetrics: ["gyro_error_rms", "gyro_error_max"])
         return ReportSection(markdown: markdown, files: [("gyro-filters.csv", table.csv)])
     }
 }

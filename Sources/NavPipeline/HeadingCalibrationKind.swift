@@ -64,8 +64,9 @@ public struct HeadingCalibrationKind: ResultKind {
         let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
         let markdown =
             "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass (or a magnetometer and true orientation, emulating one); "
-            + "means over sessions, the best estimator in bold. All rows: `calibration.csv`.\n\n"
-            + configurationTableMarkdown(table.rows, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"])
+            + "estimators compared over sessions (the units; each estimator runs on the same sessions, so they are paired within a session). "
+            + "All rows: `calibration.csv`.\n\n"
+            + pairedConfigurationMarkdown(table, options: plan.spec.statistics, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"])
             + (notes.isEmpty ? "" : "\nStopped calibrations:\n\n" + notes.map { "- \($0)\n" }.joined())
         return ReportSection(markdown: markdown, files: [("calibration.csv", table.csv)])
     }

@@ -91,11 +91,13 @@ extension ExperimentStatistics {
 
     /// The comparisons of one table with the baseline: Hodges–Lehmann median difference [CI],
     /// Holm-adjusted Wilcoxon p.
-    public func comparisonsMarkdown(_ table: String) -> String {
+    ///
+    /// - Parameter units: what one independent unit is, as the text names it.
+    public func comparisonsMarkdown(_ table: String, units: String = "route × session × seed") -> String {
         let rows = comparisons.filter { $0.route == table }
         guard let base = rows.first?.baseline else { return "" }
         var s =
-            "Against \(markdownInline(base)) (paired over route × session × seed; median difference [95 % CI], Holm-adjusted p; * significant):\n\n"
+            "Against \(markdownInline(base)) (paired over \(units); median difference [95 % CI], Holm-adjusted p; * significant):\n\n"
         s +=
             "| configuration | n | " + keyMetrics.joined(separator: " | ") + " |\n|---|---:|" + String(repeating: "---|", count: keyMetrics.count)
             + "\n"
@@ -163,4 +165,22 @@ func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [S
         for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }
     }
     return md
+}
+
+/// The comparison of the configurations of one result kind's table (estimators, filters) over
+/// its independent units, pooled over routes: each row's mean with its 95 % CI and n units (a
+/// unit is a route × session; configurations are paired within it, never counted as
+/// replicates), the best in bold only when it beats every other after Holm (Wilcoxon
+/// signed-rank), then every configuration against the first, paired (Hodges–Lehmann median
+/// difference [CI], Holm-adjusted p). The same statistics as the guidance tables
+/// (`ExperimentStatistics`, docs/statistics.md).
+public func pairedConfigurationMarkdown(_ table: MetricsTable, options: StatisticsOptions, keyMetrics: [String]) -> String {
+    var o = options
+    o.baseline = nil  // the kind's first configuration
+    let present = Set(table.rows.map(\.metric))
+    let metrics = keyMetrics.filter { present.contains($0) }
+    guard !metrics.isEmpty else { return "No results.\n" }
+    let statistics = ExperimentStatistics(table: table, keyMetrics: metrics, options: o)
+    let comparisons = statistics.comparisonsMarkdown(allRoutesLabel, units: "route × session")
+    return statistics.tableMarkdown(allRoutesLabel) + (comparisons.isEmpty ? "" : "\n" + comparisons)
 }
