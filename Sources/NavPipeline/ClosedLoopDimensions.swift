@@ -9,23 +9,38 @@ import NavSynth
 // alone, and they are not in `SweepDimension.all` (guidance runs never cross them).
 
 extension SweepDimension {
-    public static let walker = SweepDimension(
+    public static let walker = closedLoopDimension(
         key: "walker", label: "walker", flag: "walker",
         help: "Walker profile (ideal, cane, guide-dog) with optional overrides, e.g. cane:speed=0.8,reaction_time=1.5 (docs/navigator.md).",
-        expected: "a walker profile (ideal, cane, guide-dog[:key=value,…], docs/navigator.md)", defaultValue: "ideal", describesValue: true,
-        canonical: { s in (try? NavigatorProfile(parsing: s)) != nil ? s : nil }, apply: { _, _ in })
-    public static let vioError = SweepDimension(
+        expected: "a walker profile (ideal, cane, guide-dog[:key=value,…], docs/navigator.md)", defaultValue: "ideal",
+        parse: { try NavigatorProfile(parsing: $0) })
+    public static let vioError = closedLoopDimension(
         key: "vio_error", label: "vio", flag: "vio-error",
         help:
             "VIO and registration error seen by the phone: none, synth, or yaw_offset=DEG,yaw_drift=DEG_PER_SQRT_S,scale=STD,position_noise=M_PER_SQRT_S,tracking_loss=P (docs/navigator.md).",
-        expected: "a VIO error spec (none, synth, key=value pairs; docs/navigator.md)", defaultValue: "none", describesValue: true,
-        canonical: { s in (try? VIOErrorSpec(parsing: s)) != nil ? s : nil }, apply: { _, _ in })
-    public static let walls = SweepDimension(
+        expected: "a VIO error spec (none, synth, key=value pairs; docs/navigator.md)", defaultValue: "none",
+        parse: { try VIOErrorSpec(parsing: $0) })
+    public static let walls = closedLoopDimension(
         key: "walls", label: "walls", flag: "walls",
         help:
             "Walls: venue (the recording's floor plan, corridor when it has none), corridor[:HALF_WIDTH] around the true route, or none (open space); recordings without ground truth are open space.",
-        expected: "venue, corridor, corridor:HALF_WIDTH_M or none", defaultValue: "venue", describesValue: true,
-        canonical: { s in (try? WallsMode(parsing: s)) != nil ? s : nil }, apply: { _, _ in })
+        expected: "venue, corridor, corridor:HALF_WIDTH_M or none", defaultValue: "venue",
+        parse: { try WallsMode(parsing: $0) })
+
+    /// A closed-loop dimension: a value is valid when `parse` accepts it, and its level is the
+    /// text as given (the closed loop parses it once more into `ClosedLoopSpec`'s typed values,
+    /// where the spec is read). Its level sets nothing on `GuidanceOptions`.
+    static func closedLoopDimension<Value>(
+        key: String, label: String, flag: String, help: String, expected: String, defaultValue: String,
+        parse: @escaping @Sendable (String) throws -> Value
+    ) -> SweepDimension {
+        typed(
+            key: key, label: label, flag: flag, help: help, expected: expected, default: defaultValue, describesValue: true,
+            parse: { s in
+                do { _ = try parse(s) } catch { return nil }
+                return s
+            }, format: { $0 }, set: { _, _ in })
+    }
 
     /// The closed-loop dimensions, in the order of cell labels and `closed-loop.csv` columns.
     public static let closedLoop: [SweepDimension] = [walker, vioError, walls]

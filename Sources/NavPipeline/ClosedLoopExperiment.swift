@@ -8,12 +8,22 @@ import NavStatistics
 import NavSynth
 import Synchronization
 
+/// A value of a closed-loop dimension: the text it was given as and its parsed value.
+public struct ClosedLoopLevel<Value: Sendable & Hashable>: Sendable, Hashable {
+    public let text: String
+    public let value: Value
+}
+
 /// The `closed_loop` section of an experiment spec (docs/experiments.md): walker profiles ×
 /// VIO error levels × the sweep's guidance configurations × seeds, `runs` walkers per cell,
 /// on every recording of the inputs.
 public struct ClosedLoopSpec: Sendable, Equatable {
-    /// Values of the closed-loop dimensions (`SweepDimension.closedLoop`) by key, as given.
-    public var values: [String: [String]] = [:]
+    /// The walker profiles, VIO error levels and walls, each parsed once where the spec is read
+    /// (`parse`): the text as given (cell labels, `closed-loop.csv` columns, keys) and its value.
+    /// Empty in a section not read from a spec (no cells).
+    public private(set) var walkerLevels: [ClosedLoopLevel<NavigatorProfile>] = []
+    public private(set) var vioErrorLevels: [ClosedLoopLevel<VIOErrorSpec>] = []
+    public private(set) var wallsLevels: [ClosedLoopLevel<WallsMode>] = []
     /// Walkers per cell.
     public var runs = 30
     public var seeds: [UInt64] = [1]
@@ -23,11 +33,18 @@ public struct ClosedLoopSpec: Sendable, Equatable {
     public var recordings: [String] = []
     public init() {}
 
-    /// The values of a dimension (its default alone when not given).
-    public func values(of d: SweepDimension) -> [String] { values[d.key] ?? [d.defaultValue] }
-    public var walkers: [String] { values(of: .walker) }
-    public var vioErrors: [String] { values(of: .vioError) }
-    public var walls: [String] { values(of: .walls) }
+    /// The texts of a closed-loop dimension's values.
+    public func values(of d: SweepDimension) -> [String] {
+        switch d.key {
+        case SweepDimension.walker.key: return walkers
+        case SweepDimension.vioError.key: return vioErrors
+        case SweepDimension.walls.key: return walls
+        default: return []
+        }
+    }
+    public var walkers: [String] { walkerLevels.map(\.text) }
+    public var vioErrors: [String] { vioErrorLevels.map(\.text) }
+    public var walls: [String] { wallsLevels.map(\.text) }
 
     static var keys: [String] { SweepDimension.closedLoop.map(\.key) + ["runs", "seeds", "sample_paths", "recordings"] }
 
@@ -48,13 +65,17 @@ public struct ClosedLoopSpec: Sendable, Equatable {
             for x in out where !seen.insert(x).inserted { throw fail(k, "'\(escapedForMessage(x))' is listed twice; each value once") }
             return out
         }
-        for d in SweepDimension.closedLoop {
-            guard let l = try strings(d.key) else { continue }
-            s.values[d.key] = try l.map { (x: String) throws(SpecError) -> String in
-                guard let c = d.validate(x) else { throw fail(d.key, d.problem(escapedForMessage(x))) }
-                return c
+        /// The levels of dimension `d` (its default alone when not given), each text parsed once.
+        func levels<V>(_ d: SweepDimension, _ parse: (String) throws -> V) throws(SpecError) -> [ClosedLoopLevel<V>] {
+            var out: [ClosedLoopLevel<V>] = []
+            for x in try strings(d.key) ?? [d.defaultValue] {
+                do { out.append(ClosedLoopLevel(text: x, value: try parse(x))) } catch { throw fail(d.key, d.problem(escapedForMessage(x))) }
             }
+            return out
         }
+        s.walkerLevels = try levels(.walker) { try NavigatorProfile(parsing: $0) }
+        s.vioErrorLevels = try levels(.vioError) { try VIOErrorSpec(parsing: $0) }
+        s.wallsLevels = try levels(.walls) { try WallsMode(parsing: $0) }
         if let l = try strings("recordings") { s.recordings = l }
         if let v = m["runs"] {
             guard let n = v as? Int, n >= 1, n <= 100_000 else { throw fail("runs", "expected walkers per cell, an integer 1…100000") }
@@ -103,16 +124,14 @@ let navigationSessionDimensions: Set<String> = [
 /// The sweep's configurations deduplicated on the dimensions that change the route or the
 /// guidance; labels name those that vary (`tol=0.6 words=clock`).
 func closedLoopConfigurations(_ sweep: Sweep) -> [ClosedLoopConfiguration] {
+    // The navigation-session dimensions keep their default levels (`SweepDimension.options`).
     let dims = SweepDimension.all.filter { !navigationSessionDimensions.contains($0.key) }
-    var values: [String: String] = [:]
-    for d in SweepDimension.all where navigationSessionDimensions.contains(d.key) { values[d.key] = d.defaultValue }
-    var combos: [[String]] = [[]]
-    for d in dims { combos = combos.flatMap { c in sweep.values(of: d).map { c + [$0] } } }
-    return combos.map { vals in
-        var v = values
-        for (d, x) in zip(dims, vals) { v[d.key] = x }
-        let label = zip(dims, vals).filter { sweep.values(of: $0.0).count > 1 }.map { "\($0.0.label)=\($0.1)" }.joined(separator: " ")
-        return ClosedLoopConfiguration(label: label.isEmpty ? "default" : label, options: SweepDimension.options(v))
+    var combos: [[SweepLevel]] = [[]]
+    for d in dims { combos = combos.flatMap { c in sweep.levels(of: d).map { c + [$0] } } }
+    return combos.map { levels in
+        let label = zip(dims, levels).filter { sweep.levels(of: $0.0).count > 1 }.map { "\($0.0.label)=\($0.1.text)" }.joined(separator: " ")
+        let chosen = Dictionary(uniqueKeysWithValues: zip(dims.map(\.key), levels))
+        return ClosedLoopConfiguration(label: label.isEmpty ? "default" : label, options: SweepDimension.options(chosen))
     }
 }
 
@@ -144,7 +163,8 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
     let allScenarios = scenarios
     forEachConcurrently(cp.cells.count, workers: workers, phase: "closed-loop cells") { i in
         let c = cp.cells[i]
-        guard let settings = cp.settings(c), let s = allScenarios[closedLoopScenarioID(c)] else { return .next }
+        let settings = cp.settings(c)
+        guard let s = allScenarios[closedLoopScenarioID(c)] else { return .next }
         let r = simulateWalks(s, settings: settings, seed: c.seed, runs: cp.spec.runs)
         let m = closedLoopMetrics(r.aggregate, keypoints: s.route.keypoints.count)
         results.withLock { $0[i] = m }
@@ -249,9 +269,9 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
             $0.routeID == route && $0.configuration == 0 && $0.walker == cl.walkers.first && $0.vioError == cl.vioErrors.last
                 && $0.walls == cl.walls.first && present.contains($0.index)
         }),
-            let s = try? cp.scenario(c, inputs: plan.inputs), let settings = cp.settings(c)
+            let s = try? cp.scenario(c, inputs: plan.inputs)  // a scenario that cannot be built is listed with the cells
         {
-            let r = simulateWalks(s, settings: settings, seed: c.seed, runs: min(cl.samplePaths, cl.runs), samplePaths: cl.samplePaths)
+            let r = simulateWalks(s, settings: cp.settings(c), seed: c.seed, runs: min(cl.samplePaths, cl.runs), samplePaths: cl.samplePaths)
             // The walls of the floors the route visits (lower floors drawn thicker).
             let routeFloors = Set(s.trueRoute.keypoints.map { s.floorPlan.floor(phoneAt: $0.position.y) })
             let svg = closedLoopSVG(

@@ -26,6 +26,10 @@ public struct ClosedLoopCell: Sendable {
     public var walker: String
     public var vioError: String
     public var seed: UInt64
+    /// The parsed values of `walls`, `walker` and `vioError` (from the spec's levels: never parsed again).
+    public var wallsMode: WallsMode
+    public var walkerProfile: NavigatorProfile
+    public var vioErrorSpec: VIOErrorSpec
     /// Identity in the store: SHA-256 of the navbench version, the recording's checksum, its
     /// venue floor plan file's checksum (empty when there is none) and the cell's canonical
     /// parameters (walls, guidance options' canonical JSON, walker, VIO error, seed, runs).
@@ -50,10 +54,9 @@ public struct ClosedLoopPlan: Sendable {
     /// The label of a cell's guidance configuration (`default` when the sweep has one).
     func label(_ c: ClosedLoopCell) -> String { configurations[c.configuration].label }
 
-    /// The walk settings of a cell (the spec validated every value, so parsing cannot fail).
-    func settings(_ c: ClosedLoopCell) -> ClosedLoopSettings? {
-        guard let walker = try? NavigatorProfile(parsing: c.walker), let vio = try? VIOErrorSpec(parsing: c.vioError) else { return nil }
-        return ClosedLoopSettings(walker: walker, vioError: vio, guidance: configurations[c.configuration].options.guidance)
+    /// The walk settings of a cell.
+    func settings(_ c: ClosedLoopCell) -> ClosedLoopSettings {
+        ClosedLoopSettings(walker: c.walkerProfile, vioError: c.vioErrorSpec, guidance: configurations[c.configuration].options.guidance)
     }
 
     /// The scenario a cell walks (the route Clew records from the recording with the cell's
@@ -61,7 +64,7 @@ public struct ClosedLoopPlan: Sendable {
     func scenario(_ c: ClosedLoopCell, inputs: SessionCatalog) throws -> ClosedLoopScenario {
         try closedLoopScenario(
             recording: try inputs.session(c.recording), options: configurations[c.configuration].options,
-            walls: try WallsMode(parsing: c.walls), venuePlan: floorPlans[c.recording])
+            walls: c.wallsMode, venuePlan: floorPlans[c.recording])
     }
 
     /// The failure line of a scenario that cannot be built (as the section lists it).
@@ -99,21 +102,22 @@ public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
             planSHA = "unreadable"
         }
         let route = rec.routeID.isEmpty ? rec.sessionID : rec.routeID
-        for walls in cl.walls {
+        for walls in cl.wallsLevels {
             for (ci, c) in configs.enumerated() {
-                for w in cl.walkers {
-                    for v in cl.vioErrors {
+                for w in cl.walkerLevels {
+                    for v in cl.vioErrorLevels {
                         for seed in cl.seeds {
                             // Fields length-prefixed: no value can be mistaken for another's continuation.
                             let fields = [
-                                "navbench \(NavbenchVersion.current)", "closed-loop", plan.checksums[file] ?? "", planSHA, walls,
-                                c.options.canonicalJSON, w, v, String(seed), String(cl.runs),
+                                "navbench \(NavbenchVersion.current)", "closed-loop", plan.checksums[file] ?? "", planSHA, walls.text,
+                                c.options.canonicalJSON, w.text, v.text, String(seed), String(cl.runs),
                             ]
                             let key = sha256Hex(of: Data(fields.map { "\($0.utf8.count):\($0)" }.joined().utf8))
                             cells.append(
                                 ClosedLoopCell(
-                                    index: cells.count, recording: file, routeID: route, walls: walls, configuration: ci,
-                                    walker: w, vioError: v, seed: seed, key: key))
+                                    index: cells.count, recording: file, routeID: route, walls: walls.text, configuration: ci,
+                                    walker: w.text, vioError: v.text, seed: seed, wallsMode: walls.value, walkerProfile: w.value,
+                                    vioErrorSpec: v.value, key: key))
                         }
                     }
                 }
@@ -172,7 +176,8 @@ public func executeClosedLoopCells(
     let runs = cp.spec.runs
     forEachConcurrently(runnable.count, workers: workers, phase: "closed-loop cells", progress: progress) { i in
         let c = runnable[i]
-        guard let settings = cp.settings(c), let scenario = allScenarios[closedLoopScenarioID(c)] else { return .next }
+        let settings = cp.settings(c)
+        guard let scenario = allScenarios[closedLoopScenarioID(c)] else { return .next }
         let started = Date()
         let r = simulateWalks(scenario, settings: settings, seed: c.seed, runs: runs)
         let metrics = closedLoopMetrics(r.aggregate, keypoints: scenario.route.keypoints.count)

@@ -8,12 +8,13 @@ import NavIO
 // configuration; `arkit` (the session's own VIO) is always one of them.
 
 extension SweepDimension {
-    public static let estimator = SweepDimension(
+    /// nil: arkit (the session's own VIO); else a name of the spec's `estimators:`.
+    public static let estimator = typed(
         key: "estimator", label: "est", flag: "estimator",
         help: "Estimator replacing the navigation's VIO: arkit (the session's own) or a name of the spec's estimators: (docs/extending.md).",
-        expected: "arkit or a name of estimators: (letters, digits, - and _)", defaultValue: "arkit", describesValue: true,
-        canonical: { s in isEstimatorName(s) ? s : nil },
-        apply: { o, v in o.estimator = v == ExperimentSpec.builtInEstimator ? nil : v })
+        expected: "arkit or a name of estimators: (letters, digits, - and _)", default: String?.none, describesValue: true,
+        parse: { s -> String?? in isEstimatorName(s) ? .some(s == ExperimentSpec.builtInEstimator ? nil : s) : nil },
+        format: { $0 ?? ExperimentSpec.builtInEstimator }, set: { o, v in o.estimator = v })
 }
 
 /// Letters, digits, `-` and `_`, at most 64 characters.
@@ -61,12 +62,13 @@ extension ExperimentSpec {
                 spec.estimators[name] = pattern
             }
         }
-        if let chosen = spec.sweep.values[SweepDimension.estimator.key] {
+        if let chosen = spec.sweep.levels[SweepDimension.estimator.key]?.map(\.text) {
             for v in chosen where v != builtInEstimator && spec.estimators[v] == nil {
                 throw SpecError(file: file, key: "sweep.estimator", problem: "'\(escapedForMessage(v))' is not arkit or a name of estimators:")
             }
         } else if !spec.estimators.isEmpty {
-            spec.sweep.values[SweepDimension.estimator.key] = [builtInEstimator] + spec.estimators.keys.sorted().filter { $0 != builtInEstimator }
+            let names = [builtInEstimator] + spec.estimators.keys.sorted().filter { $0 != builtInEstimator }
+            spec.sweep.levels[SweepDimension.estimator.key] = names.compactMap { SweepDimension.estimator.level(parsing: $0) }  // names checked above
             try spec.sweep.checkLimits(file: file, limits: limits)
         }
     }

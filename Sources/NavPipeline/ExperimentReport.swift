@@ -91,7 +91,7 @@ func writeExperimentReport(
     traceMemory(plan, "report: statistics")
     // The guidance replay was asked for when the spec sweeps or the inputs hold navigation sessions;
     // otherwise (e.g. Experiments/real.yaml: aids and APE only) its sections are left out.
-    let guidance = !plan.jobs.isEmpty || !plan.spec.sweep.values.isEmpty
+    let guidance = !plan.jobs.isEmpty || !plan.spec.sweep.levels.isEmpty
     let allFailures = plan.failures + failures + extraFailures
     let trends =
         guidance && plan.spec.sweep.rdpTolerance.count > 1
@@ -166,11 +166,16 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
         // (memory O(routes × tolerances), not a dictionary entry per metric and route).
         let metrics = ["clock_agreement_within_1h", "end_of_route_error"]
         let tolerances = plan.spec.sweep.rdpTolerance
-        let toleranceIndex = Dictionary(tolerances.enumerated().map { (formatNumber($0.element), $0.offset) }, uniquingKeysWith: { a, _ in a })
+        // Rows carry each level's canonical text in the tolerance column: joined on it, not on a re-formatted number.
+        let levels = plan.spec.sweep.levels(of: .rdpTolerance).map(\.text)
+        let toleranceIndex = Dictionary(levels.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        guard let column = table.parameterColumns.firstIndex(of: SweepDimension.rdpTolerance.column) else { return }
         let routeIndex = Dictionary(routes.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
         var sums = [[(Double, Int)]](repeating: [(Double, Int)](repeating: (0, 0), count: routes.count * tolerances.count), count: metrics.count)
         for r in table.rows where r.value.isFinite {
-            guard let m = metrics.firstIndex(of: r.metric), let ri = routeIndex[r.route], let ti = toleranceIndex[r.parameters[0]] else { continue }
+            guard let m = metrics.firstIndex(of: r.metric), let ri = routeIndex[r.route], let ti = toleranceIndex[r.parameters[column]] else {
+                continue
+            }
             sums[m][ri * tolerances.count + ti].0 += r.value
             sums[m][ri * tolerances.count + ti].1 += 1
         }

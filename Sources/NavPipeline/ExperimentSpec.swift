@@ -63,22 +63,31 @@ public struct SpecLimits: Sendable, Equatable {
 }
 
 /// The sweep grid: every combination of these lists is one configuration. Values are the
-/// canonical texts of each `SweepDimension`, by key; a dimension not swept has its default.
+/// levels of each `SweepDimension` (parsed once, where the spec is read), by key; a dimension
+/// not swept has its default level.
 public struct Sweep: Sendable, Equatable {
-    public var values: [String: [String]] = [:]
+    public var levels: [String: [SweepLevel]] = [:]
     public init() {}
 
-    /// The values of a dimension (its default alone when not swept).
-    public func values(of d: SweepDimension) -> [String] { values[d.key] ?? [d.defaultValue] }
+    /// The levels of a dimension (its default alone when not swept).
+    public func levels(of d: SweepDimension) -> [SweepLevel] { levels[d.key] ?? [d.defaultLevel] }
+    /// The canonical texts of a dimension's levels (labels, `metrics.csv`, YAML).
+    public func values(of d: SweepDimension) -> [String] { levels(of: d).map(\.text) }
 
+    /// The options a level of the sweep sets, from the default options.
+    private func options(_ level: SweepLevel) -> GuidanceOptions {
+        var o = GuidanceOptions()
+        level.apply(to: &o)
+        return o
+    }
     /// The RDP tolerances swept, metres.
-    public var rdpTolerance: [Double] { values(of: .rdpTolerance).map { Double($0)! } }
+    public var rdpTolerance: [Double] { levels(of: .rdpTolerance).map { options($0).rdpTolerance } }
     /// The seeds swept.
-    public var seeds: [UInt64] { values(of: .seeds).map { UInt64($0)! } }
+    public var seeds: [UInt64] { levels(of: .seeds).map { options($0).seed } }
 
     /// Equal when they give the same grid (a dimension left out equals its default given).
     public static func == (a: Sweep, b: Sweep) -> Bool {
-        SweepDimension.all.allSatisfy { a.values(of: $0) == b.values(of: $0) }
+        SweepDimension.all.allSatisfy { a.levels(of: $0) == b.levels(of: $0) }
     }
 }
 
@@ -163,11 +172,11 @@ extension ExperimentSpec {
             }
             for d in SweepDimension.all {
                 guard let l = try list(d.key) else { continue }
-                spec.sweep.values[d.key] = try l.map { (v: Any) throws(SpecError) -> String in
-                    guard let text = v as? String ?? (v as? CustomStringConvertible).map({ "\($0)" }), let c = d.validate(text) else {
+                spec.sweep.levels[d.key] = try l.map { (v: Any) throws(SpecError) -> SweepLevel in
+                    guard let text = v as? String ?? (v as? CustomStringConvertible).map({ "\($0)" }), let level = d.level(parsing: text) else {
                         throw fail("sweep.\(d.key)", d.problem("\(v)"))
                     }
-                    return c
+                    return level
                 }
             }
             try spec.sweep.checkLimits(file: file, limits: limits)  // SpecLimits.swift: repeated values, grid size
@@ -236,13 +245,14 @@ extension Sweep {
     /// only the dimensions that vary.
     public var configurations: [Configuration] {
         let dims = SweepDimension.all
-        let lists = dims.map { values(of: $0) }
-        var combos: [[String]] = [[]]
+        let lists = dims.map { levels(of: $0) }
+        var combos: [[SweepLevel]] = [[]]
         for l in lists { combos = combos.flatMap { c in l.map { c + [$0] } } }
-        return combos.map { vals in
-            let o = SweepDimension.options(Dictionary(uniqueKeysWithValues: zip(dims.map(\.key), vals)))
-            let label = zip(dims, zip(vals, lists)).filter { $0.1.1.count > 1 }.map { "\($0.0.label)=\($0.1.0)" }.joined(separator: " ")
-            return Configuration(label: label.isEmpty ? "default" : label, options: o, parameters: vals)
+        return combos.map { levels in
+            var o = GuidanceOptions()
+            for level in levels { level.apply(to: &o) }
+            let label = zip(dims, zip(levels, lists)).filter { $0.1.1.count > 1 }.map { "\($0.0.label)=\($0.1.0.text)" }.joined(separator: " ")
+            return Configuration(label: label.isEmpty ? "default" : label, options: o, parameters: levels.map(\.text))
         }
     }
 }

@@ -35,11 +35,11 @@ struct GuidanceFlags: ParsableArguments {
 
     /// The options from the flags, then `settings` (`KEY=VALUE` by spec key) on top.
     func options(settings: [String] = []) throws -> GuidanceOptions {
-        var values: [String: String] = [:]
+        var levels: [String: SweepLevel] = [:]
         for (d, v) in given {
             guard let v else { continue }
-            guard let c = d.validate(v) else { throw ValidationError("--\(d.flag) \(v): expected \(d.expected)") }
-            values[d.key] = c
+            guard let level = d.level(parsing: v) else { throw ValidationError("--\(d.flag) \(v): expected \(d.expected)") }
+            levels[d.key] = level
         }
         for s in settings {
             let kv = s.split(separator: "=", maxSplits: 1).map(String.init)
@@ -49,10 +49,10 @@ struct GuidanceFlags: ParsableArguments {
                 }
                 throw ValidationError("\(s): expected KEY=VALUE with KEY one of \(SweepDimension.all.map(\.key).joined(separator: ", "))")
             }
-            guard let c = d.validate(kv[1]) else { throw ValidationError("\(d.key)=\(kv[1]): expected \(d.expected)") }
-            values[d.key] = c
+            guard let level = d.level(parsing: kv[1]) else { throw ValidationError("\(d.key)=\(kv[1]): expected \(d.expected)") }
+            levels[d.key] = level
         }
-        var o = SweepDimension.options(values)
+        var o = SweepDimension.options(levels)
         guard let u = ClockFace.Units(rawValue: units) else { throw ValidationError("--units \(units): expected feet or metres") }
         o.guidance.units = u
         o.guidance.announceDistance = announceDistance

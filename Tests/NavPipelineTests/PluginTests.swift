@@ -154,7 +154,7 @@ import Testing
               echo: "exec:cat"
             """
         let spec = try ExperimentSpec.parse(yaml, file: dir + "/spec.yaml")
-        #expect(spec.sweep.values["estimator"] == ["arkit", "echo", "mine"])
+        #expect(spec.sweep.values(of: .estimator) == ["arkit", "echo", "mine"])
         #expect(spec.folder == dir)
         let plan = planExperiment(spec)
         #expect(plan.jobs.count == 5)
@@ -175,7 +175,9 @@ import Testing
         }
         // Round trip through the resolved spec keeps the estimators.
         let again = try ExperimentSpec.parse(spec.resolvedYAML, file: dir + "/spec.yaml")
-        #expect(again.estimators == spec.estimators && again.sweep == spec.sweep && again.sweep.values["estimator"] == spec.sweep.values["estimator"])
+        #expect(
+            again.estimators == spec.estimators && again.sweep == spec.sweep
+                && again.sweep.values(of: .estimator) == spec.sweep.values(of: .estimator))
     }
 
     @Test func estimatePatternsStayInsideTheSpecFolder() throws {

@@ -13,7 +13,7 @@ import Testing
                 "output=Reports/try", "calibration=[mean, \"ema:tau=0.5,angle\"]",
             ])
         #expect(s.sweep.rdpTolerance == [0.6, 1])
-        #expect(s.sweep.values["haptic"] == ["relaxed"])
+        #expect(s.sweep.levels["haptic"]?.map(\.text) == ["relaxed"])
         #expect(s.output == "Reports/try")
         #expect(s.calibration == ["mean", "ema:tau=0.5,angle"])
         #expect(s.sweep.configurations.map(\.label) == ["tol=0.6", "tol=1"])
