@@ -17,19 +17,7 @@ public struct BeaconProximityKind: ResultKind {
     ///
     /// Complexity: O(inputs × filters).
     public func units(of plan: ExperimentPlan) -> [WorkUnit] {
-        var units: [WorkUnit] = []
-        for file in plan.inputs.names {
-            guard let metadata = plan.inputs.metadata(file) else { continue }
-            for f in plan.spec.proximity {
-                units.append(
-                    WorkUnit(
-                        key: workUnitKey(kind: name, [plan.checksums[file] ?? "", f]), index: units.count, input: file,
-                        route: metadata.routeID.isEmpty ? "-" : metadata.routeID,
-                        session: metadata.sessionID.isEmpty ? fileName(of: file) : metadata.sessionID, configuration: f, parameters: [f],
-                        title: "\(file) [proximity \(f)]"))
-            }
-        }
-        return units
+        perInputUnits(kind: name, plan: plan, configurations: plan.spec.proximity) { "\($0) [proximity \($1)]" }
     }
 
     /// Applies to a session with a `ble` stream, a beacon of known position and ground truth.
@@ -47,16 +35,7 @@ public struct BeaconProximityKind: ResultKind {
     }
 
     public func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
-        var rows: [MetricRow] = []
-        for (u, outcome) in results {
-            for m in outcome?.metrics ?? [] {
-                rows.append(
-                    MetricRow(
-                        route: u.route, session: u.session, configuration: u.configuration, parameters: u.parameters, metric: m.name, value: m.value,
-                        unit: m.unit))
-            }
-        }
-        let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
+        let table = outcomeTable(results, parameterColumns: parameterColumns)
         let markdown =
             "\n## Beacon proximity\n\nRSSI filters compared on every session with positioned beacons and ground truth "
             + "(docs/aids.md), paired within each session (the units). All rows: `proximity.csv`.\n\n"

@@ -22,19 +22,11 @@ public struct GyroFilterKind: ResultKind {
     ///
     /// Complexity: O(inputs × filters), plus one SHA-256 of each plugin file.
     public func units(of plan: ExperimentPlan) -> [WorkUnit] {
-        let plugins = plan.spec.gyroFilters.map { f in ((try? FilterRegistry.pluginSHA256(f)) ?? nil) ?? "" }
-        var units: [WorkUnit] = []
-        for file in plan.inputs.names {
-            guard let metadata = plan.inputs.metadata(file) else { continue }
-            for (f, plugin) in zip(plan.spec.gyroFilters, plugins) {
-                units.append(
-                    WorkUnit(
-                        key: workUnitKey(kind: name, [plan.checksums[file] ?? "", f, plugin]), index: units.count, input: file, route: "-",
-                        session: metadata.sessionID.isEmpty ? fileName(of: file) : metadata.sessionID, configuration: f, parameters: [f],
-                        title: "\(file) [gyro filter \(f)]"))
-            }
+        let plugins = Dictionary(
+            plan.spec.gyroFilters.map { f in (f, ((try? FilterRegistry.pluginSHA256(f)) ?? nil) ?? "") }, uniquingKeysWith: { a, _ in a })
+        return perInputUnits(kind: name, plan: plan, configurations: plan.spec.gyroFilters, routes: false, keyParts: { [$0, plugins[$0] ?? ""] }) {
+            "\($0) [gyro filter \($1)]"
         }
-        return units
     }
 
     /// Applies to a session with an IMU (gyroscope samples) and at least 3 ground-truth poses.
@@ -68,16 +60,7 @@ public struct GyroFilterKind: ResultKind {
     }
 
     public func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
-        var rows: [MetricRow] = []
-        for (u, outcome) in results {
-            for m in outcome?.metrics ?? [] {
-                rows.append(
-                    MetricRow(
-                        route: u.route, session: u.session, configuration: u.configuration, parameters: u.parameters, metric: m.name, value: m.value,
-                        unit: m.unit))
-            }
-        }
-        let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
+        let table = outcomeTable(results, parameterColumns: parameterColumns)
         let markdown =
             "\n## Filters against optical ground truth\n\nGyroscope axes filtered, compared with the angular rate of the "
             + "motion-capture orientation (finite differences, interpolated at the IMU stamps); filters compared over sessions (the units), paired within each session. All rows: `gyro-filters.csv`.\n\n"

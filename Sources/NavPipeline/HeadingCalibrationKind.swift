@@ -19,19 +19,7 @@ public struct HeadingCalibrationKind: ResultKind {
     ///
     /// Complexity: O(inputs × estimators).
     public func units(of plan: ExperimentPlan) -> [WorkUnit] {
-        var units: [WorkUnit] = []
-        for file in plan.inputs.names {
-            guard let metadata = plan.inputs.metadata(file) else { continue }
-            for e in plan.spec.calibration {
-                units.append(
-                    WorkUnit(
-                        key: workUnitKey(kind: name, [plan.checksums[file] ?? "", e]), index: units.count, input: file,
-                        route: metadata.routeID.isEmpty ? "-" : metadata.routeID,
-                        session: metadata.sessionID.isEmpty ? fileName(of: file) : metadata.sessionID, configuration: e, parameters: [e],
-                        title: "\(file) [calibration \(e)]"))
-            }
-        }
-        return units
+        perInputUnits(kind: name, plan: plan, configurations: plan.spec.calibration) { "\($0) [calibration \($1)]" }
     }
 
     /// Applies to a session with a compass stream, or with a magnetometer and ground truth.
@@ -50,18 +38,12 @@ public struct HeadingCalibrationKind: ResultKind {
     }
 
     public func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
-        var rows: [MetricRow] = [], notes: [String] = []
+        var notes: [String] = []
         for (u, outcome) in results {
-            guard let outcome, !outcome.metrics.isEmpty else { continue }
-            if !outcome.note.isEmpty, !notes.contains("\(u.session): \(outcome.note)") { notes.append("\(u.session): \(outcome.note)") }
-            for m in outcome.metrics {
-                rows.append(
-                    MetricRow(
-                        route: u.route, session: u.session, configuration: u.configuration, parameters: u.parameters, metric: m.name, value: m.value,
-                        unit: m.unit))
-            }
+            guard let outcome, !outcome.metrics.isEmpty, !outcome.note.isEmpty else { continue }
+            if !notes.contains("\(u.session): \(outcome.note)") { notes.append("\(u.session): \(outcome.note)") }
         }
-        let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
+        let table = outcomeTable(results, parameterColumns: parameterColumns)
         let markdown =
             "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass (or a magnetometer and true orientation, emulating one); "
             + "estimators compared over sessions (the units; each estimator runs on the same sessions, so they are paired within a session). "

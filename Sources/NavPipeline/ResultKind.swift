@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 import NavIO
+import NavReport
 import Synchronization
 
 // Result kinds beside guidance replay runs and closed-loop cells: heading calibration, beacon
@@ -206,4 +207,48 @@ public func resultKindSections(
         sections.append(kind.section(results, plan: plan))
     }
     return (sections, failures)
+}
+
+/// The units of a kind that runs each configuration on every input of the plan, in input-name
+/// order then configuration order (calibration, proximity, gyroscope filters). Labels: the
+/// session id (the file name when it has none); the route id, or `-` (`routes: false`, or none).
+///
+/// - Parameters:
+///   - keyParts: what the key covers besides the kind and the input's checksum, per configuration
+///     (default: the configuration's text).
+///   - title: what a unit is, for its failure line, from the input and the configuration.
+/// - Complexity: O(inputs × configurations).
+public func perInputUnits(
+    kind: String, plan: ExperimentPlan, configurations: [String], routes: Bool = true, keyParts: (String) -> [String] = { [$0] },
+    title: (_ input: String, _ configuration: String) -> String
+) -> [WorkUnit] {
+    let parts = configurations.map(keyParts)
+    var units: [WorkUnit] = []
+    for file in plan.inputs.names {
+        guard let metadata = plan.inputs.metadata(file) else { continue }
+        let route = routes && !metadata.routeID.isEmpty ? metadata.routeID : "-"
+        let session = metadata.sessionID.isEmpty ? fileName(of: file) : metadata.sessionID
+        for (c, extra) in zip(configurations, parts) {
+            units.append(
+                WorkUnit(
+                    key: workUnitKey(kind: kind, [plan.checksums[file] ?? ""] + extra), index: units.count, input: file, route: route,
+                    session: session, configuration: c, parameters: [c], title: title(file, c)))
+        }
+    }
+    return units
+}
+
+/// The metric rows of stored outcomes, in unit order (a failed or missing unit, or one that does
+/// not apply, has none), labelled by each unit.
+public func outcomeTable(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], parameterColumns: [String]) -> MetricsTable {
+    var rows: [MetricRow] = []
+    for (u, outcome) in results {
+        for m in outcome?.metrics ?? [] {
+            rows.append(
+                MetricRow(
+                    route: u.route, session: u.session, configuration: u.configuration, parameters: u.parameters, metric: m.name, value: m.value,
+                    unit: m.unit))
+        }
+    }
+    return MetricsTable(parameterColumns: parameterColumns, rows: rows)
 }

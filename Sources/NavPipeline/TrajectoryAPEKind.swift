@@ -42,16 +42,7 @@ public struct TrajectoryAPEKind: ResultKind {
     }
 
     public func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
-        var rows: [MetricRow] = []
-        for (u, outcome) in results {
-            for m in outcome?.metrics ?? [] {
-                rows.append(
-                    MetricRow(
-                        route: u.route, session: u.session, configuration: u.configuration, parameters: u.parameters, metric: m.name, value: m.value,
-                        unit: m.unit))
-            }
-        }
-        let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
+        let table = outcomeTable(results, parameterColumns: parameterColumns)
         var md =
             "\n## Trajectory evaluation (APE)\n\nTranslation APE with evo's conventions (association within 0.01 s). All rows: `ape.csv`.\n\n"
             + "| estimate | reference | alignment | pairs | rmse (m) | mean (m) | median (m) | max (m) |\n|---|---|---|---:|---:|---:|---:|---:|\n"

@@ -35,16 +35,7 @@ struct IMUDurationKind: ResultKind {
     }
 
     func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
-        var rows: [MetricRow] = []
-        for (u, outcome) in results {
-            for m in outcome?.metrics ?? [] {
-                rows.append(
-                    MetricRow(
-                        route: u.route, session: u.session, configuration: u.configuration, parameters: u.parameters, metric: m.name,
-                        value: m.value, unit: m.unit))
-            }
-        }
-        let table = MetricsTable(parameterColumns: parameterColumns, rows: rows)
+        let table = outcomeTable(results, parameterColumns: parameterColumns)
         let lines = table.rows.map { "| \($0.session) | \(formatNumber($0.value)) |\n" }.joined()
         return ReportSection(
             markdown: "\n## IMU duration\n\n| session | seconds |\n|---|---:|\n" + lines,
