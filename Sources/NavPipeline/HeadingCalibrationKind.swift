@@ -7,7 +7,7 @@ import NavReport
 /// Heading calibration (docs/aids.md) as a result kind: the pocket calibration replayed on every
 /// input session with a compass (or a magnetometer and true orientation, emulating one), once per
 /// estimator of the spec's `calibration:` list. A unit is (input, estimator); the section compares
-/// the estimators (means over sessions, `configurationTableMarkdown`) and lists the sessions whose
+/// the estimators (mean [CI] over sessions, paired: `pairedConfigurationMarkdown`) and lists the sessions whose
 /// calibration stopped.
 public struct HeadingCalibrationKind: ResultKind {
     public init() {}
