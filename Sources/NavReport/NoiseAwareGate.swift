@@ -9,7 +9,9 @@ public struct GatedMetric: Sendable, Equatable {
     public var metric: String
     public var unit: String
     public var polarity: MetricPolarity
-    /// Units (session × configuration) with a finite value in both tables.
+    /// Independent units (route × session × seed: the `seed` parameter column when the table has
+    /// one) with a finite value in both tables. The configurations of a unit are paired within it
+    /// and averaged, never counted as replicates (a cluster bootstrap over the units).
     public var n: Int
     public var baselineMean: Double
     public var currentMean: Double
@@ -84,9 +86,12 @@ public func gateVerdict(
 
 /// The noise-aware regression gate. For every (route, metric) with a polarity, pairs the runs
 /// both tables have (same session and configuration; repeated keys paired in order of
-/// appearance) and flags a regression only when the mean paired difference is worse beyond
+/// appearance), averages them per independent unit (route × session × seed: configurations are
+/// nested in a unit, never replicates) and flags a regression only when the mean over units of
+/// the paired differences is worse beyond
 /// `absolute + relative·|baseline mean|` **and** significant: its whole 95 % BCa bootstrap CI
-/// (seeded by route and metric) lies beyond that tolerance, so it excludes zero (`gateVerdict`).
+/// over the units (a cluster bootstrap, seeded by route and metric) lies beyond that tolerance, so
+/// it excludes zero (`gateVerdict`).
 ///
 /// With fewer than `minimumPairs` paired units the per-row rule of `compareMetrics` decides,
 /// and `reason` says so. A row missing from `current`, or a finite value turned NaN, is always
@@ -116,6 +121,7 @@ public func noiseAwareGate(
         if groups[g] == nil { order.append(g) }
         groups[g, default: []].append(e)
     }
+    let seedColumn = baseline.parameterColumns.firstIndex(of: "seed")
     var gated: [GatedMetric] = []
     for g in order {
         let entries = groups[g]!
@@ -125,6 +131,8 @@ public func noiseAwareGate(
         let tol = tolerances[first.metric] ?? defaultTolerance(unit: first.unit)
         var b: [Double] = [], c: [Double] = [], structural: [MetricChange] = []
         var rowsOnly: [(MetricRow, Double)] = []
+        // Paired differences summed per unit, units in first-appearance order.
+        var unitIndex: [String: Int] = [:], unitSums: [(sum: Double, count: Int)] = []
         for (key, r) in entries {
             guard let v = now[key] else {
                 structural.append(
@@ -140,16 +148,26 @@ public func noiseAwareGate(
                         baseline: r.value, current: v, polarity: polarity, regressed: true))
                 continue
             }
-            if r.value.isFinite && v.isFinite { b.append(r.value); c.append(v); rowsOnly.append((r, v)) }
+            if r.value.isFinite && v.isFinite {
+                b.append(r.value); c.append(v); rowsOnly.append((r, v))
+                let unit = r.session + "\u{1}" + (seedColumn.map { $0 < r.parameters.count ? r.parameters[$0] : "" } ?? "")
+                let u =
+                    unitIndex[unit]
+                    ?? {
+                        unitIndex[unit] = unitSums.count; unitSums.append((0, 0)); return unitSums.count - 1
+                    }()
+                unitSums[u].sum += v - r.value
+                unitSums[u].count += 1
+            }
         }
-        let n = b.count
+        let n = unitSums.count
         let bm = Statistics.mean(b), cm = Statistics.mean(c)
         var item = GatedMetric(
             route: first.route, metric: first.metric, unit: first.unit, polarity: polarity, n: n,
             baselineMean: bm, currentMean: cm, meanDifference: .nan, ciLow: .nan, ciHigh: .nan,
             tolerance: tol, paired: n >= minimumPairs, rowRegressions: structural, regressed: false, reason: "")
         if n >= minimumPairs {
-            let d = zip(c, b).map { $0 - $1 }
+            let d = unitSums.map { $0.sum / Double($0.count) }  // one mean paired difference per unit
             let ci = BootstrapInterval.mean(
                 d, confidence: confidence, resamples: resamples,
                 seed: streamSeed(0x6761_7465, g)
@@ -210,8 +228,9 @@ public func gateMarkdown(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, bas
     md += "\(moved.count) moved without regressing, \(r.gated.count - r.regressions.count - moved.count) unchanged.\n\n"
     md +=
         "A metric regresses when the mean paired difference (current − baseline) is worse beyond its tolerance and its whole "
-        + "95 % BCa bootstrap CI lies beyond the tolerance (so it excludes zero); with fewer than 5 paired runs the per-row tolerance rule "
-        + "decides (said in the last column).\n\n"
+        + "95 % BCa bootstrap CI lies beyond the tolerance (so it excludes zero). n counts independent units (route × session × seed): "
+        + "the configurations of a unit are paired within it and averaged, never counted as replicates, and the bootstrap resamples units. "
+        + "With fewer than 5 paired units the per-row tolerance rule decides (said in the last column).\n\n"
     let shown = r.regressions + moved
     guard !shown.isEmpty else { return md + "No metric moved.\n" + (closedLoop?.markdown ?? "") }
     md += "| | route | metric | n | baseline mean | current mean | difference | 95 % CI | tolerance | why |\n"

@@ -130,9 +130,10 @@ struct Compare: ParsableCommand {
         discussion: """
             BASELINE and CURRENT are run folders or metrics.csv files (pandas-written ones too). Lower is better for errors,
             drift, corrections and false or missed arrivals; higher for agreement, precision, recall and completion; counts like
-            instructions never regress. Per route and metric, the runs both tables have are paired and a regression needs the
-            mean paired difference to be worse beyond the tolerance AND its 95 % bootstrap CI to exclude zero; with fewer than
-            5 paired runs the per-row tolerance rule decides (and the table says so). A row missing from CURRENT or a value
+            instructions never regress. Per route and metric, the runs both tables have are paired, averaged per independent
+            unit (route x session x seed: configurations are never replicates), and a regression needs the mean difference to be
+            worse beyond the tolerance AND its 95 % bootstrap CI over the units to exclude zero; with fewer than 5 paired units
+            the per-row tolerance rule decides (and the table says so). A row missing from CURRENT or a value
             turned NaN is a regression. Default tolerances per unit: docs/ci.md.
             Exit status: 0 no regression, 1 regression, 2 an input cannot be read.
             """)

@@ -58,6 +58,43 @@ import FoundationXML
         #expect(none.gated[0].reason == "within noise (CI includes 0)" || none.gated[0].reason == "no worse")
     }
 
+    /// Configurations are nested in units, never replicates: 6 sessions × 10 configurations that
+    /// share each session's noise are 6 units (n = 6, the bootstrap resamples sessions), and a
+    /// shift well inside the sessions' spread is within noise; counted as 60 rows its CI would be
+    /// √10 times too narrow. A `seed` column splits units: 3 sessions × 2 seeds are 6.
+    @Test func configurationsAreNotReplicates() {
+        var rng = SeededRandom(seed: 11)
+        var b: [MetricRow] = [], c: [MetricRow] = []
+        for u in 0..<6 {
+            let sessionNoise = 0.5 * rng.gaussian()
+            for k in 0..<10 {
+                let base = 2 + sessionNoise + 0.001 * Double(k), now = base + 0.05 + 0.2 * rng.gaussian()
+                func row(_ v: Double) -> MetricRow {
+                    MetricRow(
+                        route: "R1", session: "nav\(u)", configuration: "c\(k)", parameters: ["c\(k)"], metric: "end_of_route_error", value: v,
+                        unit: "m")
+                }
+                b.append(row(base)); c.append(row(now))
+            }
+        }
+        let r = noiseAwareGate(
+            baseline: MetricsTable(parameterColumns: ["config"], rows: b), current: MetricsTable(parameterColumns: ["config"], rows: c),
+            resamples: 2000)
+        #expect(r.gated[0].n == 6 && r.gated[0].paired)
+        var seeded: [MetricRow] = []
+        for s in 0..<3 {
+            for seed in ["1", "2"] {
+                seeded.append(
+                    MetricRow(
+                        route: "R1", session: "nav\(s)", configuration: "d", parameters: [seed], metric: "end_of_route_error", value: 1, unit: "m"))
+            }
+        }
+        let t = MetricsTable(parameterColumns: ["seed"], rows: seeded)
+        #expect(noiseAwareGate(baseline: t, current: t).gated[0].n == 6)
+        let unseeded = MetricsTable(parameterColumns: ["other"], rows: seeded)
+        #expect(noiseAwareGate(baseline: unseeded, current: unseeded).gated[0].n == 3)
+    }
+
     @Test func verdictCases() {
         let lower = MetricPolarity.lowerIsBetter, higher = MetricPolarity.higherIsBetter
         #expect(gateVerdict(estimate: -1, low: -2, high: -0.5, polarity: lower, allowance: 0.1) == (false, "no worse"))
