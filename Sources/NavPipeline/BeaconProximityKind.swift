@@ -10,6 +10,7 @@ import NavReport
 public struct BeaconProximityKind: ResultKind {
     public init() {}
     public var name: String { "proximity" }
+    public var csvFile: String { "proximity.csv" }
     public var parameterColumns: [String] { ["filter"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.proximity.isEmpty }
 
@@ -42,6 +43,6 @@ public struct BeaconProximityKind: ResultKind {
             + pairedConfigurationMarkdown(
                 table, options: plan.spec.statistics,
                 keyMetrics: ["class_accuracy", "distance_error_rmse", "false_exits_per_minute", "enter_latency_mean", "exit_latency_mean"])
-        return ReportSection(markdown: markdown, files: [("proximity.csv", table.csv)])
+        return ReportSection(markdown: markdown, files: [(csvFile, table.csv)])
     }
 }

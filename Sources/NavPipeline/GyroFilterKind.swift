@@ -14,6 +14,7 @@ import NavSignal
 public struct GyroFilterKind: ResultKind {
     public init() {}
     public var name: String { "gyro_filter" }
+    public var csvFile: String { "gyro-filters.csv" }
     public var parameterColumns: [String] { ["filter"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.gyroFilters.isEmpty }
 
@@ -65,6 +66,6 @@ public struct GyroFilterKind: ResultKind {
             "\n## Filters against optical ground truth\n\nGyroscope axes filtered, compared with the angular rate of the "
             + "motion-capture orientation (finite differences, interpolated at the IMU stamps); filters compared over sessions (the units), paired within each session. All rows: `gyro-filters.csv`.\n\n"
             + pairedConfigurationMarkdown(table, options: plan.spec.statistics, keyMetrics: ["gyro_error_rms", "gyro_error_max"])
-        return ReportSection(markdown: markdown, files: [("gyro-filters.csv", table.csv)])
+        return ReportSection(markdown: markdown, files: [(csvFile, table.csv)])
     }
 }

@@ -12,6 +12,7 @@ import NavReport
 public struct HeadingCalibrationKind: ResultKind {
     public init() {}
     public var name: String { "calibration" }
+    public var csvFile: String { "calibration.csv" }
     public var parameterColumns: [String] { ["estimator"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.calibration.isEmpty }
 
@@ -50,6 +51,6 @@ public struct HeadingCalibrationKind: ResultKind {
             + "All rows: `calibration.csv`.\n\n"
             + pairedConfigurationMarkdown(table, options: plan.spec.statistics, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"])
             + (notes.isEmpty ? "" : "\nStopped calibrations:\n\n" + notes.map { "- \($0)\n" }.joined())
-        return ReportSection(markdown: markdown, files: [("calibration.csv", table.csv)])
+        return ReportSection(markdown: markdown, files: [(csvFile, table.csv)])
     }
 }

@@ -75,6 +75,9 @@ public protocol ResultKind: Sendable {
     var name: String { get }
     /// The report's parameter columns (`WorkUnit.parameters` values) for its CSV file.
     var parameterColumns: [String] { get }
+    /// Its rows' CSV in the report folder (`route, session, configuration, <parameters>, metric,
+    /// value, unit`, written by `section`): what `navbench compare` gates for this kind.
+    var csvFile: String { get }
     /// Whether the spec asks for this kind: its section appears (even empty) only then.
     func isAsked(by spec: ExperimentSpec) -> Bool
     /// The units, in a fixed order (see the contract above).

@@ -11,6 +11,7 @@ import NavReport
 public struct TrajectoryAPEKind: ResultKind {
     public init() {}
     public var name: String { "ape" }
+    public var csvFile: String { "ape.csv" }
     public var parameterColumns: [String] { ["reference"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.ape.isEmpty }
 
@@ -56,6 +57,6 @@ public struct TrajectoryAPEKind: ResultKind {
             md +=
                 "| \(r[0].session) | \(r[0].parameters[0]) | \(r[0].configuration) | \(v("pairs")) | \(v("ape_rmse")) | \(v("ape_mean")) | \(v("ape_median")) | \(v("ape_max")) |\n"
         }
-        return ReportSection(markdown: md, files: [("ape.csv", table.csv)])
+        return ReportSection(markdown: md, files: [(csvFile, table.csv)])
     }
 }

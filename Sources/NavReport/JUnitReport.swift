@@ -32,12 +32,13 @@ public func gateJUnitXML(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, sui
     x += "<testsuites name=\"navbench compare\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
     x += "  <testsuite name=\"\(xmlEscaped(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
     for g in r.gated {
-        x += "    <testcase classname=\"navbench.compare.\(xmlEscaped(g.route))\" name=\"\(xmlEscaped(g.metric))\" time=\"0\""
+        let classname = g.kind.isEmpty ? "navbench.compare.\(g.route)" : "navbench.compare.\(g.kind).\(g.route)"
+        x += "    <testcase classname=\"\(xmlEscaped(classname))\" name=\"\(xmlEscaped(g.metric))\" time=\"0\""
         guard g.regressed else { x += "/>\n"; continue }
         x += ">\n"
         let unit = g.unit.isEmpty ? "" : " \(g.unit)"
         let message =
-            "\(g.metric) on \(g.route) worse: baseline \(gateNumber(g.baselineMean)), current \(gateNumber(g.currentMean)), "
+            "\(g.kind.isEmpty ? "" : g.kind + " ")\(g.metric) on \(g.route) worse: baseline \(gateNumber(g.baselineMean)), current \(gateNumber(g.currentMean)), "
             + "difference \(gateNumber(g.meanDifference))\(unit), 95% CI [\(gateNumber(g.ciLow)), \(gateNumber(g.ciHigh))], n=\(g.n)"
         var body = message + "\n" + g.reason + "\n"
         for ch in g.rowRegressions.prefix(50) {

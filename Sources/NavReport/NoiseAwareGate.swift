@@ -5,6 +5,9 @@ import NavStatistics
 /// One gated (route, metric) of `navbench compare`: the paired difference current − baseline
 /// over the runs both tables have, with its bootstrap confidence interval, and the verdict.
 public struct GatedMetric: Sendable, Equatable {
+    /// The result kind of its table: empty for the guidance replay (`metrics.csv`), else the
+    /// kind's name (`calibration`, `proximity`, `gyro_filter`, `ape`: its CSV file in the run folder).
+    public var kind = ""
     public var route: String
     public var metric: String
     public var unit: String
@@ -35,6 +38,7 @@ public struct GateResult: Sendable {
     public var gated: [GatedMetric]
     public var comparedRows: Int
     public var regressions: [GatedMetric] { gated.filter(\.regressed) }
+    public init(gated: [GatedMetric], comparedRows: Int) { self.gated = gated; self.comparedRows = comparedRows }
 }
 
 /// Per-metric default tolerances, robust to last-digit floating-point differences between
@@ -101,7 +105,7 @@ public func gateVerdict(
 public func noiseAwareGate(
     baseline: MetricsTable, current: MetricsTable, tolerances: [String: CompareTolerance] = [:],
     resamples: Int = BootstrapInterval.defaultResamples, minimumPairs: Int = 5,
-    confidence: Double = 0.95
+    confidence: Double = 0.95, kind: String = ""
 ) -> GateResult {
     // Unit key: session, configuration, occurrence index of the (route, session, configuration, metric) key.
     func keyed(_ t: MetricsTable) -> [(key: String, row: MetricRow)] {
@@ -163,14 +167,14 @@ public func noiseAwareGate(
         let n = unitSums.count
         let bm = Statistics.mean(b), cm = Statistics.mean(c)
         var item = GatedMetric(
-            route: first.route, metric: first.metric, unit: first.unit, polarity: polarity, n: n,
+            kind: kind, route: first.route, metric: first.metric, unit: first.unit, polarity: polarity, n: n,
             baselineMean: bm, currentMean: cm, meanDifference: .nan, ciLow: .nan, ciHigh: .nan,
             tolerance: tol, paired: n >= minimumPairs, rowRegressions: structural, regressed: false, reason: "")
         if n >= minimumPairs {
             let d = unitSums.map { $0.sum / Double($0.count) }  // one mean paired difference per unit
             let ci = BootstrapInterval.mean(
                 d, confidence: confidence, resamples: resamples,
-                seed: streamSeed(0x6761_7465, g)
+                seed: streamSeed(0x6761_7465, kind.isEmpty ? g : kind + "\u{1}" + g)
             ).bca
             item.meanDifference = ci.estimate
             item.ciLow = ci.low
@@ -217,13 +221,18 @@ public func gateMarkdown(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, bas
     var md = "# navbench compare: \(markdownInline(currentName)) against \(markdownInline(baselineName))\n\n"
     let moved = r.gated.filter { !$0.regressed && ($0.meanDifference != 0 && !$0.meanDifference.isNaN || !$0.rowRegressions.isEmpty) }
     let total = gateRegressionCount(r, closedLoop: closedLoop)
+    // Regressions by result kind (replay first, then the kinds in order of appearance, then the closed loop).
+    var kinds: [String] = [""]
+    for g in r.gated where !kinds.contains(g.kind) { kinds.append(g.kind) }
+    var byKind = kinds.map { k in "\(r.regressions.filter { $0.kind == k }.count) \(k.isEmpty ? "replay" : k)" }
+    if let closedLoop { byKind.append("\(closedLoop.regressions.count) closed loop") }
+    let breakdown = byKind.count > 1 ? " (" + byKind.joined(separator: ", ") + ")" : ""
     if let closedLoop {
         md +=
             "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows and \(closedLoop.checks.count) closed-loop values "
-            + "(\(closedLoop.cells) cells × success rate, end-of-route error): **\(total) regressed** "
-            + "(\(r.regressions.count) replay, \(closedLoop.regressions.count) closed loop), "
+            + "(\(closedLoop.cells) cells × success rate, end-of-route error): **\(total) regressed**\(breakdown), "
     } else {
-        md += "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows: **\(total) regressed**, "
+        md += "\(r.gated.count) gated metrics (route × metric) over \(r.comparedRows) rows: **\(total) regressed**\(breakdown), "
     }
     md += "\(moved.count) moved without regressing, \(r.gated.count - r.regressions.count - moved.count) unchanged.\n\n"
     md +=
@@ -238,7 +247,7 @@ public func gateMarkdown(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, bas
     for g in shown {
         let unit = g.unit.isEmpty ? "" : " \(g.unit)"
         md +=
-            "| \(g.regressed ? "**worse**" : "ok") | \(markdownInline(g.route)) | \(markdownInline(g.metric)) | \(g.n) | \(gateNumber(g.baselineMean)) | "
+            "| \(g.regressed ? "**worse**" : "ok") | \(markdownInline(g.kind.isEmpty ? g.route : g.kind + " · " + g.route)) | \(markdownInline(g.metric)) | \(g.n) | \(gateNumber(g.baselineMean)) | "
             + "\(gateNumber(g.currentMean)) | \(gateNumber(g.meanDifference))\(unit) | [\(gateNumber(g.ciLow)), \(gateNumber(g.ciHigh))] | "
             + "\(gateNumber(g.tolerance.absolute)) + \(gateNumber(g.tolerance.relative))·\\|b\\| | \(g.reason) |\n"
     }

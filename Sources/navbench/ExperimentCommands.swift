@@ -170,10 +170,17 @@ struct Compare: ParsableCommand {
             throw ExitCode(2)
         }
         for path in [out, markdown, junit] { try checkOutput(path, extraInputs: [metricsPath(baseline), metricsPath(current)]) }
-        let result = noiseAwareGate(baseline: b, current: c, tolerances: tolerances, resamples: resamples)
-        // Closed loop: both run folders' closed-loop.csv, when the baseline has one (ClosedLoopGate).
+        var result = noiseAwareGate(baseline: b, current: c, tolerances: tolerances, resamples: resamples)
+        // Closed loop: both run folders' closed-loop.csv, when the baseline has one (ClosedLoopGate);
+        // the result kinds (calibration.csv, proximity.csv, gyro-filters.csv, ape.csv) the baseline has.
         let closedLoop: ClosedLoopGate?
-        do { closedLoop = try closedLoopGate(baseline: baseline, current: current) } catch {
+        do {
+            let kinds = try resultKindGates(
+                baseline: baseline, current: current, kinds: ResultKinds.standard, tolerances: tolerances, resamples: resamples)
+            result.gated += kinds.gated
+            result.comparedRows += kinds.comparedRows
+            closedLoop = try closedLoopGate(baseline: baseline, current: current)
+        } catch {
             printErrorLine(error)
             throw ExitCode(2)
         }

@@ -12,7 +12,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let base = repoRoot + "/Reports/baseline"
         let csv = try String(contentsOfFile: base + "/closed-loop.csv", encoding: .utf8)
-        try FileManager.default.copyItem(atPath: base + "/metrics.csv", toPath: dir + "/metrics.csv")
+        for f in ["metrics.csv", "calibration.csv", "proximity.csv"] {
+            try FileManager.default.copyItem(atPath: base + "/" + f, toPath: dir + "/" + f)
+        }
         func write(_ lines: [String]) throws {
             try lines.joined(separator: "\n").write(toFile: dir + "/closed-loop.csv", atomically: true, encoding: .utf8)
         }
@@ -22,7 +24,7 @@ import Testing
         #expect(same.status == 0, "\(same.err)")
         #expect(
             same.out.contains("## Closed loop") && same.out.contains(": 0 regressed.")
-                && same.out.contains("**0 regressed** (0 replay, 0 closed loop)"))
+                && same.out.contains("**0 regressed** (0 replay, 0 calibration, 0 proximity, 0 closed loop)"))
         // The first cell with a success rate between 0.2 and 0.9 and its interval.
         func fields(_ l: String) -> [String] { l.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         func cell(_ l: String) -> String { fields(l).dropLast(3).joined(separator: ",") }
@@ -53,7 +55,7 @@ import Testing
         #expect(worse.out.contains(": 1 regressed.") && worse.out.contains("| success_rate |"))
         // Exit status, Markdown headline and JUnit agree (issue 28, item 1: the headline said 0 and JUnit failures="0").
         let headline = try String(contentsOfFile: dir + "/compare.md", encoding: .utf8)
-        #expect(headline.contains("**1 regressed** (0 replay, 1 closed loop)"), "\(headline.prefix(400))")
+        #expect(headline.contains("**1 regressed** (0 replay, 0 calibration, 0 proximity, 1 closed loop)"), "\(headline.prefix(400))")
         let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
         let cellName = fields(row)[2]
         #expect(junit.contains(" failures=\"1\" "))

@@ -17,6 +17,7 @@ import Testing
 struct IMUDurationKind: ResultKind {
     var name: String { "imu_duration" }
     var parameterColumns: [String] { [] }
+    var csvFile: String { "imu-duration.csv" }
     func isAsked(by spec: ExperimentSpec) -> Bool { true }
 
     func units(of plan: ExperimentPlan) -> [WorkUnit] {
@@ -39,7 +40,7 @@ struct IMUDurationKind: ResultKind {
         let lines = table.rows.map { "| \($0.session) | \(formatNumber($0.value)) |\n" }.joined()
         return ReportSection(
             markdown: "\n## IMU duration\n\n| session | seconds |\n|---|---:|\n" + lines,
-            files: [("imu-duration.csv", table.csv)])
+            files: [(csvFile, table.csv)])
     }
 }
 // end
@@ -50,6 +51,7 @@ struct CountingIMUDurationKind: ResultKind {
     let computed = RunCounter()
     var name: String { base.name }
     var parameterColumns: [String] { base.parameterColumns }
+    var csvFile: String { base.csvFile }
     func isAsked(by spec: ExperimentSpec) -> Bool { base.isAsked(by: spec) }
     func units(of plan: ExperimentPlan) -> [WorkUnit] { base.units(of: plan) }
     func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
