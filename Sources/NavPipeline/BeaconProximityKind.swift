@@ -37,12 +37,14 @@ public struct BeaconProximityKind: ResultKind {
 
     public func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
         let table = outcomeTable(results, parameterColumns: parameterColumns)
+        let compared = pairedConfigurationReport(
+            table, options: plan.spec.statistics,
+            keyMetrics: ["class_accuracy", "distance_error_rmse", "false_exits_per_minute", "enter_latency_mean", "exit_latency_mean"],
+            title: "Beacon proximity", units: "sessions")
         let markdown =
             "\n## Beacon proximity\n\nRSSI filters compared on every session with positioned beacons and ground truth "
             + "(docs/aids.md), paired within each session (the units). All rows: `proximity.csv`.\n\n"
-            + pairedConfigurationMarkdown(
-                table, options: plan.spec.statistics,
-                keyMetrics: ["class_accuracy", "distance_error_rmse", "false_exits_per_minute", "enter_latency_mean", "exit_latency_mean"])
-        return ReportSection(markdown: markdown, files: [(csvFile, table.csv)])
+            + compared.markdown
+        return ReportSection(markdown: markdown, files: [(csvFile, table.csv)], findings: [compared.finding])
     }
 }

@@ -142,6 +142,10 @@ public struct ClosedLoopSection: Sendable {
     public var markdown: String
     public var svgs: [(name: String, text: String)]
     public var failures: [String]
+    /// Each swept guidance level's effect on the success rate (`closedLoopEffects`).
+    public var effects: [ClosedLoopEffect] = []
+    /// Its lines of the summary's Findings section.
+    public var findings: [String] = []
 }
 
 /// Walks every closed-loop cell of `plan` in memory (on `workers` threads; results in cell
@@ -290,7 +294,12 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
                 "\nGuidance configurations sharing an identical result vector (success rate, end error, corrections over every walker × VIO × walls cell) with another on the same route: %d of %d (%.0f %%).\n",
             collapsed, configsTotal, 100 * Double(collapsed) / Double(configsTotal))
     }
-    return ClosedLoopSection(table: table, markdown: md, svgs: svgs, failures: failures)
+    let effects = closedLoopEffects(cp, sweep: plan.spec.sweep, options: plan.spec.statistics) { c in
+        metrics(c)?.first { $0.name == "success_rate" }?.value
+    }
+    return ClosedLoopSection(
+        table: table, markdown: md, svgs: svgs, failures: failures, effects: effects,
+        findings: closedLoopFindings(effects, runs: cl.runs))
 }
 
 /// The `closed-loop.csv` metrics of one cell: the aggregate of docs/guidance.md, named and
@@ -303,4 +312,102 @@ func closedLoopMetrics(_ a: ClosedLoopAggregate, keypoints: Int) -> [Metric] {
         a.false_arrivals, a.missed_arrivals, Double(keypoints), Double(a.runs),
     ]
     return zip(closedLoopMetricColumns, values).map { Metric($0.name, $1, $0.unit) }
+}
+
+// MARK: - Findings
+
+/// A guidance level's effect on the closed-loop success rate: mean over units of (success at
+/// `level` − success at `reference`), the other guidance dimensions averaged within a unit.
+public struct ClosedLoopEffect: Sendable, Equatable {
+    /// The sweep dimension's `metrics.csv` column (as `ExperimentStatistics.MainEffect.dimension`).
+    public var dimension: String
+    public var level: String
+    public var reference: String
+    /// Units: (recording, walls, walker, VIO error, seed) cells, each the mean of `runs` walkers.
+    public var n: Int
+    public var meanDifference: Double
+    public var ciLow: Double
+    public var ciHigh: Double
+    /// The 95 % CI excludes 0 by more than rounding (1e-9: a rate is a mean of fractions k/runs,
+    /// whose sums leave ±1e-18 where the exact bound is 0).
+    public var significant: Bool { ciLow.isFinite && ciHigh.isFinite && (ciLow > 1e-9 || ciHigh < -1e-9) }
+}
+
+/// The level text of every swept guidance dimension of each closed-loop configuration, by
+/// `metrics.csv` column (`closedLoopConfigurations` order).
+func closedLoopConfigurationLevels(_ sweep: Sweep) -> [[String: String]] {
+    let dims = SweepDimension.all.filter { !navigationSessionDimensions.contains($0.key) }
+    var combos: [[String: String]] = [[:]]
+    for d in dims {
+        combos = combos.flatMap { c in
+            sweep.values(of: d).map { v in
+                var x = c
+                x[d.column] = v
+                return x
+            }
+        }
+    }
+    return combos
+}
+
+/// Per swept guidance dimension and level, its effect on the success rate against the
+/// dimension's first level, paired within (recording, walls, walker, VIO error, seed) units
+/// (common random numbers: the same walkers walk every configuration), with a 95 % BCa
+/// bootstrap CI over the units.
+///
+/// Complexity: O(dimensions × cells + B · units) for B resamples.
+func closedLoopEffects(_ cp: ClosedLoopPlan, sweep: Sweep, options: StatisticsOptions, success: (ClosedLoopCell) -> Double?) -> [ClosedLoopEffect] {
+    let levels = closedLoopConfigurationLevels(sweep)
+    var out: [ClosedLoopEffect] = []
+    for d in SweepDimension.all where !navigationSessionDimensions.contains(d.key) && sweep.values(of: d).count > 1 {
+        let values = sweep.values(of: d)
+        let reference = values[0]
+        // Success by (unit, the other dimensions' levels) and level.
+        var byKey: [String: [String: Double]] = [:], unitOf: [String: String] = [:], unitOrder: [String] = []
+        for c in cp.cells {
+            guard let s = success(c), s.isFinite, let l = levels[c.configuration][d.column] else { continue }
+            let unit = [c.recording, c.walls, c.walker, c.vioError, String(c.seed)].joined(separator: "\u{1}")
+            let others = levels[c.configuration].filter { $0.key != d.column }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            let key = unit + "\u{2}" + others.joined(separator: "\u{1}")
+            if unitOf[key] == nil { unitOf[key] = unit }
+            if !unitOrder.contains(unit) { unitOrder.append(unit) }
+            byKey[key, default: [:]][l] = s
+        }
+        for level in values.dropFirst() {
+            var sums: [String: (Double, Int)] = [:]
+            for (key, s) in byKey {
+                guard let a = s[level], let b = s[reference], let u = unitOf[key] else { continue }
+                sums[u, default: (0, 0)].0 += a - b
+                sums[u, default: (0, 0)].1 += 1
+            }
+            let diffs = unitOrder.compactMap { u in sums[u].map { $0.0 / Double($0.1) } }
+            guard !diffs.isEmpty else { continue }
+            let ci = BootstrapInterval.mean(
+                diffs, resamples: options.resamples, seed: streamSeed(options.seed, "closed-loop effect \(d.column) \(level)")
+            ).bca
+            out.append(
+                ClosedLoopEffect(
+                    dimension: d.column, level: level, reference: reference, n: diffs.count, meanDifference: ci.estimate, ciLow: ci.low,
+                    ciHigh: ci.high))
+        }
+    }
+    return out
+}
+
+/// The closed loop's Findings lines, one per swept guidance dimension.
+func closedLoopFindings(_ effects: [ClosedLoopEffect], runs: Int) -> [String] {
+    var dims: [String] = []
+    for e in effects where !dims.contains(e.dimension) { dims.append(e.dimension) }
+    return dims.map { d in
+        let mine = effects.filter { $0.dimension == d }
+        let parts = mine.map { e in
+            "\(markdownInline(e.level)) vs \(markdownInline(e.reference)): "
+                + (e.significant
+                    ? "success rate \(e.meanDifference > 0 ? "higher" : "lower") (\(String(format: "%+.3g [%+.3g, %+.3g]", e.meanDifference, e.ciLow, e.ciHigh)))"
+                    : "no difference in success rate")
+        }
+        let n = mine.map(\.n).max() ?? 0
+        return "Closed loop, \(markdownInline(d)): " + parts.joined(separator: "; ")
+            + " (95 % CIs over n = \(n) units: recording × walls × walker × VIO error × seed, \(runs) walkers each)."
+    }
 }

@@ -84,7 +84,8 @@ func writeExperimentReport(
     let stamp = ReportStamp(
         experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
         inputs: inputs, command: command)
-    let (sectionsMarkdown, extraFailures) = try writeSections(plan, kinds: resultKinds, store: store, out: out)
+    let (sectionsMarkdown, extraFailures, sectionFindings, closedLoopEffects) = try writeSections(
+        plan, kinds: resultKinds, store: store, out: out)
     out.failures = extraFailures
     traceMemory(plan, "report: sections")
     let statistics = try writeStatistics(plan, table: table, out: out)
@@ -97,9 +98,14 @@ func writeExperimentReport(
         guidance && plan.spec.sweep.rdpTolerance.count > 1
         ? "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
         : ""
+    // Findings: the replay's (when it was asked for), each result kind's, the closed loop's, and
+    // where the replay and the closed loop disagree on a guidance level.
+    let findings =
+        (guidance ? statistics.findings : []) + sectionFindings
+        + replayClosedLoopDisagreements(statistics.mainEffects, closedLoopEffects, units: statistics.units)
     let md = experimentSummaryMarkdown(
         table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: allFailures,
-        plots: plots, statistics: statistics, guidance: guidance, sections: trends + sectionsMarkdown)
+        plots: plots, statistics: statistics, guidance: guidance, sections: trends + sectionsMarkdown, findings: findings)
     try writeTextAtomically(md, to: out.summary)
     traceMemory(plan, "report: summary")
     try writeManifest(plan, failures: failures + extraFailures, command: command, inputs: inputs, facts: facts, out: out)
@@ -202,13 +208,14 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
 /// files, and their Markdown and failure lines for the summary.
 private func writeSections(
     _ plan: ExperimentPlan, kinds: [any ResultKind], store: ResultsStore, out: ExperimentOutputs
-) throws -> (markdown: String, failures: [String]) {
+) throws -> (markdown: String, failures: [String], findings: [String], closedLoopEffects: [ClosedLoopEffect]) {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     let (sections, kindFailures) = try resultKindSections(plan, kinds: kinds, store: store)
-    var md = "", extraFailures = kindFailures
+    var md = "", extraFailures = kindFailures, findings: [String] = [], effects: [ClosedLoopEffect] = []
     for section in sections {
         for file in section.files { try writeTextAtomically(file.contents, to: path(file.name)) }
         md += section.markdown
+        findings += section.findings
     }
     if plan.spec.closedLoop != nil {
         let c = try closedLoopSection(plan, store: store)  // the cells the run phase stored (ClosedLoopStore.swift)
@@ -216,8 +223,38 @@ private func writeSections(
         try writeTextAtomically(c.table.csv, to: path("closed-loop.csv"))
         for (name, svg) in c.svgs { try writeTextAtomically(svg, to: path(name)) }
         md += c.markdown
+        findings += c.findings
+        effects = c.effects
     }
-    return (md, extraFailures)
+    return (md, extraFailures, findings, effects)
+}
+
+/// The Findings lines where the replay and the closed loop disagree on a guidance level against
+/// its dimension's first level: the closed-loop success rate significantly higher (lower) while
+/// the replay's main effect is significantly worse (better) on some key metric; both effects
+/// with their 95 % CIs.
+func replayClosedLoopDisagreements(
+    _ replay: [ExperimentStatistics.MainEffect], _ closedLoop: [ClosedLoopEffect], units: [String: String]
+) -> [String] {
+    closedLoop.filter(\.significant).compactMap { c in
+        let walkersBetter = c.meanDifference > 0
+        let opposite = replay.filter { e in
+            guard e.dimension == c.dimension, e.level == c.level, e.reference == c.reference, e.ciLow.isFinite, e.ciHigh.isFinite,
+                e.ciLow > 0 || e.ciHigh < 0, MetricPolarity.of(e.metric) != .neutral
+            else { return false }
+            let replayBetter = (MetricPolarity.of(e.metric) == .lowerIsBetter) == (e.meanDifference < 0)
+            return replayBetter != walkersBetter
+        }
+        guard !opposite.isEmpty else { return nil }
+        let said = opposite.map { e in
+            let unit = units[e.metric].map { $0.isEmpty ? "" : " \($0)" } ?? ""
+            return "\(e.metric) \(String(format: "%+.3g", e.meanDifference))\(unit) [\(String(format: "%+.3g, %+.3g", e.ciLow, e.ciHigh))]"
+        }
+        return "**Replay and closed loop disagree** on \(markdownInline(c.dimension)) \(markdownInline(c.level)) vs \(markdownInline(c.reference)): "
+            + "the replay finds it \(walkersBetter ? "worse" : "better") (\(said.joined(separator: "; ")), n = \(opposite.map(\.n).max() ?? 0) units), "
+            + "the closed-loop walkers succeed \(walkersBetter ? "more" : "less") often "
+            + "(\(String(format: "%+.3g [%+.3g, %+.3g]", c.meanDifference, c.ciLow, c.ciHigh)), n = \(c.n) units)."
+    }
 }
 
 /// `manifest.json`: the stamp, inputs with checksums, seeds, jobs, failures and machine facts.

@@ -62,10 +62,12 @@ public struct GyroFilterKind: ResultKind {
 
     public func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
         let table = outcomeTable(results, parameterColumns: parameterColumns)
+        let compared = pairedConfigurationReport(
+            table, options: plan.spec.statistics, keyMetrics: ["gyro_error_rms", "gyro_error_max"], title: "Gyroscope filters", units: "sessions")
         let markdown =
             "\n## Filters against optical ground truth\n\nGyroscope axes filtered, compared with the angular rate of the "
             + "motion-capture orientation (finite differences, interpolated at the IMU stamps); filters compared over sessions (the units), paired within each session. All rows: `gyro-filters.csv`.\n\n"
-            + pairedConfigurationMarkdown(table, options: plan.spec.statistics, keyMetrics: ["gyro_error_rms", "gyro_error_max"])
-        return ReportSection(markdown: markdown, files: [(csvFile, table.csv)])
+            + compared.markdown
+        return ReportSection(markdown: markdown, files: [(csvFile, table.csv)], findings: [compared.finding])
     }
 }

@@ -45,12 +45,15 @@ public struct HeadingCalibrationKind: ResultKind {
             if !notes.contains("\(u.session): \(outcome.note)") { notes.append("\(u.session): \(outcome.note)") }
         }
         let table = outcomeTable(results, parameterColumns: parameterColumns)
+        let compared = pairedConfigurationReport(
+            table, options: plan.spec.statistics, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"], title: "Heading calibration",
+            units: "sessions")
         let markdown =
             "\n## Heading calibration\n\nThe pocket calibration (docs/aids.md) replayed on every session with a compass (or a magnetometer and true orientation, emulating one); "
             + "estimators compared over sessions (the units; each estimator runs on the same sessions, so they are paired within a session). "
             + "All rows: `calibration.csv`.\n\n"
-            + pairedConfigurationMarkdown(table, options: plan.spec.statistics, keyMetrics: ["offset_error", "aborted", "time_to_calibrate"])
+            + compared.markdown
             + (notes.isEmpty ? "" : "\nStopped calibrations:\n\n" + notes.map { "- \($0)\n" }.joined())
-        return ReportSection(markdown: markdown, files: [(csvFile, table.csv)])
+        return ReportSection(markdown: markdown, files: [(csvFile, table.csv)], findings: [compared.finding])
     }
 }

@@ -60,7 +60,11 @@ public struct ReportSection: Sendable {
     public var markdown: String
     /// (file name inside the report folder, contents), written atomically in this order.
     public var files: [(name: String, contents: String)]
-    public init(markdown: String, files: [(name: String, contents: String)]) { self.markdown = markdown; self.files = files }
+    /// Its answers for the summary's Findings section, one line each (none: the section has no verdict).
+    public var findings: [String]
+    public init(markdown: String, files: [(name: String, contents: String)], findings: [String] = []) {
+        self.markdown = markdown; self.files = files; self.findings = findings
+    }
 }
 
 /// A kind of result: planned as units of work, each keyed, computed, stored and reported the

@@ -67,6 +67,12 @@ public struct ExperimentStatistics: Sendable {
         public var dimension: String, level: String, reference: String, metric: String
         public var n: Int
         public var meanDifference: Double, ciLow: Double, ciHigh: Double
+        public init(
+            dimension: String, level: String, reference: String, metric: String, n: Int, meanDifference: Double, ciLow: Double, ciHigh: Double
+        ) {
+            self.dimension = dimension; self.level = level; self.reference = reference; self.metric = metric; self.n = n
+            self.meanDifference = meanDifference; self.ciLow = ciLow; self.ciHigh = ciHigh
+        }
     }
 
     public var options: StatisticsOptions
@@ -83,7 +89,8 @@ public struct ExperimentStatistics: Sendable {
     var cellIndex: [String: Int] = [:]
     /// Plots the summary shows under Overall (set by the report writer).
     public var plots: [String] = []
-    var units: [String: String] = [:]
+    /// Each metric's unit.
+    public internal(set) var units: [String: String] = [:]
 }
 
 /// Row accessors by parameter column.

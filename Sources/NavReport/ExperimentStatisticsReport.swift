@@ -175,12 +175,75 @@ func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [S
 /// difference [CI], Holm-adjusted p). The same statistics as the guidance tables
 /// (`ExperimentStatistics`, docs/statistics.md).
 public func pairedConfigurationMarkdown(_ table: MetricsTable, options: StatisticsOptions, keyMetrics: [String]) -> String {
+    pairedConfigurationReport(table, options: options, keyMetrics: keyMetrics, title: "", units: "").markdown
+}
+
+/// `pairedConfigurationMarkdown` and the kind's Findings line: `title`, then per key metric with
+/// a direction the configuration better than every other after Holm, or "none", and n `units`.
+public func pairedConfigurationReport(
+    _ table: MetricsTable, options: StatisticsOptions, keyMetrics: [String], title: String, units: String
+) -> (markdown: String, finding: String) {
     var o = options
     o.baseline = nil  // the kind's first configuration
     let present = Set(table.rows.map(\.metric))
     let metrics = keyMetrics.filter { present.contains($0) }
-    guard !metrics.isEmpty else { return "No results.\n" }
+    guard !metrics.isEmpty else { return ("No results.\n", "\(title): no results.") }
     let statistics = ExperimentStatistics(table: table, keyMetrics: metrics, options: o)
     let comparisons = statistics.comparisonsMarkdown(allRoutesLabel, units: "route × session")
-    return statistics.tableMarkdown(allRoutesLabel) + (comparisons.isEmpty ? "" : "\n" + comparisons)
+    let best = statistics.best[allRoutesLabel] ?? [:]
+    let verdicts = metrics.filter { MetricPolarity.of($0) != .neutral }.map { m in "\(m): " + (best[m].map { markdownInline($0) } ?? "none") }
+    let n = statistics.cells.filter { $0.route == allRoutesLabel }.map { $0.n + $0.nanCount }.max() ?? 0
+    let finding =
+        (statistics.groups[allRoutesLabel]?.count ?? 0) > 1
+        ? "\(title), best (better than every other after Holm, n = \(n) \(units)): " + verdicts.joined(separator: "; ") + "."
+        : "\(title): one configuration (n = \(n) \(units))."
+    return (statistics.tableMarkdown(allRoutesLabel) + (comparisons.isEmpty ? "" : "\n" + comparisons), finding)
 }
+
+// MARK: - Findings
+
+extension ExperimentStatistics {
+    /// The replay's answers for the Findings section, one line per swept dimension and one for
+    /// the best configuration: per dimension, each level against the dimension's first level on
+    /// the key metrics with a direction — better or worse where the main effect's 95 % CI
+    /// excludes 0, "no difference" otherwise — with n units; then, per key metric, the
+    /// configuration better than every other after Holm (pooled over routes), or that none is.
+    public var findings: [String] {
+        var lines: [String] = []
+        var dims: [String] = []
+        for e in mainEffects where !dims.contains(e.dimension) { dims.append(e.dimension) }
+        for d in dims {
+            let effects = mainEffects.filter { $0.dimension == d && MetricPolarity.of($0.metric) != .neutral }
+            guard let reference = effects.first?.reference else { continue }
+            var levels: [String] = []
+            for e in effects where !levels.contains(e.level) { levels.append(e.level) }
+            let parts = levels.map { level -> String in
+                let mine = effects.filter { $0.level == level }
+                let said = mine.compactMap { e -> String? in
+                    guard e.ciLow.isFinite, e.ciHigh.isFinite, e.ciLow > 0 || e.ciHigh < 0 else { return nil }
+                    let better = (MetricPolarity.of(e.metric) == .lowerIsBetter) == (e.meanDifference < 0)
+                    let unit = units[e.metric].map { $0.isEmpty ? "" : " \($0)" } ?? ""
+                    return "\(better ? "better" : "worse") on \(e.metric) (\(findingNumber(e.meanDifference))\(unit) "
+                        + "[\(findingNumber(e.ciLow)), \(findingNumber(e.ciHigh))])"
+                }
+                return "\(markdownInline(level)) vs \(markdownInline(reference)): " + (said.isEmpty ? "no difference" : said.joined(separator: ", "))
+            }
+            let n = effects.map(\.n).max() ?? 0
+            lines.append("Replay, \(markdownInline(d)): " + parts.joined(separator: "; ") + " (95 % CIs over n = \(n) units).")
+        }
+        let bestHere = best[allRoutesLabel] ?? [:]
+        let gs = groups[allRoutesLabel] ?? []
+        if gs.count > 1 {
+            let metrics = keyMetrics.filter { MetricPolarity.of($0) != .neutral && units[$0] != nil }
+            let verdicts = metrics.map { m in "\(m): " + (bestHere[m].map { markdownInline($0) } ?? "none") }
+            let n = cells.filter { $0.route == allRoutesLabel }.map { $0.n + $0.nanCount }.max() ?? 0
+            lines.append(
+                "Replay, best configuration (better than every other on all routes after Holm, n = \(n) units): "
+                    + verdicts.joined(separator: "; ") + ".")
+        }
+        return lines
+    }
+}
+
+/// A number of a Findings line: 3 significant digits, signed.
+func findingNumber(_ v: Double) -> String { v.isFinite ? String(format: "%+.3g", v) : "–" }

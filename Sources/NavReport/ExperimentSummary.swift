@@ -26,6 +26,8 @@ func finiteMean(_ v: [Double]) -> Double {
 /// key metrics (`statistics`: mean [CI] over the units, the best in bold only when it beats every
 /// other after Holm), an overall table, failed inputs, and the stamp. Deterministic: no clock, no machine facts.
 ///
+/// `findings` open the page (`## Findings`, one bullet each), before any table.
+///
 /// `sections` is the Markdown of the spec's other sections (aids, APE, closed loop), each starting
 /// with a blank line and a `## ` heading. With the guidance replay they follow the inputs table;
 /// with `guidance: false` (a spec with no `sweep` whose inputs hold no navigation session: nothing
@@ -34,10 +36,16 @@ func finiteMean(_ v: [Double]) -> Double {
 public func experimentSummaryMarkdown(
     table: MetricsTable, stamp: ReportStamp, keyMetrics: [String],
     failures: [String], plots: [String: [String]] = [:],
-    statistics: ExperimentStatistics, guidance: Bool = true, sections: String = ""
+    statistics: ExperimentStatistics, guidance: Bool = true, sections: String = "", findings: [String] = []
 ) -> String {
     var md = "# Experiment \(stamp.experiment)\n\n"
     md += "navbench \(stamp.navbenchVersion) · spec sha256 `\(stamp.specSHA256.prefix(16))` · regenerate with `\(stamp.command)`\n\n"
+    if !findings.isEmpty {
+        md +=
+            "## Findings\n\nThe answers first (a level or configuration is named better only when its 95 % CI or its Holm-adjusted "
+            + "test says so; n counts independent units, never configurations). The tables follow.\n\n"
+            + findings.map { "- \($0)\n" }.joined() + "\n"
+    }
     guard guidance else {
         if !failures.isEmpty { md += "\(failures.count) failed (listed below).\n\n" }
         return md + sections.drop { $0 == "\n" } + (sections.isEmpty ? "" : "\n") + summaryFooter(stamp: stamp, failures: failures)

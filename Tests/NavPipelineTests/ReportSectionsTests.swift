@@ -24,7 +24,7 @@ import Testing
             #expect(!md.contains(absent), "summary.md contains '\(absent)'")
         }
         let headings = md.split(separator: "\n").filter { $0.hasPrefix("## ") }
-        #expect(headings == ["## Heading calibration", "## Failed inputs", "## Inputs"], "\(headings)")
+        #expect(headings == ["## Findings", "## Heading calibration", "## Failed inputs", "## Inputs"], "\(headings)")
     }
 
     @Test func aSweepWithoutRunsStillSaysSo() throws {

@@ -219,3 +219,29 @@ final class RunCounter: Sendable {
         }
     }
 }
+
+/// The Findings line where the replay and the closed loop disagree: only when the closed-loop
+/// effect is significant and a replay effect of the same level is significant the other way.
+@Suite struct DisagreementTests {
+    func replay(_ metric: String, _ d: Double, _ lo: Double, _ hi: Double) -> ExperimentStatistics.MainEffect {
+        ExperimentStatistics.MainEffect(
+            dimension: "rdp_tolerance", level: "1", reference: "0.3", metric: metric, n: 21, meanDifference: d, ciLow: lo, ciHigh: hi)
+    }
+    func walkers(_ d: Double, _ lo: Double, _ hi: Double) -> ClosedLoopEffect {
+        ClosedLoopEffect(dimension: "rdp_tolerance", level: "1", reference: "0.3", n: 12, meanDifference: d, ciLow: lo, ciHigh: hi)
+    }
+
+    @Test func disagreementNeedsBothSignificantAndOpposite() {
+        let units = ["bearing_error_mean_abs": "deg"]
+        let better = replay("bearing_error_mean_abs", -3.97, -5, -2)  // lower is better: the replay finds tol=1 better
+        let lines = replayClosedLoopDisagreements([better], [walkers(-0.3, -0.4, -0.2)], units: units)
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("**Replay and closed loop disagree** on rdp_tolerance 1 vs 0.3: the replay finds it better") == true)
+        #expect(lines.first?.contains("succeed less often (-0.3 [-0.4, -0.2], n = 12 units)") == true)
+        // Agreeing, not significant, or a rounding-size bound: no line.
+        #expect(replayClosedLoopDisagreements([better], [walkers(0.3, 0.2, 0.4)], units: units).isEmpty)
+        #expect(replayClosedLoopDisagreements([better], [walkers(-0.3, -0.5, 0.1)], units: units).isEmpty)
+        #expect(replayClosedLoopDisagreements([better], [walkers(-0.02, -0.04, -8.7e-19)], units: units).isEmpty)
+        #expect(replayClosedLoopDisagreements([replay("bearing_error_mean_abs", -1, -2, 0.5)], [walkers(-0.3, -0.4, -0.2)], units: units).isEmpty)
+    }
+}
