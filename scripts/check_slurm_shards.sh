@@ -64,7 +64,9 @@ OUT=$BASE/sharded
 SPEC=$BASE/spec.yaml
 sed "s#^output:.*#output: $OUT#" Experiments/default.yaml > "$SPEC"
 submitted=$(SPEC=$SPEC SHARDS=3 NAVBENCH=$BIN CPUS=1 LOGS=$BASE/log scripts/slurm-sweep.sbatch)
-for _ in $(seq 600); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+# Up to 10 minutes for the three shards and the merge (the default experiment, debug build, 2
+# CPUs: about 3 minutes on a slow machine; 2 minutes was too short there and failed the merge).
+for _ in $(seq 3000); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
 pass=0; fail=0
 if [ -f "$OUT/metrics.csv" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: no merged report ($submitted)"; cat "$BASE"/log/*.log | tail -20; fi
 "$BIN" run "$SPEC" --out "$BASE/whole" --quiet > /dev/null
