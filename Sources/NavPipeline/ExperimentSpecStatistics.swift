@@ -3,6 +3,9 @@ import NavIO
 import NavReport
 
 extension ExperimentSpec {
+    /// The keys of the `statistics:` block.
+    static let statisticsKeys = ["baseline", "resamples", "seed", "alpha", "large_sample"]
+
     /// Parses the optional `statistics:` block: `{baseline: LABEL, resamples: N ≥ 100, seed: N ≥ 0, alpha: (0, 1), large_sample: N ≥ 2}`.
     ///
     /// `configurations` are the sweep's labels; a baseline must name one of them (seed tokens left
@@ -14,7 +17,7 @@ extension ExperimentSpec {
         guard let m = node as? [String: Any] else {
             throw fail("statistics", "expected a mapping with keys baseline, resamples, seed, alpha, large_sample")
         }
-        for k in m.keys.sorted() where !["baseline", "resamples", "seed", "alpha", "large_sample"].contains(k) {
+        for k in m.keys.sorted() where !statisticsKeys.contains(k) {
             throw fail("statistics.\(k)", "unknown key; valid: baseline, resamples, seed, alpha, large_sample")
         }
         if let b = m["baseline"] {

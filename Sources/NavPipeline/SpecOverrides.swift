@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 import NavIO
 import Yams
 
@@ -38,6 +39,7 @@ extension ExperimentSpec {
             var path = kv[0].split(separator: ".").map(String.init)
             if path.count == 1, SweepDimension.named(path[0]) != nil { path = ["sweep", path[0]] }
             if path.count == 1, SweepDimension.closedLoopNamed(path[0]) != nil { path = ["closed_loop", path[0]] }
+            if path.count == 1, !topKeys.contains(path[0]) { path = try shortKeyPath(path[0], file: file, override: o) }
             let closedLoopList =
                 path.count == 2 && path[0] == "closed_loop"
                 && (SweepDimension.closedLoopNamed(path[1]) != nil || path[1] == "seeds" || path[1] == "recordings")
@@ -48,6 +50,36 @@ extension ExperimentSpec {
         }
         let resolved = text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + "# overrides: " + overrides.joined(separator: " ") + "\n"
         return try parse(tree: top, text: resolved, file: file, limits: limits)
+    }
+
+    /// Keys of the spec's sections an override may name alone, as (section, key): the closed
+    /// loop's and the statistics' keys, and a sweep dimension by its `metrics.csv` column.
+    static var sectionKeys: [(section: String, key: String, name: String)] {
+        ClosedLoopSpec.keys.map { ("closed_loop", $0, $0) } + statisticsKeys.map { ("statistics", $0, $0) }
+            + SweepDimension.all.filter { $0.column != $0.key }.map { ("sweep", $0.key, $0.column) }
+    }
+
+    /// The path of an override key that is not a top-level key, a sweep or a closed-loop
+    /// dimension: the one section key of that name (`runs` → `closed_loop.runs`).
+    ///
+    /// - Throws: `SpecError` when two sections have the key (naming both), or none has it (naming
+    ///   the closest keys by edit distance).
+    static func shortKeyPath(_ name: String, file: String, override o: String) throws(SpecError) -> [String] {
+        let matches = sectionKeys.filter { $0.name == name }
+        if matches.count == 1 { return [matches[0].section, matches[0].key] }
+        if matches.count > 1 {
+            throw SpecError(
+                file: file, key: o,
+                problem: "'\(name)' is ambiguous: " + matches.map { "\($0.section).\($0.key)" }.joined(separator: " or ") + "; write one")
+        }
+        let known = topKeys + sweepKeys + SweepDimension.closedLoop.map(\.key) + sectionKeys.map(\.name)
+        var seen = Set<String>()
+        let closest = closestWords(to: name, among: known.filter { seen.insert($0).inserted })
+        throw SpecError(
+            file: file, key: o,
+            problem: "unknown key '\(escapedForMessage(name))'"
+                + (closest.isEmpty ? "" : "; did you mean \(closest.joined(separator: ", "))?")
+                + " (keys: top-level, sweep and closed_loop dimensions, closed_loop and statistics keys; docs/experiments.md)")
     }
 
     /// A value from override text: YAML flow syntax, a comma list, or one scalar.

@@ -53,3 +53,36 @@ import Testing
         #expect(s.resolvedYAML.contains("  anchor_sightings: [\"all\", \"2\"]\n  position_filter: [\"none\", \"ema:tau=0.3\"]\n"))
     }
 }
+
+/// Short override keys a user can guess (issue 28 item 7): a section key alone where only one
+/// section has it, an ambiguous one named both ways, an unknown one with the closest keys.
+@Suite struct ShortOverrideKeyTests {
+    let text = "name: x\ninputs: a/*.h5\nsweep:\n  rdp_tolerance: [0.3]\nclosed_loop:\n  walker: [cane]\n"
+
+    @Test func aSectionKeyAloneIsResolved() throws {
+        let s = try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["runs=1000", "sample_paths=2", "resamples=500"])
+        #expect(s.closedLoop?.runs == 1000 && s.closedLoop?.samplePaths == 2)
+        #expect(s.statistics.resamples == 500)
+        #expect(s.text.hasSuffix("# overrides: runs=1000 sample_paths=2 resamples=500\n"))
+    }
+
+    @Test func ambiguousAndUnknownKeysSaySo() {
+        #expect(
+            throws: SpecError(
+                file: "s.yaml", key: "seed=3", problem: "'seed' is ambiguous: statistics.seed or sweep.seeds; write one")
+        ) { try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["seed=3"]) }
+        do {
+            _ = try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["rdp_tolerence=0.6"])
+            Issue.record("an unknown key was accepted")
+        } catch {
+            #expect(error.key == "rdp_tolerence=0.6")
+            #expect(error.problem.hasPrefix("unknown key 'rdp_tolerence'; did you mean rdp_tolerance?"), "\(error.problem)")
+        }
+        do {
+            _ = try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["run=10"])
+            Issue.record("an unknown key was accepted")
+        } catch {
+            #expect(error.problem.contains("did you mean runs"), "\(error.problem)")
+        }
+    }
+}
