@@ -52,6 +52,10 @@ extension ExperimentStatistics {
     /// A Markdown table for one route (or `allRoutesLabel`): one row per group of identical
     /// configurations, cells `mean [ci_low, ci_high]`, n, NaN values left out, and the best group
     /// per metric in bold only when it beats every other after Holm.
+    ///
+    /// A cell of fewer than `minimumUnitsForInterval` units shows its mean and says it has too
+    /// few units for a CI (a bootstrap of 3 values gives intervals like [1.000, 1.000]);
+    /// `cells.csv` keeps every interval.
     public func tableMarkdown(_ table: String) -> String {
         let index = cellIndex
         let gs = groups[table] ?? []
@@ -72,9 +76,15 @@ extension ExperimentStatistics {
                     let c = cells[i]
                     guard c.mean.isFinite else { return "– (\(c.nanCount) NaN)" }
                     var text = String(format: "%.3f", c.mean)
-                    if c.ciLow.isFinite { text += String(format: " [%.3f, %.3f]", c.ciLow, c.ciHigh) }
+                    let interval = c.n >= ExperimentStatistics.minimumUnitsForInterval
+                    if c.ciLow.isFinite && interval { text += String(format: " [%.3f, %.3f]", c.ciLow, c.ciHigh) }
                     if bestHere[m] == g.representative { text = "**\(text)**" }
-                    if c.nanCount > 0 { text += " (n=\(c.n), \(c.nanCount) NaN left out)" }
+                    let nan = c.nanCount > 0 ? ", \(c.nanCount) NaN left out" : ""
+                    if !interval {
+                        text += " (n=\(c.n)\(nan): too few units for a CI)"
+                    } else if c.nanCount > 0 {
+                        text += " (n=\(c.n)\(nan))"
+                    }
                     return text
                 }.joined(separator: " | ") + " |\n"
         }

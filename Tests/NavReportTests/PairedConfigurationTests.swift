@@ -34,11 +34,14 @@ import Testing
     }
 
     /// The same gap on 3 sessions cannot be significant (the smallest two-sided Wilcoxon p of 3
-    /// pairs is 0.25): nothing is bold, the verdict says so.
+    /// pairs is 0.25): nothing is bold, the verdict says so, and no cell prints a CI.
     @Test func threeSessionsNameNoBest() {
         let md = pairedConfigurationMarkdown(Self.table(sessions: 3, gap: 10), options: StatisticsOptions(), keyMetrics: ["offset_error"])
         #expect(!md.contains("**"))
         #expect(md.contains("offset_error: no significant difference"))
+        // Nor is an interval printed for 3 units: the mean and why there is no CI.
+        let better = dataRow(md, "better") ?? ""
+        #expect(better.hasSuffix(" (n=3: too few units for a CI) |") && !better.contains(" ["), "\(better)")
     }
 
     /// A key metric absent from the table is left out; a table with none says so.
