@@ -328,9 +328,8 @@ public struct ClosedLoopEffect: Sendable, Equatable {
     public var meanDifference: Double
     public var ciLow: Double
     public var ciHigh: Double
-    /// The 95 % CI excludes 0 by more than rounding (1e-9: a rate is a mean of fractions k/runs,
-    /// whose sums leave ±1e-18 where the exact bound is 0).
-    public var significant: Bool { ciLow.isFinite && ciHigh.isFinite && (ciLow > 1e-9 || ciHigh < -1e-9) }
+    /// The 95 % CI excludes 0 (`intervalExcludesZero`).
+    public var significant: Bool { intervalExcludesZero(low: ciLow, high: ciHigh) }
 }
 
 /// The level text of every swept guidance dimension of each closed-loop configuration, by

@@ -3,6 +3,7 @@ import NavCore
 import NavGuidance
 import NavIO
 import NavReport
+import NavStatistics
 
 /// Files written for an experiment.
 public struct ExperimentOutputs: Sendable {
@@ -239,8 +240,8 @@ func replayClosedLoopDisagreements(
     closedLoop.filter(\.significant).compactMap { c in
         let walkersBetter = c.meanDifference > 0
         let opposite = replay.filter { e in
-            guard e.dimension == c.dimension, e.level == c.level, e.reference == c.reference, e.ciLow.isFinite, e.ciHigh.isFinite,
-                e.ciLow > 0 || e.ciHigh < 0, MetricPolarity.of(e.metric) != .neutral
+            guard e.dimension == c.dimension, e.level == c.level, e.reference == c.reference,
+                intervalExcludesZero(low: e.ciLow, high: e.ciHigh), MetricPolarity.of(e.metric) != .neutral
             else { return false }
             let replayBetter = (MetricPolarity.of(e.metric) == .lowerIsBetter) == (e.meanDifference < 0)
             return replayBetter != walkersBetter

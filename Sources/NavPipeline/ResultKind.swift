@@ -47,12 +47,9 @@ public struct UnitOutcome: Sendable, Equatable {
     public var note: String
     public init(metrics: [Metric], note: String = "") { self.metrics = metrics; self.note = note }
 
-    /// The note of a unit whose input lacks what the kind needs (`notApplicable`).
-    public static let notApplicablePrefix = "not applicable: "
-
     /// A unit whose input lacks what the kind needs: stored like any result (a rerun or a merge
-    /// does not compute it again), no rows in the report.
-    public static func notApplicable(_ why: String) -> UnitOutcome { UnitOutcome(metrics: [], note: notApplicablePrefix + why) }
+    /// does not compute it again), no rows in the report; its note is "not applicable: `why`".
+    public static func notApplicable(_ why: String) -> UnitOutcome { UnitOutcome(metrics: [], note: "not applicable: " + why) }
 }
 
 /// A section of the report: its Markdown in `summary.md` and the files it writes beside it.
@@ -95,13 +92,9 @@ public protocol ResultKind: Sendable {
 /// The key of a unit of kind `kind`: SHA-256 (hex) of the navbench version, the kind and `parts`
 /// (the checksums of what it reads and its canonical parameters), each length-prefixed.
 public func workUnitKey(kind: String, _ parts: [String]) -> String {
-    var d = Data("navbench \(NavbenchVersion.current)".utf8)
-    for p in [kind] + parts {
-        let u = Array(p.utf8)
-        withUnsafeBytes(of: UInt64(u.count).littleEndian) { d.append(contentsOf: $0) }
-        d.append(contentsOf: u)
-    }
-    return sha256Hex(of: d)
+    var d = FieldDigest()
+    for p in ["navbench \(NavbenchVersion.current)", kind] + parts { d.add(p) }
+    return d.sha256
 }
 
 /// Counts of the result-kind units of one run.

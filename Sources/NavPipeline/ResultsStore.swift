@@ -576,11 +576,24 @@ let guidanceResultKind = "guidance"
 func resultChecksum(
     key: String, kind: String, route: String, session: String, configuration: String, parameters: String, note: String, metrics: [Metric]
 ) -> String {
-    var d = Data()
-    func add(_ n: UInt64) { withUnsafeBytes(of: n.littleEndian) { d.append(contentsOf: $0) } }
-    func add(_ s: String) { let u = Array(s.utf8); add(UInt64(u.count)); d.append(contentsOf: u) }
-    for s in [key, kind, route, session, configuration, parameters, note] { add(s) }
-    add(UInt64(metrics.count))
-    for m in metrics { add(m.name); add(m.value.isNaN ? Double.nan.bitPattern : m.value.bitPattern); add(m.unit) }
-    return sha256Hex(of: d)
+    var d = FieldDigest()
+    for s in [key, kind, route, session, configuration, parameters, note] { d.add(s) }
+    d.add(UInt64(metrics.count))
+    for m in metrics { d.add(m.name); d.add(m.value.isNaN ? Double.nan.bitPattern : m.value.bitPattern); d.add(m.unit) }
+    return d.sha256
+}
+
+/// Fields hashed so that none can be mistaken for another's continuation: a string as its UTF-8
+/// length (UInt64, little-endian) then its bytes, a number as its 8 little-endian bytes. The one
+/// encoding of the store's row checksums (`resultChecksum`) and of result-kind keys (`workUnitKey`).
+struct FieldDigest {
+    private var data = Data()
+    mutating func add(_ n: UInt64) { withUnsafeBytes(of: n.littleEndian) { data.append(contentsOf: $0) } }
+    mutating func add(_ s: String) {
+        let u = Array(s.utf8)
+        add(UInt64(u.count))
+        data.append(contentsOf: u)
+    }
+    /// SHA-256 of the fields added, lowercase hex.
+    var sha256: String { sha256Hex(of: data) }
 }

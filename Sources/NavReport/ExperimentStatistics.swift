@@ -75,9 +75,6 @@ public struct ExperimentStatistics: Sendable {
         }
     }
 
-    /// Units a cell needs before the Markdown tables print its CI (the gate's `minimumPairs` too).
-    public static let minimumUnitsForInterval = 5
-
     public var options: StatisticsOptions
     public var cells: [Cell]
     public var comparisons: [Comparison]

@@ -1,5 +1,6 @@
 import Foundation
 import NavIO
+import NavStatistics
 
 extension ExperimentStatistics {
     /// `cells.csv`: one row per (route or `all`) × configuration × metric.
@@ -76,7 +77,7 @@ extension ExperimentStatistics {
                     let c = cells[i]
                     guard c.mean.isFinite else { return "– (\(c.nanCount) NaN)" }
                     var text = String(format: "%.3f", c.mean)
-                    let interval = c.n >= ExperimentStatistics.minimumUnitsForInterval
+                    let interval = c.n >= minimumUnitsForInterval
                     if c.ciLow.isFinite && interval { text += String(format: " [%.3f, %.3f]", c.ciLow, c.ciHigh) }
                     if bestHere[m] == g.representative { text = "**\(text)**" }
                     let nan = c.nanCount > 0 ? ", \(c.nanCount) NaN left out" : ""
@@ -143,7 +144,7 @@ extension ExperimentStatistics {
                 "| \(e0.dimension) | \(markdownInline(e0.level)) − \(markdownInline(e0.reference)) | \(mine.map(\.n).max() ?? 0) | "
                 + keyMetrics.map { m -> String in
                     guard let e = mine.first(where: { $0.metric == m }), e.meanDifference.isFinite else { return "–" }
-                    let sig = e.ciLow.isFinite && (e.ciLow > 0 || e.ciHigh < 0)
+                    let sig = intervalExcludesZero(low: e.ciLow, high: e.ciHigh)
                     return String(format: "%+.3g [%+.3g, %+.3g]", e.meanDifference, e.ciLow, e.ciHigh) + (sig ? " *" : "")
                 }.joined(separator: " | ") + " |\n"
         }
@@ -183,13 +184,8 @@ func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [S
 /// replicates), the best in bold only when it beats every other after Holm (Wilcoxon
 /// signed-rank), then every configuration against the first, paired (Hodges–Lehmann median
 /// difference [CI], Holm-adjusted p). The same statistics as the guidance tables
-/// (`ExperimentStatistics`, docs/statistics.md).
-public func pairedConfigurationMarkdown(_ table: MetricsTable, options: StatisticsOptions, keyMetrics: [String]) -> String {
-    pairedConfigurationReport(table, options: options, keyMetrics: keyMetrics, title: "", units: "").markdown
-}
-
-/// `pairedConfigurationMarkdown` and the kind's Findings line: `title`, then per key metric with
-/// a direction the configuration better than every other after Holm, or "none", and n `units`.
+/// (`ExperimentStatistics`, docs/statistics.md) — and the kind's Findings line: `title`, then per key metric with a direction the configuration
+/// better than every other after Holm, or "none", with n `units`.
 public func pairedConfigurationReport(
     _ table: MetricsTable, options: StatisticsOptions, keyMetrics: [String], title: String, units: String
 ) -> (markdown: String, finding: String) {
@@ -230,7 +226,7 @@ extension ExperimentStatistics {
             let parts = levels.map { level -> String in
                 let mine = effects.filter { $0.level == level }
                 let said = mine.compactMap { e -> String? in
-                    guard e.ciLow.isFinite, e.ciHigh.isFinite, e.ciLow > 0 || e.ciHigh < 0 else { return nil }
+                    guard intervalExcludesZero(low: e.ciLow, high: e.ciHigh) else { return nil }
                     let better = (MetricPolarity.of(e.metric) == .lowerIsBetter) == (e.meanDifference < 0)
                     let unit = units[e.metric].map { $0.isEmpty ? "" : " \($0)" } ?? ""
                     return "\(better ? "better" : "worse") on \(e.metric) (\(findingNumber(e.meanDifference))\(unit) "

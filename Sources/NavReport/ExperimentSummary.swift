@@ -16,12 +16,6 @@ public struct ReportStamp: Sendable, Codable, Equatable {
     }
 }
 
-/// Mean of the finite values, NaN when none.
-func finiteMean(_ v: [Double]) -> Double {
-    let f = v.filter(\.isFinite)
-    return f.isEmpty ? .nan : f.reduce(0, +) / Double(f.count)
-}
-
 /// Renders the experiment's `summary.md`: per route a table comparing configurations on the
 /// key metrics (`statistics`: mean [CI] over the units, the best in bold only when it beats every
 /// other after Holm), an overall table, failed inputs, and the stamp. Deterministic: no clock, no machine facts.

@@ -104,7 +104,7 @@ public func gateVerdict(
 /// Complexity: O(R·B) for R rows and B resamples.
 public func noiseAwareGate(
     baseline: MetricsTable, current: MetricsTable, tolerances: [String: CompareTolerance] = [:],
-    resamples: Int = BootstrapInterval.defaultResamples, minimumPairs: Int = 5,
+    resamples: Int = BootstrapInterval.defaultResamples, minimumPairs: Int = minimumUnitsForInterval,
     confidence: Double = 0.95, kind: String = ""
 ) -> GateResult {
     // Unit key: session, configuration, occurrence index of the (route, session, configuration, metric) key.

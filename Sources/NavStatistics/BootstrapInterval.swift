@@ -115,6 +115,21 @@ public struct BootstrapInterval: Sendable, Equatable {
     private static func pow15(_ x: Double) -> Double { x * x.squareRoot() }
 }
 
+/// Independent units a mean needs before a report prints its confidence interval (fewer: the mean
+/// and "too few units for a CI") and before the regression gate pairs a metric (fewer: its
+/// per-row tolerance rule decides).
+public let minimumUnitsForInterval = 5
+
+/// Whether a confidence interval [low, high] excludes 0: both bounds finite and on one side of 0
+/// by more than rounding — a bound within 1e-9 of the interval's width of 0 counts as 0 (a mean
+/// of fractions k/n leaves ±1e-18 where the exact bound is 0, and such an interval does not
+/// exclude it). The one test behind every "significant" or `*` a report prints from an interval.
+public func intervalExcludesZero(low: Double, high: Double) -> Bool {
+    guard low.isFinite, high.isFinite, low <= high else { return false }
+    let rounding = 1e-9 * (high - low)
+    return low > rounding || high < -rounding
+}
+
 /// The seed of a named sub-stream of `seed` (first draw of `SeededRandom(seed:label:)`), so each
 /// cell, comparison or gate has its own bootstrap stream whatever order they are computed in.
 public func streamSeed(_ seed: UInt64, _ label: String) -> UInt64 {

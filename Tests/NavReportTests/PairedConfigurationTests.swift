@@ -24,7 +24,9 @@ import Testing
 
     /// 8 sessions, one estimator 10° better on each: it is bold, with n = 8 and its CI.
     @Test func aConsistentWinnerIsBoldWithItsInterval() throws {
-        let md = pairedConfigurationMarkdown(Self.table(sessions: 8, gap: 10), options: StatisticsOptions(), keyMetrics: ["offset_error"])
+        let (md, finding) = pairedConfigurationReport(
+            Self.table(sessions: 8, gap: 10), options: StatisticsOptions(), keyMetrics: ["offset_error"], title: "Calibration", units: "sessions")
+        #expect(finding == "Calibration, best (better than every other after Holm, n = 8 sessions): offset_error: better.")
         let better = try #require(dataRow(md, "better"))
         #expect(better.hasPrefix("| better | 8 | **"))
         #expect(better.contains(" ["))
@@ -36,7 +38,9 @@ import Testing
     /// The same gap on 3 sessions cannot be significant (the smallest two-sided Wilcoxon p of 3
     /// pairs is 0.25): nothing is bold, the verdict says so, and no cell prints a CI.
     @Test func threeSessionsNameNoBest() {
-        let md = pairedConfigurationMarkdown(Self.table(sessions: 3, gap: 10), options: StatisticsOptions(), keyMetrics: ["offset_error"])
+        let (md, finding) = pairedConfigurationReport(
+            Self.table(sessions: 3, gap: 10), options: StatisticsOptions(), keyMetrics: ["offset_error"], title: "Calibration", units: "sessions")
+        #expect(finding == "Calibration, best (better than every other after Holm, n = 3 sessions): offset_error: none.")
         #expect(!md.contains("**"))
         #expect(md.contains("offset_error: no significant difference"))
         // Nor is an interval printed for 3 units: the mean and why there is no CI.
@@ -46,7 +50,8 @@ import Testing
 
     /// A key metric absent from the table is left out; a table with none says so.
     @Test func absentMetricsAreLeftOut() {
-        let md = pairedConfigurationMarkdown(Self.table(sessions: 4, gap: 1), options: StatisticsOptions(), keyMetrics: ["nope"])
-        #expect(md == "No results.\n")
+        let r = pairedConfigurationReport(
+            Self.table(sessions: 4, gap: 1), options: StatisticsOptions(), keyMetrics: ["nope"], title: "Calibration", units: "sessions")
+        #expect(r.markdown == "No results.\n" && r.finding == "Calibration: no results.")
     }
 }
