@@ -7,7 +7,7 @@ import NavReport
 /// Heading calibration (docs/aids.md) as a result kind: the pocket calibration replayed on every
 /// input session with a compass (or a magnetometer and true orientation, emulating one), once per
 /// estimator of the spec's `calibration:` list. A unit is (input, estimator); the section compares
-/// the estimators (mean [CI] over sessions, paired: `pairedConfigurationMarkdown`) and lists the sessions whose
+/// the estimators (mean [CI] over sessions, paired: `pairedConfigurationReport`) and lists the sessions whose
 /// calibration stopped.
 public struct HeadingCalibrationKind: ResultKind {
     public init() {}
@@ -42,7 +42,9 @@ public struct HeadingCalibrationKind: ResultKind {
         var notes: [String] = []
         for (u, outcome) in results {
             guard let outcome, !outcome.metrics.isEmpty, !outcome.note.isEmpty else { continue }
-            if !notes.contains("\(u.session): \(outcome.note)") { notes.append("\(u.session): \(outcome.note)") }
+            // The session id comes from the file, the note from the store (a shard's): both escaped.
+            let line = "\(markdownInline(u.session)): \(markdownInline(outcome.note))"
+            if !notes.contains(line) { notes.append(line) }
         }
         let table = outcomeTable(results, parameterColumns: parameterColumns)
         let compared = pairedConfigurationReport(

@@ -74,7 +74,8 @@ extension ExperimentSpec {
         }
         let known = topKeys + sweepKeys + SweepDimension.closedLoop.map(\.key) + sectionKeys.map(\.name)
         var seen = Set<String>()
-        let closest = closestWords(to: name, among: known.filter { seen.insert($0).inserted })
+        // A key longer than any known one by far gets no suggestion (edit distance is O(|name|·|key|)).
+        let closest = name.count > 64 ? [] : closestWords(to: name, among: known.filter { seen.insert($0).inserted })
         throw SpecError(
             file: file, key: o,
             problem: "unknown key '\(escapedForMessage(name))'"

@@ -8,43 +8,6 @@ import Testing
 
 @testable import NavPipeline
 
-// The worked example of docs/result-kinds.md, compiled and run here: every ```swift block of
-// that page must appear verbatim in this file (`docBlocksAreThisFilesCode`).
-
-// doc: a result kind
-/// How long each input session's IMU stream lasts (last − first stamp, seconds): one unit per
-/// input, not applicable to a session without an IMU.
-struct IMUDurationKind: ResultKind {
-    var name: String { "imu_duration" }
-    var parameterColumns: [String] { [] }
-    var csvFile: String { "imu-duration.csv" }
-    func isAsked(by spec: ExperimentSpec) -> Bool { true }
-
-    func units(of plan: ExperimentPlan) -> [WorkUnit] {
-        plan.inputs.names.enumerated().map { i, file in
-            WorkUnit(
-                key: workUnitKey(kind: name, [plan.checksums[file] ?? ""]), index: i, input: file, route: "-",
-                session: fileName(of: file), configuration: "-", parameters: [], title: "\(file) [imu duration]")
-        }
-    }
-
-    func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
-        guard let t = try plan.session(unit.input).imu?.timestamps, let first = t.first, let last = t.last else {
-            return .notApplicable("no IMU stream")
-        }
-        return UnitOutcome(metrics: [Metric("imu_duration", last - first, "s")])
-    }
-
-    func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
-        let table = outcomeTable(results, parameterColumns: parameterColumns)
-        let lines = table.rows.map { "| \($0.session) | \(formatNumber($0.value)) |\n" }.joined()
-        return ReportSection(
-            markdown: "\n## IMU duration\n\n| session | seconds |\n|---|---:|\n" + lines,
-            files: [(csvFile, table.csv)])
-    }
-}
-// end
-
 /// The example kind, counting the units it computes (to show a merge computes none).
 struct CountingIMUDurationKind: ResultKind {
     let base = IMUDurationKind()
@@ -209,14 +172,25 @@ final class RunCounter: Sendable {
         #expect(rows.allSatisfy { ($0[1] as String).hasPrefix("filter=") && (0...1).contains($0[2] as Double) })
     }
 
-    @Test func docBlocksAreThisFilesCode() throws {
+    /// Every ```swift block of docs/result-kinds.md is code of ResultKindExample.swift, which
+    /// imports only the library's public API.
+    @Test func docBlocksAreTheExampleFilesCode() throws {
         let doc = try String(contentsOfFile: Self.root + "/docs/result-kinds.md", encoding: .utf8)
-        let me = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let example = try String(
+            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ResultKindExample.swift").path,
+            encoding: .utf8)
         let blocks = doc.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(!blocks.isEmpty)
-        for b in blocks where !b.hasPrefix("// registration") {
-            #expect(me.contains(b), "a docs/result-kinds.md example is not in ResultKindTests.swift:\n\(b)")
-        }
+        #expect(blocks.count == 2)
+        for b in blocks { #expect(example.contains(b), "a docs/result-kinds.md example is not in ResultKindExample.swift:\n\(b)") }
+    }
+
+    /// The page's registration code: run and merge with the example kind beside the standard ones.
+    @Test func theRegistrationOfThePageRuns() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (run, merged) = try runWithIMUDuration(try spec(dir + "/out"))
+        #expect(run.failures.isEmpty && merged.failures.isEmpty, "\(run.failures + merged.failures)")
+        #expect(run.resultKinds.computed == 4 * (2 + 2 + 1) && merged.resultKinds.computed == 0)
+        #expect(try read(dir + "/out", "summary.md").contains("\n## IMU duration\n"))
     }
 }
 

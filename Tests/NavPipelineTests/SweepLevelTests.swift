@@ -62,6 +62,7 @@ import Testing
         #expect(throws: SpecError.self) { try ClosedLoopSpec.parse(["walker": "runner"], file: "t.yaml") }
         do {
             _ = try ClosedLoopSpec.parse(["walls": "corridor:-1"], file: "t.yaml")
+            Issue.record("a negative corridor half width was accepted")
         } catch {
             #expect(error.key == "closed_loop.walls")
         }

@@ -1,0 +1,55 @@
+import Foundation
+import NavCore
+import NavIO
+import NavPipeline
+import NavReport
+
+// The worked examples of docs/result-kinds.md, compiled and run by ResultKindTests: every
+// ```swift block of that page must appear verbatim in this file
+// (`ResultKindTests.docBlocksAreTheExampleFilesCode`). Only the library's public API is imported
+// here (no @testable), as in a researcher's package.
+
+// doc: a result kind
+/// How long each input session's IMU stream lasts (last − first stamp, seconds): one unit per
+/// input, not applicable to a session without an IMU.
+struct IMUDurationKind: ResultKind {
+    var name: String { "imu_duration" }
+    var parameterColumns: [String] { [] }
+    var csvFile: String { "imu-duration.csv" }
+    func isAsked(by spec: ExperimentSpec) -> Bool { true }
+
+    func units(of plan: ExperimentPlan) -> [WorkUnit] {
+        plan.inputs.names.enumerated().map { i, file in
+            WorkUnit(
+                key: workUnitKey(kind: name, [plan.checksums[file] ?? ""]), index: i, input: file, route: "-",
+                session: fileName(of: file), configuration: "-", parameters: [], title: "\(file) [imu duration]")
+        }
+    }
+
+    func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
+        guard let t = try plan.session(unit.input).imu?.timestamps, let first = t.first, let last = t.last else {
+            return .notApplicable("no IMU stream")
+        }
+        return UnitOutcome(metrics: [Metric("imu_duration", last - first, "s")])
+    }
+
+    func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
+        let table = outcomeTable(results, parameterColumns: parameterColumns)
+        let lines = table.rows.map { "| \($0.session) | \(formatNumber($0.value)) |\n" }.joined()
+        return ReportSection(
+            markdown: "\n## IMU duration\n\n| session | seconds |\n|---|---:|\n" + lines,
+            files: [(csvFile, table.csv)])
+    }
+}
+// end
+
+// doc: registration
+/// Runs `spec` with the IMU duration section beside the standard kinds, then merges it (a sharded
+/// run's shards and its merge are given the same list).
+func runWithIMUDuration(_ spec: ExperimentSpec) throws -> (run: ExperimentOutcome, merged: ExperimentOutcome) {
+    let kinds = ResultKinds.standard + [IMUDurationKind()]
+    let run = try runExperiment(spec, workers: 2, command: "notebook", resultKinds: kinds)
+    let merged = try mergeExperiment(spec, command: "notebook", resultKinds: kinds)
+    return (run, merged)
+}
+// end
