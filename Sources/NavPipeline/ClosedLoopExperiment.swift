@@ -69,7 +69,10 @@ public struct ClosedLoopSpec: Sendable, Equatable {
         func levels<V>(_ d: SweepDimension, _ parse: (String) throws -> V) throws(SpecError) -> [ClosedLoopLevel<V>] {
             var out: [ClosedLoopLevel<V>] = []
             for x in try strings(d.key) ?? [d.defaultValue] {
-                do { out.append(ClosedLoopLevel(text: x, value: try parse(x))) } catch { throw fail(d.key, d.problem(escapedForMessage(x))) }
+                do { out.append(ClosedLoopLevel(text: x, value: try parse(x))) } catch {
+                    // The parser's own line says what is wrong in the value (an unknown key, a bad number).
+                    throw fail(d.key, escapedForMessage("\(error)", limit: 300) + "; expected \(d.expected)")
+                }
             }
             return out
         }

@@ -112,6 +112,29 @@ enum ExactValue {
     static func decode(value: Double?, exact: Int64?) -> Double {
         exact.map { Double(bitPattern: UInt64(bitPattern: $0)) } ?? value ?? .nan
     }
+
+    /// The value of a metric row's `value` and `exact` columns, or nil when `value` is neither a
+    /// number nor NULL or `exact` neither an integer nor NULL (an edited or damaged row).
+    ///
+    /// One switch per column on the stored type (written so: `DatabaseValue.isNull` then
+    /// `Double.fromDatabaseValue` on the same value made the release build's optimizer crash,
+    /// swift 6.3.1, "Found ownership error", CopyPropagation in `StoreReader.result(key:)`).
+    static func decode(_ value: DatabaseValue, _ exact: DatabaseValue) -> Double? {
+        let v: Double?
+        switch value.storage {
+        case .null: v = nil
+        case .double(let d): v = d
+        case .int64(let i): v = Double(i)
+        default: return nil
+        }
+        let e: Int64?
+        switch exact.storage {
+        case .null: e = nil
+        case .int64(let i): e = i
+        default: return nil
+        }
+        return decode(value: v, exact: e)
+    }
 }
 
 // MARK: - Records (GRDB)
@@ -537,11 +560,10 @@ public struct StoreReader {
             db.cachedStatement(sql: "SELECT name, value, unit, exact FROM metrics WHERE result_key = ? ORDER BY ordinal"), arguments: [key])
         while let m = try cursor.next() {
             // Converted without trapping: a row of the wrong types (edited, damaged) is not a result.
-            let value = m[1] as DatabaseValue, exact = m[3] as DatabaseValue
             guard let name = String.fromDatabaseValue(m[0] as DatabaseValue), let unit = String.fromDatabaseValue(m[2] as DatabaseValue),
-                value.isNull || Double.fromDatabaseValue(value) != nil, exact.isNull || Int64.fromDatabaseValue(exact) != nil
+                let value = ExactValue.decode(m[1], m[3])
             else { return nil }
-            metrics.append(Metric(name, ExactValue.decode(value: Double.fromDatabaseValue(value), exact: Int64.fromDatabaseValue(exact)), unit))
+            metrics.append(Metric(name, value, unit))
         }
         let r = StoredResultRow(
             kind: text[0], route: text[1], session: text[2], configuration: text[3], parameters: text[4], note: text[5], metrics: metrics)
