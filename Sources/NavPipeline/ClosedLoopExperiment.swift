@@ -70,8 +70,8 @@ public struct ClosedLoopSpec: Sendable, Equatable {
             var out: [ClosedLoopLevel<V>] = []
             for x in try strings(d.key) ?? [d.defaultValue] {
                 do { out.append(ClosedLoopLevel(text: x, value: try parse(x))) } catch {
-                    // The parser's own line says what is wrong in the value (an unknown key, a bad number).
-                    throw fail(d.key, escapedForMessage("\(error)", limit: 300) + "; expected \(d.expected)")
+                    // The parser's own line says what is wrong in the value and what it expected.
+                    throw fail(d.key, escapedForMessage("\(error)", limit: 300))
                 }
             }
             return out

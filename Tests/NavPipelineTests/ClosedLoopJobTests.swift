@@ -73,7 +73,7 @@ import Testing
         #expect(
             throws: SpecError(
                 file: "t.yaml", key: "closed_loop.walker",
-                problem: "'wheelchair' is not \(SweepDimension.walker.expected)")
+                problem: "walker 'wheelchair': unknown profile 'wheelchair' (expected ideal, cane, guide-dog, optionally :key=value,…)")
         ) {
             try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["walker=wheelchair"])
         }
