@@ -39,8 +39,10 @@ extension Array {
 /// when they are — the 0.04 s vs 0.02 s per read that the contiguous-read benchmark switched
 /// between. Fixed thresholds (mmap above 256 MiB, trim above 512 MiB of free top) make repeated
 /// reads fault-free. Peak memory is unchanged; up to 512 MiB of freed memory may stay mapped.
-/// Called once by the CLI, which skips it when `NAVBENCH_MALLOC_DEFAULTS=1` is set (to compare
-/// memory figures with glibc's own thresholds); a no-op off glibc.
+/// Called once by the CLI for every command but the sweeps (`run`, `merge`: there it kept every
+/// freed session's pages and memory grew with the routes), and skipped when
+/// `NAVBENCH_MALLOC_DEFAULTS=1` is set (to compare memory figures with glibc's own thresholds);
+/// a no-op off glibc.
 public func keepLargeBuffersMapped() {
     #if canImport(Glibc)
     _ = glibcMallopt(-3, 256 << 20)  // M_MMAP_THRESHOLD (malloc.h; not in the Glibc module)

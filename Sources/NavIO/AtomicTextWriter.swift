@@ -14,7 +14,8 @@ public final class AtomicTextWriter {
     private var failure: Int32 = 0
     private static let bufferSize = 1 << 16
 
-    /// Opens `.NAME.tmp-PID` beside `path` (creating the folder).
+    /// Opens `.NAME.tmp-PID` beside `path` (creating the folder). Like `writeTextAtomically`, it
+    /// replaces only a regular file (`requireReplaceableOutput`).
     public init(path: String) throws(TraceError) {
         guard !path.isEmpty, path != "-" else { throw TraceError(.writeFailed, file: "'\(path)'", "not a file path") }
         self.path = path
@@ -24,6 +25,7 @@ public final class AtomicTextWriter {
                 throw TraceError(.writeFailed, file: path, "cannot create folder \(escapedForMessage(dir)) (\(errnoText(errno)))")
             }
         }
+        try requireReplaceableOutput(path)
         temporary = (dir.isEmpty ? "" : dir + "/") + "." + fileName(of: path) + ".tmp-\(getpid())"
         fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(errno)))") }

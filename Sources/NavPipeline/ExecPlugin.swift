@@ -29,6 +29,9 @@ public struct PluginError: Error, CustomStringConvertible, Sendable, Equatable {
 public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
     /// Seconds one call may take before the program is killed (SIGTERM, then SIGKILL 1 s later).
     public static let defaultTimeout: Double = 60
+    /// The longest timeout a plugin call may be given, seconds (a day): the spec's
+    /// `plugin_timeout` and the CLI's `--plugin-timeout` are bounded by it.
+    public static let maximumTimeout: Double = 86_400
     /// Most bytes read from the program's stdout and stderr.
     public static let outputLimit = 512 << 20, errorLimit = 1 << 20
 
@@ -55,7 +58,9 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
                 spec: text,
                 problem: "an empty argument (two spaces in a row, or a trailing space): arguments are split on single spaces, never through a shell")
         }
-        guard timeout.isFinite, timeout > 0 else { throw FilterSpecError(spec: text, problem: "timeout \(timeout): expected seconds > 0") }
+        guard timeout.isFinite, timeout > 0, timeout <= Self.maximumTimeout else {
+            throw FilterSpecError(spec: text, problem: "timeout \(timeout): expected seconds in (0, \(formatNumber(Self.maximumTimeout))]")
+        }
         spec = text; program = first; arguments = Array(argv.dropFirst()); self.timeout = timeout
     }
 

@@ -34,7 +34,7 @@ extension ExperimentSpec {
         // The folder of `file` ("." for a bare name; NSString's deletingLastPathComponent traps on "").
         if let slash = file.lastIndex(of: "/") { spec.folder = slash == file.startIndex ? "/" : String(file[..<slash]) } else { spec.folder = "." }
         if let t = top["plugin_timeout"] {
-            guard let s = (t as? Double) ?? (t as? Int).map(Double.init), s.isFinite, s > 0, s <= 86_400 else {
+            guard let s = (t as? Double) ?? (t as? Int).map(Double.init), s.isFinite, s > 0, s <= ExecPlugin.maximumTimeout else {
                 throw SpecError(file: file, key: "plugin_timeout", problem: "'\(t)' is not a number of seconds in (0, 86400]")
             }
             spec.pluginTimeout = s

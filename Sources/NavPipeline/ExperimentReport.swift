@@ -89,7 +89,7 @@ func writeExperimentReport(
         plan, kinds: resultKinds, store: store, out: out)
     out.failures = extraFailures
     traceMemory(plan, "report: sections")
-    let statistics = try writeStatistics(plan, table: table, out: out)
+    let (statistics, routeSections) = try writeStatistics(plan, table: table, plots: plots, out: out)
     traceMemory(plan, "report: statistics")
     // The guidance replay was asked for when the spec sweeps or the inputs hold navigation sessions;
     // otherwise (e.g. Experiments/real.yaml: aids and APE only) its sections are left out.
@@ -104,10 +104,13 @@ func writeExperimentReport(
     let findings =
         (guidance ? statistics.findings : []) + sectionFindings
         + replayClosedLoopDisagreements(statistics.mainEffects, closedLoopEffects, units: statistics.units)
-    let md = experimentSummaryMarkdown(
+    let pieces = experimentSummaryPieces(
         table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: allFailures,
-        plots: plots, statistics: statistics, guidance: guidance, sections: trends + sectionsMarkdown, findings: findings)
-    try writeTextAtomically(md, to: out.summary)
+        plots: plots, statistics: statistics, guidance: guidance, sections: trends + sectionsMarkdown, findings: findings,
+        routeSections: routeSections)
+    let summary = try AtomicTextWriter(path: out.summary)
+    for piece in pieces { summary.write(piece) }
+    try summary.commit()
     traceMemory(plan, "report: summary")
     try writeManifest(plan, failures: failures + extraFailures, command: command, inputs: inputs, facts: facts, out: out)
     return out

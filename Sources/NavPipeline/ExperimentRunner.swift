@@ -208,9 +208,11 @@ public func planExperiment(_ spec: ExperimentSpec, shard: Int = 1, shards: Int =
 
 /// The jobs of shard `shard` (1-based) of `shards`: a contiguous block of the job order (route,
 /// session, configuration), so a shard needs the inputs of few sessions. Block sizes differ by at
-/// most one; the blocks of 1…shards cover 0..<count once.
+/// most one; the blocks of 1…shards cover 0..<count once. Needs count ≥ 0 and 1 ≤ shard ≤
+/// shards; the products are taken at full width, so no count and shard overflow.
 public func shardRange(count: Int, shard: Int, shards: Int) -> Range<Int> {
-    (count * (shard - 1) / shards)..<(count * shard / shards)
+    func cut(_ k: Int) -> Int { shards.dividingFullWidth(count.multipliedFullWidth(by: k)).quotient }
+    return cut(shard - 1)..<cut(shard)
 }
 
 /// Pairs the inputs by route and lists the jobs (also for sessions made in memory or on demand,

@@ -31,7 +31,9 @@ extension ExperimentSpec {
             o.baseline = s
         }
         if let r = m["resamples"] {
-            guard let n = r as? Int, n >= 100, n <= 1_000_000 else { throw fail("statistics.resamples", "'\(r)' is not an integer in 100…1000000") }
+            guard let n = r as? Int, StatisticsOptions.resamplesRange.contains(n) else {
+                throw fail("statistics.resamples", "'\(r)' is not an integer in 100…1000000")
+            }
             o.resamples = n
         }
         if let s = m["seed"] {
@@ -54,23 +56,34 @@ extension ExperimentSpec {
     }
 }
 
-/// The statistics step of `writeExperimentReport`: `cells.csv` (streamed), `comparisons.csv` and the box
-/// plots of the key metrics (atomically), and the statistics the summary prints.
-func writeStatistics(_ plan: ExperimentPlan, table: MetricsTable, out: ExperimentOutputs) throws -> ExperimentStatistics {
-    // cells.csv is streamed as the cells are computed; the statistics keep the key metrics' cells.
+/// The statistics step of `writeExperimentReport`: `cells.csv` and `comparisons.csv` (streamed),
+/// the box plots of the key metrics (atomically), the statistics the summary prints (the pooled
+/// table and the main effects) and the routes' sections of the summary, rendered as each route's
+/// table is done (with its `plots`), so memory is flat in the number of routes.
+func writeStatistics(
+    _ plan: ExperimentPlan, table: MetricsTable, plots: [String: [String]], out: ExperimentOutputs
+) throws -> (statistics: ExperimentStatistics, routeSections: [String]) {
     let cellsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("cells.csv"))
+    let comparisonsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
     cellsFile.write(ExperimentStatistics.cellsHeader)
+    comparisonsFile.write(ExperimentStatistics.comparisonsHeader)
+    var routeSections: [String] = []
     var statistics = ExperimentStatistics(
         table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics,
-        cellSink: { cellsFile.write(ExperimentStatistics.csvLine($0)) })
+        cellSink: { cellsFile.write(ExperimentStatistics.csvLine($0)) },
+        routeSink: { route in
+            route.writeComparisonLines(to: comparisonsFile)
+            for r in route.routes { routeSections.append(route.routeSectionMarkdown(r, plots: plots[r] ?? [])) }
+        })
+    statistics.writeComparisonLines(to: comparisonsFile)
     try cellsFile.commit()
+    try comparisonsFile.commit()
     traceMemory(plan, "report: statistics computed")
-    try statistics.writeComparisonsCSV(to: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
     for (file, svg) in statistics.boxPlots(table) {
         try writeTextAtomically(svg, to: (out.folder as NSString).appendingPathComponent("plots/" + file))
         statistics.plots.append("plots/" + file)
     }
-    return statistics
+    return (statistics, routeSections)
 }
 
 /// One CDF series per distinct configuration: configurations whose values are identical share a

@@ -6,6 +6,9 @@ import NavStatistics
 public struct StatisticsOptions: Sendable, Equatable {
     /// Bootstrap resamples per interval.
     public var resamples = BootstrapInterval.defaultResamples
+    /// The resamples a spec (`statistics.resamples`) or a flag (`compare --resamples`) may ask for:
+    /// fewer than 100 give no usable interval, more than 10⁶ only cost memory and time.
+    public static let resamplesRange = 100...1_000_000
     /// Seed of every bootstrap stream (each cell draws its own labelled sub-stream).
     public var seed: UInt64 = 20_261_123
     public var confidence = 0.95
@@ -115,9 +118,13 @@ extension ExperimentStatistics {
     /// - Parameter cellSink: when given, receives every cell in `cellsCSV` order as it is
     ///   computed (the report streams cells.csv through it), and `cells` keeps only the cells of
     ///   the key metrics (what the summary shows): memory O(key-metric cells), not O(all cells).
+    /// - Parameter routeSink: when given, receives each route's table as it is done (the same
+    ///   statistics holding that route's cells, groups, comparisons and best only), which this
+    ///   value then leaves out: it keeps the pooled table and the main effects, so its memory is
+    ///   flat in the number of routes (the report writes a route's CSV lines and Markdown from it).
     public init(
         table: MetricsTable, keyMetrics: [String], options: StatisticsOptions = StatisticsOptions(),
-        cellSink: ((Cell) -> Void)? = nil
+        cellSink: ((Cell) -> Void)? = nil, routeSink: ((ExperimentStatistics) -> Void)? = nil
     ) {
         self.options = options
         let view = RowView(table)
@@ -180,23 +187,35 @@ extension ExperimentStatistics {
         let keys = keyMetrics.filter { units[$0] != nil }
         self.keyMetrics = keys
         let tables = routes + [allRoutesLabel]
-        let tableIndex = Dictionary(uniqueKeysWithValues: tables.enumerated().map { ($0.element, $0.offset) })
-        func column(_ t: String, _ m: String, _ c: String) -> ValueGrid.Column? {
-            guard let ti = tableIndex[t], let mi = metricIndex[m], let ci = configIndex[c] else { return nil }
+        // Tables by position, not name: a route may itself be called "all" (names come from files).
+        func column(_ ti: Int, _ m: String, _ c: String) -> ValueGrid.Column? {
+            guard let mi = metricIndex[m], let ci = configIndex[c] else { return nil }
             return grid.column(table: ti, metric: mi, configuration: ci)
         }
-        // Cells (every metric), table by table (so at most one table's cells are held beyond the
-        // key metrics' when streaming), in parallel by index within a table.
+        self.units = units
+        cells = []; comparisons = []; groups = [:]; best = [:]
+        // Paired differences of two configurations on the units both have finite values for.
+        func differences(_ ti: Int, _ m: String, _ a: String, _ b: String) -> [Double] {
+            guard let va = column(ti, m, a), let vb = column(ti, m, b) else { return [] }
+            return va.pairedDifferences(vb)
+        }
+        func identicalValues(_ ti: Int, _ a: String, _ b: String) -> Bool {
+            metrics.allSatisfy { m in (column(ti, m, a) ?? .empty).sameValues(column(ti, m, b) ?? .empty) }
+        }
+        let baselineName = options.baseline.flatMap { configs.contains($0) ? $0 : nil } ?? configs.first ?? ""
+        // Table by table (each route, then the pooled one): its cells (every metric, in parallel
+        // by index), groups, comparisons and best; with `routeSink` a route's table is handed over
+        // and dropped, so at most one route table is held beside the pooled one.
         struct CellJob { var table: Int, configuration: Int, metric: Int }
         let snapshot = grid, tableNames = tables, configNames = configs, metricNames = metrics
         let unitOf = units
         let keySet = Set(keys)
-        var kept: [Cell] = []
-        for t in tables.indices {
+        for ti in tables.indices {
+            let t = tables[ti]
             var jobs: [CellJob] = []
             for c in configs.indices {
-                for m in metrics.indices where grid.column(table: t, metric: m, configuration: c) != nil {
-                    jobs.append(CellJob(table: t, configuration: c, metric: m))
+                for m in metrics.indices where grid.column(table: ti, metric: m, configuration: c) != nil {
+                    jobs.append(CellJob(table: ti, configuration: c, metric: m))
                 }
             }
             let cellJobs = jobs
@@ -205,56 +224,17 @@ extension ExperimentStatistics {
                 let j0 = cellJobs[i]
                 let v = snapshot.column(table: j0.table, metric: j0.metric, configuration: j0.configuration)!.presentValues
                 let j = (table: tableNames[j0.table], configuration: configNames[j0.configuration], metric: metricNames[j0.metric])
-                let s = SampleSummary(v)
-                let finite = v.filter(\.isFinite)
-                let unit = unitOf[j.metric]!
-                var cell = Cell(
-                    route: j.table, configuration: j.configuration, metric: j.metric, unit: unit, n: s.n, nanCount: s.nonFinite,
-                    mean: s.mean, median: s.median, std: s.std, ciLow: .nan, ciHigh: .nan, ciMethod: "bca",
-                    percentileLow: .nan, percentileHigh: .nan)
-                if unit == "bool" && finite.allSatisfy({ $0 == 0 || $0 == 1 }) {
-                    let w = WilsonInterval(successes: finite.filter { $0 == 1 }.count, trials: finite.count, confidence: options.confidence)
-                    cell.ciLow = w.low; cell.ciHigh = w.high; cell.ciMethod = "wilson"
-                }
-                if finite.count >= options.largeSample {
-                    // Large sample: Student t interval (no percentile bootstrap columns).
-                    if cell.ciMethod == "bca" {
-                        let t = StudentTInterval(finite, confidence: options.confidence)
-                        cell.ciLow = t.low; cell.ciHigh = t.high; cell.ciMethod = "t"
-                    }
-                } else {
-                    let label = "cell\u{1}\(j.table)\u{1}\(j.configuration)\u{1}\(j.metric)"
-                    let b = BootstrapInterval.mean(
-                        finite, confidence: options.confidence, resamples: options.resamples,
-                        seed: streamSeed(options.seed, label))
-                    if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
-                    cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
-                }
-                cellBox[i] = cell
+                cellBox[i] = Self.cell(v, route: j.table, configuration: j.configuration, metric: j.metric, unit: unitOf[j.metric]!, options: options)
                 return .next
             }
+            var tableCells: [Cell] = []
             for cell in cellBox.values {
                 cellSink?(cell)
-                if cellSink == nil || keySet.contains(cell.metric) { kept.append(cell) }
+                if cellSink == nil || keySet.contains(cell.metric) { tableCells.append(cell) }
             }
-        }
-        cells = kept
-        cellIndex = Self.index(cells, metrics: keys)
-        self.units = units
-        // Paired differences of two configurations on the units both have finite values for.
-        func differences(_ t: String, _ m: String, _ a: String, _ b: String) -> [Double] {
-            guard let va = column(t, m, a), let vb = column(t, m, b) else { return [] }
-            return va.pairedDifferences(vb)
-        }
-        func identicalValues(_ t: String, _ a: String, _ b: String) -> Bool {
-            metrics.allSatisfy { m in (column(t, m, a) ?? .empty).sameValues(column(t, m, b) ?? .empty) }
-        }
-        let baselineName = options.baseline.flatMap { configs.contains($0) ? $0 : nil } ?? configs.first ?? ""
-        var groups: [String: [Group]] = [:], comparisons: [Comparison] = [], best: [String: [String: String]] = [:]
-        for t in tables {
             var gs: [Group] = []
-            for c in configs where metrics.contains(where: { column(t, $0, c) != nil }) {
-                if let i = gs.firstIndex(where: { identicalValues(t, $0.representative, c) }) {
+            for c in configs where metrics.contains(where: { column(ti, $0, c) != nil }) {
+                if let i = gs.firstIndex(where: { identicalValues(ti, $0.representative, c) }) {
                     gs[i].members.append(c)
                 } else {
                     gs.append(Group(members: [c]))
@@ -262,50 +242,95 @@ extension ExperimentStatistics {
             }
             // The baseline's group leads.
             if let i = gs.firstIndex(where: { $0.members.contains(baselineName) }), i > 0 { gs.insert(gs.remove(at: i), at: 0) }
-            groups[t] = gs
-            guard let base = gs.first else { continue }
             var family: [Comparison] = []
-            for g in gs.dropFirst() {
-                for m in keys {
-                    let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
-                    family.append(
-                        Self.compare(
-                            differences(t, m, g.representative, base.representative), route: t, metric: m,
-                            configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
-                            seed: seed, resamples: options.resamples, largeSample: options.largeSample))
-                }
-            }
-            let adjusted = holmAdjusted(family.map(\.pValue))
-            for i in family.indices {
-                family[i].pHolm = adjusted[i]
-                family[i].significant = adjusted[i] < options.alpha
-            }
-            comparisons += family
-            // Best: the group with the best mean, better than every other group after Holm.
             var bestHere: [String: String] = [:]
-            for m in keys {
-                let polarity = MetricPolarity.of(m)
-                guard polarity != .neutral, gs.count > 1 else { continue }
-                let means = gs.map { g in Statistics.mean((column(t, m, g.representative)?.presentValues ?? []).filter(\.isFinite)) }
-                guard
-                    let candidate = means.indices.filter({ means[$0].isFinite })
-                        .min(by: { polarity == .lowerIsBetter ? means[$0] < means[$1] : means[$0] > means[$1] })
-                else { continue }
-                var ps: [Double] = [], directionOK = true
-                for other in gs.indices where other != candidate {
-                    let d = differences(t, m, gs[candidate].representative, gs[other].representative)
-                    let hl = HodgesLehmann(differences: d)
-                    let p = WilcoxonSignedRank(differences: d)?.pValue ?? 1
-                    ps.append(d.isEmpty ? 1 : p)
-                    if let hl, polarity == .lowerIsBetter ? hl.estimate >= 0 : hl.estimate <= 0 { directionOK = false }
+            if let base = gs.first {
+                for g in gs.dropFirst() {
+                    for m in keys {
+                        let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
+                        family.append(
+                            Self.compare(
+                                differences(ti, m, g.representative, base.representative), route: t, metric: m,
+                                configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
+                                seed: seed, resamples: options.resamples, largeSample: options.largeSample))
+                    }
                 }
-                if directionOK, holmAdjusted(ps).allSatisfy({ $0 < options.alpha }) { bestHere[m] = gs[candidate].representative }
+                let adjusted = holmAdjusted(family.map(\.pValue))
+                for i in family.indices {
+                    family[i].pHolm = adjusted[i]
+                    family[i].significant = adjusted[i] < options.alpha
+                }
+                // Best: the group with the best mean, better than every other group after Holm.
+                for m in keys {
+                    let polarity = MetricPolarity.of(m)
+                    guard polarity != .neutral, gs.count > 1 else { continue }
+                    let means = gs.map { g in Statistics.mean((column(ti, m, g.representative)?.presentValues ?? []).filter(\.isFinite)) }
+                    guard
+                        let candidate = means.indices.filter({ means[$0].isFinite })
+                            .min(by: { polarity == .lowerIsBetter ? means[$0] < means[$1] : means[$0] > means[$1] })
+                    else { continue }
+                    var ps: [Double] = [], directionOK = true
+                    for other in gs.indices where other != candidate {
+                        let d = differences(ti, m, gs[candidate].representative, gs[other].representative)
+                        let hl = HodgesLehmann(differences: d)
+                        let p = WilcoxonSignedRank(differences: d)?.pValue ?? 1
+                        ps.append(d.isEmpty ? 1 : p)
+                        if let hl, polarity == .lowerIsBetter ? hl.estimate >= 0 : hl.estimate <= 0 { directionOK = false }
+                    }
+                    if directionOK, holmAdjusted(ps).allSatisfy({ $0 < options.alpha }) { bestHere[m] = gs[candidate].representative }
+                }
             }
-            best[t] = bestHere
+            if let routeSink, ti < routes.count {
+                var part = self
+                part.routes = [t]
+                part.cells = tableCells
+                part.cellIndex = Self.index(tableCells, metrics: keys)
+                part.groups = [t: gs]
+                part.comparisons = family
+                part.best = gs.isEmpty ? [:] : [t: bestHere]
+                routeSink(part)
+            } else {
+                cells += tableCells
+                groups[t] = gs
+                comparisons += family
+                if !gs.isEmpty { best[t] = bestHere }
+            }
         }
-        self.groups = groups
-        self.comparisons = comparisons
-        self.best = best
+        cellIndex = Self.index(cells, metrics: keys)
+    }
+
+    /// One cell of `values` (every unit's value, NaN included): n, NaN count, mean, median, std
+    /// and the 95 % CI: Wilson for a 0/1 metric (unit "bool"), Student t from `largeSample`
+    /// finite values, else the BCa bootstrap of the mean (seeded by the cell's label), whose
+    /// percentile interval is kept beside.
+    static func cell(
+        _ values: [Double], route: String, configuration: String, metric: String, unit: String, options: StatisticsOptions
+    ) -> Cell {
+        let s = SampleSummary(values)
+        let finite = values.filter(\.isFinite)
+        var cell = Cell(
+            route: route, configuration: configuration, metric: metric, unit: unit, n: s.n, nanCount: s.nonFinite,
+            mean: s.mean, median: s.median, std: s.std, ciLow: .nan, ciHigh: .nan, ciMethod: "bca",
+            percentileLow: .nan, percentileHigh: .nan)
+        if unit == "bool" && finite.allSatisfy({ $0 == 0 || $0 == 1 }) {
+            let w = WilsonInterval(successes: finite.filter { $0 == 1 }.count, trials: finite.count, confidence: options.confidence)
+            cell.ciLow = w.low; cell.ciHigh = w.high; cell.ciMethod = "wilson"
+        }
+        if finite.count >= options.largeSample {
+            // Large sample: Student t interval (no percentile bootstrap columns).
+            if cell.ciMethod == "bca" {
+                let t = StudentTInterval(finite, confidence: options.confidence)
+                cell.ciLow = t.low; cell.ciHigh = t.high; cell.ciMethod = "t"
+            }
+        } else {
+            let label = "cell\u{1}\(route)\u{1}\(configuration)\u{1}\(metric)"
+            let b = BootstrapInterval.mean(
+                values.filter(\.isFinite), confidence: options.confidence, resamples: options.resamples,
+                seed: streamSeed(options.seed, label))
+            if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
+            cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
+        }
+        return cell
     }
 
     static func compare(

@@ -14,13 +14,18 @@ extension ExperimentStatistics {
     public func writeComparisonsCSV(to path: String) throws(TraceError) {
         let w = try AtomicTextWriter(path: path)
         w.write(Self.comparisonsHeader)
-        for c in comparisons { w.write(Self.csvLine(c)) }
+        writeComparisonLines(to: w)
         try w.commit()
+    }
+
+    /// Appends the comparisons' lines of `comparisons.csv` (no header) to `writer`.
+    public func writeComparisonLines(to writer: AtomicTextWriter) {
+        for c in comparisons { writer.write(Self.csvLine(c)) }
     }
 
     public static let cellsHeader =
         "route,configuration,metric,unit,n,nan_count,mean,median,std,ci_low,ci_high,ci_method,percentile_low,percentile_high\n"
-    static let comparisonsHeader =
+    public static let comparisonsHeader =
         "route,metric,configuration,baseline,n,median_difference,ci_low,ci_high,p_value,p_holm,test,significant,mean_difference,p_permutation,identical_configurations\n"
 
     public static func csvLine(_ c: Cell) -> String {
@@ -153,7 +158,11 @@ extension ExperimentStatistics {
 }
 
 /// The overall, main-effects and per-route sections of summary.md with their uncertainty.
-func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [String: [String]]) -> String {
+/// In pieces to be written one after another: the overall and main-effects sections, then one
+/// piece a route. `routeSections`, when given, are the routes' sections rendered already
+/// (`routeSectionMarkdown` of each route's statistics, as `ExperimentStatistics`'s `routeSink`
+/// hands them over).
+func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [String: [String]], routeSections: [String]? = nil) -> [String] {
     var md = "## Overall\n\n"
     md +=
         "Cells are `mean [95 % BCa bootstrap CI]` over the units (route × session × seed; \(st.options.resamples) resamples, seeded; "
@@ -169,13 +178,18 @@ func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [S
     let overall = st.comparisonsMarkdown(allRoutesLabel)
     if !overall.isEmpty { md += overall + "\n" }
     md += "## Main effects\n\n" + st.mainEffectsMarkdown + "\n"
-    for route in routes {
-        md += "## Route \(markdownInline(route))\n\n" + st.tableMarkdown(route) + "\n"
-        let c = st.comparisonsMarkdown(route)
+    return [md] + (routeSections ?? routes.map { st.routeSectionMarkdown($0, plots: plots[$0] ?? []) })
+}
+
+extension ExperimentStatistics {
+    /// The section of summary.md for `route`: its table, its comparisons and its plots.
+    public func routeSectionMarkdown(_ route: String, plots: [String]) -> String {
+        var md = "## Route \(markdownInline(route))\n\n" + tableMarkdown(route) + "\n"
+        let c = comparisonsMarkdown(route)
         if !c.isEmpty { md += c + "\n" }
-        for plot in plots[route] ?? [] { md += "![\(plot)](\(plot))\n\n" }
+        for plot in plots { md += "![\(plot)](\(plot))\n\n" }
+        return md
     }
-    return md
 }
 
 /// The comparison of the configurations of one result kind's table (estimators, filters) over

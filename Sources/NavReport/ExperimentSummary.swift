@@ -16,9 +16,13 @@ public struct ReportStamp: Sendable, Codable, Equatable {
     }
 }
 
-/// Renders the experiment's `summary.md`: per route a table comparing configurations on the
+/// Renders the experiment's `summary.md`, in pieces to be written one after another (joined, the
+/// page; a report of many routes is written without holding it whole): per route a table comparing configurations on the
 /// key metrics (`statistics`: mean [CI] over the units, the best in bold only when it beats every
 /// other after Holm), an overall table, failed inputs, and the stamp. Deterministic: no clock, no machine facts.
+///
+/// `routeSections`: the routes' sections rendered already, one piece a route (statistics computed
+/// with a `routeSink`, which hold no route table); otherwise each is rendered from `statistics`.
 ///
 /// `findings` open the page (`## Findings`, one bullet each), before any table.
 ///
@@ -27,11 +31,12 @@ public struct ReportStamp: Sendable, Codable, Equatable {
 /// with `guidance: false` (a spec with no `sweep` whose inputs hold no navigation session: nothing
 /// was asked of the replay) the run count, configurations and guidance sections are left out and
 /// the page opens with `sections`, then the failed inputs and the inputs.
-public func experimentSummaryMarkdown(
+public func experimentSummaryPieces(
     table: MetricsTable, stamp: ReportStamp, keyMetrics: [String],
     failures: [String], plots: [String: [String]] = [:],
-    statistics: ExperimentStatistics, guidance: Bool = true, sections: String = "", findings: [String] = []
-) -> String {
+    statistics: ExperimentStatistics, guidance: Bool = true, sections: String = "", findings: [String] = [],
+    routeSections: [String]? = nil
+) -> [String] {
     var md = "# Experiment \(stamp.experiment)\n\n"
     md += "navbench \(stamp.navbenchVersion) · spec sha256 `\(stamp.specSHA256.prefix(16))` · regenerate with `\(stamp.command)`\n\n"
     if !findings.isEmpty {
@@ -42,7 +47,7 @@ public func experimentSummaryMarkdown(
     }
     guard guidance else {
         if !failures.isEmpty { md += "\(failures.count) failed (listed below).\n\n" }
-        return md + sections.drop { $0 == "\n" } + (sections.isEmpty ? "" : "\n") + summaryFooter(stamp: stamp, failures: failures)
+        return [md + sections.drop { $0 == "\n" } + (sections.isEmpty ? "" : "\n") + summaryFooter(stamp: stamp, failures: failures)]
     }
     // One pass, memory O(routes + configurations + sessions) whatever the number of rows.
     var routes: [String] = [], configs: [String] = [], seenConfigs = Set<String>(), runs = Set<String>()
@@ -56,8 +61,8 @@ public func experimentSummaryMarkdown(
     md += "\(routes.count) routes, \(configs.count) configurations, \(runs.count) navigation runs"
     md += failures.isEmpty ? ".\n\n" : "; \(failures.count) failed (listed below).\n\n"
     md += "Configurations:\n\n" + configurationLegend(table) + "\n"
-    md += statisticalSections(statistics, routes: routes, plots: plots)
-    return md + summaryFooter(stamp: stamp, failures: failures) + sections
+    let pieces = statisticalSections(statistics, routes: routes, plots: plots, routeSections: routeSections)
+    return [md + pieces[0]] + pieces.dropFirst() + [summaryFooter(stamp: stamp, failures: failures) + sections]
 }
 
 /// The failed inputs (or "None.") and the inputs with their checksums.

@@ -20,7 +20,9 @@ public enum AllanDeviation {
 
     /// - Complexity: O(N · number of taus) = O(N log N) for octave taus.
     public static func overlapping(rates y: [Double], sampleRate fs: Double) throws(SignalError) -> [Point] {
-        guard fs > 0, fs.isFinite else { throw .invalidParameter(name: "rate", value: "\(fs)", expected: "a sample rate > 0 Hz") }
+        guard fs > 0, fs.isFinite, (1 / fs).isFinite else {
+            throw .invalidParameter(name: "rate", value: "\(fs)", expected: "a sample rate > 0 Hz with a finite period")
+        }
         guard y.count >= 3 else { throw .tooShort(samples: y.count, needed: 2, reason: "an Allan deviation") }
         guard y.allSatisfy(\.isFinite) else { throw .invalidParameter(name: "data", value: "non-finite", expected: "finite rates") }
         let dt = 1 / fs
@@ -32,8 +34,11 @@ public enum AllanDeviation {
         let maxK = Int(log2(Double(n)).rounded(.down))
         var factors: [Int] = []
         for k in 0...maxK {
-            let m = Int((pow(2.0, Double(k)) * dt * fs).rounded(.toNearestOrEven))
-            if m > 0 && m < n && !factors.contains(m) { factors.append(m) }
+            // τ·fs with τ = 2ᵏ·dt, bounded before it becomes an Int (dt·fs may round away from 1).
+            let factor = (pow(2.0, Double(k)) * dt * fs).rounded(.toNearestOrEven)
+            guard factor >= 1, factor < Double(n) else { continue }
+            let m = Int(factor)
+            if !factors.contains(m) { factors.append(m) }
         }
         var out: [Point] = []
         phase.withUnsafeBufferPointer { x in

@@ -12,9 +12,17 @@ struct Bench: ParsableCommand {
         abstract: "Time navbench on the peer-bench workloads (figures to set beside the Python peers').",
         subcommands: [ReadIMU.self, BenchSignal.self, BenchAPE.self, BenchRPE.self, BenchRDP.self, BenchExperiment.self, BenchSimulate.self])
 
-    /// As `navbench` runs: large buffers stay mapped (NavCore), unless NAVBENCH_MALLOC_DEFAULTS=1.
+    /// As `navbench` runs: large buffers stay mapped (NavCore), unless NAVBENCH_MALLOC_DEFAULTS=1,
+    /// except for the sweep (`experiment`, as `navbench run`: glibc's own thresholds).
     static func main() {
-        if ProcessInfo.processInfo.environment["NAVBENCH_MALLOC_DEFAULTS"] != "1" { keepLargeBuffersMapped() }
-        main(nil)
+        do {
+            var command = try parseAsRoot()
+            if !(command is BenchExperiment) && ProcessInfo.processInfo.environment["NAVBENCH_MALLOC_DEFAULTS"] != "1" {
+                keepLargeBuffersMapped()
+            }
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
     }
 }

@@ -80,15 +80,19 @@ struct BenchExperiment: ParsableCommand {
         // The report's statistics alone (cells, paired comparisons, main effects), timed again.
         let table = try metricsTable(plan, store: store)
         t = Date()
-        var cellCount = 0  // the cells streamed as the report streams them (cells.csv), key-metric cells kept
-        let statistics = ExperimentStatistics(table: table, keyMetrics: spec.keyMetrics, options: spec.statistics, cellSink: { _ in cellCount += 1 })
+        // Cells and route tables streamed as the report streams them (cells.csv, comparisons.csv).
+        var cellCount = 0, routeComparisons = 0
+        let statistics = ExperimentStatistics(
+            table: table, keyMetrics: spec.keyMetrics, options: spec.statistics, cellSink: { _ in cellCount += 1 },
+            routeSink: { routeComparisons += $0.comparisons.count })
         let statisticsTime = Date().timeIntervalSince(t)
         try? FileManager.default.removeItem(atPath: spec.output)
         print(
             try jsonLine([
                 "routes": routes, "configs": configs, "jobs": plan.jobs.count, "workers": jobs, "failures": failures.count,
                 "generate_s": generation, "run_s": run, "report_s": report, "statistics_s": statisticsTime, "cells": cellCount,
-                "comparisons": statistics.comparisons.count, "statistics_share_of_wall": statisticsTime / (generation + run + report),
+                "comparisons": statistics.comparisons.count + routeComparisons,
+                "statistics_share_of_wall": statisticsTime / (generation + run + report),
             ]))
     }
 }

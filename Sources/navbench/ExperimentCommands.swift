@@ -9,7 +9,9 @@ import Synchronization
 /// "K/N" → (K, N).
 func parseShard(_ s: String) throws -> (Int, Int) {
     let p = s.split(separator: "/").compactMap { Int($0) }
-    guard p.count == 2, p[1] >= 1, p[0] >= 1, p[0] <= p[1] else { throw ValidationError("--shard \(s): expected K/N with 1 ≤ K ≤ N") }
+    guard p.count == 2, p[1] >= 1, p[1] <= 1_000_000, p[0] >= 1, p[0] <= p[1] else {
+        throw ValidationError("--shard \(s): expected K/N with 1 ≤ K ≤ N ≤ 1000000")
+    }
     return (p[0], p[1])
 }
 
@@ -20,7 +22,9 @@ struct SpecLimitOptions: ParsableArguments {
     var maxConfigurations: Int?
 
     func validate() throws {
-        if let m = maxConfigurations, m < 1 { throw ValidationError("--max-configurations must be at least 1, got \(m)") }
+        if let m = maxConfigurations, !(1...10_000_000).contains(m) {
+            throw ValidationError("--max-configurations must be from 1 to 10000000, got \(m)")
+        }
     }
 
     var limits: SpecLimits { maxConfigurations.map { SpecLimits(maxConfigurations: $0) } ?? .standard }
@@ -68,7 +72,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Print the resolved spec (overrides applied, defaults filled in) as YAML and exit.") var printConfig = false
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        guard (1...1024).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 1024, got \(jobs)") }
         if let shard { _ = try parseShard(shard) }
     }
 
@@ -155,7 +159,11 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
-        guard resamples >= 100 else { throw ValidationError("--resamples \(resamples): expected at least 100") }
+        guard StatisticsOptions.resamplesRange.contains(resamples) else {
+            throw ValidationError(
+                "--resamples \(resamples): expected \(StatisticsOptions.resamplesRange.lowerBound)…\(StatisticsOptions.resamplesRange.upperBound) (as the spec's statistics.resamples)"
+            )
+        }
         var tolerances: [String: CompareTolerance] = [:]
         if let spec { tolerances = try ExperimentSpec.load(spec, limits: specLimits.limits).tolerances }
         for t in tolerance {

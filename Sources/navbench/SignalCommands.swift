@@ -15,7 +15,9 @@ struct SeriesSource: ParsableArguments {
 
     func validate() throws {
         if (column == nil) == (stream == nil) { throw ValidationError("give exactly one of --column (CSV) or --stream (trace file)") }
-        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number of Hz, got \(rate)") }
+        if let rate, !(rate > 0 && rate.isFinite && (1 / rate).isFinite) {
+            throw ValidationError("--rate must be a positive number of Hz with a finite period, got \(rate)")
+        }
     }
 
     var isTrace: Bool { stream != nil }
@@ -47,6 +49,10 @@ struct Filter: ParsableCommand {
     @OptionGroup var source: SeriesSource
 
     func validate() throws {
+        guard pluginTimeout.isFinite, pluginTimeout > 0, pluginTimeout <= ExecPlugin.maximumTimeout else {
+            throw ValidationError(
+                "--plugin-timeout \(pluginTimeout): expected seconds in (0, \(Int(ExecPlugin.maximumTimeout))] (as the spec's plugin_timeout)")
+        }
         if spec.hasPrefix("exec:") {
             do { _ = try ExecPlugin(parsing: spec, timeout: pluginTimeout) } catch { throw ValidationError(error.description) }
             if source.isTrace || angle { throw ValidationError("--spec \(spec): an exec: plugin filters a CSV column (--column), without --angle") }

@@ -59,6 +59,47 @@ import Testing
         #expect(streamed.comparisonsCSV == whole.comparisonsCSV)
     }
 
+    /// With `routeSink` each route's table is handed over as it is done and left out of the
+    /// statistics (memory flat in routes): the routes' sections and comparison lines are those of
+    /// the whole computation, in order, and the pooled table and main effects are unchanged.
+    @Test func routeTablesHandedOverAreTheWholeOnes() throws {
+        var rows = Array(Self.table().rows)
+        for r in Self.table().rows { var o = r; o.route = "R2"; o.value += 0.5; rows.append(o) }
+        let table = MetricsTable(parameterColumns: ["a", "b"], rows: rows)
+        let whole = ExperimentStatistics(table: table, keyMetrics: ["end_of_route_error"], options: Self.options)
+        var parts: [ExperimentStatistics] = []
+        var streamed = ExperimentStatistics(
+            table: table, keyMetrics: ["end_of_route_error"], options: Self.options, routeSink: { parts.append($0) })
+        #expect(parts.map(\.routes) == [["R1"], ["R2"]])
+        for part in parts {
+            let route = part.routes[0]
+            #expect(part.routeSectionMarkdown(route, plots: ["p.svg"]) == whole.routeSectionMarkdown(route, plots: ["p.svg"]))
+            #expect(part.comparisons == whole.comparisons.filter { $0.route == route })
+            #expect(part.comparisons.count == 1)  // two groups of identical configurations: one comparison
+        }
+        #expect(streamed.routes == ["R1", "R2"])
+        #expect(streamed.comparisons == whole.comparisons.filter { $0.route == allRoutesLabel })
+        #expect(streamed.cells.allSatisfy { $0.route == allRoutesLabel } && !streamed.cells.isEmpty)
+        #expect(streamed.tableMarkdown(allRoutesLabel) == whole.tableMarkdown(allRoutesLabel))
+        #expect(streamed.mainEffects == whole.mainEffects)
+        streamed.comparisons = parts.flatMap(\.comparisons) + streamed.comparisons
+        #expect(streamed.comparisonsCSV == whole.comparisonsCSV)
+    }
+
+    /// Route names come from files: a route called "all" (the pooled table's label) is a table of
+    /// its own, not a trap on a duplicate key.
+    @Test func aRouteNamedAllIsATableOfItsOwn() {
+        let rows = Self.table().rows.map { r -> MetricRow in
+            var o = r; o.route = allRoutesLabel; return o
+        }
+        var routeTables: [String] = []
+        let st = ExperimentStatistics(
+            table: MetricsTable(parameterColumns: ["a", "b"], rows: rows), keyMetrics: ["end_of_route_error"], options: Self.options,
+            routeSink: { routeTables += $0.routes })
+        #expect(routeTables == [allRoutesLabel])
+        #expect(st.cells.count == 4)
+    }
+
     @Test func noBestWithoutSignificance() {
         // 3 sessions: the smallest exact two-sided Wilcoxon p is 2/8 = 0.25.
         let t = Self.table()
