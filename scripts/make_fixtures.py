@@ -138,9 +138,33 @@ def external_link_pair(folder):
     small(os.path.join(folder, "linked.h5"), link)
 
 
+def outside_storage(folder):
+    """links/vds_other.h5: /vio/timestamps a virtual dataset mapped from target.h5:/timestamps;
+    links/vds_self.h5: mapped onto itself (overflowed libhdf5's stack); links/raw.h5: kept as
+    external raw storage in raw_timestamps.bin. All refused by default; with external links
+    allowed, vds_other and raw are read and vds_self still refused."""
+    def vds(source_file, source_dataset):
+        def make(f):
+            del f["vio/timestamps"]
+            layout = h5py.VirtualLayout(shape=(10,), dtype="f8")
+            layout[:] = h5py.VirtualSource(source_file, source_dataset, shape=(10,))
+            f.create_virtual_dataset("vio/timestamps", layout, fillvalue=0).attrs["units"] = "s"
+        return make
+    small(os.path.join(folder, "vds_other.h5"), vds("target.h5", "/timestamps"))
+    small(os.path.join(folder, "vds_self.h5"), vds(".", "vio/timestamps"))
+    (np.arange(10) * 0.04).astype("<f8").tofile(os.path.join(folder, "raw_timestamps.bin"))
+
+    def raw(f):
+        del f["vio/timestamps"]
+        d = f.create_dataset("vio/timestamps", shape=(10,), dtype="<f8", external=[("raw_timestamps.bin", 0, h5py.h5f.UNLIMITED)])
+        d.attrs["units"] = "s"
+    small(os.path.join(folder, "raw.h5"), raw)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     external_link_pair(os.path.join(OUT, "links"))
+    outside_storage(os.path.join(OUT, "links"))
     facts = valid_session(os.path.join(OUT, "h5py_session.h5"))
     with open(os.path.join(OUT, "h5py_session.json"), "w") as fh:
         json.dump(facts, fh, indent=1, sort_keys=True)

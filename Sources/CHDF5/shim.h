@@ -24,6 +24,7 @@ static inline hid_t nb_H5T_C_S1(void) { return H5T_C_S1; }
 static inline hid_t nb_H5P_FILE_CREATE(void) { return H5P_FILE_CREATE; }
 static inline hid_t nb_H5P_FILE_ACCESS(void) { return H5P_FILE_ACCESS; }
 static inline hid_t nb_H5P_DATASET_CREATE(void) { return H5P_DATASET_CREATE; }
+static inline hid_t nb_H5P_DATASET_ACCESS(void) { return H5P_DATASET_ACCESS; }
 static inline hid_t nb_H5P_GROUP_CREATE(void) { return H5P_GROUP_CREATE; }
 static inline unsigned nb_H5F_ACC_RDONLY(void) { return H5F_ACC_RDONLY; }
 static inline unsigned nb_H5F_ACC_TRUNC(void) { return H5F_ACC_TRUNC; }

@@ -199,9 +199,119 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
     func openDataset(_ dataset: String) throws(TraceError) -> hid_t {
         try checkLinks(dataset)
         guard exists(dataset) else { throw TraceError(.missing, file: path, object: dataset, "dataset not found") }
-        let d = H5Dopen2(file, dataset, nb_H5P_DEFAULT())
+        // External raw storage (when allowed) is looked for beside this file, not in the working folder.
+        let dapl = H5Pcreate(nb_H5P_DATASET_ACCESS())
+        defer { if dapl >= 0 { H5Pclose(dapl) } }
+        if dapl >= 0 { H5Pset_efile_prefix(dapl, "${ORIGIN}") }
+        let d = H5Dopen2(file, dataset, dapl >= 0 ? dapl : nb_H5P_DEFAULT())
         guard d >= 0 else { throw TraceError(.wrongType, file: path, object: dataset, "expected a dataset, found a group or unreadable object") }
+        do { try checkStorage(d, name: dataset) } catch {
+            H5Dclose(d)
+            throw error
+        }
         return d
+    }
+
+    /// The most mappings of a virtual dataset, or files of external raw storage, looked at.
+    static let maximumStorageSources = 1_000
+
+    /// Refuses a dataset whose storage reads from outside this file's own bytes, before anything
+    /// reads it: **external raw storage** (raw bytes of any file: `/etc/passwd` came back as
+    /// doubles, a FIFO hung, `/dev/zero` passed) and a **virtual dataset** (mappings onto other
+    /// datasets, other files, or itself: a self-mapping overflows libhdf5's stack). Both are
+    /// refused unless the policy allows external links (`--allow-external-links`), and even then
+    /// never a FIFO, device or folder, a pattern source (`%b`), a mapping onto itself, a source
+    /// that is itself virtual or external (no chains), or more than `maximumStorageSources`.
+    func checkStorage(_ d: hid_t, name: String) throws(TraceError) {
+        let dcpl = H5Dget_create_plist(d)
+        guard dcpl >= 0 else { throw TraceError(.corrupt, file: path, object: name, "cannot read the dataset's creation properties") }
+        defer { H5Pclose(dcpl) }
+        func refuse(_ problem: String) -> TraceError { TraceError(.externalLink, file: path, object: name, problem) }
+        // Where libhdf5 may look for a source: as named, beside this file, and (for an absolute
+        // name not found) its last component beside this file.
+        func irregular(_ file: String) -> String? {
+            let folder = parentFolder(of: path) as NSString
+            for c in [file, folder.appendingPathComponent(file), folder.appendingPathComponent(fileName(of: file))] where !c.isEmpty {
+                if let kind = nonRegularFileKind(c) { return kind }
+            }
+            return nil
+        }
+        let externals = Int(H5Pget_external_count(dcpl))
+        if externals > 0 {
+            guard externals <= Self.maximumStorageSources else { throw refuse("external raw storage in \(externals) files refused") }
+            var files: [String] = []
+            for i in 0..<externals {
+                var buf = [CChar](repeating: 0, count: 4097)
+                var offset = off_t(0)
+                var size = hsize_t(0)
+                guard H5Pget_external(dcpl, UInt32(i), 4096, &buf, &offset, &size) >= 0 else { throw refuse("unreadable external raw storage") }
+                files.append(String(cString: buf))
+            }
+            let list = files.prefix(3).map { escapedForMessage($0) }.joined(separator: ", ") + (files.count > 3 ? ", …" : "")
+            guard policy.allowExternalLinks else {
+                throw refuse("external raw storage in \(list) refused (pass --allow-external-links to read it)")
+            }
+            for f in files {
+                if let kind = irregular(f) { throw refuse("external raw storage in \(escapedForMessage(f)), which is \(kind): never read") }
+            }
+        }
+        guard H5Pget_layout(dcpl) == H5D_VIRTUAL else { return }
+        var count = 0
+        guard H5Pget_virtual_count(dcpl, &count) >= 0 else { throw refuse("unreadable virtual dataset mappings") }
+        func text(_ get: (UnsafeMutablePointer<CChar>?, Int) -> Int) -> String? {
+            let n = get(nil, 0)
+            guard n >= 0, n < 4096 else { return nil }
+            var buf = [CChar](repeating: 0, count: n + 1)
+            _ = get(&buf, n + 1)
+            return String(cString: buf)
+        }
+        var sources: [(file: String, dataset: String)] = []
+        for i in 0..<min(count, Self.maximumStorageSources + 1) {
+            guard let f = text({ H5Pget_virtual_filename(dcpl, i, $0, $1) }), let s = text({ H5Pget_virtual_dsetname(dcpl, i, $0, $1) }) else {
+                throw refuse("unreadable virtual dataset mapping \(i)")
+            }
+            sources.append((f, s))
+        }
+        let first = sources.first.map { "\(escapedForMessage($0.file)):\(escapedForMessage($0.dataset))" } ?? "nothing"
+        guard policy.allowExternalLinks else {
+            throw refuse("virtual dataset mapped from \(first) refused (pass --allow-external-links to follow it)")
+        }
+        guard count <= Self.maximumStorageSources else { throw refuse("virtual dataset of \(count) mappings refused") }
+        for (f, s) in sources {
+            let source = "\(escapedForMessage(f)):\(escapedForMessage(s))"
+            if f.contains("%") || s.contains("%") { throw refuse("virtual dataset mapped from the pattern \(source): never followed") }
+            let absolute = s.hasPrefix("/") ? s : "/" + s
+            if f == "." && absolute == (name.hasPrefix("/") ? name : "/" + name) {
+                throw refuse("virtual dataset mapped onto itself: never followed")
+            }
+            if f != ".", let kind = irregular(f) { throw refuse("virtual dataset mapped from \(source), which is \(kind): never followed") }
+            // The source must be plain storage (no chain of virtual or external datasets).
+            let plain: Bool
+            if f == "." {
+                plain =
+                    H5Lexists(file, absolute, nb_H5P_DEFAULT()) > 0 && nb_link_type(file, absolute) != H5L_TYPE_EXTERNAL.rawValue
+                    && Self.isPlainStorage(file, absolute)
+            } else {
+                let resolved = f.hasPrefix("/") ? f : (parentFolder(of: path) as NSString).appendingPathComponent(f)
+                let other = H5Fis_hdf5(resolved) > 0 ? H5Fopen(resolved, nb_H5F_ACC_RDONLY(), nb_H5P_DEFAULT()) : -1
+                plain =
+                    other >= 0 && H5Lexists(other, absolute, nb_H5P_DEFAULT()) > 0
+                    && nb_link_type(other, absolute) != H5L_TYPE_EXTERNAL.rawValue && Self.isPlainStorage(other, absolute)
+                if other >= 0 { H5Fclose(other) }
+            }
+            guard plain else { throw refuse("virtual dataset mapped from \(source), not a dataset of plain storage: never followed") }
+        }
+    }
+
+    /// `true` when `dataset` of `file` opens and is neither virtual nor in external raw storage.
+    static func isPlainStorage(_ file: hid_t, _ dataset: String) -> Bool {
+        let d = H5Dopen2(file, dataset, nb_H5P_DEFAULT())
+        guard d >= 0 else { return false }
+        defer { H5Dclose(d) }
+        let dcpl = H5Dget_create_plist(d)
+        guard dcpl >= 0 else { return false }
+        defer { H5Pclose(dcpl) }
+        return H5Pget_layout(dcpl) != H5D_VIRTUAL && H5Pget_external_count(dcpl) == 0
     }
 
     /// Shape, type class and layout of a dataset.

@@ -58,6 +58,33 @@ for key, t in targets.items():
 with h5("ext_group.h5") as f:
     del f["imu"]; f["imu"] = h5py.ExternalLink("linked_target.h5", "/")
 note("h5")
+# virtual datasets (VDS): onto itself (a stack overflow in libhdf5), another file, the FIFO the
+# runner makes, a chain (a source that is itself virtual); external raw storage: /etc/passwd,
+# /dev/zero, the FIFO, a plain raw file. Refused without --allow-external-links; with it, only
+# the plain raw file and the other file's dataset are read.
+def vds(name, source_file, source_dataset, where="vio/timestamps"):
+    with h5(name) as f:
+        n = f[where].shape[0]
+        del f[where]
+        layout = h5py.VirtualLayout(shape=(n,), dtype="f8")
+        layout[:] = h5py.VirtualSource(source_file, source_dataset, shape=(n,))
+        f.create_virtual_dataset(where, layout, fillvalue=0)
+    note("h5")
+vds("ext_vds_self.h5", ".", "vio/timestamps")
+vds("ext_vds_other.h5", "linked_target.h5", "secret")
+vds("ext_vds_fifo.h5", "fifo", "secret")
+vds("ext_vds_chain.h5", "ext_vds_other.h5", "vio/timestamps")
+with h5py.File(NAV, "r") as f:
+    np.asarray(f["vio/timestamps"][:], dtype="<f8").tofile(path("h5", "raw_timestamps.bin"))
+for key, target in {"passwd": "/etc/passwd", "devzero": "/dev/zero", "fifo": "fifo", "file": "raw_timestamps.bin"}.items():
+    with h5(f"ext_raw_{key}.h5") as f:
+        n = f["vio/timestamps"].shape[0]
+        attrs = dict(f["vio/timestamps"].attrs)
+        del f["vio/timestamps"]
+        d = f.create_dataset("vio/timestamps", shape=(n,), dtype="<f8", external=[(target, 0, h5py.h5f.UNLIMITED)])
+        for k, v in attrs.items():
+            d.attrs[k] = v
+    note("h5")
 # declared sizes
 def huge(name, shape, chunks=None, dtype="f8", where="vio/timestamps"):
     with h5(name) as f:

@@ -39,4 +39,32 @@ import Testing
         }
         _ = try readTrace(at: fixture("h5py_session.h5"))
     }
+
+    /// Virtual datasets and external raw storage read from outside the file's own bytes (issue
+    /// 29: a self-mapped VDS overflowed libhdf5's stack, external storage read /etc/passwd, a
+    /// FIFO hung): refused by default with one line naming the dataset and its first source;
+    /// with external links allowed, read beside the file (whatever the working folder), except a
+    /// mapping onto itself.
+    @Test(arguments: [
+        ("links/vds_other.h5", "virtual dataset mapped from target.h5:/timestamps refused (pass --allow-external-links to follow it)"),
+        ("links/raw.h5", "external raw storage in raw_timestamps.bin refused (pass --allow-external-links to read it)"),
+        ("links/vds_self.h5", "virtual dataset mapped from .:vio/timestamps refused (pass --allow-external-links to follow it)"),
+    ])
+    func storageOutsideTheFileIsRefusedByDefault(_ name: String, _ problem: String) throws {
+        let report = validateTrace(at: fixture(name))
+        let e = try #require(report.errors.first).error
+        #expect(e.kind == .externalLink && e.object == "/vio/timestamps" && e.problem == problem, "\(e)")
+        #expect(throws: TraceError.self) { try readTrace(at: fixture(name)) }
+    }
+
+    @Test func allowedStorageOutsideTheFileIsReadButNeverASelfMapping() throws {
+        let allow = HDF5ReadPolicy(allowExternalLinks: true)
+        for name in ["links/vds_other.h5", "links/raw.h5"] {
+            let s = try readTrace(at: fixture(name), policy: allow)
+            #expect(try #require(s.vio).timestamps == (0..<10).map { Double($0) * 0.04 }, "\(name)")
+        }
+        let report = validateTrace(at: fixture("links/vds_self.h5"), policy: allow)
+        let e = try #require(report.errors.first).error
+        #expect(e.problem == "virtual dataset mapped onto itself: never followed", "\(e)")
+    }
 }

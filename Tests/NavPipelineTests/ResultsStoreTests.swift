@@ -125,4 +125,61 @@ import Testing
         for j in many.jobs { sample.offer(j) }
         #expect(sample.indices.count == PlotSample.perCell)
     }
+
+    /// Values of the wrong SQLite type (issue 29: `UPDATE … SET route = x'ff'`, a shard's meta
+    /// row holding a BLOB) died in a GRDB `try!`. Every column of every table, one at a time, set
+    /// to a BLOB in the store of `run` and in a shard of `merge`: each gives a typed error or a
+    /// report equal to the untouched one (the row recomputed), never a trap.
+    @Test func valuesOfTheWrongTypeAreNeverATrap() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        // One recording, one navigation, two configurations: two guidance runs (the test is
+        // about the store, ~60 runs and merges of it).
+        let s = try ExperimentSpec.parse(
+            "name: t\ninputs:\n  - \(datasets)/R1-corridor_recording.h5\n  - \(datasets)/R1-corridor_nav1.h5\noutput: \(dir)/out\n"
+                + "sweep:\n  rdp_tolerance: [0.3, 1.0]\n", file: "t.yaml")
+        _ = try runExperiment(s, workers: 2, command: "t")
+        let pristine = try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8)
+        let store = experimentStorePath(s)
+        try FileManager.default.copyItem(atPath: store, toPath: dir + "/pristine.sqlite")
+        var shardSpec = s
+        shardSpec.output = dir + "/shards"
+        for k in 1...2 { _ = try runExperiment(shardSpec, workers: 1, shard: k, shards: 2, command: "t") }
+        let shard = dir + "/shards/results.shard-1-of-2.sqlite"
+        try FileManager.default.copyItem(atPath: shard, toPath: dir + "/pristine-shard.sqlite")
+        let columns = try DatabaseQueue(path: dir + "/pristine.sqlite").read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%' ORDER BY name")
+                .flatMap { t in try db.columns(in: t).map { (t, $0.name) } }
+        }
+        #expect(columns.count > 20)
+        func tamper(_ path: String, from pristine: String, _ table: String, _ column: String) throws {
+            try? FileManager.default.removeItem(atPath: path)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try FileManager.default.copyItem(atPath: pristine, toPath: path)
+            var raw = Configuration()
+            raw.foreignKeysEnabled = false  // as `sqlite3` edits a file
+            let q = try DatabaseQueue(path: path, configuration: raw)
+            try q.write { db in
+                // By primary key: `metrics` is a WITHOUT ROWID table.
+                let key = try db.primaryKey(table).columns.map { "\"\($0)\"" }.joined(separator: ", ")
+                try db.execute(
+                    sql: "UPDATE \"\(table)\" SET \"\(column)\" = x'ff' WHERE (\(key)) IN (SELECT \(key) FROM \"\(table)\" LIMIT 1)")
+            }
+            try q.close()
+        }
+        for (table, column) in columns {
+            try tamper(store, from: dir + "/pristine.sqlite", table, column)
+            do {
+                _ = try runExperiment(s, workers: 1, command: "t")
+                #expect(try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8) == pristine, "run, \(table).\(column)")
+            } catch {
+                #expect(!"\(error)".isEmpty, "run, \(table).\(column)")
+            }
+            try tamper(shard, from: dir + "/pristine-shard.sqlite", table, column)
+            do {
+                _ = try mergeExperiment(shardSpec, command: "t")
+            } catch {
+                #expect(!"\(error)".isEmpty, "merge, \(table).\(column)")
+            }
+        }
+    }
 }
