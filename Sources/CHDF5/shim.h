@@ -28,6 +28,7 @@ static inline hid_t nb_H5P_DATASET_ACCESS(void) { return H5P_DATASET_ACCESS; }
 static inline hid_t nb_H5P_GROUP_CREATE(void) { return H5P_GROUP_CREATE; }
 static inline unsigned nb_H5F_ACC_RDONLY(void) { return H5F_ACC_RDONLY; }
 static inline unsigned nb_H5F_ACC_TRUNC(void) { return H5F_ACC_TRUNC; }
+static inline unsigned nb_H5F_ACC_EXCL(void) { return H5F_ACC_EXCL; }
 static inline size_t nb_H5T_VARIABLE(void) { return H5T_VARIABLE; }
 
 /// Turns off HDF5's automatic error-stack printing; navbench reports its own errors.

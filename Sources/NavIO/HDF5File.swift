@@ -63,6 +63,10 @@ func countText(_ n: UInt64) -> String {
 
 /// Turns off HDF5's automatic error printing once; navbench reports its own errors.
 let silenceHDF5Errors: Void = {
+    // No library termination at exit: after a close that failed (a full disk) libhdf5 keeps the
+    // file half-closed and its atexit handler crashed closing it again. navbench closes every
+    // file it opens itself (readers and writers in deinit, writers' temporary files removed).
+    H5dont_atexit()
     H5open()
     nb_silence_errors()
 }()

@@ -33,23 +33,32 @@ public final class HDF5Writer {
         let dir = parentFolder(of: path)
         if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         temporaryPath = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        // The temporary name is this process's: whatever stands there (a stale file, a planted
+        // link) is removed, never written through.
+        unlink(temporaryPath)
         let fcpl = H5Pcreate(nb_H5P_FILE_CREATE())
         defer { H5Pclose(fcpl) }
         H5Pset_obj_track_times(fcpl, false)
-        let id = H5Fcreate(temporaryPath, nb_H5F_ACC_TRUNC(), fcpl, nb_H5P_DEFAULT())
-        guard id >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the file (\(errnoText(errno)); is the folder writable?)") }
+        let id = H5Fcreate(temporaryPath, nb_H5F_ACC_EXCL(), fcpl, nb_H5P_DEFAULT())
+        guard id >= 0 else {
+            let reason = errnoText(errno)
+            unlink(temporaryPath)  // H5Fcreate may leave an empty file behind (a full disk)
+            throw TraceError(.writeFailed, file: path, "cannot create the file (\(reason); is the folder writable?)")
+        }
         file = id
     }
 
     deinit {
         if file >= 0 { H5Fclose(file) }
-        if !committed { try? FileManager.default.removeItem(atPath: temporaryPath) }
+        if !committed { unlink(temporaryPath) }
     }
 
-    /// Closes the file and moves it into place.
+    /// Closes the file and moves it into place. A failed close (a full disk) releases the file
+    /// all the same: it is never closed twice, and the temporary file is removed with the writer.
     public func commit() throws(TraceError) {
-        guard H5Fclose(file) >= 0 else { throw TraceError(.writeFailed, file: path, "closing the file failed (disk full?)") }
+        let closed = H5Fclose(file)
         file = -1
+        guard closed >= 0 else { throw TraceError(.writeFailed, file: path, "closing the file failed (disk full?)") }
         try requireReplaceableOutput(path)
         guard rename(temporaryPath, path) == 0 else {
             throw TraceError(.writeFailed, file: path, "cannot move the finished file into place")

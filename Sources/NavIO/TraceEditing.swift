@@ -155,7 +155,11 @@ public func editTrace(
     let dir = URL(fileURLWithPath: output).deletingLastPathComponent().path
     let staging = dir + "/.\(URL(fileURLWithPath: output).lastPathComponent).edit-\(ProcessInfo.processInfo.processIdentifier).h5"
     defer { try? FileManager.default.removeItem(atPath: staging) }
-    try writeTrace(result, to: staging)
+    do { try writeTrace(result, to: staging) } catch {
+        var named = error  // the user's output, not the staging file's name
+        named.file = output
+        throw named
+    }
     let check = validateTrace(at: staging)
     if let e = check.errors.first {
         throw TraceEditError("\(escapedForMessage(output)): the edited trace would be invalid: \(e.error.problem)")

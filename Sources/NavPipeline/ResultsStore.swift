@@ -280,10 +280,15 @@ public final class ResultsStore: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         do {
-            pool = try DatabasePool(path: path, configuration: config)
-            // A store of a newer navbench (a migration unknown here) is a cache: emptied, rebuilt.
-            if try pool.read({ try resultsStoreMigrator.hasBeenSuperseded($0) }) { try pool.erase() }
-            try resultsStoreMigrator.migrate(pool)
+            pool = try storeWrite(path) {
+                let pool = try DatabasePool(path: path, configuration: config)
+                // A store of a newer navbench (a migration unknown here) is a cache: emptied, rebuilt.
+                if try pool.read({ try resultsStoreMigrator.hasBeenSuperseded($0) }) { try pool.erase() }
+                try resultsStoreMigrator.migrate(pool)
+                return pool
+            }
+        } catch let e as TraceError {
+            throw e
         } catch {
             throw ResultsStoreError.unreadable(path: path, reason: "\(error)")
         }
@@ -295,16 +300,18 @@ public final class ResultsStore: Sendable {
 
     /// Records the experiment's identity, inputs and configurations (before the runs).
     func describe(_ plan: ExperimentPlan, shard: Int, shards: Int) throws {
-        try pool.write { db in
-            let meta = [("navbench_version", NavbenchVersion.current), ("spec_sha256", plan.specSHA256), ("shard", "\(shard)/\(shards)")]
-            for (k, v) in meta { try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", arguments: [k, v]) }
-            for (p, sum) in plan.checksums.sorted(by: { $0.key < $1.key }) {
-                try db.execute(sql: "INSERT OR REPLACE INTO inputs(path, sha256) VALUES (?, ?)", arguments: [p, sum])
-            }
-            for c in plan.spec.sweep.configurations {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO configurations(label, options, parameters) VALUES (?, ?, ?)",
-                    arguments: [c.label, c.options.canonicalJSON, c.parameters.joined(separator: "\n")])
+        try storeWrite(path) {
+            try pool.write { db in
+                let meta = [("navbench_version", NavbenchVersion.current), ("spec_sha256", plan.specSHA256), ("shard", "\(shard)/\(shards)")]
+                for (k, v) in meta { try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", arguments: [k, v]) }
+                for (p, sum) in plan.checksums.sorted(by: { $0.key < $1.key }) {
+                    try db.execute(sql: "INSERT OR REPLACE INTO inputs(path, sha256) VALUES (?, ?)", arguments: [p, sum])
+                }
+                for c in plan.spec.sweep.configurations {
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO configurations(label, options, parameters) VALUES (?, ?, ?)",
+                        arguments: [c.label, c.options.canonicalJSON, c.parameters.joined(separator: "\n")])
+                }
             }
         }
     }
@@ -333,9 +340,11 @@ public final class ResultsStore: Sendable {
 
     /// Records a failed unit of any kind (replacing an earlier failure of the same key).
     func fail(key: String, kind: String, index: Int, input: String, configuration: String, message: String) throws {
-        try pool.write { db in
-            try FailureRecord(key: key, kind: kind, unitIndex: index, input: input, configuration: configuration, message: message)
-                .insert(db, onConflict: .replace)
+        try storeWrite(path) {
+            try pool.write { db in
+                try FailureRecord(key: key, kind: kind, unitIndex: index, input: input, configuration: configuration, message: message)
+                    .insert(db, onConflict: .replace)
+            }
         }
     }
 
@@ -372,7 +381,11 @@ public final class ResultsStore: Sendable {
         if let s = meta["spec_sha256"], s != specSHA256 {
             throw ResultsStoreError.foreignShard(path: shardPath, field: "spec sha256", expected: specSHA256, found: escapedForMessage(s))
         }
-        return try pool.writeWithoutTransaction { db in
+        return try storeWrite(path) { try absorbChecked(shardPath) }
+    }
+
+    private func absorbChecked(_ shardPath: String) throws -> Int {
+        try pool.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [shardPath])
             defer { try? db.execute(sql: "DETACH DATABASE shard") }
             // Every row within the limits before anything is copied (one scan per table, in SQL).
@@ -483,6 +496,9 @@ final class ResultWriter: Sendable {
         pending = PendingBatch(size: batchSize)
     }
 
+    /// The store's file (`pool.path`), named when a write fails.
+    var path: String { pool.path }
+
     /// Queues a finished result; commits the batch when it is full.
     func add(_ result: StoredResult) throws { if let batch = pending.add(result) { try commit(batch) } }
 
@@ -490,6 +506,10 @@ final class ResultWriter: Sendable {
     func flush() throws { let batch = pending.drain(); if !batch.isEmpty { try commit(batch) } }
 
     private func commit(_ batch: [StoredResult]) throws {
+        try storeWrite(path) { try commitUnnamed(batch) }
+    }
+
+    private func commitUnnamed(_ batch: [StoredResult]) throws {
         try pool.write { db in
             for r in batch {
                 try MetricRecord.filter(Column("result_key") == r.key).deleteAll(db)
@@ -618,4 +638,13 @@ struct FieldDigest {
     }
     /// SHA-256 of the fields added, lowercase hex.
     var sha256: String { sha256Hex(of: data) }
+}
+
+/// Runs `body`, a write to the store at `path`, turning SQLite's full-disk and I/O errors into a
+/// write failure naming the store (exit 73, docs/exit-codes.md; was exit 1 and "SQLite error 13
+/// … COMMIT TRANSACTION" naming no file).
+func storeWrite<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch let e as DatabaseError where [.SQLITE_FULL, .SQLITE_IOERR].contains(e.resultCode) {
+        throw TraceError(.writeFailed, file: path, "cannot write the results store (SQLite: \(e.message ?? "\(e.resultCode)"); disk full?)")
+    }
 }

@@ -25,6 +25,9 @@ extension Navbench {
     /// control bytes escaped and long values truncated. Exit status 64 for usage errors, 73 when
     /// an output cannot be written, 1 for other failures; an `ExitCode` a command throws stands.
     static func main() {
+        // A file-size limit (ulimit -f) fails the write with EFBIG, reported as a full disk is,
+        // instead of killing the process with SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
         // --allow-external-links applies to every command that reads HDF5, wherever it stands.
         var arguments = Array(CommandLine.arguments.dropFirst())
         arguments.removeAll { $0 == "--allow-external-links" }  // read into commandLineReadPolicy (ReadPolicy.swift)

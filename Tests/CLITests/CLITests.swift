@@ -3,13 +3,22 @@ import Testing
 
 /// Runs the built `navbench` executable and captures its output and status.
 func navbench(_ arguments: [String], cwd: String? = nil, program: String = "navbench") throws -> (status: Int32, out: String, err: String) {
+    try run(navbenchExecutable(program: program), arguments, cwd: cwd)
+}
+
+/// The path of the built `program` (this test bundle's build, else .build/debug or release).
+func navbenchExecutable(program: String = "navbench") throws -> String {
     let bin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let candidates =
         [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(program).path]
         + ["debug", "release"].map { bin.appendingPathComponent(".build/\($0)/\(program)").path }
-    let exe = candidates.first { FileManager.default.isExecutableFile(atPath: $0) }!
+    return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) })
+}
+
+/// Runs `executable` with `arguments` and captures its output and status.
+func run(_ executable: String, _ arguments: [String], cwd: String? = nil) throws -> (status: Int32, out: String, err: String) {
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: exe)
+    p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = arguments
     if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
     let out = Pipe(), err = Pipe()

@@ -90,7 +90,11 @@ public func writeImportedTrace(_ session: Session, to path: String, processing: 
     // Beside the target, so the final rename stays on one file system.
     let temporary = (dir.isEmpty ? "" : dir + "/") + ".\(fileName(of: path)).import-\(ProcessInfo.processInfo.processIdentifier).h5"
     defer { try? FileManager.default.removeItem(atPath: temporary) }
-    try writeTrace(session, to: temporary)
+    do { try writeTrace(session, to: temporary) } catch {
+        var named = error  // the user's output, not the temporary file's name
+        named.file = path
+        throw named
+    }
     if !processing.isEmpty { try setRootStringAttribute(file: temporary, name: "processing", value: processing, reportAs: path) }
     let report = validateTrace(at: temporary)
     if let first = report.errors.first {
