@@ -27,7 +27,10 @@ public final class AtomicTextWriter {
         }
         try requireReplaceableOutput(path)
         temporary = (dir.isEmpty ? "" : dir + "/") + "." + fileName(of: path) + ".tmp-\(getpid())"
-        fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // The temporary name is this process's: whatever stands there (a stale file, a planted link)
+        // is removed and the file created anew, never written through.
+        unlink(temporary)
+        fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(errno)))") }
         buffer.reserveCapacity(Self.bufferSize)
     }

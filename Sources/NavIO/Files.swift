@@ -39,7 +39,10 @@ public func writeTextAtomically(_ text: String, to path: String) throws(TraceErr
     try requireReplaceableOutput(path)
     let name = fileName(of: path)
     let temporary = (dir.isEmpty ? "" : dir + "/") + "." + name + ".tmp-\(getpid())"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    // The temporary name is this process's: whatever stands there (a stale file, a planted link)
+    // is removed and the file created anew, never written through.
+    unlink(temporary)
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(errno)))") }
     var failure: Int32 = 0
     let bytes = Array(text.utf8)

@@ -90,13 +90,31 @@ public final class ReportFolderLock {
         } else {
             shardFD = -1
         }
+        do { try checkReportFolderEntries(folder) } catch {
+            if shardFD >= 0 { flock(shardFD, LOCK_UN); close(shardFD) }
+            flock(fd, LOCK_UN); close(fd)
+            throw error
+        }
     }
 
     private let shardFD: Int32
 
     private static func lock(_ path: String, folder: String, exclusive: Bool, busy: String) throws(TraceError) -> Int32 {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot create the lock file (\(errnoText(errno)))") }
+        // Never through a link planted at the lock's name (it created the link's target), never
+        // a FIFO or device (O_NONBLOCK: opening one does not wait).
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+        guard fd >= 0 else {
+            let why =
+                errno == ELOOP
+                ? "is a symbolic link; navbench never follows one inside a report folder (remove it)"
+                : "cannot create the lock file (\(errnoText(errno)))"
+            throw TraceError(.writeFailed, file: path, why)
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw TraceError(.writeFailed, file: path, "is not a regular file; a lock file is one (remove it)")
+        }
         guard flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
             close(fd)
             throw TraceError(.writeFailed, file: folder, busy)
@@ -107,5 +125,45 @@ public final class ReportFolderLock {
     deinit {
         if shardFD >= 0 { flock(shardFD, LOCK_UN); close(shardFD) }
         flock(fd, LOCK_UN); close(fd)
+    }
+}
+
+/// The most entries of a report folder `checkReportFolderEntries` looks at.
+let maximumReportFolderEntries = 1_000_000
+
+/// Refuses a report folder holding a symbolic link, a FIFO, a device or a socket, at any depth
+/// (nothing already inside an output folder is trusted): a link planted at `results.sqlite`
+/// had navbench drop a foreign database's tables and write its rows there, one at `routes/`
+/// received the route CSVs elsewhere, a FIFO shard store hung `merge`. Checked by `run` and
+/// `merge` once the folder is locked, before anything in it is opened.
+///
+/// - Throws: `TraceError` (`writeFailed`, exit 73) naming the entry and what it is.
+/// - Complexity: O(entries), at most `maximumReportFolderEntries`; links are never followed.
+public func checkReportFolderEntries(_ folder: String) throws(TraceError) {
+    var pending = [folder], seen = 0
+    while let dir = pending.popLast() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+        for name in names.sorted() {
+            seen += 1
+            guard seen <= maximumReportFolderEntries else {
+                throw TraceError(.writeFailed, file: folder, "holds more than \(maximumReportFolderEntries) entries; name a new folder")
+            }
+            let path = (dir as NSString).appendingPathComponent(name)
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            switch st.st_mode & S_IFMT {
+            case S_IFREG: continue
+            case S_IFDIR: pending.append(path)
+            case S_IFLNK:
+                throw TraceError(
+                    .writeFailed, file: path,
+                    "is a symbolic link inside the report folder; navbench never follows one (remove it, or name a new folder)")
+            default:
+                throw TraceError(
+                    .writeFailed, file: path,
+                    "is \(nonRegularFileKind(path) ?? "not a regular file") inside the report folder; navbench writes only regular files there (remove it)"
+                )
+            }
+        }
     }
 }

@@ -2,15 +2,23 @@ import Foundation
 import NavIO
 
 /// Paths on the command line that name existing files or folders, except the values of output
-/// options: the inputs an output must never replace.
-func commandLineInputs() -> [String] {
-    let outputOptions: Set<String> = ["--out", "--times", "--mapping-out", "--save-results", "--plot", "--markdown", "--junit"]
+/// options: the inputs an output must never replace. A value counts whether it follows its
+/// option (`--mapping m.yaml`) or is attached (`--mapping=m.yaml`); `--times` is an output of
+/// `export` only (of `import kitti` and `rpe`, the times file read).
+func commandLineInputs(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> [String] {
+    let subcommand = arguments.first { !$0.hasPrefix("-") }
+    var outputOptions: Set<String> = ["--out", "--mapping-out", "--save-results", "--plot", "--markdown", "--junit"]
+    if subcommand == "export" { outputOptions.insert("--times") }
     var inputs: [String] = []
     var skipNext = false
-    for a in CommandLine.arguments.dropFirst() {
+    for a in arguments {
         if skipNext { skipNext = false; continue }
         if outputOptions.contains(a) { skipNext = true; continue }
-        if outputOptions.contains(where: { a.hasPrefix($0 + "=") }) { continue }
+        if a.hasPrefix("-"), let eq = a.firstIndex(of: "=") {
+            let value = String(a[a.index(after: eq)...])
+            if !outputOptions.contains(String(a[..<eq])) && FileManager.default.fileExists(atPath: value) { inputs.append(value) }
+            continue
+        }
         if !a.hasPrefix("-") && FileManager.default.fileExists(atPath: a) { inputs.append(a) }
     }
     return inputs
