@@ -50,6 +50,11 @@ public func checkReportFolder(_ spec: ExperimentSpec) throws(TraceError) {
             .writeFailed, file: out.isEmpty ? "''" : out, object: "output",
             "the current folder is never a report folder; name a new folder (default Reports/\(spec.name))")
     }
+    if out.hasPrefix("~") {
+        // No shell expands a spec's output; Foundation would expand it in some calls and not in
+        // others (a folder named '~' in the working folder, then an NSCocoaErrorDomain dump).
+        throw TraceError(.writeFailed, file: out, object: "output", "'~' is not expanded in a report folder; give the full path (e.g. $HOME/…)")
+    }
     if parts.contains("..") {
         throw TraceError(.writeFailed, file: out, object: "output", "a report folder may not contain '..'; give a plain or absolute path")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 import NavIO
+import NavImport
 import Yams
 
 // Command-line overrides of an experiment spec, as Hydra users write them:
@@ -85,6 +86,8 @@ extension ExperimentSpec {
 
     /// A value from override text: YAML flow syntax, a comma list, or one scalar.
     static func overrideValue(_ text: String, list: Bool, file: String, key: String) throws(SpecError) -> Any {
+        // The spec file's alias check, for override text too (a 283-byte override held 6.7 GB).
+        if let problem = yamlExpansionProblem(text) { throw SpecError(file: file, key: key, problem: "override value: " + problem) }
         func scalar(_ s: String) -> Any {
             let t = s.trimmingCharacters(in: .whitespaces)
             return (try? Yams.load(yaml: t)).flatMap { $0 as? Double ?? ($0 as? Int).map { $0 as Any } } ?? t

@@ -62,4 +62,15 @@ import Testing
             saying: "inputs are never modified")
         #expect(try String(contentsOfFile: mapping, encoding: .utf8) == text)
     }
+
+    /// `output: "~/x"` wrote into `./~/x` while Foundation expanded `~` for the store's check,
+    /// ending in an NSCocoaErrorDomain dump: refused in one line, nothing created.
+    @Test func aTildeOutputIsRefusedNotHalfExpanded() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let spec = repoRoot + "/Experiments/default.yaml"
+        let r = try navbench(["run", spec, "output=~/navbench-tilde-test", "--quiet"], cwd: dir)
+        Self.refused(r, naming: "~/navbench-tilde-test", saying: "'~' is not expanded in a report folder")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/~"))
+    }
 }

@@ -24,6 +24,22 @@ import Testing
         #expect(try ExperimentSpec.parse(text, file: "s.yaml", overrides: []).text == text)
     }
 
+    /// An alias bomb in override text (issue 29: 283 bytes held 6.7 GB at 60 s) is refused by the
+    /// spec file's own check, whether the value is a flow list or a scalar with an anchor.
+    @Test func anAliasBombInAnOverrideIsRefused() {
+        let levels = ["a", "b", "c", "d", "e", "f", "g"]
+        var bomb = "&a [x,x,x,x,x,x,x,x,x]"
+        for (p, l) in zip(levels, levels.dropFirst()) { bomb += ",&\(l) [" + Array(repeating: "*\(p)", count: 9).joined(separator: ",") + "]" }
+        for value in ["[" + bomb + "]", "&z [" + bomb + "]"] {
+            do {
+                _ = try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["calibration=" + value])
+                Issue.record("accepted")
+            } catch {
+                #expect(error.key == "calibration" && error.problem.hasPrefix("override value: YAML aliases expand to more than 100000 nodes"), "\(error)")
+            }
+        }
+    }
+
     @Test func badOverridesNameTheKey() {
         #expect(throws: SpecError(file: "s.yaml", key: "sweep.wording", problem: "'six' is not one of clock, six-sector")) {
             try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["wording=six"])
