@@ -40,7 +40,11 @@ public func escapedForMessage(_ s: String, limit: Int = 200) -> String {
         case "\t": out += "\\t"
         case "\0": out += "\\0"
         default:
-            if u.value < 0x20 || u.value == 0x7F || (0x80..<0xA0).contains(u.value) || u.value == 0x2028 || u.value == 0x2029 {
+            // C0 and C1 controls, DEL, line/paragraph separators, and the bidirectional controls
+            // (U+202E RIGHT-TO-LEFT OVERRIDE shows "exe.txt" for "txt.exe"): shown, never obeyed.
+            if u.value < 0x20 || u.value == 0x7F || (0x80..<0xA0).contains(u.value) || u.value == 0x2028 || u.value == 0x2029
+                || isBidiControl(u.value)
+            {
                 out += "\\u{\(String(u.value, radix: 16, uppercase: true))}"
             } else {
                 out.unicodeScalars.append(u)
@@ -49,4 +53,10 @@ public func escapedForMessage(_ s: String, limit: Int = 200) -> String {
         count += 1
     }
     return out
+}
+
+/// The Unicode bidirectional formatting characters (marks, embeddings, overrides, isolates):
+/// they reorder how the text around them is displayed.
+func isBidiControl(_ v: UInt32) -> Bool {
+    v == 0x061C || v == 0x200E || v == 0x200F || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
 }

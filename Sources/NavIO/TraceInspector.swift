@@ -86,13 +86,15 @@ public func inspectTrace(at path: String, policy: HDF5ReadPolicy = .standard) th
 extension TraceSummary {
     /// Plain-text table, deterministic, as printed by `navbench inspect`.
     public var text: String {
-        var out = "\(file)\n"
+        // Names and attributes come from the file: escaped (raw ESC/OSC sequences and newlines
+        // reached the terminal).
+        var out = "\(escapedForMessage(file))\n"
         let keys = ["session_kind", "session_id", "route_id", "venue", "device"]
-        out += "  " + keys.compactMap { k in attributes[k].map { "\(k)=\($0)" } }.joined(separator: " ") + "\n"
+        out += "  " + keys.compactMap { k in attributes[k].map { "\(k)=\(escapedForMessage($0))" } }.joined(separator: " ") + "\n"
         if errors > 0 || warnings > 0 { out += "  validation: \(errors) errors, \(warnings) warnings (run navbench validate)\n" }
         for s in streams {
             out +=
-                "  \(s.name): \(s.samples) samples, \(fmt(s.durationSeconds, digits: 4)) s, "
+                "  \(escapedForMessage(s.name)): \(s.samples) samples, \(fmt(s.durationSeconds, digits: 4)) s, "
                 + "\(fmt(s.meanRateHz, digits: 4)) Hz mean, largest gap \(fmt(s.largestGapSeconds, digits: 4)) s\n"
             for d in s.datasets where d.name != "timestamps" {
                 let shape = "(" + d.shape.map(String.init).joined(separator: ", ") + ")"
@@ -104,7 +106,7 @@ extension TraceSummary {
                     return "[\(fmt(lo, digits: digits)), \(fmt(hi, digits: digits))]"
                 }.joined(separator: " ")
                 out +=
-                    "    \(d.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(shape.padding(toLength: 12, withPad: " ", startingAt: 0)) \((d.units ?? "").padding(toLength: 7, withPad: " ", startingAt: 0)) \(ranges)\n"
+                    "    \(escapedForMessage(d.name).padding(toLength: 20, withPad: " ", startingAt: 0)) \(shape.padding(toLength: 12, withPad: " ", startingAt: 0)) \(escapedForMessage(d.units ?? "").padding(toLength: 7, withPad: " ", startingAt: 0)) \(ranges)\n"
             }
         }
         return out

@@ -61,7 +61,10 @@ public struct ValidationProblem: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         severity == .error
             ? error.description
-            : (error.object.map { "\(error.file): \($0): warning: \(error.problem)" } ?? "\(error.file): warning: \(error.problem)")
+            : (error.object.map {
+                "\(escapedForMessage(error.file)): \(escapedForMessage($0)): warning: \(escapedForMessage(error.problem, limit: 400))"
+            }
+                ?? "\(escapedForMessage(error.file)): warning: \(escapedForMessage(error.problem, limit: 400))")
     }
 }
 

@@ -84,7 +84,7 @@ public struct MetricsTable: Sendable, Equatable {
 }
 
 func csvEscape(_ s: String) -> String {
-    s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 
 /// Whether a larger value of a metric is better, worse, or neither.

@@ -97,7 +97,10 @@ struct ResCommand: ParsableCommand {
             }
         }
         if !failures.isEmpty {
-            printError("navbench: \(failures.count) of \(results.count) results could not be read: \(failures.joined(separator: ", "))")
+            // The one error style (docs/exit-codes.md): the prefix, one line, names escaped.
+            printError(
+                "navbench: error: \(failures.count) of \(results.count) results could not be read: "
+                    + escapedForMessage(failures.joined(separator: ", "), limit: 400))
             throw ExitCode(1)
         }
     }

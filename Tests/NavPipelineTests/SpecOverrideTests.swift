@@ -35,7 +35,9 @@ import Testing
                 _ = try ExperimentSpec.parse(text, file: "s.yaml", overrides: ["calibration=" + value])
                 Issue.record("accepted")
             } catch {
-                #expect(error.key == "calibration" && error.problem.hasPrefix("override value: YAML aliases expand to more than 100000 nodes"), "\(error)")
+                #expect(
+                    error.key == "calibration" && error.problem.hasPrefix("override value: YAML aliases expand to more than 100000 nodes"), "\(error)"
+                )
             }
         }
     }

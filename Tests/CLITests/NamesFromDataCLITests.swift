@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// Names from files reach terminals, Markdown and CSV escaped (issue 29: `survey` wrote file
+/// names and `route_id` raw into summary.md — new headings, table rows — and unquoted into
+/// streams.csv — forged rows; `inspect` printed ids with raw ESC/OSC sequences and newlines;
+/// U+202E RIGHT-TO-LEFT OVERRIDE was escaped nowhere).
+@Suite struct NamesFromDataCLITests {
+    static let routeID = "R1\u{1B}]0;pwned\u{7}\n# heading \u{202E}txt.exe"
+    static let tum = "Tests/NavImportTests/Fixtures/import/real/tum-fr1-xyz/freiburg1_xyz-groundtruth.txt"
+
+    @Test func hostileIdsAndFileNamesAreEscapedEverywhere() throws {
+        let dir = NSTemporaryDirectory() + "navbench-names-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/in/b,\n=cmd().h5"
+        let imported = try navbench(["import", "tum", Self.tum, "--route-id", Self.routeID, "--out", file], cwd: repoRoot)
+        #expect(imported.status == 0, "\(imported)")
+        for command in [["inspect", file], ["validate", file]] {
+            let r = try navbench(command)
+            #expect(!r.out.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{202E}" }, "\(command[0]): \(r.out)")
+        }
+        let inspect = try navbench(["inspect", file]).out
+        #expect(inspect.contains("route_id=R1\\u{1B}]0;pwned\\u{7}\\n# heading \\u{202E}txt.exe"), "\(inspect)")
+        let survey = try navbench(["survey", dir + "/in", "--out", dir + "/survey"])
+        #expect(survey.status == 0, "\(survey)")
+        let md = try String(contentsOfFile: dir + "/survey/summary.md", encoding: .utf8)
+        #expect(!md.contains("\n# heading") && !md.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "\(md)")
+        // One table row per file and per stream, whatever the names hold.
+        #expect(md.split(separator: "\n").filter { $0.hasPrefix("| b,") }.count == 2, "\(md)")
+        let csv = try String(contentsOfFile: dir + "/survey/streams.csv", encoding: .utf8)
+        #expect(csv.hasSuffix("\n") && csv.contains("\"b,\n=cmd().h5\","), "\(csv)")
+        // Quoted fields: a header and one row, as a CSV reader counts them.
+        #expect(csv.components(separatedBy: ".h5\",").count == 2)
+    }
+}
