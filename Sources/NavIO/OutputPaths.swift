@@ -47,8 +47,9 @@ public func checkOutputPath(_ out: String, flag: String = "--out", inputs: [Stri
 /// A name from data (route, session, configuration or experiment id) as one safe file-name
 /// component: characters other than ASCII letters, digits, `.`, `_` and `-` become `_`, leading
 /// dots are dropped and the result is cut to 80 characters; when anything changed (or the name
-/// is empty) `-` and the first 8 hex digits of the id's SHA-256 are appended, so distinct ids
-/// never share a file. Safe ids map to themselves. The result never contains `/` and is never
+/// is empty, or already ends like a mapped name: `-` and 8 hex digits) `-` and the first 8 hex
+/// digits of the id's SHA-256 are appended, so distinct ids never share a file. Other safe ids
+/// map to themselves. The result never contains `/` and is never
 /// `.` or `..`, so it always resolves inside the output folder (docs/exit-codes.md, "Names from data").
 public func safeFileComponent(_ id: String) -> String {
     var s = String(
@@ -57,6 +58,14 @@ public func safeFileComponent(_ id: String) -> String {
         })
     while s.hasPrefix(".") { s.removeFirst() }
     if s.count > 80 { s = String(s.prefix(80)) }
-    if s != id || s.isEmpty { s += "-" + String(sha256Hex(of: Data(id.utf8)).prefix(8)) }
+    // A safe name that looks like a mapped one (ends in '-' and 8 hex digits) is mapped too, so
+    // no kept name equals another's mapping ("a_b-c14cddc0" was the file of route "a/b").
+    if s != id || s.isEmpty || endsLikeAMappedName(s) { s += "-" + String(sha256Hex(of: Data(id.utf8)).prefix(8)) }
     return s
+}
+
+/// `true` when `s` ends with '-' and 8 lowercase hex digits, as `safeFileComponent`'s mapped names do.
+func endsLikeAMappedName(_ s: String) -> Bool {
+    let tail = Array(s.utf8.suffix(9))
+    return tail.count == 9 && tail[0] == UInt8(ascii: "-") && tail.dropFirst().allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
 }

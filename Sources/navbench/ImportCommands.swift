@@ -63,8 +63,9 @@ struct ImportOutput: ParsableArguments {
 
     var options: ImportOptions { session.options }
 
-    /// Runs an importer; a `TraceError` is printed as one line and exits 1.
-    func run(_ body: () throws(TraceError) -> ImportResult) throws {
+    /// Runs an importer of `source` (the input(s), named when a value they hold is refused); a
+    /// `TraceError` is printed as one line and exits 1.
+    func run(source: String, _ body: () throws(TraceError) -> ImportResult) throws {
         try checkOutput(out)
         do {
             var result = try body()
@@ -72,7 +73,7 @@ struct ImportOutput: ParsableArguments {
                 result.session.metadata.sessionID = (fileName(of: out) as NSString).deletingPathExtension
             }
             result.session = try trimSession(result.session, from: session.from, to: session.to, file: out)
-            try writeImportedTrace(result.session, to: out, processing: commandProvenance(from: "import"))
+            try writeImportedTrace(result.session, to: out, processing: commandProvenance(from: "import"), source: source)
             if !session.quiet { for n in result.notes { printError("navbench: note: \(n)") } }
             let streams = result.streamCounts.map { "\($0.name) \($0.samples)" }.joined(separator: ", ")
             print("\(out): \(result.session.metadata.kind.rawValue); \(streams)")
@@ -112,7 +113,7 @@ struct ImportTUM: ParsableCommand {
     @OptionGroup var files: TrajectoryImportArguments
     @OptionGroup var output: ImportOutput
     func run() throws {
-        try output.run { () throws(TraceError) in
+        try output.run(source: files.inputs.joined(separator: ", ")) { () throws(TraceError) in
             try importTrajectories(
                 zip(files.inputs, files.resolvedStreams).map { TrajectoryInput(path: $0, stream: $1) }, format: .tum, options: output.options)
         }
@@ -132,7 +133,7 @@ struct ImportKITTI: ParsableCommand {
         }
     }
     func run() throws {
-        try output.run { () throws(TraceError) in
+        try output.run(source: files.inputs.joined(separator: ", ")) { () throws(TraceError) in
             try importTrajectories(
                 files.inputs.indices.map { TrajectoryInput(path: files.inputs[$0], stream: files.resolvedStreams[$0], timesPath: times[$0]) },
                 format: .kitti, options: output.options)
@@ -146,7 +147,7 @@ struct ImportEuRoC: ParsableCommand {
     @OptionGroup var files: TrajectoryImportArguments
     @OptionGroup var output: ImportOutput
     func run() throws {
-        try output.run { () throws(TraceError) in
+        try output.run(source: files.inputs.joined(separator: ", ")) { () throws(TraceError) in
             try importTrajectories(
                 zip(files.inputs, files.resolvedStreams).map { TrajectoryInput(path: $0, stream: $1) }, format: .euroc, options: output.options)
         }
@@ -172,7 +173,7 @@ struct ImportCoreMotionLogger: ParsableCommand {
     }
     func run() throws {
         let clock: LocationClock = gpsOffset.map { .offset($0) } ?? (gpsAlignStart ? .alignFirstFix : .omit)
-        try output.run { () throws(TraceError) in try importCoreMotionLogger(folder, locationClock: clock, options: output.options) }
+        try output.run(source: folder) { () throws(TraceError) in try importCoreMotionLogger(folder, locationClock: clock, options: output.options) }
     }
 }
 
@@ -182,7 +183,7 @@ struct ImportARKitLogger: ParsableCommand {
     @Argument(help: "ARKit_camera_pose.txt, or the folder holding it.") var input: String
     @OptionGroup var output: ImportOutput
     func run() throws {
-        try output.run { () throws(TraceError) in try importARKitLogger(input, options: output.options) }
+        try output.run(source: input) { () throws(TraceError) in try importARKitLogger(input, options: output.options) }
     }
 }
 
@@ -193,7 +194,9 @@ struct ImportCSVCommand: ParsableCommand {
     @Option(help: "Mapping file (YAML): columns → streams/datasets, units, time (docs/importers.md).") var mapping: String
     @OptionGroup var output: ImportOutput
     func run() throws {
-        try output.run { () throws(TraceError) in try importCSV(input, mapping: try ImportMapping.load(mapping), options: output.options) }
+        try output.run(source: input) { () throws(TraceError) in
+            try importCSV(input, mapping: try ImportMapping.load(mapping), options: output.options)
+        }
     }
 }
 
@@ -205,7 +208,9 @@ struct ImportHDF5Mapped: ParsableCommand {
         String
     @OptionGroup var output: ImportOutput
     func run() throws {
-        try output.run { () throws(TraceError) in try importHDF5Mapped(input, mapping: try ImportMapping.load(mapping), options: output.options) }
+        try output.run(source: input) { () throws(TraceError) in
+            try importHDF5Mapped(input, mapping: try ImportMapping.load(mapping), options: output.options)
+        }
     }
 }
 
@@ -218,7 +223,9 @@ struct ImportBLEAnnotated: ParsableCommand {
     @Option(help: "MAC of the moving beacon to import when a track holds several.") var tag: String?
     @OptionGroup var output: ImportOutput
     func run() throws {
-        try output.run { () throws(TraceError) in try importBLEAnnotated(input, devicesPath: devices, tag: tag, options: output.options) }
+        try output.run(source: input) { () throws(TraceError) in
+            try importBLEAnnotated(input, devicesPath: devices, tag: tag, options: output.options)
+        }
     }
 }
 
@@ -228,7 +235,7 @@ struct ImportClewCRD: ParsableCommand {
     @Argument(help: "The route file (.crd).") var input: String
     @OptionGroup var output: ImportOutput
     func run() throws {
-        try output.run { () throws(TraceError) in try importClewRoute(input, options: output.options) }
+        try output.run(source: input) { () throws(TraceError) in try importClewRoute(input, options: output.options) }
     }
 }
 

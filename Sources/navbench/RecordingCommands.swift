@@ -69,7 +69,7 @@ struct RecordingImportArguments: ParsableArguments {
         }
         let output = try output()
         let flags = flagMapping
-        try output.run { () throws(TraceError) in
+        try output.run(source: input) { () throws(TraceError) in
             var m = flags
             if let mapping {
                 m = try RecordingTopicMapping.load(mapping, format: format).overridden(by: flags, clockGiven: time != nil, frameGiven: frame != nil)

@@ -144,6 +144,22 @@ import Testing
             #expect(hex == sums[key], "\(file)")
         }
     }
+
+    /// A bad value of an input is blamed on the input, not on the output file (issue 29:
+    /// `r.h5: /vio/position: row 0: 1e+308 outside …` for a bag's pose, a TUM row, an MCAP time).
+    @Test func aBadValueNamesTheInputItCameFrom() throws {
+        let dir = NSTemporaryDirectory() + "navbench-blame-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "0 0 0 0 0 0 0 1\n1 1e308 0 0 0 0 0 1\n".write(toFile: dir + "/bad.tum", atomically: true, encoding: .utf8)
+        let r = try navbench(["import", "tum", dir + "/bad.tum", "--out", dir + "/bad.h5"])
+        #expect(r.status == 1)
+        #expect(
+            r.err
+                == "navbench: error: \(dir)/bad.tum: /groundtruth/position: row 1: 1e+308 outside [-10000000, 10000000] (as imported into bad.h5)\n",
+            "\(r.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["bad.tum"])
+    }
 }
 
 /// SHA-256 via the system's sha256sum (the CLI test target links only navbench).

@@ -21,6 +21,13 @@ import Testing
         }
         #expect(safeFileComponent("R1-corridor") == "R1-corridor")  // safe ids keep their names
         #expect(safeFileComponent("a/b") != safeFileComponent("a_b"))  // the hash keeps them apart
+        // A safe id that looks like another's mapping is mapped too (issue 29: route "a_b-c14cddc0"
+        // and route "a/b" wrote one CSV and showed the same plots).
+        let mappedAB = safeFileComponent("a/b")
+        #expect(mappedAB.hasPrefix("a_b-") && mappedAB.count == 12)
+        #expect(safeFileComponent(mappedAB) != mappedAB)
+        #expect(safeFileComponent("R1-deadbeef") == "R1-deadbeef-" + String(sha256Hex(of: Data("R1-deadbeef".utf8)).prefix(8)))
+        #expect(safeFileComponent("R1-deadbeeg") == "R1-deadbeeg")  // not 8 hex digits: kept
     }
 
     @Test func pathComponentsOfOneCharacterPaths() {

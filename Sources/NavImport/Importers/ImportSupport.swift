@@ -75,8 +75,9 @@ func importMetadata(
 /// the root attribute `processing` (the import command), validated with `validateTrace`,
 /// then renamed into place. On any failure `path` is left as it was (no half-written file).
 ///
-/// - Throws: the first validation error (naming `path`) or a write error.
-public func writeImportedTrace(_ session: Session, to path: String, processing: String) throws(TraceError) {
+/// - Throws: the first validation error (naming `source`, the input the values came from, when
+///   given, with the output named after the problem; else `path`) or a write error.
+public func writeImportedTrace(_ session: Session, to path: String, processing: String, source: String? = nil) throws(TraceError) {
     guard path != "-", !path.isEmpty else {
         throw TraceError(
             .writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
@@ -99,8 +100,10 @@ public func writeImportedTrace(_ session: Session, to path: String, processing: 
     let report = validateTrace(at: temporary)
     if let first = report.errors.first {
         var e = first.error
-        e.file = path
+        // A bad value is the input's, not the output's (it was blamed on the output file).
+        e.file = source ?? path
         if report.errors.count > 1 { e.problem += " (and \(report.errors.count - 1) more problems)" }
+        if source != nil { e.problem += " (as imported into \(fileName(of: path)))" }
         throw e
     }
     guard rename(temporary, path) == 0 else {
