@@ -188,6 +188,9 @@ def main():
     small(os.path.join(bad, "wrong_shape.h5"), lambda f: replace(f, "vio/position", np.zeros((10, 2)), "m"))
     small(os.path.join(bad, "wrong_rows.h5"), lambda f: replace(f, "vio/position", np.zeros((9, 3)), "m"))
     small(os.path.join(bad, "wrong_units.h5"), lambda f: replace(f, "vio/position", np.zeros((10, 3)), "cm"))
+    def integer_units(f):
+        f["vio/position"].attrs["units"] = 3
+    small(os.path.join(bad, "integer_units.h5"), integer_units)
     small(os.path.join(bad, "missing_dataset.h5"), lambda f: f.__delitem__("vio/orientation"))
     small(os.path.join(bad, "nonunit_quaternion.h5"),
           lambda f: replace(f, "vio/orientation", np.tile([0.0, 0.0, 0.0, 1.1], (10, 1)), "1"))

@@ -192,9 +192,19 @@ public func validateTrace(
             }
             // Units.
             if let expected = ds.units {
-                let found = reader.attribute("units", of: objectPath)?.stringValue
-                if found == nil {
+                let attribute = reader.attribute("units", of: objectPath)
+                let found = attribute?.stringValue
+                if attribute == nil {
                     fail(.wrongUnits, objectPath, "missing units attribute, expected \"\(expected)\"")
+                } else if found == nil {
+                    // Present but not a string (a number, an array): said so, not "missing".
+                    let what: String
+                    switch attribute {
+                    case .integer(let i): what = "the integer \(i)"
+                    case .float(let f): what = "the number \(formatNumber(f))"
+                    default: what = "not a single string"
+                    }
+                    fail(.wrongUnits, objectPath, "units attribute is \(what), expected the string \"\(expected)\"")
                 } else if found != expected {
                     fail(.wrongUnits, objectPath, "expected units \"\(expected)\", found \"\(found!)\"")
                 } else {

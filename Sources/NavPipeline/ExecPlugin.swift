@@ -32,7 +32,7 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
     /// The longest timeout a plugin call may be given, seconds (a day): the spec's
     /// `plugin_timeout` and the CLI's `--plugin-timeout` are bounded by it.
     public static let maximumTimeout: Double = 86_400
-    /// Most bytes read from the program's stdout and stderr.
+    /// Most bytes read from the program's stdout, and from the end of its stderr (for its last line).
     public static let outputLimit = 512 << 20, errorLimit = 1 << 20
 
     /// The spec as written, `exec:` included.
@@ -109,10 +109,17 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
     public func call(input: String) throws(PluginError) -> String {
         // stdin from an unlinked temporary file, not a pipe: a plugin that exits without reading
         // its input (exit 3 at once) must not break navbench with EPIPE/SIGPIPE.
-        let stdin: FileDescriptor
+        let stdin: FileDescriptor, stderr: FileDescriptor
         do { stdin = try inputFile(input) } catch {
             throw PluginError(spec: spec, problem: "could not stage its input: \(error)", status: "no exit status", stderrLastLine: "")
         }
+        // stderr to an unlinked temporary file whose tail gives the last line: a chatty plugin
+        // (more than 1 MiB of log) whose stdout is fine is not a failed call.
+        do { stderr = try scratchFile() } catch {
+            try? stdin.close()
+            throw PluginError(spec: spec, problem: "could not stage its stderr: \(error)", status: "no exit status", stderrLastLine: "")
+        }
+        defer { try? stderr.close() }
         let state = CallState()
         let done = DispatchSemaphore(value: 0)
         let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
@@ -135,8 +142,8 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
                         let r = try await run(
                             executable, arguments: arguments, platformOptions: options,
                             input: .fileDescriptor(stdin, closeAfterSpawningProcess: true),
-                            output: .bytes(limit: ExecPlugin.outputLimit), error: .bytes(limit: ExecPlugin.errorLimit))
-                        return Collected(status: r.terminationStatus, out: r.standardOutput, err: r.standardError)
+                            output: .bytes(limit: ExecPlugin.outputLimit), error: .fileDescriptor(stderr, closeAfterSpawningProcess: false))
+                        return Collected(status: r.terminationStatus, out: r.standardOutput, err: [])
                     }
                     group.addTask {
                         try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
@@ -165,7 +172,9 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
                 spec: spec, problem: "could not run: \(String(describing: error).split(separator: "\n").first ?? "")", status: "no exit status",
                 stderrLastLine: "")
         case .success(let r):
-            let last = String(decoding: r.err, as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+            let last =
+                String(decoding: tail(of: stderr, bytes: ExecPlugin.errorLimit), as: UTF8.self)
+                .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
             switch r.status {
             case .exited(0): break
             case .exited(let code):
@@ -196,7 +205,8 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
         input.reserveCapacity(n * names.count * 24)
         for i in 0..<n { input += columns.map { "\($0[i])" }.joined(separator: ",") + "\n" }
         let text = try call(input: input)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        // "\r\n" is one Character in Swift: split on it too (CRLF output was refused whole).
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         if lines.last?.isEmpty == true { lines.removeLast() }
         guard let header = lines.first else { throw malformed("empty stdout, expected the header \(names.joined(separator: ","))") }
         guard header.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) == names else {
@@ -263,6 +273,25 @@ private func inputFile(_ text: String) throws -> FileDescriptor {
     }
     defer { unlink(path) }
     return try FileDescriptor.open(FilePath(path), .readOnly)
+}
+
+/// A new, unlinked temporary file open for reading and writing (only this process holds it).
+private func scratchFile() throws -> FileDescriptor {
+    let path = NSTemporaryDirectory() + "/navbench-plugin-\(getpid())-\(UUID().uuidString).err"
+    let fd = try FileDescriptor.open(
+        FilePath(path), .readWrite, options: [.create, .exclusiveCreate, .noFollow], permissions: [.ownerReadWrite])
+    unlink(path)
+    return fd
+}
+
+/// The last `bytes` bytes of the file open at `fd` (at most), read from its current size.
+private func tail(of fd: FileDescriptor, bytes: Int) -> [UInt8] {
+    guard let end = try? fd.seek(offset: 0, from: .end), end > 0 else { return [] }
+    let start = max(0, end - Int64(bytes))
+    guard (try? fd.seek(offset: start, from: .start)) != nil else { return [] }
+    var buffer = [UInt8](repeating: 0, count: Int(end - start))
+    let n = (try? buffer.withUnsafeMutableBytes { try fd.read(into: $0) }) ?? 0
+    return Array(buffer.prefix(n))
 }
 
 private func isRegularFile(_ path: String) -> Bool {

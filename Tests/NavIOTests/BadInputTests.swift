@@ -18,6 +18,7 @@ import Testing
         ("wrong_shape.h5", .wrongShape, "/vio/position", "expected shape (N, 3), found (10, 2)"),
         ("wrong_rows.h5", .wrongShape, "/vio/position", "expected 10 rows (one per timestamp), found 9"),
         ("wrong_units.h5", .wrongUnits, "/vio/position", "expected units \"m\", found \"cm\""),
+        ("integer_units.h5", .wrongUnits, "/vio/position", "units attribute is the integer 3, expected the string \"m\""),
         ("missing_dataset.h5", .missing, "/vio/orientation", "required dataset not found"),
         ("nan_value.h5", .badValue, "/vio/position", "row 2: value nan is not finite (1 non-finite values)"),
         ("no_version.h5", .missing, "/@format_version", "missing root attribute, expected integer 1"),

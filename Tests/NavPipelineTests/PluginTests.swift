@@ -59,6 +59,21 @@ import Testing
         #expect(throws: FilterSpecError.self) { try ExecPlugin(parsing: "exec:") }
     }
 
+    /// CRLF output is read (issue 29: "\r\n" is one Character in Swift, so the whole answer was
+    /// one malformed line), and a plugin's stderr beyond 1 MiB is not a failure: its last line
+    /// is still reported when the call fails.
+    @Test func crlfOutputAndAChattyStderrAreFine() throws {
+        let x = (0..<500).map { Double($0) * 0.25 - 7 }, t = x.indices.map { Double($0) * 0.01 }
+        #expect(try plugin("exec:sh \(Self.plugins)/crlf.sh").apply(x, timestamps: t, sampleRate: 100) == x)
+        #expect(try plugin("exec:sh \(Self.plugins)/chatty.sh").apply(x, timestamps: t, sampleRate: 100) == x)
+        do {
+            _ = try plugin("exec:sh \(Self.plugins)/chatty.sh fail").apply(x, timestamps: t, sampleRate: 100)
+            Issue.record("a failing plugin passed")
+        } catch {
+            #expect("\(error)" == "plugin 'exec:sh \(Self.plugins)/chatty.sh fail': failed (exit status 4; stderr: chatty.sh: last words)")
+        }
+    }
+
     /// A program that cannot start is refused before any job runs, in one line; a missing
     /// `.venv/` interpreter names the command that creates the venv (issue 26).
     @Test func aMissingProgramIsRefusedAndTheVenvNamesItsFix() throws {
