@@ -107,6 +107,21 @@ job filter "$C/csv/ok.csv" --column accel --spec ema:tau=0.5 --out "$C/csv/ok.cs
 job synth --navigations 1000000000 --out O/synth
 job rpe "$REC" "$REC" --delta 9223372036854775807
 job rpe "$REC" "$REC" --delta -1
+# Third pass (issue 29): numbers from flags bounded as their spec keys, an alias bomb in an
+# override, inputs named by --opt=value or import kitti --times never replaced (planted links,
+# FIFOs in a report folder and full disks: Tests/CLITests, PlantedEntries and FullDisk).
+job compare "$C/csv/ok.csv" "$C/csv/ok.csv" --resamples 9223372036854775807
+job filter "$C/csv/ok.csv" --column accel --spec exec:cat --plugin-timeout 1e11 --out O/f.csv
+job adev "$C/csv/ok.csv" --column accel --rate=5e-324
+job run "$C/spec/ok.yaml" --out O/report --quiet --jobs 99999999999
+job run "$C/spec/ok.yaml" --out O/report --quiet --shard 1/9223372036854775807
+BOMB='[&a [x,x,x,x,x,x,x,x,x],&b [*a,*a,*a,*a,*a,*a,*a,*a,*a],&c [*b,*b,*b,*b,*b,*b,*b,*b,*b],&d [*c,*c,*c,*c,*c,*c,*c,*c,*c],&e [*d,*d,*d,*d,*d,*d,*d,*d,*d],&f [*e,*e,*e,*e,*e,*e,*e,*e,*e],&g [*f,*f,*f,*f,*f,*f,*f,*f,*f]]'
+job run "$C/spec/ok.yaml" --out O/report --quiet "'calibration=$BOMB'"  # quoted for the job line's eval
+job merge "$C/spec/ok.yaml" --out O/report "'calibration=$BOMB'"
+cp "$C/kitti/times.txt" "$C/kitti/times_is_output.txt"
+job import kitti "$C/kitti/ok.kitti" --times "$C/kitti/times_is_output.txt" --out "$C/kitti/times_is_output.txt"
+cp "$C/mapping/ok.yaml" "$C/mapping/mapping_is_output.yaml"
+job import csv "$C/csv/ok.csv" "--mapping=$C/mapping/mapping_is_output.yaml" --out "$C/mapping/mapping_is_output.yaml"
 
 # Inputs are never modified: checksums of every corpus file before and after.
 snapshot() { (cd "$C" && find . -type f -print0 | sort -z | xargs -0 sha256sum; find . | sort) ; }

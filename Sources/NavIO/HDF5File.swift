@@ -203,17 +203,26 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
     func openDataset(_ dataset: String) throws(TraceError) -> hid_t {
         try checkLinks(dataset)
         guard exists(dataset) else { throw TraceError(.missing, file: path, object: dataset, "dataset not found") }
-        // External raw storage (when allowed) is looked for beside this file, not in the working folder.
-        let dapl = H5Pcreate(nb_H5P_DATASET_ACCESS())
-        defer { if dapl >= 0 { H5Pclose(dapl) } }
-        if dapl >= 0 { H5Pset_efile_prefix(dapl, "${ORIGIN}") }
-        let d = H5Dopen2(file, dataset, dapl >= 0 ? dapl : nb_H5P_DEFAULT())
+        let d = H5Dopen2(file, dataset, nb_H5P_DEFAULT())
         guard d >= 0 else { throw TraceError(.wrongType, file: path, object: dataset, "expected a dataset, found a group or unreadable object") }
-        do { try checkStorage(d, name: dataset) } catch {
+        let external: Bool
+        do { external = try checkStorage(d, name: dataset) } catch {
             H5Dclose(d)
             throw error
         }
-        return d
+        guard external else { return d }
+        // Allowed external raw storage is looked for beside this file, not in the working
+        // folder: opened again with the prefix ${ORIGIN}. Only then: libhdf5 refuses to open a
+        // dataset already open with another prefix (H5Oopen, attributes, in other threads).
+        H5Dclose(d)
+        let dapl = H5Pcreate(nb_H5P_DATASET_ACCESS())
+        defer { if dapl >= 0 { H5Pclose(dapl) } }
+        if dapl >= 0 { H5Pset_efile_prefix(dapl, "${ORIGIN}") }
+        let beside = H5Dopen2(file, dataset, dapl >= 0 ? dapl : nb_H5P_DEFAULT())
+        guard beside >= 0 else {
+            throw TraceError(.externalLink, file: path, object: dataset, "cannot open its external raw storage beside the file")
+        }
+        return beside
     }
 
     /// The most mappings of a virtual dataset, or files of external raw storage, looked at.
@@ -226,7 +235,9 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
     /// refused unless the policy allows external links (`--allow-external-links`), and even then
     /// never a FIFO, device or folder, a pattern source (`%b`), a mapping onto itself, a source
     /// that is itself virtual or external (no chains), or more than `maximumStorageSources`.
-    func checkStorage(_ d: hid_t, name: String) throws(TraceError) {
+    /// - Returns: `true` when the dataset is in (allowed) external raw storage.
+    @discardableResult
+    func checkStorage(_ d: hid_t, name: String) throws(TraceError) -> Bool {
         let dcpl = H5Dget_create_plist(d)
         guard dcpl >= 0 else { throw TraceError(.corrupt, file: path, object: name, "cannot read the dataset's creation properties") }
         defer { H5Pclose(dcpl) }
@@ -259,7 +270,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
                 if let kind = irregular(f) { throw refuse("external raw storage in \(escapedForMessage(f)), which is \(kind): never read") }
             }
         }
-        guard H5Pget_layout(dcpl) == H5D_VIRTUAL else { return }
+        guard H5Pget_layout(dcpl) == H5D_VIRTUAL else { return externals > 0 }
         var count = 0
         guard H5Pget_virtual_count(dcpl, &count) >= 0 else { throw refuse("unreadable virtual dataset mappings") }
         func text(_ get: (UnsafeMutablePointer<CChar>?, Int) -> Int) -> String? {
@@ -305,6 +316,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
             }
             guard plain else { throw refuse("virtual dataset mapped from \(source), not a dataset of plain storage: never followed") }
         }
+        return false
     }
 
     /// `true` when `dataset` of `file` opens and is neither virtual nor in external raw storage.
