@@ -89,7 +89,7 @@ func writeExperimentReport(
         plan, kinds: resultKinds, store: store, out: out)
     out.failures = extraFailures
     traceMemory(plan, "report: sections")
-    let (statistics, routeSections) = try writeStatistics(plan, table: table, plots: plots, out: out)
+    let (statistics, routeSections) = try writeStatistics(plan, table: table, plots: plots, out: out, progress: progress)
     traceMemory(plan, "report: statistics")
     // The guidance replay was asked for when the spec sweeps or the inputs hold navigation sessions;
     // otherwise (e.g. Experiments/real.yaml: aids and APE only) its sections are left out.

@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 import NavIO
 import NavReport
 
@@ -61,7 +62,7 @@ extension ExperimentSpec {
 /// table and the main effects) and the routes' sections of the summary, rendered as each route's
 /// table is done (with its `plots`), so memory is flat in the number of routes.
 func writeStatistics(
-    _ plan: ExperimentPlan, table: MetricsTable, plots: [String: [String]], out: ExperimentOutputs
+    _ plan: ExperimentPlan, table: MetricsTable, plots: [String: [String]], out: ExperimentOutputs, progress: ProgressHandler? = nil
 ) throws -> (statistics: ExperimentStatistics, routeSections: [String]) {
     let cellsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("cells.csv"))
     let comparisonsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
@@ -74,7 +75,7 @@ func writeStatistics(
         routeSink: { route in
             route.writeComparisonLines(to: comparisonsFile)
             for r in route.routes { routeSections.append(route.routeSectionMarkdown(r, plots: plots[r] ?? [])) }
-        })
+        }, progress: progress)
     statistics.writeComparisonLines(to: comparisonsFile)
     try cellsFile.commit()
     try comparisonsFile.commit()

@@ -122,9 +122,10 @@ extension ExperimentStatistics {
     ///   statistics holding that route's cells, groups, comparisons and best only), which this
     ///   value then leaves out: it keeps the pooled table and the main effects, so its memory is
     ///   flat in the number of routes (the report writes a route's CSV lines and Markdown from it).
+    /// - Parameter progress: told after each table (phase "statistics tables": the routes, then the pooled one).
     public init(
         table: MetricsTable, keyMetrics: [String], options: StatisticsOptions = StatisticsOptions(),
-        cellSink: ((Cell) -> Void)? = nil, routeSink: ((ExperimentStatistics) -> Void)? = nil
+        cellSink: ((Cell) -> Void)? = nil, routeSink: ((ExperimentStatistics) -> Void)? = nil, progress: ProgressHandler? = nil
     ) {
         self.options = options
         let view = RowView(table)
@@ -295,6 +296,7 @@ extension ExperimentStatistics {
                 comparisons += family
                 if !gs.isEmpty { best[t] = bestHere }
             }
+            progress?(WorkProgress(phase: "statistics tables", done: ti + 1, total: tables.count))
         }
         cellIndex = Self.index(cells, metrics: keys)
     }
