@@ -1,7 +1,7 @@
 import Foundation
 
-/// A text file written piece by piece and renamed into place on `commit()`, like
-/// `writeTextAtomically` but without holding the whole text: a killed run leaves the old file or
+/// A text file written piece by piece and renamed into place on `commit()` (`writeTextAtomically`
+/// writes a whole text through it), without holding the whole text: a killed run leaves the old file or
 /// the new one, never half of one. Not committed (an error, a thrown report step), the temporary
 /// file is removed.
 ///
@@ -17,7 +17,8 @@ public final class AtomicTextWriter {
     /// Opens `.NAME.tmp-PID` beside `path` (creating the folder). Like `writeTextAtomically`, it
     /// replaces only a regular file (`requireReplaceableOutput`).
     public init(path: String) throws(TraceError) {
-        guard !path.isEmpty, path != "-" else { throw TraceError(.writeFailed, file: "'\(path)'", "not a file path") }
+        guard !path.isEmpty else { throw TraceError(.writeFailed, file: "''", "empty output path") }
+        guard path != "-" else { throw TraceError(.writeFailed, file: "'-'", "not a file path (standard output is written by writeTextAtomically)") }
         self.path = path
         let dir = parentFolder(of: path)
         if !dir.isEmpty {

@@ -29,37 +29,10 @@ public func writeTextAtomically(_ text: String, to path: String) throws(TraceErr
         FileHandle.standardOutput.write(Data(text.utf8))
         return
     }
-    guard !path.isEmpty else { throw TraceError(.writeFailed, file: "''", "empty output path") }
-    let dir = parentFolder(of: path)
-    if !dir.isEmpty {
-        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            throw TraceError(.writeFailed, file: path, "cannot create folder \(escapedForMessage(dir)) (\(errnoText(errno)))")
-        }
-    }
-    try requireReplaceableOutput(path)
-    let name = fileName(of: path)
-    let temporary = (dir.isEmpty ? "" : dir + "/") + "." + name + ".tmp-\(getpid())"
-    // The temporary name is this process's: whatever stands there (a stale file, a planted link)
-    // is removed and the file created anew, never written through.
-    unlink(temporary)
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(errno)))") }
-    var failure: Int32 = 0
-    let bytes = Array(text.utf8)
-    bytes.withUnsafeBytes { buf in
-        var done = 0
-        while done < buf.count {
-            let r = write(fd, buf.baseAddress! + done, buf.count - done)
-            if r < 0 { if errno == EINTR { continue }; failure = errno; return }
-            done += r
-        }
-    }
-    if close(fd) != 0 && failure == 0 { failure = errno }
-    if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-    if failure != 0 {
-        unlink(temporary)
-        throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(failure)))")
-    }
+    // One mechanism for every atomic text output (temporary file, checks, rename): AtomicTextWriter.
+    let writer = try AtomicTextWriter(path: path)
+    writer.write(text)
+    try writer.commit()
 }
 
 /// Refuses to replace anything but a regular file: an atomic write renames its temporary file

@@ -138,12 +138,22 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
                 .externalLink, file: path, object: objectPath,
                 "external link to \(target) refused (pass --allow-external-links to follow it)")
         }
-        let candidates = [targetFile, (parentFolder(of: path) as NSString).appendingPathComponent(targetFile)]
-        for c in candidates where !c.isEmpty {
-            if let kind = nonRegularFileKind(c) {
-                throw TraceError(.externalLink, file: path, object: objectPath, "external link to \(target), which is \(kind): never followed")
-            }
+        if let kind = irregularSource(targetFile) {
+            throw TraceError(.externalLink, file: path, object: objectPath, "external link to \(target), which is \(kind): never followed")
         }
+    }
+
+    /// What the file another file's object names is, when it is not a regular file (a FIFO, a
+    /// device, a folder), wherever libhdf5 may look for it: as named, beside this file, and (for
+    /// an absolute name not found) its last component beside this file. For external links,
+    /// virtual dataset sources and external raw storage alike.
+    func irregularSource(_ name: String) -> String? {
+        guard !name.isEmpty else { return nil }
+        let folder = parentFolder(of: path) as NSString
+        for c in [name, folder.appendingPathComponent(name), folder.appendingPathComponent(fileName(of: name))] {
+            if let kind = nonRegularFileKind(c) { return kind }
+        }
+        return nil
     }
 
     /// Checks every component of `objectPath` with `checkLink`.
@@ -242,15 +252,6 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         guard dcpl >= 0 else { throw TraceError(.corrupt, file: path, object: name, "cannot read the dataset's creation properties") }
         defer { H5Pclose(dcpl) }
         func refuse(_ problem: String) -> TraceError { TraceError(.externalLink, file: path, object: name, problem) }
-        // Where libhdf5 may look for a source: as named, beside this file, and (for an absolute
-        // name not found) its last component beside this file.
-        func irregular(_ file: String) -> String? {
-            let folder = parentFolder(of: path) as NSString
-            for c in [file, folder.appendingPathComponent(file), folder.appendingPathComponent(fileName(of: file))] where !c.isEmpty {
-                if let kind = nonRegularFileKind(c) { return kind }
-            }
-            return nil
-        }
         let externals = Int(H5Pget_external_count(dcpl))
         if externals > 0 {
             guard externals <= Self.maximumStorageSources else { throw refuse("external raw storage in \(externals) files refused") }
@@ -267,7 +268,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
                 throw refuse("external raw storage in \(list) refused (pass --allow-external-links to read it)")
             }
             for f in files {
-                if let kind = irregular(f) { throw refuse("external raw storage in \(escapedForMessage(f)), which is \(kind): never read") }
+                if let kind = irregularSource(f) { throw refuse("external raw storage in \(escapedForMessage(f)), which is \(kind): never read") }
             }
         }
         guard H5Pget_layout(dcpl) == H5D_VIRTUAL else { return externals > 0 }
@@ -299,7 +300,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
             if f == "." && absolute == (name.hasPrefix("/") ? name : "/" + name) {
                 throw refuse("virtual dataset mapped onto itself: never followed")
             }
-            if f != ".", let kind = irregular(f) { throw refuse("virtual dataset mapped from \(source), which is \(kind): never followed") }
+            if f != ".", let kind = irregularSource(f) { throw refuse("virtual dataset mapped from \(source), which is \(kind): never followed") }
             // The source must be plain storage (no chain of virtual or external datasets).
             let plain: Bool
             if f == "." {

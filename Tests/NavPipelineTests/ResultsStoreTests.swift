@@ -172,13 +172,14 @@ import Testing
                 _ = try runExperiment(s, workers: 1, command: "t")
                 #expect(try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8) == pristine, "run, \(table).\(column)")
             } catch {
-                #expect(!"\(error)".isEmpty, "run, \(table).\(column)")
+                // One line naming the store (the bad input), not a bare SQLite or decoding error.
+                #expect("\(error)".contains("results.sqlite") && !"\(error)".contains("\n"), "run, \(table).\(column): \(error)")
             }
             try tamper(shard, from: dir + "/pristine-shard.sqlite", table, column)
             do {
                 _ = try mergeExperiment(shardSpec, command: "t")
             } catch {
-                #expect(!"\(error)".isEmpty, "merge, \(table).\(column)")
+                #expect("\(error)".contains("results.shard-1-of-2.sqlite") && !"\(error)".contains("\n"), "merge, \(table).\(column): \(error)")
             }
         }
     }
