@@ -72,3 +72,18 @@ public final class AtomicTextWriter {
         if failure != -1 { unlink(temporary) }
     }
 }
+
+/// Writes text atomically: a temporary file in the same folder (`.NAME.tmp-PID`), renamed into
+/// place. A killed run leaves either the old file or the new one, never half of one; a failed
+/// write (disk full, no permission) removes the temporary file and throws one line naming
+/// `path`. `path` `-` writes to standard output.
+public func writeTextAtomically(_ text: String, to path: String) throws(TraceError) {
+    if path == "-" {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    // One mechanism for every atomic text output (temporary file, checks, rename): AtomicTextWriter.
+    let writer = try AtomicTextWriter(path: path)
+    writer.write(text)
+    try writer.commit()
+}

@@ -20,21 +20,6 @@ public func sha256Hex(of data: Data) -> String {
     SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
 }
 
-/// Writes text atomically: a temporary file in the same folder (`.NAME.tmp-PID`), renamed into
-/// place. A killed run leaves either the old file or the new one, never half of one; a failed
-/// write (disk full, no permission) removes the temporary file and throws one line naming
-/// `path`. `path` `-` writes to standard output.
-public func writeTextAtomically(_ text: String, to path: String) throws(TraceError) {
-    if path == "-" {
-        FileHandle.standardOutput.write(Data(text.utf8))
-        return
-    }
-    // One mechanism for every atomic text output (temporary file, checks, rename): AtomicTextWriter.
-    let writer = try AtomicTextWriter(path: path)
-    writer.write(text)
-    try writer.commit()
-}
-
 /// Refuses to replace anything but a regular file: an atomic write renames its temporary file
 /// over `path`, which would replace a device node, a FIFO or a socket (`--out /dev/null` run as
 /// root) with a regular file. A missing `path` is fine.
@@ -61,22 +46,6 @@ public func traceFiles(in dir: String) throws(TraceError) -> [String] {
     }
     return names.filter { $0.hasSuffix(".h5") || $0.hasSuffix(".hdf5") }.sorted()
         .map { (dir as NSString).appendingPathComponent($0) }
-}
-
-/// Writes `manifest.json` in `folder`: sha256 and size of each named file plus `facts`,
-/// keys sorted, so the same inputs give the same bytes.
-public func writeManifest(folder: String, files: [String], facts: [String: String]) throws(TraceError) {
-    var entries: [[String: String]] = []
-    for name in files.sorted() {
-        let path = (folder as NSString).appendingPathComponent(name)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        entries.append(["file": name, "sha256": try sha256Hex(ofFile: path), "bytes": String(size)])
-    }
-    struct Manifest: Encodable { var facts: [String: String]; var files: [[String: String]] }
-    let enc = JSONEncoder()
-    enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    let data = (try? enc.encode(Manifest(facts: facts, files: entries))) ?? Data()
-    try writeTextAtomically(String(decoding: data, as: UTF8.self) + "\n", to: (folder as NSString).appendingPathComponent("manifest.json"))
 }
 
 /// Checks every file listed in `folder/manifest.json` against its sha256.
