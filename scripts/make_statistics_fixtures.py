@@ -123,9 +123,39 @@ for name, x in (("normal n=10", boot_rng.normal(5, 2, size=10)),
                             "percentile": [float(pct.confidence_interval.low), float(pct.confidence_interval.high)]})
     bootstrap.append({"name": name, "x": [float(v) for v in x], "means": [float(v) for v in means], "results": results})
 
+# Tests of the closed loop (issue 28): Fisher's exact test one-sided (scipy.stats.fisher_exact),
+# McNemar's exact test (statsmodels mcnemar, exact=True), Welch's t test from summary statistics
+# (scipy.stats.ttest_ind_from_stats). Their own stream: the values above stay as they were.
+test_rng = np.random.default_rng(20261125)
+fisher = []
+for a, b, c, d in ((27, 3, 6, 24), (6, 24, 27, 3), (15, 15, 15, 15), (0, 30, 0, 30), (30, 0, 30, 0), (0, 5, 5, 0),
+                   (1, 0, 0, 1), (0, 0, 0, 0), (250, 750, 300, 700), (900, 100, 880, 120)):
+    fisher.append({"table": [a, b, c, d], "less": float(stats.fisher_exact([[a, b], [c, d]], alternative="less").pvalue),
+                   "greater": float(stats.fisher_exact([[a, b], [c, d]], alternative="greater").pvalue)})
+for _ in range(20):
+    n1, n2 = (int(v) for v in test_rng.integers(2, 400, size=2))
+    k1, k2 = int(test_rng.integers(0, n1 + 1)), int(test_rng.integers(0, n2 + 1))
+    t = [[k1, n1 - k1], [k2, n2 - k2]]
+    fisher.append({"table": [k1, n1 - k1, k2, n2 - k2], "less": float(stats.fisher_exact(t, alternative="less").pvalue),
+                   "greater": float(stats.fisher_exact(t, alternative="greater").pvalue)})
+mcnemar_cases = []
+from statsmodels.stats.contingency_tables import mcnemar
+for b, c in ((0, 0), (0, 1), (1, 0), (3, 3), (0, 12), (12, 2), (5, 17), (40, 61), (250, 190), (1000, 1100)):
+    mcnemar_cases.append({"first_only": b, "second_only": c, "pvalue": float(mcnemar([[7, b], [c, 9]], exact=True).pvalue)})
+welch = []
+for _ in range(24):
+    n1, n2 = (int(v) for v in test_rng.integers(2, 200, size=2))
+    m1, m2 = (float(v) for v in test_rng.normal(5, 2, size=2))
+    s1, s2 = (float(v) for v in test_rng.uniform(0.1, 4, size=2))
+    g = stats.ttest_ind_from_stats(m1, s1, n1, m2, s2, n2, equal_var=False, alternative="greater")
+    l = stats.ttest_ind_from_stats(m1, s1, n1, m2, s2, n2, equal_var=False, alternative="less")
+    welch.append({"mean1": m1, "sd1": s1, "n1": n1, "mean2": m2, "sd2": s2, "n2": n2, "t": float(g.statistic),
+                  "greater": float(g.pvalue), "less": float(l.pvalue)})
+
 doc = {"versions": {"numpy": np.__version__, "scipy": scipy.__version__, "statsmodels": statsmodels.__version__},
        "wilcoxon": wilcoxon, "holm": holm, "wilson": wilson, "permutation": permutation, "normal_quantile": normal,
-       "normal_cdf": cdf, "student_t": student_t, "bootstrap": bootstrap}
+       "normal_cdf": cdf, "student_t": student_t, "bootstrap": bootstrap,
+       "fisher": fisher, "mcnemar": mcnemar_cases, "welch": welch}
 with open(out, "w") as fh:
     json.dump(doc, fh, indent=1, sort_keys=True)
     fh.write("\n")

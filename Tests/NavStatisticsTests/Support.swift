@@ -20,6 +20,9 @@ struct StatisticsReference: Decodable {
         struct Result: Decodable { var confidence: Double, expanded: Bool, bca: [Double], percentile: [Double] }
         var name: String, x: [Double], means: [Double], results: [Result]
     }
+    struct Fisher: Decodable { var table: [Int], less: Double, greater: Double }
+    struct McNemar: Decodable { var firstOnly: Int, secondOnly: Int, pvalue: Double }
+    struct Welch: Decodable { var mean1: Double, sd1: Double, n1: Int, mean2: Double, sd2: Double, n2: Int, t: Double, greater: Double, less: Double }
     var versions: [String: String]
     var wilcoxon: [Wilcoxon]
     var holm: [Holm]
@@ -29,6 +32,9 @@ struct StatisticsReference: Decodable {
     var normalCdf: [CDF]
     var studentT: [StudentT]
     var bootstrap: [Bootstrap]
+    var fisher: [Fisher]
+    var mcnemar: [McNemar]
+    var welch: [Welch]
 
     static let shared: StatisticsReference = {
         let data = try! Data(contentsOf: URL(fileURLWithPath: fixture("statistics_reference.json")))
