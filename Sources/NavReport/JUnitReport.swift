@@ -54,7 +54,7 @@ public func gateJUnitXML(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, sui
         guard let g = c.regression else { x += "/>\n"; continue }
         let message =
             "closed loop \(c.metric) of \(c.route) [\(c.configuration)] worse: baseline \(gateNumber(g.baseline)), "
-            + "current \(g.current.map(gateNumber) ?? "missing"), beyond the baseline's 95% interval end \(gateNumber(g.bound))"
+            + "current \(g.current.map(gateNumber) ?? "missing"), one-sided p \(gateNumber(g.pValue)), Holm-adjusted \(gateNumber(g.adjustedP))"
         x += ">\n      <failure type=\"regression\" message=\"\(xmlEscaped(message))\">\(xmlEscaped(message))\n</failure>\n    </testcase>\n"
     }
     x += "  </testsuite>\n</testsuites>\n"

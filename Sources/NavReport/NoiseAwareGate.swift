@@ -126,6 +126,16 @@ public func noiseAwareGate(
         groups[g, default: []].append(e)
     }
     let seedColumn = baseline.parameterColumns.firstIndex(of: "seed")
+    // Another draw: the tables' seeds differ (a rerun with other seeds). Rows still pair by
+    // session and configuration, but a difference may be the seeds' noise, so a route with too few
+    // units for a CI is not decided row by row: its units join the metric's pooled row.
+    func seeds(_ t: MetricsTable) -> Set<String> {
+        guard let i = t.parameterColumns.firstIndex(of: "seed") else { return [] }
+        return Set(t.rows.map { i < $0.parameters.count ? $0.parameters[i] : "" })
+    }
+    let otherSeeds = seedColumn != nil && seeds(baseline) != seeds(current)
+    var pooled: [String: (differences: [(unit: String, sum: Double, count: Int)], b: [Double], c: [Double], first: MetricRow)] = [:]
+    var pooledOrder: [String] = []
     var gated: [GatedMetric] = []
     for g in order {
         let entries = groups[g]!
@@ -184,6 +194,15 @@ public func noiseAwareGate(
                 allowance: tol.absolute + tol.relative * abs(bm))
             item.regressed = verdict.regressed
             item.reason = verdict.reason
+        } else if otherSeeds && n > 0 {
+            // Other seeds: decided over all routes (the pooled row below).
+            if pooled[first.metric] == nil { pooledOrder.append(first.metric) }
+            let units = unitIndex.sorted { $0.value < $1.value }.map { first.route + "\u{1}" + $0.key }
+            pooled[first.metric, default: ([], [], [], first)].differences += zip(units, unitSums).map { ($0, $1.sum, $1.count) }
+            pooled[first.metric]!.b += b
+            pooled[first.metric]!.c += c
+            item.meanDifference = cm - bm
+            item.reason = "seeds differ, \(n) unit\(n == 1 ? "" : "s") < \(minimumPairs): decided over all routes"
         } else {
             // Not enough units to pair: the per-row tolerance rule.
             for (r, v) in rowsOnly {
@@ -205,6 +224,48 @@ public func noiseAwareGate(
         }
         if !item.rowRegressions.isEmpty { item.regressed = true }
         gated.append(item)
+    }
+    // Pooled rows (other seeds only): one per metric over every route's units. A regression
+    // needs the mean worse beyond the tolerance with a one-sided sign-flip permutation p (exact
+    // up to 20 units) of "worse by more than the tolerance", Holm-adjusted over the pooled
+    // metrics, below 1 − confidence: a rerun with other seeds fails here with at most that
+    // probability (docs/ci.md, "False alarms"). The CI shown is the plain 95 % BCa one.
+    var pooledItems: [(item: GatedMetric, p: Double)] = []
+    for metric in pooledOrder {
+        let pool = pooled[metric]!
+        let polarity = MetricPolarity.of(metric)
+        let tol = tolerances[metric] ?? defaultTolerance(unit: pool.first.unit)
+        let bm = Statistics.mean(pool.b), cm = Statistics.mean(pool.c)
+        let n = pool.differences.count
+        var item = GatedMetric(
+            kind: kind, route: allRoutesLabel, metric: metric, unit: pool.first.unit, polarity: polarity, n: n, baselineMean: bm,
+            currentMean: cm, meanDifference: cm - bm, ciLow: .nan, ciHigh: .nan, tolerance: tol, paired: n >= minimumPairs,
+            rowRegressions: [], regressed: false, reason: "")
+        var p = Double.nan
+        if n >= minimumPairs {
+            let d = pool.differences.map { $0.sum / Double($0.count) }
+            let stream = streamSeed(0x6761_7465, (kind.isEmpty ? "" : kind + "\u{1}") + allRoutesLabel + "\u{1}" + metric)
+            let ci = BootstrapInterval.mean(d, confidence: confidence, resamples: resamples, seed: stream).bca
+            (item.meanDifference, item.ciLow, item.ciHigh) = (ci.estimate, ci.low, ci.high)
+            // Worsening beyond the tolerance, per unit; its sum's sign-flip test, one-sided.
+            let sign: Double = polarity == .lowerIsBetter ? 1 : -1
+            let beyond = d.map { sign * $0 - (tol.absolute + tol.relative * abs(bm)) }
+            p = beyond.reduce(0, +) > 0 ? SignFlipPermutationTest(differences: beyond, resamples: resamples, seed: stream).pValue / 2 : 1
+            item.reason = "seeds differ: all routes' units, one-sided sign-flip p = \(gateNumber(p))"
+        } else {
+            item.reason = "seeds differ, \(n) unit\(n == 1 ? "" : "s") < \(minimumPairs) over all routes: too few to decide"
+        }
+        pooledItems.append((item, p))
+    }
+    let adjusted = holmAdjusted(pooledItems.map(\.p))
+    for (i, var e) in pooledItems.enumerated() {
+        if !adjusted[i].isNaN {
+            e.item.regressed = adjusted[i] < 1 - confidence
+            e.item.reason +=
+                ", Holm-adjusted over \(pooledItems.count) metrics \(gateNumber(adjusted[i]))"
+                + (e.item.regressed ? ": worse beyond tolerance" : ": not significant")
+        }
+        gated.append(e.item)
     }
     return GateResult(gated: gated, comparedRows: baseline.rows.count)
 }

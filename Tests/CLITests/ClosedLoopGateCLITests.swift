@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// The regression gate compares the closed loop: a run folder whose `closed-loop.csv` is the
-/// baseline's passes; a planted regression (one cell's success rate below its baseline
-/// interval, or its mean end-of-route error above it, or the file missing) fails with exit 1
-/// and is named; a change inside the interval passes.
+/// baseline's passes; a planted regression (issue 28: one cell's success rate from 0.9 to 0.2, or
+/// its mean end-of-route error far above its interval, or the file missing) fails with exit 1
+/// and is named; a change of a few walkers (the noise of another seed) passes.
 @Suite(.serialized) struct ClosedLoopGateCLITests {
     @Test func plantedClosedLoopRegressionFailsTheGate() throws {
         let dir = NSTemporaryDirectory() + "nb-clgate-\(UUID().uuidString)"
@@ -25,7 +25,7 @@ import Testing
         #expect(
             same.out.contains("## Closed loop") && same.out.contains(": 0 regressed.")
                 && same.out.contains("**0 regressed** (0 replay, 0 calibration, 0 proximity, 0 closed loop)"))
-        // The first cell with a success rate between 0.2 and 0.9 and its interval.
+        // The first cell with a success rate of at least 0.85.
         func fields(_ l: String) -> [String] { l.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         func cell(_ l: String) -> String { fields(l).dropLast(3).joined(separator: ",") }
         func value(_ c: String, _ m: String) -> (Int, Double)? {
@@ -33,10 +33,10 @@ import Testing
             return (i, Double(fields(lines[i]).dropLast().last!)!)
         }
         let row = try #require(
-            lines.first { fields($0).dropLast(2).last == "success_rate" && (0.2...0.9).contains(Double(fields($0).dropLast().last!) ?? -1) })
+            lines.first { fields($0).dropLast(2).last == "success_rate" && (0.85...1).contains(Double(fields($0).dropLast().last!) ?? -1) })
         let c = cell(row)
         let (si, rate) = try #require(value(c, "success_rate"))
-        let (_, low) = try #require(value(c, "success_rate_ci_low"))
+        let (_, runs) = try #require(value(c, "runs"))
         func planted(_ i: Int, _ v: Double) -> [String] {
             var l = lines
             var f = fields(l[i])
@@ -44,11 +44,11 @@ import Testing
             l[i] = f.joined(separator: ",")
             return l
         }
-        // Inside the interval: passes.
-        try write(planted(si, (rate + low) / 2))
+        // Two walkers fewer arrive (Fisher's exact test: far from significant after Holm): passes.
+        try write(planted(si, rate - 2 / runs))
         #expect(try navbench(["compare", "Reports/baseline", dir], cwd: repoRoot).status == 0)
-        // Below it: fails, named.
-        try write(planted(si, low - 0.05))
+        // Down to 0.2 (issue 28's planted regression): fails, named.
+        try write(planted(si, 0.2))
         let worse = try navbench(
             ["compare", "Reports/baseline", dir, "--junit", dir + "/junit.xml", "--markdown", dir + "/compare.md"], cwd: repoRoot)
         #expect(worse.status == 1)
@@ -63,10 +63,18 @@ import Testing
         #expect(junit.contains("classname=\"navbench.compare.closed-loop.\(fields(row)[0])\" name=\"\(cellName) · success_rate\""))
         let testcases = junit.components(separatedBy: "<testcase ").count - 1
         #expect(junit.contains("<testsuite name=") && junit.contains(" tests=\"\(testcases)\" "))
-        // Mean end-of-route error above its interval: fails.
-        let (ei, _) = try #require(value(c, "end_of_route_error"))
+        // Every walker's end-of-route error larger by 5 half-widths of the cell's interval (the mean and its
+        // interval moved; t ≈ 5·t₀.₉₇₅/√2 ≈ 7): fails (Welch's t test, Holm over the 144 values).
+        let (_, error) = try #require(value(c, "end_of_route_error"))
         let (_, high) = try #require(value(c, "end_of_route_error_ci_high"))
-        try write(planted(ei, high + 0.5))
+        var shifted = lines
+        for m in ["end_of_route_error", "end_of_route_error_ci_low", "end_of_route_error_ci_high"] {
+            let (i, v) = try #require(value(c, m))
+            var f = fields(shifted[i])
+            f[f.count - 2] = String(v + 5 * (high - error))
+            shifted[i] = f.joined(separator: ",")
+        }
+        try write(shifted)
         let farther = try navbench(["compare", "Reports/baseline", dir], cwd: repoRoot)
         #expect(farther.status == 1 && farther.out.contains("| end_of_route_error |"))
         // No closed-loop.csv in the current run: every cell missing.

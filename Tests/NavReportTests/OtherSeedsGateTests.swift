@@ -1,0 +1,60 @@
+import Foundation
+import NavCore
+import NavReport
+import Testing
+
+/// The gate on a rerun with other seeds (issue 28, item 5): routes of 3 units are not decided
+/// row by row (each differs by the seeds' noise) but in one pooled row per metric over every
+/// route's units, by a one-sided sign-flip test Holm-adjusted over the pooled metrics.
+@Suite struct OtherSeedsGateTests {
+    /// 7 routes × 3 sessions, two metrics; the current run's seed is 2 (the baseline's 1), its
+    /// values the baseline's times (1 + `shift`) plus `noise` relative noise per row.
+    static func tables(shift: Double, noise: Double, seed: UInt64) -> (MetricsTable, MetricsTable) {
+        var rng = SeededRandom(seed: seed)
+        var b: [MetricRow] = [], c: [MetricRow] = []
+        for route in 1...7 {
+            for session in 1...3 {
+                for (metric, unit) in [("end_of_route_error", "m"), ("cross_track_rmse", "m")] {
+                    let base = 1 + 0.3 * rng.gaussian().magnitude
+                    func row(_ v: Double, _ s: String) -> MetricRow {
+                        MetricRow(
+                            route: "R\(route)", session: "nav\(session)", configuration: "default", parameters: [s], metric: metric, value: v,
+                            unit: unit)
+                    }
+                    b.append(row(base, "1"))
+                    c.append(row(base * (1 + shift) * (1 + noise * rng.gaussian()), "2"))
+                }
+            }
+        }
+        return (MetricsTable(parameterColumns: ["seed"], rows: b), MetricsTable(parameterColumns: ["seed"], rows: c))
+    }
+
+    @Test func seedNoiseIsNotARegression() {
+        // 5 % noise per row, no shift: with the same seed it would fail every route (per-row rule).
+        var failing = 0
+        for seed in UInt64(1)...40 {
+            let (b, c) = Self.tables(shift: 0, noise: 0.05, seed: seed)
+            let r = noiseAwareGate(baseline: b, current: c, resamples: 1_000)
+            #expect(r.gated.filter { $0.route != "all" }.allSatisfy { !$0.regressed && $0.reason.contains("decided over all routes") })
+            #expect(r.gated.filter { $0.route == "all" }.map(\.n) == [21, 21])
+            if !r.regressions.isEmpty { failing += 1 }
+        }
+        // Holm at 5 % over 2 metrics: at most 2 false alarms expected in 40 (binomial, P(≥ 6) < 1 %).
+        #expect(failing <= 5, "\(failing) of 40 reruns with other seeds failed the gate")
+    }
+
+    @Test func aSystematicShiftFailsThePooledRow() throws {
+        let (b, c) = Self.tables(shift: 0.2, noise: 0.05, seed: 3)
+        let r = noiseAwareGate(baseline: b, current: c, resamples: 1_000)
+        let pooled = r.gated.filter { $0.route == "all" }
+        #expect(pooled.count == 2 && pooled.allSatisfy(\.regressed), "\(pooled.map(\.reason))")
+        // The same shift with the same seeds: every route fails on its own rows.
+        let same = MetricsTable(
+            parameterColumns: ["seed"],
+            rows: c.rows.map {
+                var x = $0; x.parameters = ["1"]; return x
+            })
+        let r1 = noiseAwareGate(baseline: b, current: same, resamples: 1_000)
+        #expect(r1.gated.allSatisfy(\.regressed) && !r1.gated.contains { $0.route == "all" })
+    }
+}
