@@ -136,6 +136,8 @@ public func noiseAwareGate(
     let otherSeeds = seedColumn != nil && seeds(baseline) != seeds(current)
     var pooled: [String: (differences: [(unit: String, sum: Double, count: Int)], b: [Double], c: [Double], first: MetricRow)] = [:]
     var pooledOrder: [String] = []
+    // Other seeds: rows turned NaN and turned finite, per metric.
+    var turned: [String: (nan: Int, finite: Int)] = [:]
     var gated: [GatedMetric] = []
     for g in order {
         let entries = groups[g]!
@@ -153,6 +155,11 @@ public func noiseAwareGate(
                     MetricChange(
                         route: r.route, session: r.session, configuration: r.configuration, metric: r.metric,
                         baseline: r.value, current: nil, polarity: polarity, regressed: true))
+                continue
+            }
+            if otherSeeds && r.value.isNaN != v.isNaN {
+                // Another draw may end a run elsewhere (no end, a NaN): counted, decided over all routes.
+                if r.value.isNaN { turned[first.metric, default: (0, 0)].finite += 1 } else { turned[first.metric, default: (0, 0)].nan += 1 }
                 continue
             }
             if r.value.isFinite && v.isNaN {
@@ -196,9 +203,12 @@ public func noiseAwareGate(
             item.reason = verdict.reason
         } else if otherSeeds && n > 0 {
             // Other seeds: decided over all routes (the pooled row below).
-            if pooled[first.metric] == nil { pooledOrder.append(first.metric) }
+            if pooled[first.metric] == nil {
+                pooledOrder.append(first.metric)
+                pooled[first.metric] = ([], [], [], first)
+            }
             let units = unitIndex.sorted { $0.value < $1.value }.map { first.route + "\u{1}" + $0.key }
-            pooled[first.metric, default: ([], [], [], first)].differences += zip(units, unitSums).map { ($0, $1.sum, $1.count) }
+            pooled[first.metric]!.differences += zip(units, unitSums).map { ($0, $1.sum, $1.count) }
             pooled[first.metric]!.b += b
             pooled[first.metric]!.c += c
             item.meanDifference = cm - bm
@@ -219,6 +229,10 @@ public func noiseAwareGate(
             if n > 0 { item.meanDifference = cm - bm }
             item.reason = "not paired (\(n) unit\(n == 1 ? "" : "s") < \(minimumPairs)): per-row tolerance rule"
         }
+        if otherSeeds && pooled[first.metric] == nil {
+            pooledOrder.append(first.metric)
+            pooled[first.metric] = ([], [], [], first)
+        }
         if !structural.isEmpty {
             item.reason = "\(structural.count) row\(structural.count == 1 ? "" : "s") missing or turned NaN; " + item.reason
         }
@@ -230,7 +244,7 @@ public func noiseAwareGate(
     // up to 20 units) of "worse by more than the tolerance", Holm-adjusted over the pooled
     // metrics, below 1 − confidence: a rerun with other seeds fails here with at most that
     // probability (docs/ci.md, "False alarms"). The CI shown is the plain 95 % BCa one.
-    var pooledItems: [(item: GatedMetric, p: Double)] = []
+    var pooledItems: [(item: GatedMetric, p: Double, q: Double)] = []
     for metric in pooledOrder {
         let pool = pooled[metric]!
         let polarity = MetricPolarity.of(metric)
@@ -255,17 +269,25 @@ public func noiseAwareGate(
         } else {
             item.reason = "seeds differ, \(n) unit\(n == 1 ? "" : "s") < \(minimumPairs) over all routes: too few to decide"
         }
-        pooledItems.append((item, p))
+        // Rows that lost their value (turned NaN) against rows that gained one: one-sided McNemar.
+        let t = turned[metric] ?? (0, 0)
+        let q =
+            t.nan + t.finite == 0
+            ? Double.nan : t.nan > t.finite ? (McNemarExact(firstOnly: t.nan, secondOnly: t.finite)?.pValue ?? 1) / 2 : 1
+        if !q.isNaN { item.reason += "; \(t.nan) rows turned NaN, \(t.finite) turned finite: one-sided McNemar p = \(gateNumber(q))" }
+        pooledItems.append((item, p, q))
     }
-    let adjusted = holmAdjusted(pooledItems.map(\.p))
+    let adjusted = holmAdjusted(pooledItems.map(\.p) + pooledItems.map(\.q))
+    let family = adjusted.filter { !$0.isNaN }.count
     for (i, var e) in pooledItems.enumerated() {
-        if !adjusted[i].isNaN {
-            e.item.regressed = adjusted[i] < 1 - confidence
+        let (mean, nan) = (adjusted[i], adjusted[pooledItems.count + i])
+        let worse = !mean.isNaN && mean < 1 - confidence, lost = !nan.isNaN && nan < 1 - confidence
+        e.item.regressed = worse || lost
+        if !mean.isNaN || !nan.isNaN {
             e.item.reason +=
-                ", Holm-adjusted over \(pooledItems.count) metrics \(gateNumber(adjusted[i]))"
-                + (e.item.regressed ? ": worse beyond tolerance" : ": not significant")
+                "; Holm over \(family) tests: " + (worse ? "worse beyond tolerance" : lost ? "significantly more rows turned NaN" : "not significant")
         }
-        gated.append(e.item)
+        if !(e.item.n == 0 && mean.isNaN && nan.isNaN) { gated.append(e.item) }
     }
     return GateResult(gated: gated, comparedRows: baseline.rows.count)
 }

@@ -146,8 +146,10 @@ struct Compare: ParsableCommand {
             instructions never regress. Per route and metric, the runs both tables have are paired, averaged per independent
             unit (route x session x seed: configurations are never replicates), and a regression needs the mean difference to be
             worse beyond the tolerance AND its 95 % bootstrap CI over the units to exclude zero; with fewer than 5 paired units
-            the per-row tolerance rule decides (and the table says so). A row missing from CURRENT or a value
-            turned NaN is a regression. Default tolerances per unit: docs/ci.md.
+            the per-row tolerance rule decides (and the table says so), unless the runs' seeds differ: then such routes are
+            decided in one pooled row per metric over all routes (sign-flip test, Holm). Closed-loop cells (seeds pooled) regress
+            when worse with a Holm-adjusted one-sided p < 0.05 (Fisher's exact test, Welch's t). A row missing from CURRENT or a
+            value turned NaN is a regression. Default tolerances per unit: docs/ci.md.
             Exit status: 0 no regression, 1 regression, 2 an input cannot be read.
             """)
 

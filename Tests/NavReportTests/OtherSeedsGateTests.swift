@@ -57,4 +57,32 @@ import Testing
         let r1 = noiseAwareGate(baseline: b, current: same, resamples: 1_000)
         #expect(r1.gated.allSatisfy(\.regressed) && !r1.gated.contains { $0.route == "all" })
     }
+
+    @Test func rowsTurnedNaNAreCountedNotEachARegression() throws {
+        let (b, c) = Self.tables(shift: 0, noise: 0, seed: 5)
+        func losing(_ k: Int, gaining: Int = 0) -> MetricsTable {
+            var rows = Array(c.rows)
+            var lost = 0
+            for i in rows.indices where rows[i].metric == "end_of_route_error" && lost < k {
+                rows[i].value = .nan
+                lost += 1
+            }
+            return MetricsTable(parameterColumns: ["seed"], rows: rows)
+        }
+        // 2 of 21 runs no longer end (another draw): counted in the pooled row, no regression.
+        let few = noiseAwareGate(baseline: b, current: losing(2), resamples: 1_000)
+        #expect(few.regressions.isEmpty, "\(few.regressions.map(\.reason))")
+        let row = try #require(few.gated.first { $0.route == "all" && $0.metric == "end_of_route_error" })
+        #expect(row.reason.contains("2 rows turned NaN, 0 turned finite"))
+        // 12 of 21: one-sided McNemar p = 2⁻¹², significant after Holm.
+        let many = noiseAwareGate(baseline: b, current: losing(12), resamples: 1_000)
+        #expect(many.regressions.map(\.metric) == ["end_of_route_error"] && many.regressions[0].route == "all")
+        // With the same seeds, a value turned NaN is a regression of its route as before.
+        let same = MetricsTable(
+            parameterColumns: ["seed"],
+            rows: losing(1).rows.map {
+                var x = $0; x.parameters = ["1"]; return x
+            })
+        #expect(noiseAwareGate(baseline: b, current: same, resamples: 1_000).regressions.count == 1)
+    }
 }
