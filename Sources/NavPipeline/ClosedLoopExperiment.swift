@@ -166,7 +166,7 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
         guard scenarios[id] == nil, !failed.contains(id) else { continue }
         do { scenarios[id] = try cp.scenario(c, inputs: plan.inputs) } catch { failed.insert(id); failures.append(cp.scenarioFailure(c, error)) }
     }
-    let results = Mutex([[Metric]?](repeating: nil, count: cp.cells.count))
+    let results = Mutex([(metrics: [Metric], walkers: ClosedLoopWalkers)?](repeating: nil, count: cp.cells.count))
     let allScenarios = scenarios
     forEachConcurrently(cp.cells.count, workers: workers, phase: "closed-loop cells") { i in
         let c = cp.cells[i]
@@ -174,11 +174,11 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
         guard let s = allScenarios[closedLoopScenarioID(c)] else { return .next }
         let r = simulateWalks(s, settings: settings, seed: c.seed, runs: cp.spec.runs)
         let m = closedLoopMetrics(r.aggregate, keypoints: s.route.keypoints.count)
-        results.withLock { $0[i] = m }
+        results.withLock { $0[i] = (m, ClosedLoopWalkers(r.outcomes)) }
         return .next
     }
     let metrics = results.withLock { $0 }
-    var section = closedLoopSection(plan, cp, metrics: { metrics[$0.index] })
+    var section = closedLoopSection(plan, cp, metrics: { metrics[$0.index]?.metrics }, walkers: { metrics[$0.index]?.walkers })
     section.failures += failures  // unreadable floor plans, then scenarios that cannot be built (as the store's report)
     return section
 }
@@ -188,7 +188,9 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
 /// configuration, seed, metric), the Markdown per route, one SVG per route whose sample paths
 /// are walked again here (`samplePaths` walkers of one cell per route), and the lines of
 /// unreadable floor plans.
-func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (ClosedLoopCell) -> [Metric]?) -> ClosedLoopSection {
+func closedLoopSection(
+    _ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (ClosedLoopCell) -> [Metric]?, walkers: (ClosedLoopCell) -> ClosedLoopWalkers?
+) -> ClosedLoopSection {
     let cl = cp.spec
     let configs = cp.configurations
     let dims = SweepDimension.closedLoop
@@ -237,6 +239,8 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
         + "\(cl.seeds.count) seed(s)), then the mean end-of-route error in metres (docs/guidance.md). All rows: `closed-loop.csv`.\n"
     var svgs: [(String, String)] = []
     var collapsed = 0, configsTotal = 0
+    let comparisons = closedLoopComparisons(cp, walkers: walkers)
+    let tests = comparisons.filter { !$0.successP.isNaN }.count + comparisons.filter { !$0.errorP.isNaN }.count
     for route in routeOrder {
         let entries = byRoute[route]!
         let columns = cl.walkers.flatMap { w in cl.vioErrors.flatMap { v in cl.walls.map { (w, v, $0) } } }
@@ -268,6 +272,7 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
                 .joined(separator: ";")
             vectors[key, default: []].append(ci)
         }
+        md += closedLoopComparisonMarkdown(comparisons.filter { $0.route == route }, tests: tests)
         let shared = vectors.values.filter { $0.count > 1 }.reduce(0) { $0 + $1.count }
         collapsed += shared; configsTotal += vectors.values.reduce(0) { $0 + $1.count }
         // SVG: floor plan, route, keypoints, sample paths of the first walker at the last VIO level, first walls, first
@@ -291,15 +296,29 @@ func closedLoopSection(_ plan: ExperimentPlan, _ cp: ClosedLoopPlan, metrics: (C
             md += "\n![](\(name))\n"
         }
     }
+    // Pooled over routes: each configuration's walkers of every route, then the paired comparisons.
+    if routeOrder.count > 1, !comparisons.isEmpty {
+        md += "\n### All routes (pooled)\n\n| guidance | walkers | success rate [Wilson 95 %] | mean end-of-route error (m) |\n|---|---:|---|---:|\n"
+        for (ci, c) in configs.enumerated() {
+            let mine = cells.filter { $0.configuration == ci }.compactMap { walkers($0) }
+            let n = mine.map(\.success.count).reduce(0, +)
+            guard n > 0 else { continue }
+            let k = mine.map { $0.success.filter { $0 }.count }.reduce(0, +)
+            let errors = mine.flatMap(\.endOfRouteError).filter(\.isFinite)
+            let w = WilsonInterval(successes: k, trials: n)
+            md +=
+                "| \(markdownInline(c.label)) | \(n) | " + String(format: "%.2f [%.2f, %.2f]", w.proportion, w.low, w.high) + " | "
+                + (errors.isEmpty ? "–" : String(format: "%.2f", Statistics.mean(errors))) + " |\n"
+        }
+        md += closedLoopComparisonMarkdown(comparisons.filter { $0.route == allRoutesLabel }, tests: tests)
+    }
     if configsTotal > 0 {
         md += String(
             format:
                 "\nGuidance configurations sharing an identical result vector (success rate, end error, corrections over every walker × VIO × walls cell) with another on the same route: %d of %d (%.0f %%).\n",
             collapsed, configsTotal, 100 * Double(collapsed) / Double(configsTotal))
     }
-    let effects = closedLoopEffects(cp, sweep: plan.spec.sweep, options: plan.spec.statistics) { c in
-        metrics(c)?.first { $0.name == "success_rate" }?.value
-    }
+    let effects = closedLoopEffects(cp, sweep: plan.spec.sweep, options: plan.spec.statistics, walkers: walkers)
     return ClosedLoopSection(
         table: table, markdown: md, svgs: svgs, failures: failures, effects: effects,
         findings: closedLoopFindings(effects, runs: cl.runs))
@@ -326,7 +345,7 @@ public struct ClosedLoopEffect: Sendable, Equatable {
     public var dimension: String
     public var level: String
     public var reference: String
-    /// Units: (recording, walls, walker, VIO error, seed) cells, each the mean of `runs` walkers.
+    /// Units: walkers (run index of a recording × walls × walker × VIO error × seed cell).
     public var n: Int
     public var meanDifference: Double
     public var ciLow: Double
@@ -353,36 +372,46 @@ func closedLoopConfigurationLevels(_ sweep: Sweep) -> [[String: String]] {
 }
 
 /// Per swept guidance dimension and level, its effect on the success rate against the
-/// dimension's first level, paired within (recording, walls, walker, VIO error, seed) units
-/// (common random numbers: the same walkers walk every configuration), with a 95 % BCa
-/// bootstrap CI over the units.
+/// dimension's first level, paired within walkers (the unit: walker `run` of a recording × walls
+/// × walker profile × VIO error × seed cell walks every configuration with the same random
+/// streams), the other guidance dimensions averaged within a walker, with a 95 % BCa bootstrap
+/// CI over the walkers.
 ///
-/// Complexity: O(dimensions × cells + B · units) for B resamples.
-func closedLoopEffects(_ cp: ClosedLoopPlan, sweep: Sweep, options: StatisticsOptions, success: (ClosedLoopCell) -> Double?) -> [ClosedLoopEffect] {
+/// Complexity: O(dimensions × cells × walkers + B · walkers) for B resamples.
+func closedLoopEffects(
+    _ cp: ClosedLoopPlan, sweep: Sweep, options: StatisticsOptions, walkers: (ClosedLoopCell) -> ClosedLoopWalkers?
+) -> [ClosedLoopEffect] {
     let levels = closedLoopConfigurationLevels(sweep)
     var out: [ClosedLoopEffect] = []
     for d in SweepDimension.all where !navigationSessionDimensions.contains(d.key) && sweep.values(of: d).count > 1 {
         let values = sweep.values(of: d)
         let reference = values[0]
-        // Success by (unit, the other dimensions' levels) and level.
-        var byKey: [String: [String: Double]] = [:], unitOf: [String: String] = [:], unitOrder: [String] = []
+        // Walkers by (cell, the other dimensions' levels) and level.
+        var byKey: [String: [String: ClosedLoopWalkers]] = [:], cellOf: [String: String] = [:], cellOrder: [String] = []
         for c in cp.cells {
-            guard let s = success(c), s.isFinite, let l = levels[c.configuration][d.column] else { continue }
-            let unit = [c.recording, c.walls, c.walker, c.vioError, String(c.seed)].joined(separator: "\u{1}")
+            guard let w = walkers(c), let l = levels[c.configuration][d.column] else { continue }
+            let cell = [c.recording, c.walls, c.walker, c.vioError, String(c.seed)].joined(separator: "\u{1}")
             let others = levels[c.configuration].filter { $0.key != d.column }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            let key = unit + "\u{2}" + others.joined(separator: "\u{1}")
-            if unitOf[key] == nil { unitOf[key] = unit }
-            if !unitOrder.contains(unit) { unitOrder.append(unit) }
-            byKey[key, default: [:]][l] = s
+            let key = cell + "\u{2}" + others.joined(separator: "\u{1}")
+            if cellOf[key] == nil { cellOf[key] = cell }
+            if !cellOrder.contains(cell) { cellOrder.append(cell) }
+            byKey[key, default: [:]][l] = w
         }
         for level in values.dropFirst() {
-            var sums: [String: (Double, Int)] = [:]
-            for (key, s) in byKey {
-                guard let a = s[level], let b = s[reference], let u = unitOf[key] else { continue }
-                sums[u, default: (0, 0)].0 += a - b
-                sums[u, default: (0, 0)].1 += 1
+            // Per walker (cell, run): the sum and count of its paired differences over the other levels.
+            var sums: [String: [(Double, Int)]] = [:]
+            for key in byKey.keys.sorted() {
+                guard let s = byKey[key], let a = s[level], let b = s[reference], let cell = cellOf[key] else { continue }
+                let n = min(a.success.count, b.success.count)
+                var mine = sums[cell] ?? []
+                if mine.count < n { mine += [(Double, Int)](repeating: (0, 0), count: n - mine.count) }
+                for i in 0..<n {
+                    mine[i].0 += (a.success[i] ? 1 : 0) - (b.success[i] ? 1 : 0)
+                    mine[i].1 += 1
+                }
+                sums[cell] = mine
             }
-            let diffs = unitOrder.compactMap { u in sums[u].map { $0.0 / Double($0.1) } }
+            let diffs = cellOrder.flatMap { cell in (sums[cell] ?? []).filter { $0.1 > 0 }.map { $0.0 / Double($0.1) } }
             guard !diffs.isEmpty else { continue }
             let ci = BootstrapInterval.mean(
                 diffs, resamples: options.resamples, seed: streamSeed(options.seed, "closed-loop effect \(d.column) \(level)")
@@ -410,6 +439,6 @@ func closedLoopFindings(_ effects: [ClosedLoopEffect], runs: Int) -> [String] {
         }
         let n = mine.map(\.n).max() ?? 0
         return "Closed loop, \(markdownInline(d)): " + parts.joined(separator: "; ")
-            + " (95 % CIs over n = \(n) units: recording × walls × walker × VIO error × seed, \(runs) walkers each)."
+            + " (95 % CIs over n = \(n) walkers: \(runs) per recording × walls × walker × VIO error × seed, paired across guidance)."
     }
 }

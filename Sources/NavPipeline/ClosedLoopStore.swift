@@ -185,7 +185,8 @@ public func executeClosedLoopCells(
         do {
             try writer.add(
                 storedClosedLoopCell(
-                    c, guidance: cp.label(c), metrics: metrics, recordingSHA256: plan.checksums[c.recording] ?? "",
+                    c, guidance: cp.label(c), metrics: metrics, walkers: ClosedLoopWalkers(r.outcomes),
+                    recordingSHA256: plan.checksums[c.recording] ?? "",
                     seconds: Date().timeIntervalSince(started)))
         } catch { storeError = "\(error)" }
         return state.withLock { s in
@@ -205,8 +206,8 @@ public func executeClosedLoopCells(
 /// its scenario's error when it cannot be built, else "no result".
 public func closedLoopSection(_ plan: ExperimentPlan, store: ResultsStore) throws -> ClosedLoopSection {
     let cp = planClosedLoopCells(plan)
-    let stored: [[Metric]?] = try store.read { reader in try cp.cells.map { try reader.closedLoopCell(key: $0.key) } }
-    var section = closedLoopSection(plan, cp, metrics: { stored[$0.index] })
+    let stored = try store.read { reader in try cp.cells.map { try reader.closedLoopCell(key: $0.key) } }
+    var section = closedLoopSection(plan, cp, metrics: { stored[$0.index]?.metrics }, walkers: { stored[$0.index]?.walkers })
     // Missing cells: grouped by scenario, in cell order.
     var seen = Set<String>()
     for c in cp.cells where stored[c.index] == nil {
@@ -246,10 +247,13 @@ func closedLoopCellParameters(_ c: ClosedLoopCell) -> String {
 }
 
 /// A walked cell as it goes into the store (a result of kind `closed_loop`).
-func storedClosedLoopCell(_ c: ClosedLoopCell, guidance: String, metrics: [Metric], recordingSHA256: String, seconds: Double) -> StoredResult {
+func storedClosedLoopCell(
+    _ c: ClosedLoopCell, guidance: String, metrics: [Metric], walkers: ClosedLoopWalkers, recordingSHA256: String, seconds: Double
+) -> StoredResult {
     StoredResult(
         key: c.key, kind: closedLoopResultKind, index: c.index, route: c.routeID, session: c.session, configuration: guidance,
-        parameters: closedLoopCellParameters(c), recordingSHA256: recordingSHA256, seconds: seconds, metrics: metrics)
+        parameters: closedLoopCellParameters(c), recordingSHA256: recordingSHA256, seconds: seconds, metrics: metrics,
+        artifacts: [ClosedLoopWalkers.artifactName: walkers.bytes])
 }
 
 /// Cells committed per transaction (a cell is `runs` walks: batches stay small so a `kill -9`
@@ -257,15 +261,18 @@ func storedClosedLoopCell(_ c: ClosedLoopCell, guidance: String, metrics: [Metri
 let closedLoopBatchSize = 8
 
 extension StoreReader {
-    /// The metrics of the closed-loop cell `key` (`closedLoopMetrics` order, names and units) if
-    /// its row is present, of kind `closed_loop`, and its checksum verifies; nil otherwise (the
-    /// cell is walked again).
+    /// The metrics (`closedLoopMetrics` order, names and units) and walkers of the closed-loop
+    /// cell `key` if its row is present, of kind `closed_loop`, its checksum verifies and its
+    /// walkers artifact decodes to `runs` walkers; nil otherwise (the cell is walked again: a
+    /// store from before the artifacts table too).
     ///
-    /// Complexity: O(m log n) for m metrics of n stored results.
-    public func closedLoopCell(key: String) throws -> [Metric]? {
+    /// Complexity: O(m log n + w) for m metrics of n stored results and w walkers.
+    public func closedLoopCell(key: String) throws -> (metrics: [Metric], walkers: ClosedLoopWalkers)? {
         guard let r = try result(key: key), r.kind == closedLoopResultKind,
-            r.metrics.map(\.name) == closedLoopMetricColumns.map(\.name)
+            r.metrics.map(\.name) == closedLoopMetricColumns.map(\.name),
+            let bytes = r.artifacts[ClosedLoopWalkers.artifactName], let walkers = ClosedLoopWalkers(bytes: bytes),
+            let runs = r.metrics.last?.value, Double(walkers.success.count) == runs
         else { return nil }
-        return r.metrics
+        return (r.metrics, walkers)
     }
 }

@@ -64,6 +64,8 @@ enum StoreLimits {
     static let metricsPerRun = 4_096
     /// Characters of a failure message.
     static let message = 65_536
+    /// Bytes of one artifact (a closed-loop cell of the most walkers a spec allows, 100,000 × 9 bytes).
+    static let artifactBytes = 1 << 20
 }
 
 /// One finished unit of work, of any result kind, as it goes into the store: its labels and
@@ -86,6 +88,9 @@ struct StoredResult: Sendable {
     /// A remark of the unit (e.g. why a calibration stopped); empty when none.
     var note = ""
     var metrics: [Metric]
+    /// What a report needs besides the metrics, by name (a closed-loop cell's walkers: `ClosedLoopWalkers`);
+    /// empty for most kinds.
+    var artifacts: [String: [UInt8]] = [:]
 }
 
 /// A result as read back from the store, verified against its checksum.
@@ -97,6 +102,8 @@ public struct StoredResultRow: Sendable, Equatable {
     public var parameters: String
     public var note: String
     public var metrics: [Metric]
+    /// Its artifacts by name (verified with the row: they are in its checksum).
+    public var artifacts: [String: [UInt8]] = [:]
 }
 
 /// The one exact-value encoding of the store: SQLite keeps neither NaN (stored as NULL) nor −0
@@ -176,6 +183,17 @@ struct MetricRecord: Codable, FetchableRecord, PersistableRecord {
     enum CodingKeys: String, CodingKey { case resultKey = "result_key", ordinal, name, value, unit, exact }
 }
 
+/// A row of `artifacts`: bytes a report needs besides a result's metrics (a closed-loop cell's
+/// walkers), so nothing is run again to draw or test it. At most `StoreLimits.artifactBytes`.
+struct ArtifactRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "artifacts"
+    var resultKey: String
+    var name: String
+    var data: Data
+
+    enum CodingKeys: String, CodingKey { case resultKey = "result_key", name, data }
+}
+
 /// A row of `failures`: a unit that could not be computed, with its one-line message.
 struct FailureRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "failures"
@@ -244,6 +262,14 @@ let resultsStoreMigrator: DatabaseMigrator = {
             t.column("input", .text).notNull()
             t.column("configuration", .text).notNull()
             t.column("message", .text).notNull()
+        }
+    }
+    m.registerMigration("v5: artifacts") { db in
+        try db.create(table: "artifacts", options: [.withoutRowID]) { t in
+            t.column("result_key", .text).notNull().references("results", column: "key", onDelete: .cascade)
+            t.column("name", .text).notNull()
+            t.column("data", .blob).notNull()
+            t.primaryKey(["result_key", "name"])
         }
     }
     return m
@@ -412,6 +438,10 @@ public final class ResultsStore: Sendable {
                     sql:
                         "INSERT OR IGNORE INTO configurations(label, options, parameters) SELECT label, options, parameters FROM shard.configurations"
                 )
+                let artifactColumns = ArtifactRecord.CodingKeys.allColumns
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO artifacts(\(artifactColumns)) SELECT \(artifactColumns) FROM shard.artifacts "
+                        + "WHERE result_key IN (SELECT key FROM shard.results)")
                 let failureColumns = FailureRecord.CodingKeys.allColumns
                 try db.execute(
                     sql:
@@ -448,6 +478,7 @@ extension CodingKey where Self: CaseIterable {
 extension ResultRecord.CodingKeys: CaseIterable {}
 extension MetricRecord.CodingKeys: CaseIterable {}
 extension FailureRecord.CodingKeys: CaseIterable {}
+extension ArtifactRecord.CodingKeys: CaseIterable {}
 
 /// The first row of each attached shard table beyond the store's limits (`StoreLimits`), as
 /// (key, problem), for `ResultsStore.absorb`'s checks before it copies.
@@ -483,7 +514,16 @@ private let shardChecks: [(table: String, sql: String)] = {
         let any = conditions.map { "(\($0.0))" }.joined(separator: " OR ")
         return (table, "SELECT substr(\(key), 1, 80), CASE \(cases) END FROM shard.\(table) WHERE \(any) LIMIT 1")
     }
-    return [check("results", key: "key", results), check("metrics", key: "result_key", metrics), check("failures", key: "key", failures)]
+    let artifacts = [
+        (
+            "typeof(name) != 'text' OR length(name) > \(name) OR typeof(data) != 'blob' OR length(data) > \(StoreLimits.artifactBytes)",
+            "an artifact is not a name of at most \(name) characters with at most \(StoreLimits.artifactBytes) bytes"
+        )
+    ]
+    return [
+        check("results", key: "key", results), check("metrics", key: "result_key", metrics), check("artifacts", key: "result_key", artifacts),
+        check("failures", key: "key", failures),
+    ]
 }()
 
 /// Writes results of any kind into a store in batched transactions (one writer: GRDB's queue).
@@ -513,17 +553,21 @@ final class ResultWriter: Sendable {
         try pool.write { db in
             for r in batch {
                 try MetricRecord.filter(Column("result_key") == r.key).deleteAll(db)
+                try ArtifactRecord.filter(Column("result_key") == r.key).deleteAll(db)
                 try ResultRecord(
                     key: r.key, kind: r.kind, unitIndex: r.index, route: r.route, session: r.session, configuration: r.configuration,
                     parameters: r.parameters, recordingSHA256: r.recordingSHA256, navigationSHA256: r.navigationSHA256,
                     navbenchVersion: NavbenchVersion.current, seconds: r.seconds, note: r.note,
                     checksum: resultChecksum(
                         key: r.key, kind: r.kind, route: r.route, session: r.session, configuration: r.configuration,
-                        parameters: r.parameters, note: r.note, metrics: r.metrics)
+                        parameters: r.parameters, note: r.note, metrics: r.metrics, artifacts: r.artifacts)
                 ).insert(db, onConflict: .replace)
                 for (i, m) in r.metrics.enumerated() {
                     let stored = ExactValue.encode(m.value)
                     try MetricRecord(resultKey: r.key, ordinal: i, name: m.name, value: stored.value, unit: m.unit, exact: stored.exact).insert(db)
+                }
+                for (name, bytes) in r.artifacts.sorted(by: { $0.key < $1.key }) {
+                    try ArtifactRecord(resultKey: r.key, name: name, data: Data(bytes)).insert(db)
                 }
                 _ = try FailureRecord.deleteOne(db, key: r.key)
             }
@@ -585,11 +629,24 @@ public struct StoreReader {
             else { return nil }
             metrics.append(Metric(name, value, unit))
         }
+        var artifacts: [String: [UInt8]] = [:]
+        let artifactCursor = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: "SELECT name, data FROM artifacts WHERE result_key = ? AND length(name) <= \(StoreLimits.name) "
+                    + "AND length(data) <= \(StoreLimits.artifactBytes)"),
+            arguments: [key])
+        while let a = try artifactCursor.next() {
+            guard let name = String.fromDatabaseValue(a[0] as DatabaseValue), let data = Data.fromDatabaseValue(a[1] as DatabaseValue) else {
+                return nil
+            }
+            artifacts[name] = [UInt8](data)
+        }
         let r = StoredResultRow(
-            kind: text[0], route: text[1], session: text[2], configuration: text[3], parameters: text[4], note: text[5], metrics: metrics)
+            kind: text[0], route: text[1], session: text[2], configuration: text[3], parameters: text[4], note: text[5], metrics: metrics,
+            artifacts: artifacts)
         let sum = resultChecksum(
             key: key, kind: r.kind, route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters,
-            note: r.note, metrics: metrics)
+            note: r.note, metrics: metrics, artifacts: artifacts)
         return sum == text[6] ? r : nil
     }
 
@@ -614,14 +671,21 @@ let guidanceResultKind = "guidance"
 
 /// SHA-256 of everything a report reads from a stored result (not its timing): fields
 /// length-prefixed, numbers as their IEEE 754 bits (every NaN as one pattern). A row edited by
-/// hand or damaged no longer matches and is computed again.
+/// hand or damaged no longer matches and is computed again. Artifacts, when a result has any,
+/// follow in name order (count, then each name and its bytes): a result without artifacts has
+/// the checksum it had before the artifacts table.
 func resultChecksum(
-    key: String, kind: String, route: String, session: String, configuration: String, parameters: String, note: String, metrics: [Metric]
+    key: String, kind: String, route: String, session: String, configuration: String, parameters: String, note: String, metrics: [Metric],
+    artifacts: [String: [UInt8]] = [:]
 ) -> String {
     var d = FieldDigest()
     for s in [key, kind, route, session, configuration, parameters, note] { d.add(s) }
     d.add(UInt64(metrics.count))
     for m in metrics { d.add(m.name); d.add(m.value.isNaN ? Double.nan.bitPattern : m.value.bitPattern); d.add(m.unit) }
+    if !artifacts.isEmpty {
+        d.add(UInt64(artifacts.count))
+        for (name, bytes) in artifacts.sorted(by: { $0.key < $1.key }) { d.add(name); d.add(bytes) }
+    }
     return d.sha256
 }
 
@@ -635,6 +699,10 @@ struct FieldDigest {
         let u = Array(s.utf8)
         add(UInt64(u.count))
         data.append(contentsOf: u)
+    }
+    mutating func add(_ bytes: [UInt8]) {
+        add(UInt64(bytes.count))
+        data.append(contentsOf: bytes)
     }
     /// SHA-256 of the fields added, lowercase hex.
     var sha256: String { sha256Hex(of: data) }

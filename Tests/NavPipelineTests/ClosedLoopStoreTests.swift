@@ -102,11 +102,12 @@ import Testing
         let cp = planClosedLoopCells(planExperiment(s))
         let cell = cp.cells[2]  // shard 1 (2 % 2 == 0)
         let shardStore = try ResultsStore(path: experimentStorePath(s, shard: 1, shards: 2))
-        var metrics = try #require(try shardStore.read { try $0.closedLoopCell(key: cell.key) })
+        var (metrics, walkers) = try #require(try shardStore.read { try $0.closedLoopCell(key: cell.key) })
         #expect(metrics[0].name == "success_rate")
         metrics[0].value = 0.123456
         let writer = shardStore.writer(batchSize: 1)
-        try writer.add(storedClosedLoopCell(cell, guidance: cp.label(cell), metrics: metrics, recordingSHA256: "r", seconds: 0))
+        try writer.add(
+            storedClosedLoopCell(cell, guidance: cp.label(cell), metrics: metrics, walkers: walkers, recordingSHA256: "r", seconds: 0))
         try writer.flush()
         let merged = try mergeExperiment(s, command: "test")
         #expect(merged.failures.isEmpty)
@@ -204,7 +205,7 @@ import Testing
                 plan, cp,
                 metrics: { _ in
                     closedLoopMetricColumns.map { Metric($0.name, $0.name == "runs" ? odd : 0.5, $0.unit) }
-                })
+                }, walkers: { _ in nil })
             let rows = section.markdown.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| guidance") }
             #expect(!rows.isEmpty)
             #expect(rows.allSatisfy { $0.contains("| – |") || $0.hasSuffix("| – |") }, "\(rows.first ?? "")")

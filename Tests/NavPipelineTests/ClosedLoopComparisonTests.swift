@@ -1,0 +1,63 @@
+import Foundation
+import NavCore
+import NavReport
+import NavSim
+import NavStatistics
+import Testing
+
+@testable import NavPipeline
+
+/// The closed-loop section's paired comparisons (issue 28, item 2): walker `run` of a cell walks
+/// both guidance configurations with the same random streams, so the walkers pair; the counts
+/// of discordant walkers and McNemar's p agree with walks made here directly (`simulateWalks`),
+/// and the store round trip (run, shards, merge) carries the walkers.
+@Suite(.serialized) struct ClosedLoopComparisonTests {
+    @Test func discordantWalkersMatchDirectWalks() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let plan = planExperiment(try ClosedLoopStoreTests().spec(dir + "/out"))
+        let cp = planClosedLoopCells(plan)
+        // Directly: every cell's walkers, paired by (walls, walker, VIO error, seed) and run.
+        var outcomes: [String: [Int: [WalkOutcome]]] = [:]
+        for c in cp.cells {
+            let s = try cp.scenario(c, inputs: plan.inputs)
+            let key = "\(c.walls)|\(c.walker)|\(c.vioError)|\(c.seed)"
+            outcomes[key, default: [:]][c.configuration] = simulateWalks(s, settings: cp.settings(c), seed: c.seed, runs: cp.spec.runs).outcomes
+        }
+        var onlyHere = 0, onlyReference = 0, pairs = 0
+        for (_, byConfig) in outcomes {
+            for (a, b) in zip(try #require(byConfig[1]), try #require(byConfig[0])) {
+                pairs += 1
+                if a.success && !b.success { onlyHere += 1 }
+                if b.success && !a.success { onlyReference += 1 }
+            }
+        }
+        let comparisons = closedLoopComparisons(cp) { c in
+            let key = "\(c.walls)|\(c.walker)|\(c.vioError)|\(c.seed)"
+            return outcomes[key]?[c.configuration].map { ClosedLoopWalkers($0) }
+        }
+        let c = try #require(comparisons.first)
+        #expect(comparisons.count == 1 && c.route == "B1-offices" && c.configuration.hasPrefix("tol=1"))
+        #expect(c.walkers == pairs && pairs == 4 * cp.spec.runs)
+        #expect(c.onlyHere == onlyHere && c.onlyReference == onlyReference)
+        #expect(c.successP == McNemarExact(firstOnly: onlyHere, secondOnly: onlyReference)!.pValue)
+        #expect(abs(c.successDifference - Double(onlyHere - onlyReference) / Double(pairs)) < 1e-15)
+        // The section run in memory shows the table with the same counts.
+        let section = runClosedLoopSection(plan, workers: 1)
+        #expect(section.markdown.contains("Paired against `tol=0.3`"))
+        #expect(section.markdown.contains("| \(c.configuration) | \(pairs) | "), "\(section.markdown)")
+        #expect(section.markdown.contains(" | \(onlyHere)/\(onlyReference) | "))
+    }
+
+    /// The walkers artifact round-trips, and a damaged one is no result.
+    @Test func walkersArtifactRoundTrips() {
+        let w = ClosedLoopWalkers(success: [true, false, true], endOfRouteError: [0.5, .nan, -0.0])
+        let back = ClosedLoopWalkers(bytes: w.bytes)
+        #expect(back?.success == w.success)
+        #expect(back?.endOfRouteError.map(\.bitPattern) == w.endOfRouteError.map(\.bitPattern))
+        var bad = w.bytes
+        bad[1] = 2
+        #expect(ClosedLoopWalkers(bytes: bad) == nil)
+        #expect(ClosedLoopWalkers(bytes: Array(w.bytes.dropLast())) == nil)
+        #expect(ClosedLoopWalkers(bytes: [2] + w.bytes.dropFirst()) == nil)
+    }
+}
