@@ -10,6 +10,8 @@ public struct ExperimentOutputs: Sendable {
     public var folder: String
     public var summary: String { (folder as NSString).appendingPathComponent("summary.md") }
     public var metrics: String { (folder as NSString).appendingPathComponent("metrics.csv") }
+    /// Every table of `summary.md` as LaTeX (booktabs), for a paper (`MarkdownTablesToLaTeX`).
+    public var latexTables: String { (folder as NSString).appendingPathComponent("summary.tex") }
     /// Units of the result kinds (calibration, proximity, gyroscope filters, APE) and closed-loop
     /// cells without a result, listed under "Failed inputs" with the job failures; any makes
     /// `run` exit 1.
@@ -108,9 +110,16 @@ func writeExperimentReport(
         table: table, stamp: stamp, keyMetrics: plan.spec.keyMetrics, failures: allFailures,
         plots: plots, statistics: statistics, guidance: guidance, sections: trends + sectionsMarkdown, findings: findings,
         routeSections: routeSections)
-    let summary = try AtomicTextWriter(path: out.summary)
-    for piece in pieces { summary.write(piece) }
+    let summary = try AtomicTextWriter(path: out.summary), latex = try AtomicTextWriter(path: out.latexTables)
+    var tables = MarkdownTablesToLaTeX()
+    latex.write(MarkdownTablesToLaTeX.header(source: "summary.md"))
+    for piece in pieces {
+        summary.write(piece)
+        latex.write(tables.feed(piece))
+    }
+    latex.write(tables.finish())
     try summary.commit()
+    try latex.commit()
     traceMemory(plan, "report: summary")
     try writeManifest(plan, failures: failures + extraFailures, command: command, inputs: inputs, facts: facts, out: out)
     return out

@@ -33,7 +33,7 @@ import Testing
         try String(contentsOfFile: (folder as NSString).appendingPathComponent(name), encoding: .utf8)
     }
 
-    static let files = ["closed-loop.csv", "summary.md", "metrics.csv", "plots/B1-offices-closed-loop.svg"]
+    static let files = ["closed-loop.csv", "summary.md", "summary.tex", "metrics.csv", "plots/B1-offices-closed-loop.svg"]
 
     /// Unsharded with 2 jobs, with 1 job, and 2 shards merged: the same bytes; each cell walked
     /// once per run (4 + 4 in the shards), none by the merge; and the same section as the cells
