@@ -311,6 +311,11 @@ func closedLoopSection(
                 + (errors.isEmpty ? "–" : String(format: "%.2f", Statistics.mean(errors))) + " |\n"
         }
         md += closedLoopComparisonMarkdown(comparisons.filter { $0.route == allRoutesLabel }, tests: tests)
+        // Against each swept guidance dimension: pooled over routes and the other dimensions, with CIs.
+        for plot in closedLoopDimensionPlots(cp, sweep: plan.spec.sweep, walkers: walkers) {
+            svgs.append((plot.name, plot.svg))
+            md += "\n![](\(plot.name))\n"
+        }
     }
     if configsTotal > 0 {
         md += String(
@@ -441,4 +446,46 @@ func closedLoopFindings(_ effects: [ClosedLoopEffect], runs: Int) -> [String] {
         return "Closed loop, \(markdownInline(d)): " + parts.joined(separator: "; ")
             + " (95 % CIs over n = \(n) walkers: \(runs) per recording × walls × walker × VIO error × seed, paired across guidance)."
     }
+}
+
+/// Per swept guidance dimension, two SVGs against its levels (x: the level's value when every
+/// level is a number, else its position, named in the axis label): the success rate of every
+/// walker at that level (pooled over routes and the other dimensions) with its Wilson 95 %
+/// interval, and the mean end-of-route error with its Student t 95 % interval (dashed: the
+/// interval's ends).
+func closedLoopDimensionPlots(
+    _ cp: ClosedLoopPlan, sweep: Sweep, walkers: (ClosedLoopCell) -> ClosedLoopWalkers?
+) -> [(name: String, svg: String)] {
+    let levels = closedLoopConfigurationLevels(sweep)
+    var out: [(String, String)] = []
+    for d in SweepDimension.all where !navigationSessionDimensions.contains(d.key) && sweep.values(of: d).count > 1 {
+        let values = sweep.values(of: d)
+        let numeric = values.compactMap(Double.init)
+        let xs = numeric.count == values.count && numeric.allSatisfy(\.isFinite) ? numeric : values.indices.map(Double.init)
+        let axis =
+            numeric.count == values.count
+            ? d.label : d.label + " (" + values.enumerated().map { "\($0.offset) = \($0.element)" }.joined(separator: ", ") + ")"
+        var success: [(Double, Double, Double)] = [], error: [(Double, Double, Double)] = []
+        for level in values {
+            let mine = cp.cells.filter { levels[$0.configuration][d.column] == level }.compactMap(walkers)
+            let n = mine.map(\.success.count).reduce(0, +), k = mine.map { $0.success.filter { $0 }.count }.reduce(0, +)
+            let w = WilsonInterval(successes: k, trials: n)
+            success.append((w.proportion, w.low, w.high))
+            let t = StudentTInterval(mine.flatMap(\.endOfRouteError).filter(\.isFinite))
+            error.append((t.mean, t.low, t.high))
+        }
+        for (metric, unit, points) in [("success_rate", "fraction", success), ("end_of_route_error", "m", error)] {
+            func series(_ label: String, _ y: (Double, Double, Double) -> Double, dashed: Bool) -> SVGPlot.Series {
+                SVGPlot.Series(label: label, points: zip(xs, points).map { (x: $0, y: y($1.0, $1.1, $1.2)) }, dashed: dashed, style: 0)
+            }
+            let plot = SVGPlot(
+                title: "Closed loop: \(metric) vs \(d.label) (all routes, 95 % CI)", xLabel: axis, yLabel: "\(metric) (\(unit))",
+                series: [
+                    series(metric, { m, _, _ in m }, dashed: false), series("95 % CI, low", { _, l, _ in l }, dashed: true),
+                    series("95 % CI, high", { _, _, h in h }, dashed: true),
+                ])
+            out.append(("plots/closed-loop-\(metric)-vs-\(safeFileComponent(d.column)).svg", plot.svg))
+        }
+    }
+    return out
 }

@@ -101,11 +101,16 @@ public func gateVerdict(
 /// and `reason` says so. A row missing from `current`, or a finite value turned NaN, is always
 /// a regression. A table compared with itself never regresses.
 ///
+/// When the tables' seeds differ (another draw), such routes are decided in one pooled row per
+/// metric over every route's units instead: worse beyond the tolerance by a one-sided sign-flip
+/// test, rows turned NaN by a one-sided McNemar test, Holm over the pooled rows' tests at
+/// `pooledAlpha` (its share of the gate's false-alarm budget; docs/ci.md, "False alarms").
+///
 /// Complexity: O(R·B) for R rows and B resamples.
 public func noiseAwareGate(
     baseline: MetricsTable, current: MetricsTable, tolerances: [String: CompareTolerance] = [:],
     resamples: Int = BootstrapInterval.defaultResamples, minimumPairs: Int = minimumUnitsForInterval,
-    confidence: Double = 0.95, kind: String = ""
+    confidence: Double = 0.95, kind: String = "", pooledAlpha: Double = 0.05
 ) -> GateResult {
     // Unit key: session, configuration, occurrence index of the (route, session, configuration, metric) key.
     func keyed(_ t: MetricsTable) -> [(key: String, row: MetricRow)] {
@@ -242,7 +247,7 @@ public func noiseAwareGate(
     // Pooled rows (other seeds only): one per metric over every route's units. A regression
     // needs the mean worse beyond the tolerance with a one-sided sign-flip permutation p (exact
     // up to 20 units) of "worse by more than the tolerance", Holm-adjusted over the pooled
-    // metrics, below 1 − confidence: a rerun with other seeds fails here with at most that
+    // metrics, below `pooledAlpha`: a rerun with other seeds fails here with at most that
     // probability (docs/ci.md, "False alarms"). The CI shown is the plain 95 % BCa one.
     var pooledItems: [(item: GatedMetric, p: Double, q: Double)] = []
     for metric in pooledOrder {
@@ -281,7 +286,7 @@ public func noiseAwareGate(
     let family = adjusted.filter { !$0.isNaN }.count
     for (i, var e) in pooledItems.enumerated() {
         let (mean, nan) = (adjusted[i], adjusted[pooledItems.count + i])
-        let worse = !mean.isNaN && mean < 1 - confidence, lost = !nan.isNaN && nan < 1 - confidence
+        let worse = !mean.isNaN && mean < pooledAlpha, lost = !nan.isNaN && nan < pooledAlpha
         e.item.regressed = worse || lost
         if !mean.isNaN || !nan.isNaN {
             e.item.reason +=

@@ -148,8 +148,9 @@ struct Compare: ParsableCommand {
             worse beyond the tolerance AND its 95 % bootstrap CI over the units to exclude zero; with fewer than 5 paired units
             the per-row tolerance rule decides (and the table says so), unless the runs' seeds differ: then such routes are
             decided in one pooled row per metric over all routes (sign-flip test, Holm). Closed-loop cells (seeds pooled) regress
-            when worse with a Holm-adjusted one-sided p < 0.05 (Fisher's exact test, Welch's t). A row missing from CURRENT or a
-            value turned NaN is a regression. Default tolerances per unit: docs/ci.md.
+            when worse with a Holm-adjusted one-sided p below their share of alpha = 0.05 (Fisher's exact test, Welch's t); the
+            closed loop and the pooled rows split alpha, so a rerun with other seeds fails at most 5 % of the time. A row missing
+            from CURRENT or a value turned NaN is a regression. Default tolerances per unit: docs/ci.md.
             Exit status: 0 no regression, 1 regression, 2 an input cannot be read.
             """)
 
@@ -162,12 +163,6 @@ struct Compare: ParsableCommand {
     @Option(help: "Write a JUnit XML report here (one testcase per route and metric).") var junit: String?
     @Option(help: "Bootstrap resamples of the paired CI.") var resamples: Int = 10_000
     @OptionGroup var specLimits: SpecLimitOptions
-
-    func metricsPath(_ p: String) -> String {
-        var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: p, isDirectory: &isDir) && isDir.boolValue
-            ? (p as NSString).appendingPathComponent("metrics.csv") : p
-    }
 
     func run() throws {
         guard StatisticsOptions.resamplesRange.contains(resamples) else {
@@ -183,32 +178,19 @@ struct Compare: ParsableCommand {
             guard parts.count == 2, nums.count == 2 else { throw ValidationError("--tolerance \(t): expected METRIC=ABS,REL") }
             tolerances[String(parts[0])] = CompareTolerance(absolute: nums[0], relative: nums[1])
         }
-        let b: MetricsTable, c: MetricsTable
-        do { b = try MetricsTable.read(metricsPath(baseline)); c = try MetricsTable.read(metricsPath(current)) } catch {
+        // One library call (a notebook or a test makes the same): replay, result kinds, closed loop.
+        let comparison: RunComparison
+        do { comparison = try compareRuns(baseline: baseline, current: current, tolerances: tolerances, resamples: resamples) } catch {
             printErrorLine(error)
             throw ExitCode(2)
         }
-        for path in [out, markdown, junit] { try checkOutput(path, extraInputs: [metricsPath(baseline), metricsPath(current)]) }
-        var result = noiseAwareGate(baseline: b, current: c, tolerances: tolerances, resamples: resamples)
-        // Closed loop: both run folders' closed-loop.csv, when the baseline has one (ClosedLoopGate);
-        // the result kinds (calibration.csv, proximity.csv, gyro-filters.csv, ape.csv) the baseline has.
-        let closedLoop: ClosedLoopGate?
-        do {
-            let kinds = try resultKindGates(
-                baseline: baseline, current: current, kinds: ResultKinds.standard, tolerances: tolerances, resamples: resamples)
-            result.gated += kinds.gated
-            result.comparedRows += kinds.comparedRows
-            closedLoop = try closedLoopGate(baseline: baseline, current: current)
-        } catch {
-            printErrorLine(error)
-            throw ExitCode(2)
-        }
-        // Headline, JUnit failures and exit status all come from gateRegressionCount.
-        let md = gateMarkdown(result, closedLoop: closedLoop, baselineName: baseline, currentName: current)
+        for path in [out, markdown, junit] { try checkOutput(path, extraInputs: [runMetricsPath(baseline), runMetricsPath(current)]) }
+        // Headline, JUnit failures and exit status all come from `comparison.regressions`.
+        let md = comparison.markdown(baselineName: baseline, currentName: current)
         print(md, terminator: "")
         for path in [out, markdown].compactMap({ $0 }) { try writeTextAtomically(md, to: path) }
-        if let junit { try writeTextAtomically(gateJUnitXML(result, closedLoop: closedLoop, suiteName: "\(current) vs \(baseline)"), to: junit) }
-        if gateRegressionCount(result, closedLoop: closedLoop) > 0 { throw ExitCode(1) }
+        if let junit { try writeTextAtomically(comparison.junit(suiteName: "\(current) vs \(baseline)"), to: junit) }
+        if comparison.regressions > 0 { throw ExitCode(1) }
     }
 }
 

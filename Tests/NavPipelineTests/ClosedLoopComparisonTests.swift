@@ -46,6 +46,8 @@ import Testing
         #expect(section.markdown.contains("Paired against `tol=0.3`"))
         #expect(section.markdown.contains("| \(c.configuration) | \(pairs) | "), "\(section.markdown)")
         #expect(section.markdown.contains(" | \(onlyHere)/\(onlyReference) | "))
+        // One route: no pooled rows, no plots against the dimension (they pool routes).
+        #expect(!section.markdown.contains("### All routes"))
     }
 
     /// The walkers artifact round-trips, and a damaged one is no result.
