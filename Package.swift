@@ -173,6 +173,7 @@ let package = Package(
             name: "NavPipelineTests",
             dependencies: [
                 "NavCore", "NavIO", "NavSynth", "NavGeometry", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim",
+                "NavStatistics",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(

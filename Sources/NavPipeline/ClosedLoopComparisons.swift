@@ -68,27 +68,35 @@ private struct WalkerPairs {
     }
 }
 
-/// Every guidance configuration but the first against the first, per route (in cell order) and
-/// pooled over routes, over the walkers both walked; p-values Holm-adjusted over every test of
-/// the list (success and error, routes and pooled rows: one family for the section).
+/// One walked closed-loop cell as the comparisons see it: its route, the cell's identity apart
+/// from the guidance configuration (recording, walls, walker, VIO error, seed), the
+/// configuration's index and its walkers.
+struct WalkedCell {
+    var route: String
+    var cell: String
+    var configuration: Int
+    var walkers: ClosedLoopWalkers
+}
+
+/// Every guidance configuration but the first (of `labels`) against the first, per route (in
+/// the order of `cells`) and pooled over routes, over the walkers both walked; p-values
+/// Holm-adjusted over every test of the list (success and error, routes and pooled rows: one
+/// family for the section).
 ///
 /// - Complexity: O(cells · walkers + tests · log tests), plus Wilcoxon's O(w log w) per test.
-func closedLoopComparisons(_ cp: ClosedLoopPlan, walkers: (ClosedLoopCell) -> ClosedLoopWalkers?) -> [ClosedLoopComparison] {
-    let configs = cp.configurations
-    guard configs.count > 1 else { return [] }
+func closedLoopComparisons(_ cells: [WalkedCell], labels: [String]) -> [ClosedLoopComparison] {
+    guard labels.count > 1 else { return [] }
     var routeOrder: [String] = []
-    var byRoute: [String: [String: [Int: ClosedLoopWalkers]]] = [:]  // route → cell (walls, walker, VIO, seed) → configuration
-    for c in cp.cells {
-        guard let w = walkers(c) else { continue }
-        if byRoute[c.routeID] == nil { routeOrder.append(c.routeID) }
-        let cell = [c.recording, c.walls, c.walker, c.vioError, String(c.seed)].joined(separator: "\u{1}")
-        byRoute[c.routeID, default: [:]][cell, default: [:]][c.configuration] = w
+    var byRoute: [String: [String: [Int: ClosedLoopWalkers]]] = [:]  // route → cell → configuration
+    for c in cells {
+        if byRoute[c.route] == nil { routeOrder.append(c.route) }
+        byRoute[c.route, default: [:]][c.cell, default: [:]][c.configuration] = c.walkers
     }
     var out: [ClosedLoopComparison] = []
-    var pooled = [WalkerPairs](repeating: WalkerPairs(), count: configs.count)
+    var pooled = [WalkerPairs](repeating: WalkerPairs(), count: labels.count)
     for route in routeOrder {
         let cells = byRoute[route]!
-        for ci in 1..<configs.count {
+        for ci in 1..<labels.count {
             var pairs = WalkerPairs()
             for key in cells.keys.sorted() {
                 guard let here = cells[key]![ci], let reference = cells[key]![0] else { continue }
@@ -96,12 +104,12 @@ func closedLoopComparisons(_ cp: ClosedLoopPlan, walkers: (ClosedLoopCell) -> Cl
             }
             guard !pairs.success.isEmpty else { continue }
             pooled[ci].add(pairs)
-            out.append(pairs.comparison(route: route, configuration: configs[ci].label, reference: configs[0].label))
+            out.append(pairs.comparison(route: route, configuration: labels[ci], reference: labels[0]))
         }
     }
     if routeOrder.count > 1 {
-        for ci in 1..<configs.count where !pooled[ci].success.isEmpty {
-            out.append(pooled[ci].comparison(route: allRoutesLabel, configuration: configs[ci].label, reference: configs[0].label))
+        for ci in 1..<labels.count where !pooled[ci].success.isEmpty {
+            out.append(pooled[ci].comparison(route: allRoutesLabel, configuration: labels[ci], reference: labels[0]))
         }
     }
     let adjusted = holmAdjusted(out.map(\.successP) + out.map(\.errorP))

@@ -239,7 +239,7 @@ func closedLoopSection(
         + "\(cl.seeds.count) seed(s)), then the mean end-of-route error in metres (docs/guidance.md). All rows: `closed-loop.csv`.\n"
     var svgs: [(String, String)] = []
     var collapsed = 0, configsTotal = 0
-    let comparisons = closedLoopComparisons(cp, walkers: walkers)
+    let comparisons = closedLoopComparisons(cp.walkedCells(walkers), labels: configs.map(\.label))
     let tests = comparisons.filter { !$0.successP.isNaN }.count + comparisons.filter { !$0.errorP.isNaN }.count
     for route in routeOrder {
         let entries = byRoute[route]!

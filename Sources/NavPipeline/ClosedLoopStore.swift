@@ -67,6 +67,17 @@ public struct ClosedLoopPlan: Sendable {
             walls: c.wallsMode, venuePlan: floorPlans[c.recording])
     }
 
+    /// The cells with walkers (`walkers` nil: no result), as the paired comparisons take them.
+    func walkedCells(_ walkers: (ClosedLoopCell) -> ClosedLoopWalkers?) -> [WalkedCell] {
+        cells.compactMap { c in
+            walkers(c).map {
+                WalkedCell(
+                    route: c.routeID, cell: [c.recording, c.walls, c.walker, c.vioError, String(c.seed)].joined(separator: "\u{1}"),
+                    configuration: c.configuration, walkers: $0)
+            }
+        }
+    }
+
     /// The failure line of a scenario that cannot be built (as the section lists it).
     func scenarioFailure(_ c: ClosedLoopCell, _ error: Error) -> String {
         "\(escapedForMessage(c.recording)) [closed_loop \(label(c))]: \(error)"

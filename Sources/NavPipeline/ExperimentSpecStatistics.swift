@@ -68,14 +68,33 @@ func writeStatistics(
     let comparisonsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
     cellsFile.write(ExperimentStatistics.cellsHeader)
     comparisonsFile.write(ExperimentStatistics.comparisonsHeader)
-    var routeSections: [String] = []
+    // Each route's section goes to routes/<route>.md (and its tables to routes/<route>.tex); the
+    // summary links them (issue 28: the answers first, per-route detail in per-route files).
+    var routeSections: [String] = [
+        "## Routes\n\nEach route's tables (every configuration, its paired comparisons) and plots are in its own file "
+            + "(`routes/<route>.md`; LaTeX: `routes/<route>.tex`; rows: `routes/<route>.csv`):\n\n"
+    ]
+    var routeError: Error?
     var statistics = ExperimentStatistics(
         table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics,
         cellSink: { cellsFile.write(ExperimentStatistics.csvLine($0)) },
         routeSink: { route in
             route.writeComparisonLines(to: comparisonsFile)
-            for r in route.routes { routeSections.append(route.routeSectionMarkdown(r, plots: plots[r] ?? [])) }
+            for r in route.routes {
+                let name = "routes/\(safeFileComponent(r))"
+                let section =
+                    "[← summary](../summary.md)\n\n" + route.routeSectionMarkdown(r, plots: (plots[r] ?? []).map { "../" + $0 })
+                var tables = MarkdownTablesToLaTeX()
+                let latex = MarkdownTablesToLaTeX.header(source: name + ".md") + tables.feed(section) + tables.finish()
+                do {
+                    try writeTextAtomically(section, to: (out.folder as NSString).appendingPathComponent(name + ".md"))
+                    try writeTextAtomically(latex, to: (out.folder as NSString).appendingPathComponent(name + ".tex"))
+                } catch { routeError = routeError ?? error }
+                routeSections.append("- [\(markdownInline(r))](\(name).md)\n")
+            }
         }, progress: progress)
+    if let routeError { throw routeError }
+    routeSections.append("\n")
     statistics.writeComparisonLines(to: comparisonsFile)
     try cellsFile.commit()
     try comparisonsFile.commit()

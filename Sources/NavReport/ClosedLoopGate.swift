@@ -171,15 +171,18 @@ public struct ClosedLoopGate: Sendable {
         var md =
             "\n## Closed loop (`closed-loop.csv`)\n\n\(cells) cells compared on success rate and mean end-of-route error (seeds pooled), "
             + "\(checks.count) gated values: \(regressions.count) regressed. A value regresses when the current cell is worse with a "
-            + "Holm-adjusted one-sided p below \(gateNumber(alpha)) over the \(checks.count) values (success rate: Fisher's exact test on "
+            + "Holm-adjusted one-sided p below \(closedLoopGateNumber(alpha)) over the \(checks.count) values (success rate: Fisher's exact test on "
             + "the walkers; mean end-of-route error: Welch's t test), or when it is missing or turned NaN.\n"
         guard !regressions.isEmpty else { return md }
         md += "\n| route | cell | metric | baseline | current | p | Holm p |\n|---|---|---|---:|---:|---:|---:|\n"
         for r in regressions {
             md +=
                 "| \(markdownInline(r.route)) | \(markdownInline(r.configuration)) | \(r.metric) | \(String(format: "%.3f", r.baseline)) | "
-                + "\(r.current.map { String(format: "%.3f", $0) } ?? "missing") | \(gateNumber(r.pValue)) | \(gateNumber(r.adjustedP)) |\n"
+                + "\(r.current.map { String(format: "%.3f", $0) } ?? "missing") | \(closedLoopGateNumber(r.pValue)) | \(closedLoopGateNumber(r.adjustedP)) |\n"
         }
         return md
     }
 }
+
+/// A number of the closed-loop gate's table: 6 significant digits, "–" when not finite.
+private func closedLoopGateNumber(_ v: Double) -> String { v.isFinite ? String(format: "%.6g", v) : "–" }

@@ -23,9 +23,6 @@ public struct StatisticsOptions: Sendable, Equatable {
     public init() {}
 }
 
-/// Name of the pooled "route" of the overall tables in cells.csv and comparisons.csv.
-public let allRoutesLabel = "all"
-
 /// The statistical view of a metrics table. Units of analysis are (route, session, seed):
 /// the sweep's `seed` column is a replicate, not a configuration, so configurations are
 /// the parameter combinations without it.

@@ -174,3 +174,7 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
 
     public static func == (a: MetricRows, b: MetricRows) -> Bool { a.elementsEqual(b) }
 }
+
+/// Name of the pooled "route" of a table's rows over every route: the overall tables of cells.csv
+/// and comparisons.csv, the gate's pooled rows, the closed loop's pooled comparisons.
+public let allRoutesLabel = "all"

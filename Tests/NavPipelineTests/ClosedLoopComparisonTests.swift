@@ -31,10 +31,11 @@ import Testing
                 if b.success && !a.success { onlyReference += 1 }
             }
         }
-        let comparisons = closedLoopComparisons(cp) { c in
-            let key = "\(c.walls)|\(c.walker)|\(c.vioError)|\(c.seed)"
-            return outcomes[key]?[c.configuration].map { ClosedLoopWalkers($0) }
-        }
+        let comparisons = closedLoopComparisons(
+            cp.walkedCells { c in
+                let key = "\(c.walls)|\(c.walker)|\(c.vioError)|\(c.seed)"
+                return outcomes[key]?[c.configuration].map { ClosedLoopWalkers($0) }
+            }, labels: cp.configurations.map(\.label))
         let c = try #require(comparisons.first)
         #expect(comparisons.count == 1 && c.route == "B1-offices" && c.configuration.hasPrefix("tol=1"))
         #expect(c.walkers == pairs && pairs == 4 * cp.spec.runs)

@@ -78,7 +78,9 @@ func tempFolder(_ label: String = #function) -> String {
         _ = try run(s, workers: 1)
         #expect(try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8) == first)
         #expect(try String(contentsOfFile: dir + "/out/summary.md", encoding: .utf8) == summary)
-        #expect(summary.contains("## Route R1-corridor"))
+        // Per-route detail in its own file, linked from the summary (issue 28, item 3).
+        #expect(summary.contains("- [R1-corridor](routes/R1-corridor.md)") && !summary.contains("## Route R1-corridor"))
+        #expect(try String(contentsOfFile: dir + "/out/routes/R1-corridor.md", encoding: .utf8).contains("## Route R1-corridor"))
         #expect(try MetricsTable.read(dir + "/out/metrics.csv").rows.count == first.split(separator: "\n").count - 1)
     }
 
