@@ -266,7 +266,7 @@ func replayClosedLoopDisagreements(
         return "**Replay and closed loop disagree** on \(markdownInline(c.dimension)) \(markdownInline(c.level)) vs \(markdownInline(c.reference)): "
             + "the replay finds it \(walkersBetter ? "worse" : "better") (\(said.joined(separator: "; ")), n = \(opposite.map(\.n).max() ?? 0) units), "
             + "the closed-loop walkers succeed \(walkersBetter ? "more" : "less") often "
-            + "(\(String(format: "%+.3g [%+.3g, %+.3g]", c.meanDifference, c.ciLow, c.ciHigh)), n = \(c.n) units)."
+            + "(\(String(format: "%+.3g [%+.3g, %+.3g]", c.meanDifference, c.ciLow, c.ciHigh)), n = \(c.n) walkers)."
     }
 }
 

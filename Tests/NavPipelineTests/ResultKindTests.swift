@@ -211,7 +211,7 @@ final class RunCounter: Sendable {
         let lines = replayClosedLoopDisagreements([better], [walkers(-0.3, -0.4, -0.2)], units: units)
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix("**Replay and closed loop disagree** on rdp_tolerance 1 vs 0.3: the replay finds it better") == true)
-        #expect(lines.first?.contains("succeed less often (-0.3 [-0.4, -0.2], n = 12 units)") == true)
+        #expect(lines.first?.contains("succeed less often (-0.3 [-0.4, -0.2], n = 12 walkers)") == true)
         // Agreeing, not significant, or a rounding-size bound: no line.
         #expect(replayClosedLoopDisagreements([better], [walkers(0.3, 0.2, 0.4)], units: units).isEmpty)
         #expect(replayClosedLoopDisagreements([better], [walkers(-0.3, -0.5, 0.1)], units: units).isEmpty)
