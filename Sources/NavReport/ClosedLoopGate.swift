@@ -1,22 +1,6 @@
 import Foundation
 import NavStatistics
 
-/// One closed-loop cell (route, walker, VIO error, walls, guidance configuration) whose outcome
-/// got significantly worse than the baseline's, or disappeared.
-public struct ClosedLoopRegression: Sendable, Equatable {
-    public var route: String
-    public var configuration: String
-    public var metric: String
-    public var baseline: Double
-    /// nil when the cell is missing from the current table.
-    public var current: Double?
-    /// The one-sided p-value of "current worse" (Fisher's exact test for the success rate,
-    /// Welch's t test for the mean end-of-route error) and its Holm adjustment over every gated
-    /// closed-loop value; NaN for a cell missing or turned NaN.
-    public var pValue: Double
-    public var adjustedP: Double
-}
-
 /// The closed-loop part of the regression gate (`closed-loop.csv` of two runs of the same
 /// spec): per cell, the success rate and the mean end-of-route error, the cell's seeds pooled
 /// (walkers of every seed: successes and runs summed, the error's mean and standard deviation
@@ -38,15 +22,20 @@ public struct ClosedLoopGate: Sendable {
         public var configuration: String
         public var metric: String
         public var baseline: Double
+        /// nil when the cell is missing from the current table.
         public var current: Double?
+        /// The one-sided p-value of "current worse" (Fisher's exact test for the success rate,
+        /// Welch's t test for the mean end-of-route error) and its Holm adjustment over every
+        /// gated value; NaN for a cell missing or turned NaN.
         public var pValue: Double
         public var adjustedP: Double
-        /// The regression when this check failed, nil when it passed.
-        public var regression: ClosedLoopRegression?
+        /// Worse with an adjusted p below α, missing, or turned NaN.
+        public var regressed = false
     }
     /// Every gated value, in the baseline's row order.
     public var checks: [Check]
-    public var regressions: [ClosedLoopRegression] { checks.compactMap(\.regression) }
+    /// The checks that regressed.
+    public var regressions: [Check] { checks.filter(\.regressed) }
     /// Cells compared (present in the baseline; seeds pooled).
     public var cells: Int
     /// The family-wise error rate of the gate (Holm).
@@ -138,11 +127,7 @@ public struct ClosedLoopGate: Sendable {
         for i in out.indices {
             out[i].adjustedP = adjusted[i]
             let structural = out[i].current.map(\.isNaN) ?? true
-            if structural || adjusted[i] < alpha {
-                out[i].regression = ClosedLoopRegression(
-                    route: out[i].route, configuration: out[i].configuration, metric: out[i].metric, baseline: out[i].baseline,
-                    current: out[i].current, pValue: out[i].pValue, adjustedP: out[i].adjustedP)
-            }
+            out[i].regressed = structural || adjusted[i] < alpha
         }
         checks = out
         cells = b.order.count

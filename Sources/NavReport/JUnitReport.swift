@@ -51,7 +51,8 @@ public func gateJUnitXML(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, sui
     for c in closedLoop?.checks ?? [] {
         x +=
             "    <testcase classname=\"navbench.compare.closed-loop.\(xmlEscaped(c.route))\" name=\"\(xmlEscaped(c.configuration + " · " + c.metric))\" time=\"0\""
-        guard let g = c.regression else { x += "/>\n"; continue }
+        guard c.regressed else { x += "/>\n"; continue }
+        let g = c
         let message =
             "closed loop \(c.metric) of \(c.route) [\(c.configuration)] worse: baseline \(gateNumber(g.baseline)), "
             + "current \(g.current.map(gateNumber) ?? "missing"), one-sided p \(gateNumber(g.pValue)), Holm-adjusted \(gateNumber(g.adjustedP))"
