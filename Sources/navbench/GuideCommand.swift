@@ -25,6 +25,19 @@ struct GuidanceFlags: ParsableArguments {
 
     func validate() throws { _ = try options() }
 
+    /// Refuses, in one line, the flags the closed loop cannot honour: registration, anchor
+    /// sightings and the position filter act on a recorded navigation session, which a simulated
+    /// walk does not have (its registration error is the VIO error's `yaw_offset`; docs/navigator.md).
+    /// Accepting and ignoring them would print walks that do not depend on them (issue 30).
+    func refuseNavigationSessionFlags() throws {
+        let refused = [(SweepDimension.registration, registration), (.anchorSightings, anchorSightings), (.positionFilter, positionFilter)]
+        if let (d, v) = refused.first(where: { $0.1 != nil }), let v {
+            throw ValidationError(
+                "--\(d.flag) \(v): the closed loop does not simulate \(d.key.replacingOccurrences(of: "_", with: " ")); its registration error is --\(SweepDimension.vioError.flag)'s yaw_offset (docs/navigator.md)"
+            )
+        }
+    }
+
     /// The flags given, by dimension.
     var given: [(SweepDimension, String?)] {
         [

@@ -56,6 +56,7 @@ struct Simulate: ParsableCommand {
 
     func validate() throws {
         guard (1...100_000).contains(runs) else { throw ValidationError("--runs must be from 1 to 100000, got \(runs)") }
+        try flags.refuseNavigationSessionFlags()
     }
 
     func run() throws {

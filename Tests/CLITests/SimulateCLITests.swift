@@ -23,6 +23,18 @@ import Testing
         #expect(other.out != a.out)
     }
 
+    /// Flags the closed loop cannot honour are refused in one line, never accepted and ignored
+    /// (issue 30, item 6: `--registration full` printed the same walks as without it).
+    @Test func navigationSessionFlagsAreRefused() throws {
+        for (flag, value) in [("--registration", "full"), ("--anchor-sightings", "1"), ("--position-filter", "mean:window=5")] {
+            let r = try navbench(["simulate", recording, "--runs", "2", flag, value], cwd: repoRoot)
+            #expect(r.status == 64 && r.out.isEmpty, "\(flag): \(r.status)")
+            #expect(r.err.hasPrefix("navbench: error: \(flag) \(value): the closed loop does not simulate "), "\(r.err)")
+            #expect(r.err.split(separator: "\n").count == 1)
+        }
+        #expect(try navbench(["simulate", recording, "--runs", "2", "--tolerance", "1"], cwd: repoRoot).status == 0)
+    }
+
     @Test func badWalkerIsOneLine() throws {
         let r = try navbench(["simulate", recording, "--walker", "wheelchair"], cwd: repoRoot)
         #expect(r.status == 64)
