@@ -298,17 +298,31 @@ func closedLoopSection(
     }
     // Pooled over routes: each configuration's walkers of every route, then the paired comparisons.
     if routeOrder.count > 1, !comparisons.isEmpty {
-        md += "\n### All routes (pooled)\n\n| guidance | walkers | success rate [Wilson 95 %] | mean end-of-route error (m) |\n|---|---:|---|---:|\n"
+        md +=
+            "\n### All routes (pooled)\n\nEvery walker of a configuration on every route: success rate [Wilson 95 %], then means "
+            + "[Student t 95 %] of the end-of-route error, SPL (success weighted by path length), PPWS (percent of the profile's "
+            + "preferred speed) and the mean deviation from the route (docs/guidance.md).\n\n"
+            + "| guidance | walkers | success rate | end-of-route error (m) | SPL (fraction) | PPWS (percent) | route deviation (m) |\n"
+            + "|---|---:|---|---|---|---|---|\n"
         for (ci, c) in configs.enumerated() {
             let mine = cells.filter { $0.configuration == ci }.compactMap { walkers($0) }
             let n = mine.map(\.success.count).reduce(0, +)
             guard n > 0 else { continue }
             let k = mine.map { $0.success.filter { $0 }.count }.reduce(0, +)
-            let errors = mine.flatMap(\.endOfRouteError).filter(\.isFinite)
             let w = WilsonInterval(successes: k, trials: n)
+            func interval(_ values: [Double], _ digits: Int) -> String {
+                let finite = values.filter(\.isFinite)
+                guard !finite.isEmpty else { return "–" }
+                let t = StudentTInterval(finite)
+                let f = "%.\(digits)f"
+                return String(format: f, t.mean) + (t.low.isFinite ? " [" + String(format: f, t.low) + ", " + String(format: f, t.high) + "]" : "")
+            }
             md +=
                 "| \(markdownInline(c.label)) | \(n) | " + String(format: "%.2f [%.2f, %.2f]", w.proportion, w.low, w.high) + " | "
-                + (errors.isEmpty ? "–" : String(format: "%.2f", Statistics.mean(errors))) + " |\n"
+                + [
+                    interval(mine.flatMap(\.endOfRouteError), 2), interval(mine.flatMap(\.spl), 2), interval(mine.flatMap(\.ppws), 1),
+                    interval(mine.flatMap(\.routeDeviation), 2),
+                ].joined(separator: " | ") + " |\n"
         }
         md += closedLoopComparisonMarkdown(comparisons.filter { $0.route == allRoutesLabel }, tests: tests)
         // Against each swept guidance dimension: pooled over routes and the other dimensions, with CIs.
@@ -336,7 +350,9 @@ func closedLoopMetrics(_ a: ClosedLoopAggregate, keypoints: Int) -> [Metric] {
         a.success_rate, a.success_rate_ci95[0], a.success_rate_ci95[1], a.success_rate_1m, a.arrived_rate, a.lost_rate,
         a.end_of_route_error, a.end_of_route_error_ci95[0], a.end_of_route_error_ci95[1], a.end_of_route_error_median,
         a.completion, a.path_length_ratio, a.time_to_complete ?? .nan, a.corrections, a.pulses, a.wall_contacts,
-        a.false_arrivals, a.missed_arrivals, Double(keypoints), Double(a.runs),
+        a.false_arrivals, a.missed_arrivals, a.spl, a.spl_ci95[0], a.spl_ci95[1], a.ppws, a.ppws_ci95[0], a.ppws_ci95[1],
+        a.route_deviation_mean, a.route_deviation_mean_ci95[0], a.route_deviation_mean_ci95[1], a.route_deviation_p95,
+        Double(keypoints), Double(a.runs),
     ]
     return zip(closedLoopMetricColumns, values).map { Metric($0.name, $1, $0.unit) }
 }

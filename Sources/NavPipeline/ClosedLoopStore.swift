@@ -245,7 +245,9 @@ let closedLoopMetricColumns: [(name: String, unit: String)] = [
     ("arrived_rate", "fraction"), ("lost_rate", "fraction"), ("end_of_route_error", "m"), ("end_of_route_error_ci_low", "m"),
     ("end_of_route_error_ci_high", "m"), ("end_of_route_error_median", "m"), ("completion", "fraction"), ("path_length_ratio", "ratio"),
     ("time_to_complete", "s"), ("corrections", "count"), ("pulses", "count"), ("wall_contacts", "count"), ("false_arrivals", "count"),
-    ("missed_arrivals", "count"), ("keypoints", "count"), ("runs", "count"),
+    ("missed_arrivals", "count"), ("spl", "fraction"), ("spl_ci_low", "fraction"), ("spl_ci_high", "fraction"), ("ppws", "percent"),
+    ("ppws_ci_low", "percent"), ("ppws_ci_high", "percent"), ("route_deviation_mean", "m"), ("route_deviation_mean_ci_low", "m"),
+    ("route_deviation_mean_ci_high", "m"), ("route_deviation_p95", "m"), ("keypoints", "count"), ("runs", "count"),
 ]
 
 /// The `kind` of a closed-loop cell's row in the results store.

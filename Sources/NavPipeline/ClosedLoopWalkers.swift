@@ -1,54 +1,72 @@
 import Foundation
 import NavSim
 
-/// Each walker of a closed-loop cell: arrived (success) and its end-of-route error, in run order.
-/// Stored with the cell (artifact `walkers`) so the report pairs walkers across guidance
-/// configurations — walker `run` of one seed walks every configuration with the same random
-/// streams (common random numbers) — without walking anything again.
+/// Each walker of a closed-loop cell, in run order: arrived (success), end-of-route error, SPL,
+/// PPWS and mean route deviation. Stored with the cell (artifact `walkers`) so the report pairs
+/// walkers across guidance configurations — walker `run` of one seed walks every configuration
+/// with the same random streams (common random numbers) — and pools them, without walking again.
 ///
-/// Encoding: one byte version (1), then per walker one byte (1 arrived, 0 not) and the end error's
-/// IEEE 754 bits, 8 bytes little-endian.
+/// Encoding: one byte version (2), then per walker one byte (1 arrived, 0 not) and four IEEE 754
+/// values (end error, SPL, PPWS, route deviation), 8 bytes little-endian each.
 public struct ClosedLoopWalkers: Sendable, Equatable {
     public var success: [Bool]
     public var endOfRouteError: [Double]
+    public var spl: [Double]
+    public var ppws: [Double]
+    public var routeDeviation: [Double]
 
     /// The artifact's name in the store.
     static let artifactName = "walkers"
+    static let version: UInt8 = 2
+    static let recordBytes = 1 + 4 * 8
 
-    public init(success: [Bool], endOfRouteError: [Double]) {
+    public init(success: [Bool], endOfRouteError: [Double], spl: [Double], ppws: [Double], routeDeviation: [Double]) {
         self.success = success
         self.endOfRouteError = endOfRouteError
+        self.spl = spl
+        self.ppws = ppws
+        self.routeDeviation = routeDeviation
     }
 
     init(_ outcomes: [WalkOutcome]) {
-        self.init(success: outcomes.map(\.success), endOfRouteError: outcomes.map(\.end_of_route_error))
+        self.init(
+            success: outcomes.map(\.success), endOfRouteError: outcomes.map(\.end_of_route_error), spl: outcomes.map(\.spl),
+            ppws: outcomes.map(\.ppws), routeDeviation: outcomes.map(\.route_deviation_mean))
     }
 
     /// The artifact's bytes. Complexity: O(walkers).
     var bytes: [UInt8] {
-        var out: [UInt8] = [1]
-        out.reserveCapacity(1 + 9 * success.count)
-        for (s, e) in zip(success, endOfRouteError) {
-            out.append(s ? 1 : 0)
-            withUnsafeBytes(of: e.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        var out: [UInt8] = [Self.version]
+        out.reserveCapacity(1 + Self.recordBytes * success.count)
+        for i in success.indices {
+            out.append(success[i] ? 1 : 0)
+            for v in [endOfRouteError[i], spl[i], ppws[i], routeDeviation[i]] {
+                withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+            }
         }
         return out
     }
 
-    /// The walkers of `bytes`, or nil unless they are version 1 with whole records of 0/1 flags
-    /// (a damaged artifact is no result: the cell is walked again).
+    /// The walkers of `bytes`, or nil unless they are of this version with whole records of 0/1
+    /// flags (a damaged artifact, or one of another version, is no result: the cell is walked again).
     init?(bytes: [UInt8]) {
-        guard bytes.first == 1, (bytes.count - 1) % 9 == 0 else { return nil }
-        var success: [Bool] = [], errors: [Double] = []
+        guard bytes.first == Self.version, (bytes.count - 1) % Self.recordBytes == 0 else { return nil }
+        var walkers = ClosedLoopWalkers(success: [], endOfRouteError: [], spl: [], ppws: [], routeDeviation: [])
         var i = 1
+        func value(_ at: Int) -> Double {
+            var bits: UInt64 = 0
+            for k in 0..<8 { bits |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
+            return Double(bitPattern: bits)
+        }
         while i < bytes.count {
             guard bytes[i] <= 1 else { return nil }
-            success.append(bytes[i] == 1)
-            var bits: UInt64 = 0
-            for k in 0..<8 { bits |= UInt64(bytes[i + 1 + k]) << (8 * UInt64(k)) }
-            errors.append(Double(bitPattern: bits))
-            i += 9
+            walkers.success.append(bytes[i] == 1)
+            walkers.endOfRouteError.append(value(i + 1))
+            walkers.spl.append(value(i + 9))
+            walkers.ppws.append(value(i + 17))
+            walkers.routeDeviation.append(value(i + 25))
+            i += Self.recordBytes
         }
-        self.init(success: success, endOfRouteError: errors)
+        self = walkers
     }
 }

@@ -69,10 +69,21 @@ public struct WalkOutcome: Sendable, Equatable, Codable {
     public var wall_contacts: Int
     public var false_arrivals: Int
     public var missed_arrivals: Int
+    /// Success weighted by path length (Anderson et al. 2018): success · l / max(p, l), with l the
+    /// true route's length (the path Clew guides along) and p the walked length; 0 without success.
+    public var spl: Double
+    /// Percent preferred walking speed: walked length / time from the start of guidance to the
+    /// end of the walk, over the profile's `speed`, × 100.
+    public var ppws: Double
+    /// Deviation from the route: mean and 95th percentile (linear interpolation) of the walker's
+    /// 3-D distance to the true keypoint polyline, sampled every 0.1 s while it walks, turns or seeks, m.
+    public var route_deviation_mean: Double
+    public var route_deviation_p95: Double
 
     enum CodingKeys: String, CodingKey {
         case run, success, success_1m, arrived, lost, end_of_route_error, completion, path_length_ratio, time_to_complete,
-            instructions, corrections, pulses, wall_contacts, false_arrivals, missed_arrivals
+            instructions, corrections, pulses, wall_contacts, false_arrivals, missed_arrivals, spl, ppws, route_deviation_mean,
+            route_deviation_p95
     }
 
     /// Every key always present (`time_to_complete` null when not arrived).
@@ -85,6 +96,8 @@ public struct WalkOutcome: Sendable, Equatable, Codable {
         try c.encode(instructions, forKey: .instructions); try c.encode(corrections, forKey: .corrections)
         try c.encode(pulses, forKey: .pulses); try c.encode(wall_contacts, forKey: .wall_contacts)
         try c.encode(false_arrivals, forKey: .false_arrivals); try c.encode(missed_arrivals, forKey: .missed_arrivals)
+        try c.encode(spl, forKey: .spl); try c.encode(ppws, forKey: .ppws)
+        try c.encode(route_deviation_mean, forKey: .route_deviation_mean); try c.encode(route_deviation_p95, forKey: .route_deviation_p95)
     }
 }
 
@@ -170,6 +183,8 @@ struct ClosedLoopWalker {
     var lost = false
     var t = 0.0
     var path: [Vector3] = []
+    /// Distances to the true route, every 10 ticks while moving (route deviation).
+    var deviations: [Double] = []
     var heightSegment = 0
 
     init(_ s: ClosedLoopScenario, walls: [Int: WallIndex], settings: ClosedLoopSettings, seed: UInt64, run: Int, recordPath: Bool) {
@@ -246,6 +261,9 @@ struct ClosedLoopWalker {
             }
             if mode != .stopped && t > timeLimit { lost = true; mode = .stopped }
             if recordPath && engine.tick % 10 == 0 { path.append(Vector3(x, y, z)) }
+            if engine.tick % 10 == 0 && mode != .waiting && mode != .stopped {
+                deviations.append(s.trueRoute.distanceToRoute(Vector3(x, y, z)))
+            }
         }
         if recordPath { path.append(Vector3(x, y, z)) }
     }
@@ -413,15 +431,23 @@ struct ClosedLoopWalker {
         for e in events where e.kind == .arrival || e.kind == .arrived { arrivals.insert(e.keypoint) }
         let missed = trueReached.indices.filter { trueReached[$0] && !arrivals.contains($0) }.count
         let length = s.trueRoute.length
+        let success = arrived && !lost && err <= 2
+        let elapsed = t - engine.start
+        var sample = deviations
+        let p95 = sample.isEmpty ? Double.nan : Statistics.quantilesBySelection(&sample, [0.95])[0]
         return WalkOutcome(
-            run: 0, success: arrived && !lost && err <= 2, success_1m: arrived && !lost && err <= 1, arrived: arrived, lost: lost,
+            run: 0, success: success, success_1m: arrived && !lost && err <= 1, arrived: arrived, lost: lost,
             end_of_route_error: err, completion: k.isEmpty ? 0 : Double(arrivals.count) / Double(k.count),
             path_length_ratio: length > 0 ? pathLength / length : .nan,
             time_to_complete: engine.arrivedAt.map { $0 - engine.start },
             instructions: events.filter { $0.kind == .instruction }.count,
             corrections: events.filter { $0.kind == .correction }.count,
             pulses: events.filter { $0.kind == .pulse }.count,
-            wall_contacts: contacts, false_arrivals: falseArrivals, missed_arrivals: missed)
+            wall_contacts: contacts, false_arrivals: falseArrivals, missed_arrivals: missed,
+            spl: success ? length / max(pathLength, length) : 0,
+            ppws: elapsed > 0 && w.speed > 0 ? 100 * (pathLength / elapsed) / w.speed : .nan,
+            route_deviation_mean: deviations.isEmpty ? .nan : deviations.reduce(0, +) / Double(deviations.count),
+            route_deviation_p95: p95)
     }
 }
 
@@ -454,6 +480,15 @@ public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
     public var wall_contacts: Double
     public var false_arrivals: Double
     public var missed_arrivals: Double
+    /// Means over walkers of the field's outcome measures (`WalkOutcome`), SPL, PPWS and the mean
+    /// route deviation with their Student t 95 % intervals.
+    public var spl: Double
+    public var spl_ci95: [Double]
+    public var ppws: Double
+    public var ppws_ci95: [Double]
+    public var route_deviation_mean: Double
+    public var route_deviation_mean_ci95: [Double]
+    public var route_deviation_p95: Double
 
     public init(_ o: [WalkOutcome]) {
         let n = Double(o.count)
@@ -489,6 +524,15 @@ public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
         wall_contacts = mean(o.map { Double($0.wall_contacts) })
         false_arrivals = mean(o.map { Double($0.false_arrivals) })
         missed_arrivals = mean(o.map { Double($0.missed_arrivals) })
+        let spls = o.map(\.spl), speeds = o.map(\.ppws).filter(\.isFinite)
+        let deviations = o.map(\.route_deviation_mean).filter(\.isFinite)
+        spl = mean(spls)
+        spl_ci95 = ci(spls)
+        ppws = mean(speeds)
+        ppws_ci95 = ci(speeds)
+        route_deviation_mean = mean(deviations)
+        route_deviation_mean_ci95 = ci(deviations)
+        route_deviation_p95 = mean(o.map(\.route_deviation_p95).filter(\.isFinite))
     }
 }
 

@@ -103,5 +103,10 @@ struct Simulate: ParsableCommand {
             String(
                 format: "end-of-route error mean %.2f m [95%% CI %.2f, %.2f], median %.2f m", a.end_of_route_error,
                 a.end_of_route_error_ci95[0], a.end_of_route_error_ci95[1], a.end_of_route_error_median))
+        print(
+            String(
+                format: "SPL %.3f [95%% CI %.3f, %.3f]; PPWS %.1f %% [%.1f, %.1f]; route deviation mean %.2f m [%.2f, %.2f], p95 %.2f m",
+                a.spl, a.spl_ci95[0], a.spl_ci95[1], a.ppws, a.ppws_ci95[0], a.ppws_ci95[1], a.route_deviation_mean,
+                a.route_deviation_mean_ci95[0], a.route_deviation_mean_ci95[1], a.route_deviation_p95))
     }
 }

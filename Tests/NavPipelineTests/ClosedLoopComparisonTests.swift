@@ -53,14 +53,20 @@ import Testing
 
     /// The walkers artifact round-trips, and a damaged one is no result.
     @Test func walkersArtifactRoundTrips() {
-        let w = ClosedLoopWalkers(success: [true, false, true], endOfRouteError: [0.5, .nan, -0.0])
+        let w = ClosedLoopWalkers(
+            success: [true, false, true], endOfRouteError: [0.5, .nan, -0.0], spl: [0.9, 0, 0.7], ppws: [80, 75.5, .nan],
+            routeDeviation: [0.3, 1.2, 0.4])
         let back = ClosedLoopWalkers(bytes: w.bytes)
         #expect(back?.success == w.success)
-        #expect(back?.endOfRouteError.map(\.bitPattern) == w.endOfRouteError.map(\.bitPattern))
+        for (a, b) in [
+            (back?.endOfRouteError, w.endOfRouteError), (back?.spl, w.spl), (back?.ppws, w.ppws), (back?.routeDeviation, w.routeDeviation),
+        ] {
+            #expect(a?.map(\.bitPattern) == b.map(\.bitPattern))
+        }
         var bad = w.bytes
         bad[1] = 2
         #expect(ClosedLoopWalkers(bytes: bad) == nil)
         #expect(ClosedLoopWalkers(bytes: Array(w.bytes.dropLast())) == nil)
-        #expect(ClosedLoopWalkers(bytes: [2] + w.bytes.dropFirst()) == nil)
+        #expect(ClosedLoopWalkers(bytes: [1] + w.bytes.dropFirst()) == nil)
     }
 }

@@ -35,6 +35,33 @@ func openRoute(_ id: String, _ points: [(Double, Double)]) -> ClosedLoopScenario
             "end error \(trace.outcome.end_of_route_error) m, closed form \(expected) m")
     }
 
+    /// The field's outcome measures in closed form (issue 30, item 4): the ideal walker on an
+    /// L-shaped route walks the route itself (arrival boxes 2 cm deep), so its deviation from it
+    /// is 0 up to the boxes' 2 cm and a tick's 1 cm, its walked length is
+    /// the route's (SPL = l / max(p, l) = 1 within the last box's 2 cm) and it walks at its
+    /// preferred speed from the start of guidance (PPWS = 100 within one 0.01 s tick per second);
+    /// a walker that does not succeed has SPL 0.
+    @Test func splPpwsAndDeviationOfTheIdealWalker() throws {
+        let s = openRoute("L", [(0, 0), (0, -12), (9, -12)])
+        var g = GuidanceParameters()
+        g.followInterval = 0.01
+        g.lastTargetDepth = 0.02
+        g.targetDepth = 0.02  // turns at the corner (Clew's 0.5 m box would cut it by up to 0.47 m)
+        let settings = ClosedLoopSettings(walker: NavigatorProfile.named("ideal")!, guidance: g)
+        let o = simulateWalk(s, settings: settings, seed: 3, run: 0, recordPath: false).outcome
+        #expect(o.success)
+        #expect(abs(o.spl - 1) < 0.02 / 21, "SPL \(o.spl)")
+        #expect(
+            o.route_deviation_mean < 0.02 && o.route_deviation_p95 < 0.03,
+            "deviation \(o.route_deviation_mean) p95 \(o.route_deviation_p95) SPL \(o.spl) PPWS \(o.ppws)")
+        #expect(abs(o.ppws - 100) < 2, "PPWS \(o.ppws)")
+        var off = settings
+        off.vioError = try VIOErrorSpec(parsing: "yaw_offset=30")
+        let lost = simulateWalk(s, settings: off, seed: 3, run: 0, recordPath: false).outcome
+        #expect(!lost.success && lost.spl == 0)
+        #expect(lost.route_deviation_mean > 1, "a 30° registration error walks beside the route")
+    }
+
     /// Veering only, no guidance acting (no corrections, no seeking, straight ahead spoken as
     /// 12 o'clock): the lateral deviation after n steps of length ℓ has, to first order in the
     /// angles, variance ℓ²·[n²σ₀² + σ_b²·(n(n−1)/2)² + σ²·(n−1)n(2n−1)/6] (initial orientation
