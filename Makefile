@@ -125,10 +125,11 @@ fixtures-signal: deps-python-fixtures
 bench-signal: release deps-python-fixtures
 	scripts/bench-signal.sh
 
-## fixtures-statistics: regenerate the scipy/statsmodels references of NavStatisticsTests (committed;
+## fixtures-statistics: regenerate the scipy/statsmodels/SALib references of NavStatisticsTests (committed;
 ## seeded, byte-identical for the pins of scripts/requirements-fixtures.txt).
 fixtures-statistics: deps-python-fixtures
 	$(PYTHON) scripts/make_statistics_fixtures.py
+	$(PYTHON) scripts/make_sensitivity_fixtures.py
 
 ## fixtures-evo: regenerate the evo / rdp / simplification golden fixtures of NavMetricsTests and
 ## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).
