@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for the Sobol' indices of NavStatisticsTests (issue 30: robustness of the
+"""Reference values for the Sobol' indices and Morris elementary effects of NavStatisticsTests (issue 30: robustness of the
 closed loop's conclusions), committed in Tests/NavStatisticsTests/Fixtures/sensitivity_reference.json.
 
 SALib 1.6.0 (pinned in scripts/requirements-fixtures.txt): `sobol.sample` (calc_second_order=False,
@@ -16,7 +16,9 @@ import sys
 import numpy as np
 import SALib
 from importlib.metadata import version
+from SALib.analyze import morris as morris_analyze
 from SALib.analyze import sobol as sobol_analyze
+from SALib.sample import morris as morris_sample
 from SALib.sample import sobol as sobol_sample
 from SALib.test_functions import Ishigami, Sobol_G
 
@@ -49,8 +51,20 @@ for n in (512,):
     cases.append({"name": f"sobol-g N={n}", "parameters": 6, "outputs": Y.tolist(), "S1": S["S1"].tolist(),
                   "ST": S["ST"].tolist(), "analytic_S1": [x / vt for x in vi], "analytic_ST": st})
 
-doc = {"versions": {"numpy": np.__version__, "SALib": version("SALib")}, "sobol": cases}
+# Morris elementary effects: SALib's one-at-a-time trajectories (4 levels), the outputs and
+# morris.analyze's mu, mu_star and sigma (its mu_star_conf is a bootstrap of numpy's stream).
+morris = []
+for name, problem, evaluate, trajectories, seed in (
+        ("ishigami", ishigami, Ishigami.evaluate, 20, 20261127),
+        ("sobol-g", gproblem, lambda X: Sobol_G.evaluate(X, a=np.array(g, dtype=float)), 30, 20261128)):
+    X = morris_sample.sample(problem, trajectories, num_levels=4, seed=seed)
+    Y = evaluate(X)
+    S = morris_analyze.analyze(problem, X, Y, num_levels=4, num_resamples=100, seed=1)
+    morris.append({"name": name, "inputs": X.tolist(), "outputs": Y.tolist(), "mu": np.asarray(S["mu"]).tolist(),
+                   "mu_star": np.asarray(S["mu_star"]).tolist(), "sigma": np.asarray(S["sigma"]).tolist()})
+
+doc = {"versions": {"numpy": np.__version__, "SALib": version("SALib")}, "sobol": cases, "morris": morris}
 with open(out, "w") as fh:
     json.dump(doc, fh, indent=1, sort_keys=True)
     fh.write("\n")
-print(f"wrote {out}: {len(cases)} Sobol' cases")
+print(f"wrote {out}: {len(cases)} Sobol' cases, {len(morris)} Morris cases")

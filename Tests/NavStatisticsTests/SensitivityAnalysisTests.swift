@@ -2,18 +2,22 @@ import Foundation
 import NavStatistics
 import Testing
 
-/// Sobol' first-order and total indices against SALib 1.6.0's `sobol.analyze` on the same model
+/// Sobol' first-order and total indices and Morris' elementary effects against SALib 1.6.0's `sobol.analyze` on the same model
 /// outputs (scripts/make_sensitivity_fixtures.py: Ishigami at N = 256 and 2,048, Sobol G at
 /// N = 512), within 1e-12; and against the analytic indices within the Monte Carlo error of
 /// N = 2,048 (0.03 for Ishigami: SALib's own estimate is that far off too).
-@Suite struct SobolIndicesTests {
+@Suite struct SensitivityAnalysisTests {
     struct Reference: Decodable {
         struct Case: Decodable {
             var name: String, parameters: Int, outputs: [Double], S1: [Double], ST: [Double]
             var analytic_S1: [Double], analytic_ST: [Double]
         }
+        struct Morris: Decodable {
+            var name: String, inputs: [[Double]], outputs: [Double], mu: [Double], mu_star: [Double], sigma: [Double]
+        }
         var versions: [String: String]
         var sobol: [Case]
+        var morris: [Morris]
     }
 
     static let reference: Reference = {
@@ -51,5 +55,25 @@ import Testing
         #expect(SobolIndices(outputs: [1, 2, 3, 4], parameters: 3) == nil)
         #expect(SobolIndices(outputs: [], parameters: 1) == nil)
         #expect(SobolIndices(outputs: [1, 1, 1, 1, 1, 1], parameters: 1)?.firstOrder == [0])
+    }
+
+    /// Morris' μ, μ* and σ against SALib's morris.analyze on its own trajectories (4 levels),
+    /// within 1e-12 relative; a design whose step changes two parameters is refused.
+    @Test func morrisMatchesSALib() throws {
+        #expect(Self.reference.morris.count == 2)
+        for c in Self.reference.morris {
+            let m = try #require(MorrisElementaryEffects(inputs: c.inputs, outputs: c.outputs, levels: 4), "\(c.name)")
+            for (ours, theirs, what) in [(m.mu, c.mu, "mu"), (m.muStar, c.mu_star, "mu_star"), (m.sigma, c.sigma, "sigma")] {
+                for (a, b) in zip(ours, theirs) { #expect(abs(a - b) <= 1e-12 * max(1, abs(b)), "\(c.name) \(what): \(a) vs SALib \(b)") }
+            }
+        }
+        // Ishigami: x3 alone has no first-order effect but interacts (μ ≈ 0 with a large σ).
+        let i = try #require(Self.reference.morris.first { $0.name == "ishigami" })
+        let m = try #require(MorrisElementaryEffects(inputs: i.inputs, outputs: i.outputs))
+        #expect(m.sigma[2] > abs(m.mu[2]))
+        var bad = i.inputs
+        bad[1][0] += 0.5
+        bad[1][1] += 0.5
+        #expect(MorrisElementaryEffects(inputs: bad, outputs: i.outputs) == nil)
     }
 }
