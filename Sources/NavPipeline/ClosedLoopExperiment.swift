@@ -237,6 +237,7 @@ func closedLoopSection(
         + "(walker profiles: docs/navigator.md; recordings without ground truth are walked in open space). "
         + "Cells: success rate (arrived within 2 m of the true destination) with its Wilson 95 % interval (n = \(cl.runs) walkers × "
         + "\(cl.seeds.count) seed(s)), then the mean end-of-route error in metres (docs/guidance.md). All rows: `closed-loop.csv`.\n"
+    md += walkerProvenanceMarkdown(cl.walkerLevels.map { (text: $0.text, profile: $0.value) })
     var svgs: [(String, String)] = []
     var collapsed = 0, configsTotal = 0
     let comparisons = closedLoopComparisons(cp.walkedCells(walkers), labels: configs.map(\.label))
@@ -504,4 +505,32 @@ func closedLoopDimensionPlots(
         }
     }
     return out
+}
+
+/// The walkers' parameters with their values and sources (issue 30, item 7): what the closed
+/// loop's conclusions rest on — published, assumed, a modelling choice, or set in the spec.
+func walkerProvenanceMarkdown(_ walkers: [(text: String, profile: NavigatorProfile)]) -> String {
+    guard let first = walkers.first else { return "" }
+    let columns = walkers.map { $0.profile.parameters }
+    var md =
+        "\nWhat the walkers are (values and where each comes from; reasoning and citations: docs/navigator.md). "
+        + "A conclusion that rests on an assumed value holds for that value only.\n\n"
+        + "| parameter | unit | " + walkers.map { markdownInline($0.text) }.joined(separator: " | ") + " | source |\n"
+        + "|---|---|" + String(repeating: "---:|", count: walkers.count) + "---|\n"
+    for (i, p) in first.profile.parameters.enumerated() {
+        let values = columns.map { c in String(format: "%g", c[i].value) }
+        var sources: [(String, [String])] = []
+        for (w, c) in zip(walkers, columns) {
+            if let k = sources.firstIndex(where: { $0.0 == c[i].source.text }) {
+                sources[k].1.append(w.text)
+            } else {
+                sources.append((c[i].source.text, [w.text]))
+            }
+        }
+        let source =
+            sources.count == 1
+            ? sources[0].0 : sources.map { "\($0.1.map(markdownInline).joined(separator: ", ")): \($0.0)" }.joined(separator: "; ")
+        md += "| `\(p.key)` | \(p.unit) | " + values.joined(separator: " | ") + " | \(markdownInline(source)) |\n"
+    }
+    return md
 }
