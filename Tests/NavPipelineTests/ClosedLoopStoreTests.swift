@@ -206,7 +206,10 @@ import Testing
                 metrics: { _ in
                     closedLoopMetricColumns.map { Metric($0.name, $0.name == "runs" ? odd : 0.5, $0.unit) }
                 }, walkers: { _ in nil })
-            let rows = section.markdown.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| guidance") }
+            // The cells' rows (not the walker parameters' table: `| parameter …`, `| \`speed\` …`).
+            let rows = section.markdown.split(separator: "\n").filter {
+                $0.hasPrefix("| ") && !$0.hasPrefix("| guidance") && !$0.hasPrefix("| parameter") && !$0.hasPrefix("| `")
+            }
             #expect(!rows.isEmpty)
             #expect(rows.allSatisfy { $0.contains("| – |") || $0.hasSuffix("| – |") }, "\(rows.first ?? "")")
         }
