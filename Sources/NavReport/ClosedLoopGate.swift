@@ -134,6 +134,10 @@ public struct ClosedLoopGate: Sendable {
         self.alpha = alpha
     }
 
+    /// Walkers of one pooled cell beyond which a `closed-loop.csv` is not a run's (a spec allows
+    /// 100,000 per cell and seed): no test, so the exact test's O(walkers) loop stays bounded.
+    static let maximumWalkers = 100_000_000
+
     /// One-sided p of "current worse than baseline" for `metric`; nil when there is no test
     /// (no walkers, or two error samples without spread and equal means: no difference).
     static func pWorse(_ metric: String, baseline b: Pooled, current c: Pooled) -> Double? {
@@ -141,7 +145,7 @@ public struct ClosedLoopGate: Sendable {
             // Whole walker counts from the stored rates (a rate × runs off a whole number by rounding only).
             guard let k1 = Int(exactly: c.successes.rounded()), let n1 = Int(exactly: c.runs.rounded()),
                 let k0 = Int(exactly: b.successes.rounded()), let n0 = Int(exactly: b.runs.rounded()),
-                n1 >= k1, n0 >= k0, n1 > 0, n0 > 0
+                n1 >= k1, n0 >= k0, n1 > 0, n0 > 0, n1 <= maximumWalkers, n0 <= maximumWalkers
             else { return nil }
             return fisherExactOneSided(k1, n1 - k1, k0, n0 - k0, firstRowLower: true)
         }
@@ -156,18 +160,15 @@ public struct ClosedLoopGate: Sendable {
         var md =
             "\n## Closed loop (`closed-loop.csv`)\n\n\(cells) cells compared on success rate and mean end-of-route error (seeds pooled), "
             + "\(checks.count) gated values: \(regressions.count) regressed. A value regresses when the current cell is worse with a "
-            + "Holm-adjusted one-sided p below \(closedLoopGateNumber(alpha)) over the \(checks.count) values (success rate: Fisher's exact test on "
+            + "Holm-adjusted one-sided p below \(gateNumber(alpha)) over the \(checks.count) values (success rate: Fisher's exact test on "
             + "the walkers; mean end-of-route error: Welch's t test), or when it is missing or turned NaN.\n"
         guard !regressions.isEmpty else { return md }
         md += "\n| route | cell | metric | baseline | current | p | Holm p |\n|---|---|---|---:|---:|---:|---:|\n"
         for r in regressions {
             md +=
                 "| \(markdownInline(r.route)) | \(markdownInline(r.configuration)) | \(r.metric) | \(String(format: "%.3f", r.baseline)) | "
-                + "\(r.current.map { String(format: "%.3f", $0) } ?? "missing") | \(closedLoopGateNumber(r.pValue)) | \(closedLoopGateNumber(r.adjustedP)) |\n"
+                + "\(r.current.map { String(format: "%.3f", $0) } ?? "missing") | \(gateNumber(r.pValue)) | \(gateNumber(r.adjustedP)) |\n"
         }
         return md
     }
 }
-
-/// A number of the closed-loop gate's table: 6 significant digits, "–" when not finite.
-private func closedLoopGateNumber(_ v: Double) -> String { v.isFinite ? String(format: "%.6g", v) : "–" }

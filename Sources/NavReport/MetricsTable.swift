@@ -178,3 +178,6 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
 /// Name of the pooled "route" of a table's rows over every route: the overall tables of cells.csv
 /// and comparisons.csv, the gate's pooled rows, the closed loop's pooled comparisons.
 public let allRoutesLabel = "all"
+
+/// A number of the gate's tables and messages: 6 significant digits, "–" when not finite.
+func gateNumber(_ v: Double) -> String { v.isFinite ? String(format: "%.6g", v) : "–" }

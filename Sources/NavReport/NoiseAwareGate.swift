@@ -297,8 +297,6 @@ public func noiseAwareGate(
     return GateResult(gated: gated, comparedRows: baseline.rows.count)
 }
 
-func gateNumber(_ v: Double) -> String { v.isFinite ? String(format: "%.6g", v) : "–" }
-
 /// The change table for a CI job summary (GitHub `$GITHUB_STEP_SUMMARY`, GitLab MR notes):
 /// regressions first, then the metrics that moved, then a count of unchanged ones.
 ///

@@ -60,8 +60,8 @@ extension NavigatorProfile {
     }()
 
     /// Every parameter of this walker with its value and source: `setInSpec` for the keys its
-    /// text overrides (`cane:speed=0.8`), else the profile's default source; the ideal walker's
-    /// zero error parameters are a modelling choice (no error by construction).
+    /// text overrides (`cane:speed=0.8`), else the profile's default source; a zero of the ideal
+    /// walker (its errors, spreads and delays) is a modelling choice (none by construction).
     public var parameters: [WalkerParameter] {
         let overridden = Set(
             (name.split(separator: ":", maxSplits: 1).dropFirst().first ?? "").split(separator: ",").compactMap {
@@ -73,14 +73,8 @@ extension NavigatorProfile {
             var source = p.source
             if overridden.contains(p.key) {
                 source = .setInSpec
-            } else if base == "ideal", case .published = source {
-                source = .modellingChoice("no error by construction")
-            } else if base == "ideal",
-                [
-                    "initial_orientation_std", "step_bias", "step_bias_std", "step_direction_std", "turn_rate", "reaction_time",
-                    "reaction_time_std", "haptic_reaction_time", "seek_after",
-                ].contains(p.key)
-            {
+            } else if base == "ideal" && value == 0 {
+                // The ideal walker's errors, spreads and delays are zero: nothing about people.
                 source = .modellingChoice("no error or delay by construction")
             }
             return WalkerParameter(key: p.key, unit: p.unit, value: value, source: source)

@@ -25,39 +25,44 @@ public struct Hypergeometric: Sendable, Equatable {
     /// The support: max(0, n − (N − K)) … min(n, K).
     public var support: ClosedRange<Int> { max(0, draws - (population - successes))...min(draws, successes) }
 
-    /// P(X = k) for every k of the support, in order.
+    /// Σ P(X = k) over k in `range` (inside the support), summed from the end with the smaller
+    /// terms first, without storing the terms.
     ///
-    /// Complexity: O(|support|).
-    func probabilities() -> [Double] {
-        let (n, k0, big, total) = (Double(draws), support.lowerBound, Double(successes), Double(population))
+    /// Complexity: O(|range|) time, O(1) memory.
+    private func sum(_ range: ClosedRange<Int>, fromTop: Bool) -> Double {
+        let (n, big, total) = (Double(draws), Double(successes), Double(population))
         func logChoose(_ a: Double, _ b: Double) -> Double {
             Double.logGamma(a + 1) - Double.logGamma(b + 1) - Double.logGamma(a - b + 1)
         }
+        let k0 = fromTop ? range.upperBound : range.lowerBound
         var p = Double.exp(logChoose(big, Double(k0)) + logChoose(total - big, n - Double(k0)) - logChoose(total, n))
-        var out = [p]
-        out.reserveCapacity(support.count)
-        for k in support.dropLast() {
-            let x = Double(k)
-            p *= (big - x) * (n - x) / ((x + 1) * (total - big - n + x + 1))
-            out.append(p)
+        var out = 0.0
+        for k in 0..<range.count {
+            out += p
+            let x = Double(fromTop ? k0 - k : k0 + k)
+            // P(x + 1)/P(x) = (K − x)(n − x) / ((x + 1)(N − K − n + x + 1)); downward its inverse.
+            p *=
+                fromTop
+                ? x * (total - big - n + x) / ((big - x + 1) * (n - x + 1))
+                : (big - x) * (n - x) / ((x + 1) * (total - big - n + x + 1))
         }
         return out
     }
 
-    /// P(X ≤ x), summed from the lowest support point up. Complexity: O(|support|).
+    /// P(X ≤ x), summed from the lowest support point up. Complexity: O(|support|), O(1) memory.
     public func cdf(_ x: Int) -> Double {
         let s = support
         if x < s.lowerBound { return 0 }
         if x >= s.upperBound { return 1 }
-        return min(1, probabilities()[0...(x - s.lowerBound)].reduce(0, +))
+        return min(1, sum(s.lowerBound...x, fromTop: false))
     }
 
-    /// P(X ≥ x), summed from the highest support point down. Complexity: O(|support|).
+    /// P(X ≥ x), summed from the highest support point down. Complexity: O(|support|), O(1) memory.
     public func survival(atLeast x: Int) -> Double {
         let s = support
         if x <= s.lowerBound { return 1 }
         if x > s.upperBound { return 0 }
-        return min(1, probabilities()[(x - s.lowerBound)...].reversed().reduce(0, +))
+        return min(1, sum(x...s.upperBound, fromTop: true))
     }
 }
 

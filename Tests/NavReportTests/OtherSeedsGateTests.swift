@@ -86,3 +86,25 @@ import Testing
         #expect(noiseAwareGate(baseline: b, current: same, resamples: 1_000).regressions.count == 1)
     }
 }
+
+/// Walker counts read from a `closed-loop.csv` are data: an absurd count is no test (not an
+/// allocation or a loop of that size), and the gate still answers at once.
+@Suite struct ClosedLoopGateInputTests {
+    static func table(runs: Double, rate: Double) -> MetricsTable {
+        let metrics: [(String, Double, String)] = [
+            ("success_rate", rate, "fraction"), ("end_of_route_error", 1.0, "m"), ("end_of_route_error_ci_high", 1.5, "m"), ("runs", runs, "count"),
+        ]
+        return MetricsTable(
+            parameterColumns: ["seed"],
+            rows: metrics.map { MetricRow(route: "R", session: "s", configuration: "c", parameters: ["1"], metric: $0.0, value: $0.1, unit: $0.2) })
+    }
+
+    @Test func absurdWalkerCountsAreNoTest() {
+        let gate = ClosedLoopGate(baseline: Self.table(runs: 1e15, rate: 0.9), current: Self.table(runs: 1e15, rate: 0.2))
+        let success = gate.checks.first { $0.metric == "success_rate" }
+        #expect(success?.pValue == 1 && success?.regressed == false)
+        // A real count still tests: 30 walkers, 0.9 → 0.2 (scipy's fisher_exact: 2.8e-8).
+        let real = ClosedLoopGate(baseline: Self.table(runs: 30, rate: 0.9), current: Self.table(runs: 30, rate: 0.2))
+        #expect(real.checks.first { $0.metric == "success_rate" }?.regressed == true)
+    }
+}
