@@ -77,3 +77,89 @@ import Testing
         #expect(MorrisElementaryEffects(inputs: bad, outputs: i.outputs) == nil)
     }
 }
+
+/// The designs navbench samples walker parameters with (`SensitivityDesign`): Morris' steps are
+/// one-at-a-time moves of exactly Δ on the grid (what `MorrisElementaryEffects` requires), and on
+/// a linear model every elementary effect is its coefficient times the range (closed form); the
+/// Saltelli design fed to `SobolIndices` recovers the analytic indices of a linear model
+/// (S₁ = S_T = cⱼ²wⱼ² / Σ cₖ²wₖ², w the range) and of the Ishigami function within the Monte
+/// Carlo error of N = 4,096 pseudo-random base samples (0.05).
+@Suite struct SensitivityDesignTests {
+    @Test func morrisStepsAreOneAtATimeOnTheGrid() throws {
+        let d = 5, r = 12
+        let design = try #require(SensitivityDesign.morris(parameters: d, trajectories: r, seed: 7))
+        #expect(design.points.count == r * (d + 1))
+        let delta = 4.0 / 6.0
+        for t in 0..<r {
+            var moved = Set<Int>()
+            for s in 0..<d {
+                let a = design.points[t * (d + 1) + s], b = design.points[t * (d + 1) + s + 1]
+                let changed = (0..<d).filter { a[$0] != b[$0] }
+                #expect(changed.count == 1)
+                if let j = changed.first {
+                    #expect(abs(abs(b[j] - a[j]) - delta) < 1e-15)
+                    moved.insert(j)
+                }
+            }
+            #expect(moved.count == d, "every parameter moves once per trajectory")
+        }
+        for p in design.points {
+            for x in p {
+                #expect(x >= 0 && x <= 1 + 1e-15)
+                #expect(abs(x * 3 - (x * 3).rounded()) < 1e-12, "on the 4-level grid")
+            }
+        }
+        #expect(SensitivityDesign.morris(parameters: d, trajectories: r, seed: 7) == design)
+        #expect(SensitivityDesign.morris(parameters: d, trajectories: r, seed: 8) != design)
+        #expect(SensitivityDesign.morris(parameters: d, trajectories: r, levels: 3, seed: 7) == nil)
+        #expect(SensitivityDesign.morris(parameters: 0, trajectories: r, seed: 7) == nil)
+    }
+
+    @Test func morrisOnALinearModelGivesItsCoefficients() throws {
+        let c = [2.0, -0.5, 0.0, 3.0]
+        let ranges = [0.0...1.0, 10.0...20.0, -1.0...1.0, 0.5...0.75]
+        let design = try #require(SensitivityDesign.morris(parameters: c.count, trajectories: 10, seed: 3))
+        let x = design.scaled(to: ranges)
+        let y = x.map { p in zip(p, c).map { $0 * $1 }.reduce(0, +) }
+        let m = try #require(MorrisElementaryEffects(inputs: x, outputs: y))
+        for j in c.indices {
+            let w = ranges[j].upperBound - ranges[j].lowerBound
+            #expect(abs(m.mu[j] - c[j] * w) < 1e-9, "mu[\(j)] \(m.mu[j]) vs \(c[j] * w)")
+            #expect(abs(m.muStar[j] - abs(c[j] * w)) < 1e-9)
+            #expect(m.sigma[j] < 1e-9)
+        }
+    }
+
+    @Test func saltelliDesignRecoversAnalyticIndices() throws {
+        let design = try #require(SensitivityDesign.saltelli(parameters: 3, base: 4096, seed: 11))
+        #expect(design.points.count == 4096 * 5)
+        // Block structure: A_B(j) is A with coordinate j from B.
+        for i in [0, 17, 4095] {
+            let a = design.points[i * 5], b = design.points[i * 5 + 4]
+            for j in 0..<3 {
+                var ab = a
+                ab[j] = b[j]
+                #expect(design.points[i * 5 + 1 + j] == ab)
+            }
+        }
+        // Linear: y = 1·x₀ + 2·x₁ + 0·x₂ on [0, 1]³: S₁ = S_T = (1/5, 4/5, 0).
+        let linear = design.points.map { $0[0] + 2 * $0[1] }
+        let l = try #require(SobolIndices(outputs: linear, parameters: 3))
+        for (j, expected) in [0.2, 0.8, 0.0].enumerated() {
+            #expect(abs(l.firstOrder[j] - expected) < 0.05, "linear S1[\(j)] \(l.firstOrder[j])")
+            #expect(abs(l.total[j] - expected) < 0.05, "linear ST[\(j)] \(l.total[j])")
+        }
+        // Ishigami (a = 7, b = 0.1) on [−π, π]³ (Saltelli et al. 2008).
+        let x = design.scaled(to: Array(repeating: -Double.pi...Double.pi, count: 3))
+        let y = x.map { p in sin(p[0]) + 7 * sin(p[1]) * sin(p[1]) + 0.1 * pow(p[2], 4) * sin(p[0]) }
+        let s = try #require(SobolIndices(outputs: y, parameters: 3))
+        let a = 7.0, b = 0.1, pi = Double.pi
+        let v = a * a / 8 + b * pow(pi, 4) / 5 + b * b * pow(pi, 8) / 18 + 0.5
+        let v1 = 0.5 * pow(1 + b * pow(pi, 4) / 5, 2), v2 = a * a / 8, v13 = b * b * pow(pi, 8) * (1.0 / 18 - 1.0 / 50)
+        for (j, (s1, st)) in [(v1 / v, (v1 + v13) / v), (v2 / v, v2 / v), (0, v13 / v)].enumerated() {
+            #expect(abs(s.firstOrder[j] - s1) < 0.05, "Ishigami S1[\(j)] \(s.firstOrder[j]) vs \(s1)")
+            #expect(abs(s.total[j] - st) < 0.05, "Ishigami ST[\(j)] \(s.total[j]) vs \(st)")
+        }
+        #expect(SensitivityDesign.saltelli(parameters: 3, base: 1, seed: 11) == nil)
+    }
+}
