@@ -13,6 +13,13 @@ import PackageDescription
 //               ← NavReport (reports over files, trajectory evaluation pipeline)
 //                 ← NavPipeline (jobs over files: filters, guidance replay, experiments)
 //                   ← navbench (the CLI; docs/architecture.md lists what it still does beyond wiring)
+// The closed-loop walker's inner loop (NavSim over NavGuidance, NavSynth, NavCore) runs ~10× slower
+// unoptimised; `make test`, the gate and the notebook walk the default experiment's closed loop in
+// the debug build, so these modules are optimised in debug too (Swift's -O keeps IEEE semantics:
+// no fast-math, no FMA contraction, so every number equals the -Onone build's; the gate compares
+// the debug run with Reports/baseline byte for byte).
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "navbench",
     products: [
@@ -64,11 +71,13 @@ let package = Package(
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(
             name: "NavCore",
-            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: optimisedInDebug
         ),
         .target(
             name: "NavSynth",
-            dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: optimisedInDebug
         ),
         .target(
             name: "NavStatistics",
@@ -90,9 +99,9 @@ let package = Package(
             name: "NavMetrics",
             dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")]
         ),
-        .target(name: "NavGuidance", dependencies: ["NavCore"]),
+        .target(name: "NavGuidance", dependencies: ["NavCore"], swiftSettings: optimisedInDebug),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
-        .target(name: "NavSim", dependencies: ["NavCore", "NavSynth", "NavGuidance", "NavStatistics"]),
+        .target(name: "NavSim", dependencies: ["NavCore", "NavSynth", "NavGuidance", "NavStatistics"], swiftSettings: optimisedInDebug),
         // ROS 1 bags and MCAP: records, chunks (bz2, LZ4, Zstandard), ROS 1 and CDR messages.
         .target(name: "NavRosbag", dependencies: ["NavCore", "CBZip2", "CLZ4", "CZstd"]),
         .target(
