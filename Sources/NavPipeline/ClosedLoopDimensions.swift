@@ -58,3 +58,9 @@ public func parseWalkSettings(walker: String, vioError: String, walls: String) t
 ) {
     (try NavigatorProfile(parsing: walker), try VIOErrorSpec(parsing: vioError), try WallsMode(parsing: walls))
 }
+
+/// A value of a closed-loop dimension: the text it was given as and its parsed value.
+public struct ClosedLoopLevel<Value: Sendable & Hashable>: Sendable, Hashable {
+    public let text: String
+    public let value: Value
+}

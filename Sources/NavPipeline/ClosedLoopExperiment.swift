@@ -8,12 +8,6 @@ import NavStatistics
 import NavSynth
 import Synchronization
 
-/// A value of a closed-loop dimension: the text it was given as and its parsed value.
-public struct ClosedLoopLevel<Value: Sendable & Hashable>: Sendable, Hashable {
-    public let text: String
-    public let value: Value
-}
-
 /// The `closed_loop` section of an experiment spec (docs/experiments.md): walker profiles ×
 /// VIO error levels × the sweep's guidance configurations × seeds, `runs` walkers per cell,
 /// on every recording of the inputs.
@@ -31,6 +25,8 @@ public struct ClosedLoopSpec: Sendable, Equatable {
     public var samplePaths = 8
     /// Globs choosing the recordings walked among the experiment's inputs (all when empty).
     public var recordings: [String] = []
+    /// Robustness to walker parameters (`closed_loop.uncertainty`; nil: not asked).
+    public var uncertainty: WalkerUncertaintySpec?
     public init() {}
 
     /// The texts of a closed-loop dimension's values.
@@ -46,7 +42,7 @@ public struct ClosedLoopSpec: Sendable, Equatable {
     public var vioErrors: [String] { vioErrorLevels.map(\.text) }
     public var walls: [String] { wallsLevels.map(\.text) }
 
-    static var keys: [String] { SweepDimension.closedLoop.map(\.key) + ["runs", "seeds", "sample_paths", "recordings"] }
+    static var keys: [String] { SweepDimension.closedLoop.map(\.key) + ["runs", "seeds", "sample_paths", "recordings", "uncertainty"] }
 
     /// Parses the `closed_loop` mapping; errors name `closed_loop.KEY`.
     static func parse(_ node: Any, file: String) throws(SpecError) -> ClosedLoopSpec {
@@ -94,6 +90,9 @@ public struct ClosedLoopSpec: Sendable, Equatable {
                 return u
             }
         }
+        if let u = m["uncertainty"] {
+            s.uncertainty = try WalkerUncertaintySpec.parse(u, walkers: s.walkerLevels, seed: s.seeds.first ?? 1, file: file)
+        }
         return s
     }
 
@@ -104,6 +103,7 @@ public struct ClosedLoopSpec: Sendable, Equatable {
         for d in SweepDimension.closedLoop { y += "  \(d.key): [" + values(of: d).map(q).joined(separator: ", ") + "]\n" }
         y += "  runs: \(runs)\n  seeds: [" + seeds.map(String.init).joined(separator: ", ") + "]\n  sample_paths: \(samplePaths)\n"
         if !recordings.isEmpty { y += "  recordings: [" + recordings.map(q).joined(separator: ", ") + "]\n" }
+        if let uncertainty { y += uncertainty.resolvedYAML }
         return y
     }
 }
@@ -447,8 +447,18 @@ func closedLoopEffects(
     return out
 }
 
-/// The closed loop's Findings lines, one per swept guidance dimension.
-func closedLoopFindings(_ effects: [ClosedLoopEffect], runs: Int) -> [String] {
+/// How robust a closed-loop Findings line is to walker parameters (`WalkerRobustness`): what
+/// the shares rest on, and the clause of a level (dimension column, level, the effect's sign when
+/// significant) or nil.
+struct FindingRobustness {
+    var basis: String
+    var clause: (_ dimension: String, _ level: String, _ sign: Double?) -> String?
+}
+
+/// The closed loop's Findings lines, one per swept guidance dimension; with a walker-uncertainty
+/// analysis (`robustness`), each line ends with the share of sampled walkers for which each of
+/// its levels' verdicts holds and where it flips.
+func closedLoopFindings(_ effects: [ClosedLoopEffect], runs: Int, robustness: FindingRobustness? = nil) -> [String] {
     var dims: [String] = []
     for e in effects where !dims.contains(e.dimension) { dims.append(e.dimension) }
     return dims.map { d in
@@ -460,8 +470,14 @@ func closedLoopFindings(_ effects: [ClosedLoopEffect], runs: Int) -> [String] {
                     : "no difference in success rate")
         }
         let n = mine.map(\.n).max() ?? 0
+        var clauses = ""
+        if let r = robustness {
+            let parts = mine.compactMap { e in r.clause(d, e.level, e.significant ? (e.meanDifference < 0 ? -1 : 1) : nil) }
+            if !parts.isEmpty { clauses = " Walker parameters (" + r.basis + "): " + parts.joined(separator: "; ") + "." }
+        }
         return "Closed loop, \(markdownInline(d)): " + parts.joined(separator: "; ")
             + " (95 % CIs over n = \(n) walkers: \(runs) per recording × walls × walker × VIO error × seed, paired across guidance)."
+            + clauses
     }
 }
 

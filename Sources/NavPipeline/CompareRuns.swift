@@ -82,7 +82,7 @@ private func resultKindGates(
 ) throws(TraceError) -> GateResult {
     var out = GateResult(gated: [], comparedRows: 0)
     guard isFolder(baseline), isFolder(current) else { return out }
-    for kind in kinds {
+    for kind in kinds where kind.isGated {
         let b = (baseline as NSString).appendingPathComponent(kind.csvFile)
         guard FileManager.default.fileExists(atPath: b) else { continue }
         let base = try MetricsTable.read(b)

@@ -91,14 +91,6 @@ public struct Sweep: Sendable, Equatable {
     }
 }
 
-/// A bad spec: one line naming the file and the key.
-public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var file: String, key: String, problem: String
-    public init(file: String, key: String, problem: String) { self.file = file; self.key = key; self.problem = problem }
-    /// `FILE: KEY: problem`, or `FILE: problem` for the file as a whole (key empty).
-    public var description: String { key.isEmpty ? "\(file): \(problem)" : "\(file): \(key): \(problem)" }
-}
-
 extension ExperimentSpec {
     static let topKeys = [
         "name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "statistics", "data_seeds",

@@ -87,6 +87,15 @@ public protocol ResultKind: Sendable {
     func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome
     /// The section from every unit with its stored outcome (nil: failed or missing), in unit order.
     func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection
+    /// Whether its section comes after the closed-loop section instead of before it (default: before).
+    var followsClosedLoop: Bool { get }
+    /// Whether `navbench compare` gates its CSV (default: yes).
+    var isGated: Bool { get }
+}
+
+extension ResultKind {
+    public var followsClosedLoop: Bool { false }
+    public var isGated: Bool { true }
 }
 
 /// The key of a unit of kind `kind`: SHA-256 (hex) of the navbench version, the kind and `parts`
@@ -194,19 +203,32 @@ public func resultKindSections(
 ) throws -> (sections: [ReportSection], failures: [String]) {
     var sections: [ReportSection] = [], failures: [String] = []
     for kind in kinds where kind.isAsked(by: plan.spec) {
-        let units = kind.units(of: plan)
-        let results: [(unit: WorkUnit, outcome: UnitOutcome?)] = try store.read { reader in
-            try units.map { u in
-                guard let r = try reader.result(key: u.key), r.kind == kind.name else {
-                    failures.append(try reader.failure(key: u.key) ?? "\(u.title): no result (its shard did not run, or the run was stopped)")
-                    return (u, nil)
-                }
-                return (u, UnitOutcome(metrics: r.metrics, note: r.note))
-            }
-        }
+        let (results, missing) = try storedOutcomes(of: kind, plan, store: store)
+        failures += missing
         sections.append(kind.section(results, plan: plan))
     }
     return (sections, failures)
+}
+
+/// Every unit of `kind` with its stored outcome (nil: failed or missing), in unit order, and a
+/// failure line for each unit without one (its stored failure, or "no result").
+///
+/// - Complexity: O(units) store lookups.
+public func storedOutcomes(
+    of kind: any ResultKind, _ plan: ExperimentPlan, store: ResultsStore
+) throws -> (results: [(unit: WorkUnit, outcome: UnitOutcome?)], failures: [String]) {
+    var failures: [String] = []
+    let units = kind.units(of: plan)
+    let results: [(unit: WorkUnit, outcome: UnitOutcome?)] = try store.read { reader in
+        try units.map { u in
+            guard let r = try reader.result(key: u.key), r.kind == kind.name else {
+                failures.append(try reader.failure(key: u.key) ?? "\(u.title): no result (its shard did not run, or the run was stopped)")
+                return (u, nil)
+            }
+            return (u, UnitOutcome(metrics: r.metrics, note: r.note))
+        }
+    }
+    return (results, failures)
 }
 
 /// The units of a kind that runs each configuration on every input of the plan, in input-name

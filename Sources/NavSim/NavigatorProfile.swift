@@ -119,7 +119,7 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     /// Accepted values of each override key: what a person can do, so that a typo such as
     /// `speed=1e308` is one line rather than an overflow, and `speed=0.0001` is refused rather
     /// than a walk of years (docs/navigator.md).
-    static func allowedRange(_ key: String) -> ClosedRange<Double> {
+    public static func allowedRange(_ key: String) -> ClosedRange<Double> {
         switch key {
         case "speed": return 0.1...5  // m/s
         case "step_length": return 0.1...3  // m

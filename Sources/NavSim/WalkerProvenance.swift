@@ -31,33 +31,63 @@ public struct WalkerParameter: Sendable, Equatable {
 
 extension NavigatorProfile {
     /// Units and default sources of the override keys of the named profiles (docs/navigator.md's
-    /// table, in its order). The ideal walker's error parameters are zero by construction.
-    static let parameterSources: [(key: String, unit: String, source: WalkerParameterSource)] = {
+    /// table, in its order), and for each parameter no published value fixes, the range a
+    /// sensitivity analysis samples by default (`closed_loop.uncertainty`; reasoning in
+    /// docs/navigator.md, "Plausible ranges"). The ideal walker's error parameters are zero by construction.
+    static let parameterSources: [(key: String, unit: String, source: WalkerParameterSource, plausible: ClosedRange<Double>?)] = {
         let kallie = "Kallie, Schrater & Legge 2007 model; fitted values not available"
         return [
-            ("speed", "m/s", .assumed("guide-dog faster than cane after Clark-Carter et al. 1986; values not available")),
-            ("step_length", "m", .assumed("Mason, Legge & Kallie 2005 not available")),
-            ("initial_orientation_std", "deg", .assumed(kallie)),
-            ("step_bias", "deg/step", .assumed(kallie)),
-            ("step_bias_std", "deg/step", .assumed(kallie)),
-            ("step_direction_std", "deg/step", .assumed(kallie)),
-            ("exact_angles", "0/1", .modellingChoice("the ideal walker turns the exact angle, others the spoken hour")),
-            ("over_rotation_slight", "deg", .published("Ahmetovic et al., ASSETS 2018")),
-            ("over_rotation_slight_std", "deg", .published("Ahmetovic et al., ASSETS 2018")),
-            ("over_rotation_ample", "deg", .published("Ahmetovic et al., ASSETS 2018")),
-            ("over_rotation_ample_std", "deg", .published("Ahmetovic et al., ASSETS 2018")),
-            ("turn_rate", "deg/s", .assumed("")),
-            ("reaction_time", "s", .assumed("Ohn-Bar et al. 2018 values not available")),
-            ("reaction_time_std", "s", .assumed("Ohn-Bar et al. 2018 values not available")),
-            ("haptic_reaction_time", "s", .assumed("")),
-            ("bear", "deg", .assumed("Clew's 'Bear left/right' names no angle")),
-            ("seek_after", "s", .assumed("")),
-            ("seek_rate", "deg/s", .assumed("")),
-            ("start_wait", "s", .modellingChoice("")),
-            ("lost_time_factor", "–", .assumed("the time limit")),
-            ("lost_time_margin", "s", .assumed("the time limit")),
+            ("speed", "m/s", .assumed("guide-dog faster than cane after Clark-Carter et al. 1986; values not available"), 0.55...1.3),
+            ("step_length", "m", .assumed("Mason, Legge & Kallie 2005 not available"), 0.45...0.7),
+            ("initial_orientation_std", "deg", .assumed(kallie), 2...10),
+            ("step_bias", "deg/step", .assumed(kallie), nil),
+            ("step_bias_std", "deg/step", .assumed(kallie), 0...1),
+            ("step_direction_std", "deg/step", .assumed(kallie), 0.5...3),
+            ("exact_angles", "0/1", .modellingChoice("the ideal walker turns the exact angle, others the spoken hour"), nil),
+            ("over_rotation_slight", "deg", .published("Ahmetovic et al., ASSETS 2018"), nil),
+            ("over_rotation_slight_std", "deg", .published("Ahmetovic et al., ASSETS 2018"), nil),
+            ("over_rotation_ample", "deg", .published("Ahmetovic et al., ASSETS 2018"), nil),
+            ("over_rotation_ample_std", "deg", .published("Ahmetovic et al., ASSETS 2018"), nil),
+            ("turn_rate", "deg/s", .assumed(""), 45...180),
+            ("reaction_time", "s", .assumed("Ohn-Bar et al. 2018 values not available"), 0.5...2),
+            ("reaction_time_std", "s", .assumed("Ohn-Bar et al. 2018 values not available"), 0.1...0.6),
+            ("haptic_reaction_time", "s", .assumed(""), 0.2...0.8),
+            ("bear", "deg", .assumed("Clew's 'Bear left/right' names no angle"), 15...45),
+            ("seek_after", "s", .assumed(""), 1...6),
+            ("seek_rate", "deg/s", .assumed(""), 30...120),
+            ("start_wait", "s", .modellingChoice(""), nil),
+            ("lost_time_factor", "–", .assumed("the time limit"), nil),
+            ("lost_time_margin", "s", .assumed("the time limit"), nil),
         ]
     }()
+
+    /// The parameters a sensitivity analysis varies by default and their plausible ranges: every
+    /// assumed parameter of a person (not the time limit, not the step bias's mean, whose sign
+    /// only mirrors the veering), in the table's order.
+    public static var plausibleRanges: [(key: String, unit: String, range: ClosedRange<Double>)] {
+        parameterSources.compactMap { p in p.plausible.map { (p.key, p.unit, $0) } }
+    }
+
+    /// The unit of an override key (`nil`: not a key).
+    public static func unit(of key: String) -> String? { parameterSources.first { $0.key == key }?.unit }
+
+    /// The keys a numeric value can be set for (`setting(_:to:)`), in the table's order.
+    public static var numericKeys: [String] { doubleKeys.map(\.0) }
+
+    /// This walker with parameter `key` set to `value`, checked as a walker text's override is
+    /// (`allowedRange`). Throws for an unknown key or a value out of range.
+    public func setting(_ key: String, to value: Double) throws(NavigatorProfileError) -> NavigatorProfile {
+        guard let path = Self.doubleKeys.first(where: { $0.0 == key })?.1 else {
+            throw NavigatorProfileError("unknown walker parameter '\(key)' (expected \(Self.numericKeys.joined(separator: ", ")))")
+        }
+        let allowed = Self.allowedRange(key)
+        guard value.isFinite, allowed.contains(value) else {
+            throw NavigatorProfileError("walker parameter \(key) must be from \(allowed.lowerBound) to \(allowed.upperBound), got \(value)")
+        }
+        var p = self
+        p[keyPath: path] = value
+        return p
+    }
 
     /// Every parameter of this walker with its value and source: `setInSpec` for the keys its
     /// text overrides (`cane:speed=0.8`), else the profile's default source; a zero of the ideal

@@ -12,6 +12,9 @@ public struct SensitivityDesign: Sendable, Equatable {
     /// Parameters per point.
     public var dimensions: Int
 
+    /// A design from given points (each of `dimensions` coordinates in [0, 1]).
+    public init(points: [[Double]], dimensions: Int) { self.points = points; self.dimensions = dimensions }
+
     /// Morris' one-at-a-time trajectories (Morris 1991, the design SALib's `morris.sample` makes
     /// without optimisation): per trajectory a base point on the grid {0, 1/(p−1), …, 1} whose
     /// coordinates lie in the lower half (so that x + Δ ≤ 1), then D steps, each moving one
