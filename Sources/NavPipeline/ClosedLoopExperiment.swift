@@ -234,7 +234,7 @@ func closedLoopSection(
     md +=
         dims.map { d in "\(d.key) " + cl.values(of: d).map { markdownCode($0) }.joined(separator: ", ") }.joined(separator: " × ")
         + " × \(configs.count) guidance configurations × seeds \(cl.seeds.map(String.init).joined(separator: ", ")), \(cl.runs) walkers per cell "
-        + "(walker profiles: docs/navigator.md; recordings without ground truth are walked in open space). "
+        + "(walker profiles: docs/navigator.md; walls `venue` is open space for a recording without ground truth; `corridor` follows its recorded path). "
         + "Cells: success rate (arrived within 2 m of the true destination) with its Wilson 95 % interval (n = \(cl.runs) walkers × "
         + "\(cl.seeds.count) seed(s)), then the mean end-of-route error in metres (docs/guidance.md). All rows: `closed-loop.csv`.\n"
     md += walkerProvenanceMarkdown(cl.walkerLevels.map { (text: $0.text, profile: $0.value) })

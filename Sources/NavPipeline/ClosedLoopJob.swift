@@ -105,11 +105,17 @@ public func closedLoopScenario(recording: Session, options o: GuidanceOptions, w
         anchor = anchor.map { venueFromVIO.act(on: $0) }
     }
     let route = trueRoute
+    // Walls: a venue's floor plan lives in the venue frame, which only ground truth places the
+    // route in; without it (an imported Clew route, an ARKit log) `venue` is open space (a
+    // recorded path may wander or cross itself, which a corridor along it would wall off), and
+    // an explicit corridor is built along the recorded path (honoured, never ignored).
     var plan = FloorPlan.openSpace
-    switch (walls, recording.groundTruth == nil) {
-    case (_, true), (.none, _): break
-    case (.venue, _): plan = venuePlan ?? FloorPlan.corridor(along: trueRoute.keypoints.map(\.position), halfWidth: 1.25)
-    case (.corridor(let w), _): plan = FloorPlan.corridor(along: trueRoute.keypoints.map(\.position), halfWidth: w)
+    let along = trueRoute.keypoints.map(\.position)
+    switch walls {
+    case .none: break
+    case .venue:
+        if recording.groundTruth != nil { plan = venuePlan ?? FloorPlan.corridor(along: along, halfWidth: 1.25) }
+    case .corridor(let w): plan = FloorPlan.corridor(along: along, halfWidth: w)
     }
     return ClosedLoopScenario(
         routeID: recording.metadata.routeID.isEmpty ? rid : recording.metadata.routeID, route: route, trueRoute: trueRoute,

@@ -43,20 +43,31 @@ import Testing
     }
 
     /// Real route geometry: a Clew route imported from `.crd` and an ARKit-logger recording of
-    /// Datasets/real are walked in open space (no ground truth, no floor plan: no wall contacts).
-    @Test func realRoutesAreWalkedInOpenSpace() throws {
+    /// Datasets/real (no ground truth, no floor plan) are walked in open space with `venue` (the
+    /// default) and `none`: the ideal walker arrives without touching a wall; a corridor along the
+    /// recorded path is honoured when asked for (a cane walker touches a 0.2 m one), never ignored.
+    @Test func realRoutesAreWalkedInOpenSpaceOrTheirCorridor() throws {
         let dir = NSTemporaryDirectory() + "navbench-sim-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let imported = try navbench(
             ["import", "clew-crd", "Tests/NavImportTests/Fixtures/import/clew/route.crd", "--out", dir + "/route.h5"], cwd: repoRoot)
         #expect(imported.status == 0)
-        for file in [dir + "/route.h5", "Datasets/real/arkit-data-logger/ARKit_camera_pose.h5"] {
-            let r = try navbench(["simulate", file, "--walker", "ideal", "--runs", "2", "--json"], cwd: repoRoot)
+        func runs(_ args: [String]) throws -> [[String: Any]] {
+            let r = try navbench(["simulate"] + args + ["--json"], cwd: repoRoot)
             #expect(r.status == 0, "\(r.err)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
-            let runs = try #require(json["runs"] as? [[String: Any]])
-            #expect(runs.allSatisfy { ($0["wall_contacts"] as? Int) == 0 && ($0["success"] as? Bool) == true }, "\(file)")
+            return try #require(json["runs"] as? [[String: Any]])
+        }
+        for file in [dir + "/route.h5", "Datasets/real/arkit-data-logger/ARKit_camera_pose.h5"] {
+            for walls in ["venue", "none"] {
+                let ideal = try runs([file, "--walker", "ideal", "--runs", "2", "--walls", walls])
+                #expect(ideal.allSatisfy { ($0["wall_contacts"] as? Int) == 0 && ($0["success"] as? Bool) == true }, "\(file) \(walls)")
+            }
+            let open = try runs([file, "--walker", "cane", "--runs", "10", "--walls", "none"])
+            let narrow = try runs([file, "--walker", "cane", "--runs", "10", "--walls", "corridor:0.2"])
+            #expect(open.allSatisfy { ($0["wall_contacts"] as? Int) == 0 }, "\(file): open space has no walls")
+            #expect(narrow.contains { ($0["wall_contacts"] as? Int ?? 0) > 0 }, "\(file): a 0.2 m corridor is touched")
         }
     }
 
