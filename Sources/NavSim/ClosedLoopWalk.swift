@@ -404,11 +404,18 @@ struct ClosedLoopWalker {
                 var turn = c
                 let m = abs(c)
                 if m > 22.5 * deg {
-                    let (mean, sd) =
-                        m <= 60 * deg
-                        ? (w.overRotationSlightDegrees, w.overRotationSlightStdDegrees)
-                        : (w.overRotationAmpleDegrees, w.overRotationAmpleStdDegrees)
-                    turn = (c > 0 ? 1 : -1) * max(0, m + (mean + sd * u) * deg)
+                    let over: Double
+                    if w.mechanisticTurns {
+                        // Rotating on for the stop delay (Ahmetovic et al., PerCom 2019): rate × delay.
+                        over = w.turnRateDegreesPerSecond * max(0, w.stopReactionSeconds + w.stopReactionStdSeconds * u)
+                    } else {
+                        let (mean, sd) =
+                            m <= 60 * deg
+                            ? (w.overRotationSlightDegrees, w.overRotationSlightStdDegrees)
+                            : (w.overRotationAmpleDegrees, w.overRotationAmpleStdDegrees)
+                        over = mean + sd * u
+                    }
+                    turn = (c > 0 ? 1 : -1) * max(0, m + over * deg)
                 }
                 turnTarget = yaw - turn
                 lastHeard = t

@@ -33,6 +33,17 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     public var overRotationAmpleStdDegrees = 0.0
     /// Rotation speed while turning in place, deg/s (0 = instantaneous).
     public var turnRateDegreesPerSecond = 0.0
+    /// How a turn over 22.5° misses its commanded angle. false: the fixed offsets above (the
+    /// published over-rotations). true: mechanistically (Ahmetovic et al., PerCom 2019 and TACCESS
+    /// 2019, attribute over-rotation to the delay between the cue to stop and stopping): the walker
+    /// keeps rotating at `turnRateDegreesPerSecond` for a stop delay drawn as
+    /// N(stopReactionSeconds, stopReactionStdSeconds) (clamped at 0), so the over-rotation is
+    /// turn rate × delay, the same for slight and ample turns.
+    public var mechanisticTurns = false
+    /// The stop delay of mechanistic turns, mean and std, s (defaults: the published 17.4° ± 4.0°
+    /// slight-turn over-rotation at the 90°/s turn rate).
+    public var stopReactionSeconds = 17.4 / 90
+    public var stopReactionStdSeconds = 4.0 / 90
     /// Reaction time to speech (onset to start of turning), mean and std, s.
     public var speechReactionSeconds = 0.0
     public var speechReactionStdSeconds = 0.0
@@ -109,11 +120,17 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
             ("over_rotation_slight", \.overRotationSlightDegrees), ("over_rotation_slight_std", \.overRotationSlightStdDegrees),
             ("over_rotation_ample", \.overRotationAmpleDegrees), ("over_rotation_ample_std", \.overRotationAmpleStdDegrees),
             ("turn_rate", \.turnRateDegreesPerSecond),
+            ("stop_reaction_time", \.stopReactionSeconds), ("stop_reaction_time_std", \.stopReactionStdSeconds),
             ("reaction_time", \.speechReactionSeconds), ("reaction_time_std", \.speechReactionStdSeconds),
             ("haptic_reaction_time", \.hapticReactionSeconds), ("bear", \.bearDegrees),
             ("seek_after", \.seekAfterSeconds), ("seek_rate", \.seekRateDegreesPerSecond),
             ("start_wait", \.startWaitSeconds), ("lost_time_factor", \.lostTimeFactor), ("lost_time_margin", \.lostTimeMarginSeconds),
         ]
+    }
+
+    /// Override keys that are 0 or 1 and the fields they set.
+    static var flagKeys: [(String, WritableKeyPath<NavigatorProfile, Bool>)] {
+        [("exact_angles", \.exactAngles), ("mechanistic_turns", \.mechanisticTurns)]
     }
 
     /// Accepted values of each override key: what a person can do, so that a typo such as
@@ -127,7 +144,7 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
         case "turn_rate", "seek_rate": return 1...3600  // deg/s
         case "lost_time_factor": return 1...100
         case "lost_time_margin", "seek_after", "start_wait": return 0...3600  // s
-        case "reaction_time", "reaction_time_std", "haptic_reaction_time": return 0...60  // s
+        case "reaction_time", "reaction_time_std", "haptic_reaction_time", "stop_reaction_time", "stop_reaction_time_std": return 0...60  // s
         default: return 0...180  // angles and their spreads, deg
         }
     }
@@ -147,14 +164,14 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
             guard kv.count == 2, let x = Double(kv[1]), x.isFinite else {
                 throw NavigatorProfileError("walker '\(text)': expected key=number, got '\(part)'")
             }
-            if kv[0] == "exact_angles" {
-                guard x == 0 || x == 1 else { throw NavigatorProfileError("walker '\(text)': exact_angles is 0 or 1, got \(kv[1])") }
-                exactAngles = x == 1
+            if let flag = NavigatorProfile.flagKeys.first(where: { $0.0 == kv[0] })?.1 {
+                guard x == 0 || x == 1 else { throw NavigatorProfileError("walker '\(text)': \(kv[0]) is 0 or 1, got \(kv[1])") }
+                self[keyPath: flag] = x == 1
                 continue
             }
             guard let path = NavigatorProfile.doubleKeys.first(where: { $0.0 == kv[0] })?.1 else {
                 throw NavigatorProfileError(
-                    "walker '\(text)': unknown key '\(kv[0])' (expected exact_angles, \(NavigatorProfile.doubleKeys.map(\.0).joined(separator: ", ")))"
+                    "walker '\(text)': unknown key '\(kv[0])' (expected \((NavigatorProfile.flagKeys.map(\.0) + NavigatorProfile.doubleKeys.map(\.0)).joined(separator: ", ")))"
                 )
             }
             let allowed = NavigatorProfile.allowedRange(kv[0])

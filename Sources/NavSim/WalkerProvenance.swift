@@ -48,6 +48,9 @@ extension NavigatorProfile {
             ("over_rotation_slight_std", "deg", .published("Ahmetovic et al., ASSETS 2018"), nil),
             ("over_rotation_ample", "deg", .published("Ahmetovic et al., ASSETS 2018"), nil),
             ("over_rotation_ample_std", "deg", .published("Ahmetovic et al., ASSETS 2018"), nil),
+            ("mechanistic_turns", "0/1", .modellingChoice("0: the published over-rotation added to a turn; 1: turn rate × stop delay"), nil),
+            ("stop_reaction_time", "s", .assumed("17.4° at 90 deg/s (Ahmetovic et al. 2018); used when mechanistic_turns=1"), nil),
+            ("stop_reaction_time_std", "s", .assumed("4.0° at 90 deg/s (Ahmetovic et al. 2018); used when mechanistic_turns=1"), nil),
             ("turn_rate", "deg/s", .assumed(""), 45...180),
             ("reaction_time", "s", .assumed("Ohn-Bar et al. 2018 values not available"), 0.5...2),
             ("reaction_time_std", "s", .assumed("Ohn-Bar et al. 2018 values not available"), 0.1...0.6),
@@ -99,7 +102,9 @@ extension NavigatorProfile {
             })
         let base = name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? name
         return Self.parameterSources.map { p in
-            let value = p.key == "exact_angles" ? (exactAngles ? 1 : 0) : Self.doubleKeys.first { $0.0 == p.key }.map { self[keyPath: $0.1] } ?? .nan
+            let value =
+                Self.flagKeys.first { $0.0 == p.key }.map { self[keyPath: $0.1] ? 1.0 : 0.0 }
+                ?? Self.doubleKeys.first { $0.0 == p.key }.map { self[keyPath: $0.1] } ?? .nan
             var source = p.source
             if overridden.contains(p.key) {
                 source = .setInSpec
