@@ -101,7 +101,8 @@ let package = Package(
         ),
         .target(name: "NavGuidance", dependencies: ["NavCore"], swiftSettings: optimisedInDebug),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),
-        .target(name: "NavSim", dependencies: ["NavCore", "NavSynth", "NavGuidance", "NavStatistics"], swiftSettings: optimisedInDebug),
+        .target(
+            name: "NavSim", dependencies: ["NavCore", "NavSynth", "NavGeometry", "NavGuidance", "NavStatistics"], swiftSettings: optimisedInDebug),
         // ROS 1 bags and MCAP: records, chunks (bz2, LZ4, Zstandard), ROS 1 and CDR messages.
         .target(name: "NavRosbag", dependencies: ["NavCore", "CBZip2", "CLZ4", "CZstd"]),
         .target(
@@ -148,7 +149,7 @@ let package = Package(
             dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .testTarget(name: "NavSynthTests", dependencies: ["NavCore", "NavSynth"]),
-        .testTarget(name: "NavSimTests", dependencies: ["NavCore", "NavSynth", "NavGuidance", "NavSim"]),
+        .testTarget(name: "NavSimTests", dependencies: ["NavCore", "NavSynth", "NavGeometry", "NavGuidance", "NavSim"]),
         .testTarget(
             name: "NavIOTests",
             dependencies: ["NavTestSupport", "NavCore", "NavIO", "NavSynth"],

@@ -27,6 +27,10 @@ public struct ClosedLoopSpec: Sendable, Equatable {
     public var recordings: [String] = []
     /// Robustness to walker parameters (`closed_loop.uncertainty`; nil: not asked).
     public var uncertainty: WalkerUncertaintySpec?
+    /// `registration: simulated`: Clew's registration is simulated from anchor sightings and the
+    /// closed loop crosses the sweep's `registration` and `anchor_sightings` levels (default
+    /// `perfect`: registration error only as a VIO error level's `yaw_offset`).
+    public var simulatesRegistration = false
     public init() {}
 
     /// The texts of a closed-loop dimension's values.
@@ -42,7 +46,9 @@ public struct ClosedLoopSpec: Sendable, Equatable {
     public var vioErrors: [String] { vioErrorLevels.map(\.text) }
     public var walls: [String] { wallsLevels.map(\.text) }
 
-    static var keys: [String] { SweepDimension.closedLoop.map(\.key) + ["runs", "seeds", "sample_paths", "recordings", "uncertainty"] }
+    static var keys: [String] {
+        SweepDimension.closedLoop.map(\.key) + ["runs", "seeds", "sample_paths", "recordings", "registration", "uncertainty"]
+    }
 
     /// Parses the `closed_loop` mapping; errors name `closed_loop.KEY`.
     static func parse(_ node: Any, file: String) throws(SpecError) -> ClosedLoopSpec {
@@ -90,6 +96,14 @@ public struct ClosedLoopSpec: Sendable, Equatable {
                 return u
             }
         }
+        if let v = m["registration"] {
+            guard let t = v as? String, t == "perfect" || t == "simulated" else {
+                throw fail(
+                    "registration", "expected perfect (the registration error is a VIO error level's yaw_offset) or simulated (from anchor sightings)"
+                )
+            }
+            s.simulatesRegistration = t == "simulated"
+        }
         if let u = m["uncertainty"] {
             s.uncertainty = try WalkerUncertaintySpec.parse(u, walkers: s.walkerLevels, seed: s.seeds.first ?? 1, file: file)
         }
@@ -103,38 +117,58 @@ public struct ClosedLoopSpec: Sendable, Equatable {
         for d in SweepDimension.closedLoop { y += "  \(d.key): [" + values(of: d).map(q).joined(separator: ", ") + "]\n" }
         y += "  runs: \(runs)\n  seeds: [" + seeds.map(String.init).joined(separator: ", ") + "]\n  sample_paths: \(samplePaths)\n"
         if !recordings.isEmpty { y += "  recordings: [" + recordings.map(q).joined(separator: ", ") + "]\n" }
+        y += "  registration: \(simulatesRegistration ? "simulated" : "perfect")\n"
         if let uncertainty { y += uncertainty.resolvedYAML }
         return y
     }
 }
 
-/// A guidance configuration as the closed loop sees it: only what changes the route or the
-/// guidance (RDP, crumbs, guidance parameters); registration and anchor choices belong to the
-/// recorded navigation sessions and are replaced by the VIO error levels.
+/// A guidance configuration as the closed loop sees it: what changes the route or the guidance
+/// (RDP, crumbs, guidance parameters), and with `closed_loop.registration: simulated` the
+/// registration mode and anchor sightings Clew's simulated registration uses; otherwise those
+/// belong to the recorded navigation sessions and are replaced by the VIO error levels.
 struct ClosedLoopConfiguration {
     var label: String
     var options: GuidanceOptions
+    /// Whether the walks simulate Clew's registration from anchor sightings (`options.registration`,
+    /// `options.anchorSightings`), else a perfect one.
+    var simulatesRegistration = false
+
+    /// The walk settings of this configuration for a walker and a VIO error level.
+    func settings(walker: NavigatorProfile, vioError: VIOErrorSpec) -> ClosedLoopSettings {
+        ClosedLoopSettings(
+            walker: walker, vioError: vioError, guidance: options.guidance,
+            registration: simulatesRegistration ? SimulatedRegistration(mode: options.registration, sightings: options.anchorSightings) : nil)
+    }
 }
 
 /// The sweep dimensions that belong to recorded navigation sessions (registration, anchor
 /// sightings, position filter, their seed): the closed loop replaces them with its VIO error
-/// levels and does not cross them.
+/// levels and does not cross them — but registration and anchor sightings when it simulates
+/// the registration (`closedLoopDimensions`).
 let navigationSessionDimensions: Set<String> = [
     SweepDimension.registration.key, SweepDimension.anchorSightings.key,
     SweepDimension.positionFilter.key, SweepDimension.seeds.key,
 ]
 
-/// The sweep's configurations deduplicated on the dimensions that change the route or the
-/// guidance; labels name those that vary (`tol=0.6 words=clock`).
-func closedLoopConfigurations(_ sweep: Sweep) -> [ClosedLoopConfiguration] {
-    // The navigation-session dimensions keep their default levels (`SweepDimension.options`).
-    let dims = SweepDimension.all.filter { !navigationSessionDimensions.contains($0.key) }
+/// The sweep dimensions the closed loop crosses, in `SweepDimension.all` order.
+func closedLoopDimensions(simulatesRegistration: Bool) -> [SweepDimension] {
+    let crossedAnyway: Set<String> = simulatesRegistration ? [SweepDimension.registration.key, SweepDimension.anchorSightings.key] : []
+    return SweepDimension.all.filter { !navigationSessionDimensions.contains($0.key) || crossedAnyway.contains($0.key) }
+}
+
+/// The sweep's configurations deduplicated on the dimensions the closed loop crosses
+/// (`closedLoopDimensions`); labels name those that vary (`tol=0.6 words=clock`).
+func closedLoopConfigurations(_ sweep: Sweep, simulatesRegistration: Bool = false) -> [ClosedLoopConfiguration] {
+    // The other dimensions keep their default levels (`SweepDimension.options`).
+    let dims = closedLoopDimensions(simulatesRegistration: simulatesRegistration)
     var combos: [[SweepLevel]] = [[]]
     for d in dims { combos = combos.flatMap { c in sweep.levels(of: d).map { c + [$0] } } }
     return combos.map { levels in
         let label = zip(dims, levels).filter { sweep.levels(of: $0.0).count > 1 }.map { "\($0.0.label)=\($0.1.text)" }.joined(separator: " ")
         let chosen = Dictionary(uniqueKeysWithValues: zip(dims.map(\.key), levels))
-        return ClosedLoopConfiguration(label: label.isEmpty ? "default" : label, options: SweepDimension.options(chosen))
+        return ClosedLoopConfiguration(
+            label: label.isEmpty ? "default" : label, options: SweepDimension.options(chosen), simulatesRegistration: simulatesRegistration)
     }
 }
 
@@ -378,8 +412,8 @@ public struct ClosedLoopEffect: Sendable, Equatable {
 
 /// The level text of every swept guidance dimension of each closed-loop configuration, by
 /// `metrics.csv` column (`closedLoopConfigurations` order).
-func closedLoopConfigurationLevels(_ sweep: Sweep) -> [[String: String]] {
-    let dims = SweepDimension.all.filter { !navigationSessionDimensions.contains($0.key) }
+func closedLoopConfigurationLevels(_ sweep: Sweep, simulatesRegistration: Bool = false) -> [[String: String]] {
+    let dims = closedLoopDimensions(simulatesRegistration: simulatesRegistration)
     var combos: [[String: String]] = [[:]]
     for d in dims {
         combos = combos.flatMap { c in
@@ -403,9 +437,10 @@ func closedLoopConfigurationLevels(_ sweep: Sweep) -> [[String: String]] {
 func closedLoopEffects(
     _ cp: ClosedLoopPlan, sweep: Sweep, options: StatisticsOptions, walkers: (ClosedLoopCell) -> ClosedLoopWalkers?
 ) -> [ClosedLoopEffect] {
-    let levels = closedLoopConfigurationLevels(sweep)
+    let simulated = cp.spec.simulatesRegistration
+    let levels = closedLoopConfigurationLevels(sweep, simulatesRegistration: simulated)
     var out: [ClosedLoopEffect] = []
-    for d in SweepDimension.all where !navigationSessionDimensions.contains(d.key) && sweep.values(of: d).count > 1 {
+    for d in closedLoopDimensions(simulatesRegistration: simulated) where sweep.values(of: d).count > 1 {
         let values = sweep.values(of: d)
         let reference = values[0]
         // Walkers by (cell, the other dimensions' levels) and level.
@@ -489,9 +524,10 @@ func closedLoopFindings(_ effects: [ClosedLoopEffect], runs: Int, robustness: Fi
 func closedLoopDimensionPlots(
     _ cp: ClosedLoopPlan, sweep: Sweep, walkers: (ClosedLoopCell) -> ClosedLoopWalkers?
 ) -> [(name: String, svg: String)] {
-    let levels = closedLoopConfigurationLevels(sweep)
+    let simulated = cp.spec.simulatesRegistration
+    let levels = closedLoopConfigurationLevels(sweep, simulatesRegistration: simulated)
     var out: [(String, String)] = []
-    for d in SweepDimension.all where !navigationSessionDimensions.contains(d.key) && sweep.values(of: d).count > 1 {
+    for d in closedLoopDimensions(simulatesRegistration: simulated) where sweep.values(of: d).count > 1 {
         let values = sweep.values(of: d)
         let numeric = values.compactMap(Double.init)
         let xs = numeric.count == values.count && numeric.allSatisfy(\.isFinite) ? numeric : values.indices.map(Double.init)

@@ -94,7 +94,7 @@ public func closedLoopScenario(recording: Session, options o: GuidanceOptions, w
     let kept = try ramerDouglasPeucker(c.poses.map(\.translation), tolerance: o.rdpTolerance, distance: o.rdpDistance)
     let vioRoute = GuidanceRoute(positions: kept.map { c.poses[$0].translation })
     var trueRoute = vioRoute
-    var anchor = recording.anchors?.poses.first?.translation
+    var anchorPose = recording.anchors?.poses.first
     if let rgt = recording.groundTruth, !rgt.poses.isEmpty {
         // The keypoints where they truly are; the phone's route frame is the venue frame, so
         // that "no VIO error" means none: the recording's own drift is not replayed (a
@@ -102,7 +102,7 @@ public func closedLoopScenario(recording: Session, options o: GuidanceOptions, w
         let sampler = PoseSampler(timestamps: rgt.timestamps, poses: rgt.poses)
         trueRoute = GuidanceRoute(positions: kept.map { (sampler.pose(at: c.times[$0]) ?? rgt.poses[0]).translation })
         let venueFromVIO = try trueSessionToVenue(recording)
-        anchor = anchor.map { venueFromVIO.act(on: $0) }
+        anchorPose = anchorPose.map { venueFromVIO * $0 }
     }
     let route = trueRoute
     // Walls: a venue's floor plan lives in the venue frame, which only ground truth places the
@@ -119,5 +119,5 @@ public func closedLoopScenario(recording: Session, options o: GuidanceOptions, w
     }
     return ClosedLoopScenario(
         routeID: recording.metadata.routeID.isEmpty ? rid : recording.metadata.routeID, route: route, trueRoute: trueRoute,
-        anchor: anchor, floorPlan: plan)
+        anchor: anchorPose?.translation, floorPlan: plan, anchorPose: anchorPose)
 }

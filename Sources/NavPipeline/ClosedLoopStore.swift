@@ -56,7 +56,7 @@ public struct ClosedLoopPlan: Sendable {
 
     /// The walk settings of a cell.
     func settings(_ c: ClosedLoopCell) -> ClosedLoopSettings {
-        ClosedLoopSettings(walker: c.walkerProfile, vioError: c.vioErrorSpec, guidance: configurations[c.configuration].options.guidance)
+        configurations[c.configuration].settings(walker: c.walkerProfile, vioError: c.vioErrorSpec)
     }
 
     /// The scenario a cell walks (the route Clew records from the recording with the cell's
@@ -90,7 +90,7 @@ public struct ClosedLoopPlan: Sendable {
 /// - Complexity: O(cells) plus one floor-plan read per recording.
 public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
     let cl = plan.spec.closedLoop ?? ClosedLoopSpec()
-    let configs = closedLoopConfigurations(plan.spec.sweep)
+    let configs = closedLoopConfigurations(plan.spec.sweep, simulatesRegistration: cl.simulatesRegistration)
     guard plan.spec.closedLoop != nil else {
         return ClosedLoopPlan(spec: cl, configurations: configs, cells: [], recordings: [], floorPlans: [:], floorPlanFailures: [:])
     }
@@ -119,10 +119,11 @@ public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
                     for v in cl.vioErrorLevels {
                         for seed in cl.seeds {
                             // Fields length-prefixed: no value can be mistaken for another's continuation.
-                            let fields = [
-                                "navbench \(NavbenchVersion.current)", "closed-loop", plan.checksums[file] ?? "", planSHA, walls.text,
-                                c.options.canonicalJSON, w.text, v.text, String(seed), String(cl.runs),
-                            ]
+                            let fields =
+                                [
+                                    "navbench \(NavbenchVersion.current)", "closed-loop", plan.checksums[file] ?? "", planSHA, walls.text,
+                                    c.options.canonicalJSON, w.text, v.text, String(seed), String(cl.runs),
+                                ] + (cl.simulatesRegistration ? ["registration simulated"] : [])
                             let key = sha256Hex(of: Data(fields.map { "\($0.utf8.count):\($0)" }.joined().utf8))
                             cells.append(
                                 ClosedLoopCell(

@@ -58,8 +58,9 @@ struct WalkerRobustness {
         guard let u = plan.spec.closedLoop?.uncertainty else { return nil }
         spec = u
         let design = walkerUncertaintyDesign(u)
-        let configs = closedLoopConfigurations(plan.spec.sweep)
-        let configLevels = closedLoopConfigurationLevels(plan.spec.sweep)
+        let simulated = plan.spec.closedLoop?.simulatesRegistration ?? false
+        let configs = closedLoopConfigurations(plan.spec.sweep, simulatesRegistration: simulated)
+        let configLevels = closedLoopConfigurationLevels(plan.spec.sweep, simulatesRegistration: simulated)
         let configIndex = Dictionary(configs.enumerated().map { ($1.label, $0) }, uniquingKeysWith: { a, _ in a })
         let points = design.values.count
         pointsTotal = points
@@ -96,7 +97,7 @@ struct WalkerRobustness {
         values = kept.map { design.values[$0] }
         // Guidance levels against each dimension's first level, paired over configurations that differ only there.
         var levels: [Level] = []
-        for d in SweepDimension.all where !navigationSessionDimensions.contains(d.key) && plan.spec.sweep.values(of: d).count > 1 {
+        for d in closedLoopDimensions(simulatesRegistration: simulated) where plan.spec.sweep.values(of: d).count > 1 {
             let texts = plan.spec.sweep.values(of: d)
             for level in texts.dropFirst() {
                 var pairs: [(Int, Int)] = []

@@ -32,7 +32,7 @@ public struct WalkerUncertaintyKind: ResultKind {
     public func units(of plan: ExperimentPlan) -> [WorkUnit] {
         guard let cl = plan.spec.closedLoop, let u = cl.uncertainty else { return [] }
         let design = walkerUncertaintyDesign(u)
-        let configurations = closedLoopConfigurations(plan.spec.sweep)
+        let configurations = closedLoopConfigurations(plan.spec.sweep, simulatesRegistration: cl.simulatesRegistration)
         let chosen = u.recordings.isEmpty ? nil : Set(expandGlobs(u.recordings))
         let recordings = planClosedLoopCells(plan).recordings.filter { chosen?.contains($0) ?? true }
         var units: [WorkUnit] = []
@@ -44,10 +44,11 @@ public struct WalkerUncertaintyKind: ResultKind {
             for walls in cl.wallsLevels {
                 for (p, walker) in design.walkers.enumerated() {
                     for c in configurations {
-                        let parts = [
-                            plan.checksums[file] ?? "", planSHA, walls.text, c.options.canonicalJSON, walker.text,
-                            cl.vioErrors.joined(separator: "\u{1}"), String(u.seed), String(u.runs),
-                        ]
+                        let parts =
+                            [
+                                plan.checksums[file] ?? "", planSHA, walls.text, c.options.canonicalJSON, walker.text,
+                                cl.vioErrors.joined(separator: "\u{1}"), String(u.seed), String(u.runs),
+                            ] + (cl.simulatesRegistration ? ["registration simulated"] : [])
                         units.append(
                             WorkUnit(
                                 key: workUnitKey(kind: name, parts), index: units.count, input: file, route: route,
@@ -65,7 +66,10 @@ public struct WalkerUncertaintyKind: ResultKind {
     public func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
         guard let cl = plan.spec.closedLoop, let u = cl.uncertainty,
             let walls = cl.wallsLevels.first(where: { $0.text == unit.parameters.first }),
-            let p = Int(unit.parameters[1]), let config = closedLoopConfigurations(plan.spec.sweep).first(where: { $0.label == unit.configuration })
+            let p = Int(unit.parameters[1]),
+            let config = closedLoopConfigurations(plan.spec.sweep, simulatesRegistration: cl.simulatesRegistration).first(where: {
+                $0.label == unit.configuration
+            })
         else { throw WalkerUncertaintyError("not a unit of this spec's closed_loop.uncertainty") }
         let design = walkerUncertaintyDesign(u)
         guard design.walkers.indices.contains(p) else { throw WalkerUncertaintyError("sampled walker \(p) is not in the design") }
@@ -74,7 +78,7 @@ public struct WalkerUncertaintyKind: ResultKind {
         let scenario = try closedLoopScenario(recording: session, options: config.options, walls: walls.value, venuePlan: venue)
         var outcomes: [WalkOutcome] = []
         for v in cl.vioErrorLevels {
-            let settings = ClosedLoopSettings(walker: design.walkers[p].value, vioError: v.value, guidance: config.options.guidance)
+            let settings = config.settings(walker: design.walkers[p].value, vioError: v.value)
             outcomes += simulateWalks(scenario, settings: settings, seed: u.seed, runs: u.runs).outcomes
         }
         let n = Double(outcomes.count)

@@ -18,14 +18,18 @@ public struct ClosedLoopScenario: Sendable {
     public var anchor: Vector3
     /// Walls in V (empty: open space).
     public var floorPlan: FloorPlan
+    /// T_RA: the anchor's pose in R as the recording saw it (nil: the recording has no anchor
+    /// sightings); what a simulated registration (`ClosedLoopSettings.registration`) sights.
+    public var anchorPose: Pose?
 
     public init(
         routeID: String, route: GuidanceRoute, trueRoute: GuidanceRoute, venueFromRoute: Pose = .identity,
-        anchor: Vector3? = nil, floorPlan: FloorPlan = .openSpace
+        anchor: Vector3? = nil, floorPlan: FloorPlan = .openSpace, anchorPose: Pose? = nil
     ) {
         self.routeID = routeID; self.route = route; self.trueRoute = trueRoute; self.venueFromRoute = venueFromRoute
-        self.anchor = anchor ?? route.keypoints.first?.position ?? .zero
+        self.anchor = anchor ?? anchorPose?.translation ?? route.keypoints.first?.position ?? .zero
         self.floorPlan = floorPlan
+        self.anchorPose = anchorPose
     }
 }
 
@@ -36,12 +40,15 @@ public struct ClosedLoopSettings: Sendable, Hashable {
     public var guidance: GuidanceParameters
     /// The estimated pose is updated every this many seconds (ARKit frames the app sees).
     public var vioInterval = 0.04
+    /// Clew's registration simulated from anchor sightings (nil: a perfect registration, whose
+    /// only error is `vioError`'s `yaw_offset`).
+    public var registration: SimulatedRegistration?
 
     public init(
         walker: NavigatorProfile = NavigatorProfile(), vioError: VIOErrorSpec = .none,
-        guidance: GuidanceParameters = GuidanceParameters()
+        guidance: GuidanceParameters = GuidanceParameters(), registration: SimulatedRegistration? = nil
     ) {
-        self.walker = walker; self.vioError = vioError; self.guidance = guidance
+        self.walker = walker; self.vioError = vioError; self.guidance = guidance; self.registration = registration
     }
 }
 
@@ -215,11 +222,22 @@ struct ClosedLoopWalker {
         ahead.y = start.y
         yaw = Double.atan2(y: -(ahead.x - start.x), x: -(ahead.z - start.z)) + turnRNG.gaussian() * w.initialOrientationStdDegrees * deg
         tilt = Quaternion(axis: Vector3(1, 0, 0), angle: -10 * deg) * Quaternion(axis: Vector3(0, 0, 1), angle: -.pi / 2)
-        // What the phone sees: registration yaw error δ about the anchor, after T_RV.
+        // What the phone sees: registration yaw error δ about the anchor, after T_RN — the true
+        // T_RV, or the one Clew estimates from simulated sightings of the anchor.
         let delta = settings.vioError.yawOffsetDegrees * deg
         let qd = Quaternion(yaw: delta)
         let err = Pose(rotation: qd, translation: s.anchor - qd.act(on: s.anchor))
-        seenFromVenue = err * s.venueFromRoute.inverse
+        var routeFromNavigation = s.venueFromRoute.inverse
+        if let r = settings.registration {
+            var g = SeededRandom(seed: seed, label: "registration/" + label)
+            // The sightings are finite (finite poses, finite noise), so the estimate cannot fail;
+            // were it to, the truth is kept rather than a NaN pose.
+            routeFromNavigation =
+                (try? r.estimate(
+                    anchorInRoute: s.anchorPose ?? Pose(rotation: .identity, translation: s.anchor), navigationFromRoute: s.venueFromRoute,
+                    rng: &g)) ?? routeFromNavigation
+        }
+        seenFromVenue = err * routeFromNavigation
         followEvery = max(1, Int((p.followInterval / p.hapticInterval).rounded()))
         vioEvery = max(1, Int((settings.vioInterval / p.hapticInterval).rounded()))
         let length = s.trueRoute.length

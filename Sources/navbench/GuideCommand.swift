@@ -30,13 +30,16 @@ struct GuidanceFlags: ParsableArguments {
     /// walk does not have (its registration error is the VIO error's `yaw_offset`; docs/navigator.md).
     /// Accepting and ignoring them would print walks that do not depend on them (issue 30).
     func refuseNavigationSessionFlags() throws {
-        let refused = [(SweepDimension.registration, registration), (.anchorSightings, anchorSightings), (.positionFilter, positionFilter)]
-        if let (d, v) = refused.first(where: { $0.1 != nil }), let v {
+        if let v = positionFilter {
             throw ValidationError(
-                "--\(d.flag) \(v): the closed loop does not simulate \(d.key.replacingOccurrences(of: "_", with: " ")); its registration error is --\(SweepDimension.vioError.flag)'s yaw_offset (docs/navigator.md)"
+                "--\(SweepDimension.positionFilter.flag) \(v): the closed loop does not simulate a position filter (the phone's estimate is VIO with --\(SweepDimension.vioError.flag); docs/navigator.md)"
             )
         }
     }
+
+    /// Whether the registration is simulated from anchor sightings (`--registration` or
+    /// `--anchor-sightings` given; docs/navigator.md).
+    var simulatesRegistration: Bool { registration != nil || anchorSightings != nil }
 
     /// The flags given, by dimension.
     var given: [(SweepDimension, String?)] {

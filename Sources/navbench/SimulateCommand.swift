@@ -32,6 +32,8 @@ struct SimulateReport: Encodable {
     var walker: String
     var vio_error: String
     var walls: String
+    /// `perfect`, or the simulated registration (`gravity-aligned, 1 of 24 sightings`).
+    var registration: String
     var seed: UInt64
     var keypoints: Int
     var route_length: Double
@@ -67,13 +69,26 @@ struct Simulate: ParsableCommand {
         let scenario = try closedLoopScenario(
             recording: rec, options: options, walls: walls,
             venuePlan: walls == .venue ? try venueFloorPlan(recordingPath: recording, session: rec) : nil)
-        let settings = ClosedLoopSettings(walker: walker, vioError: vio, guidance: options.guidance)
+        var settings = ClosedLoopSettings(walker: walker, vioError: vio, guidance: options.guidance)
+        if flags.simulatesRegistration {
+            guard scenario.anchorPose != nil else {
+                throw GuidanceJobError(
+                    "\(escapedForMessage(recording)): no anchor sightings in the recording, which --\(SweepDimension.registration.flag) and --\(SweepDimension.anchorSightings.flag) simulate Clew's registration from"
+                )
+            }
+            settings.registration = SimulatedRegistration(mode: options.registration, sightings: options.anchorSightings)
+        }
+        let registrationText =
+            settings.registration.map { r in
+                "\(r.mode.rawValue), \(r.sightings.map { "\(min($0, r.available)) of \(r.available)" } ?? "all \(r.available)") sightings"
+            } ?? "perfect"
         let result = simulateWalks(scenario, settings: settings, seed: seed, runs: runs)
         let a = result.aggregate
         if json {
             let report = SimulateReport(
                 route: scenario.routeID, recording: rec.metadata.sessionID, walker: simulate.walker,
-                vio_error: vio.canonical, walls: simulate.walls, seed: seed, keypoints: scenario.route.keypoints.count,
+                vio_error: vio.canonical, walls: simulate.walls, registration: registrationText, seed: seed,
+                keypoints: scenario.route.keypoints.count,
                 route_length: scenario.trueRoute.length, success_rate: a.success_rate,
                 end_of_route_error: a.end_of_route_error, aggregate: a, runs: result.outcomes)
             let enc = JSONEncoder()
@@ -83,7 +98,7 @@ struct Simulate: ParsableCommand {
             return
         }
         print(
-            "route \(scenario.routeID): \(scenario.route.keypoints.count) keypoints, \(String(format: "%.1f", scenario.trueRoute.length)) m; walker \(simulate.walker); vio error \(vio.canonical); seed \(seed)"
+            "route \(scenario.routeID): \(scenario.route.keypoints.count) keypoints, \(String(format: "%.1f", scenario.trueRoute.length)) m; walker \(simulate.walker); vio error \(vio.canonical); registration \(registrationText); seed \(seed)"
         )
         print("  run  success  arrived  lost  end error m  completion  path ratio  time s  corrections  pulses  wall contacts")
         for o in result.outcomes {

@@ -24,15 +24,27 @@ import Testing
     }
 
     /// Flags the closed loop cannot honour are refused in one line, never accepted and ignored
-    /// (issue 30, item 6: `--registration full` printed the same walks as without it).
-    @Test func navigationSessionFlagsAreRefused() throws {
-        for (flag, value) in [("--registration", "full"), ("--anchor-sightings", "1"), ("--position-filter", "mean:window=5")] {
-            let r = try navbench(["simulate", recording, "--runs", "2", flag, value], cwd: repoRoot)
-            #expect(r.status == 64 && r.out.isEmpty, "\(flag): \(r.status)")
-            #expect(r.err.hasPrefix("navbench: error: \(flag) \(value): the closed loop does not simulate "), "\(r.err)")
-            #expect(r.err.split(separator: "\n").count == 1)
+    /// (issue 30, item 6: `--registration full` printed the same walks as without it); the
+    /// registration flags are honoured: Clew's registration is simulated from anchor sightings, so
+    /// the walks change (and a recording without anchor sightings is refused in one line).
+    @Test func navigationSessionFlagsChangeTheWalksOrAreRefused() throws {
+        let r = try navbench(["simulate", recording, "--runs", "2", "--position-filter", "mean:window=5"], cwd: repoRoot)
+        #expect(r.status == 64 && r.out.isEmpty, "\(r.status)")
+        #expect(r.err.hasPrefix("navbench: error: --position-filter mean:window=5: the closed loop does not simulate a position filter"), "\(r.err)")
+        #expect(r.err.split(separator: "\n").count == 1)
+        let base = ["simulate", "Datasets/venue/B2-lobby_recording.h5", "--walker", "cane", "--runs", "20", "--json"]
+        let perfect = try navbench(base, cwd: repoRoot)
+        #expect(perfect.status == 0, "\(perfect.err)")
+        var outputs = Set([perfect.out])
+        for extra in [["--registration", "gravity-aligned"], ["--registration", "full"], ["--anchor-sightings", "1"]] {
+            let o = try navbench(base + extra, cwd: repoRoot)
+            #expect(o.status == 0, "\(extra): \(o.err)")
+            outputs.insert(o.out)
         }
-        #expect(try navbench(["simulate", recording, "--runs", "2", "--tolerance", "1"], cwd: repoRoot).status == 0)
+        #expect(outputs.count == 4, "each registration choice walks otherwise")
+        let noAnchor = try navbench(["simulate", "Datasets/real/arkit-data-logger/ARKit_camera_pose.h5", "--registration", "full"], cwd: repoRoot)
+        #expect(noAnchor.status == 1 && noAnchor.err.contains("no anchor sightings in the recording"), "\(noAnchor.err)")
+        #expect(noAnchor.err.split(separator: "\n").count == 1)
     }
 
     @Test func badWalkerIsOneLine() throws {
