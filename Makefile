@@ -125,11 +125,12 @@ fixtures-signal: deps-python-fixtures
 bench-signal: release deps-python-fixtures
 	scripts/bench-signal.sh
 
-## fixtures-statistics: regenerate the scipy/statsmodels/SALib references of NavStatisticsTests (committed;
-## seeded, byte-identical for the pins of scripts/requirements-fixtures.txt).
+## fixtures-statistics: regenerate the scipy/statsmodels/SALib references of NavStatisticsTests and the numpy path-loss fits of
+## ProximityFitTests (committed; the tests compare within their stated tolerances).
 fixtures-statistics: deps-python-fixtures
 	$(PYTHON) scripts/make_statistics_fixtures.py
 	$(PYTHON) scripts/make_sensitivity_fixtures.py
+	$(PYTHON) scripts/make_proximity_fit_fixtures.py
 
 ## fixtures-evo: regenerate the evo / rdp / simplification golden fixtures of NavMetricsTests and
 ## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).

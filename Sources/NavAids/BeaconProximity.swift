@@ -32,6 +32,11 @@ public struct PathLossModel: Sendable, Equatable, Codable {
     }
 }
 
+/// What the path-loss fit of the proximity experiment is computed on (`ProximityParameters.fitData`).
+public enum PathLossFitData: String, Sendable, Equatable, Codable, CaseIterable {
+    case scans, readings
+}
+
 /// Parameters of the proximity experiment (the iBeacon article's monitor by default).
 public struct ProximityParameters: Sendable, Equatable, Codable {
     /// Class boundaries, metres: immediate ≤ 0.5 < near ≤ 3 < far.
@@ -46,6 +51,13 @@ public struct ProximityParameters: Sendable, Equatable, Codable {
     /// Readings are grouped into scans of this many seconds (iOS ranges about once a second),
     /// each beacon's RSSI averaged within a scan; nil: every distinct timestamp is a scan.
     public var scanWindow: Double? = 1.0
+    /// The (RSSI, true distance) pairs the path-loss model is fitted on when none is given:
+    /// each beacon's mean per scan (`scans`, the default: what the monitor sees) or every raw
+    /// reading before scans are formed (`readings`).
+    public var fitData = PathLossFitData.scans
+    /// Only pairs whose true distance lies in this range enter the fit (nil: every pair with a
+    /// positive distance), e.g. 0.2…∞ m to leave out readings taken on top of a beacon.
+    public var fitDistance: ClosedRange<Double>? = nil
     public init() {}
 
     public func proximity(_ d: Double?) -> ProximityClass {
@@ -102,11 +114,11 @@ public func runProximity(
 ) throws(FilterSpecError) -> ProximityResult {
     let ble = p.scanWindow.map { groupIntoScans(raw, window: $0) } ?? raw
     let n = ble.rssi.count
-    func trueDistance(_ i: Int) -> Double {
-        guard let b = ble.beacons[Int(ble.beaconIndex[i])].position, let q = truePosition(ble.timestamps[i]) else { return .nan }
+    func trueDistance(_ stream: BLEStream, _ i: Int) -> Double {
+        guard let b = stream.beacons[Int(stream.beaconIndex[i])].position, let q = truePosition(stream.timestamps[i]) else { return .nan }
         return (b - q).norm
     }
-    let truths = (0..<n).map(trueDistance)
+    let truths = (0..<n).map { trueDistance(ble, $0) }
     // Filter each beacon's RSSI series.
     var filtered = ble.rssi
     if p.filter != "none" {
@@ -121,7 +133,15 @@ public func runProximity(
             for (k, i) in idx.enumerated() { filtered[i] = y[k] }
         }
     }
-    let model = given ?? PathLossModel.fit(rssi: ble.rssi, distance: truths) ?? PathLossModel(rssiAtOneMetre: -59, exponent: 2)
+    func fitted() -> PathLossModel? {
+        var (rssi, distance) = p.fitData == .scans ? (ble.rssi, truths) : (raw.rssi, raw.rssi.indices.map { trueDistance(raw, $0) })
+        if let range = p.fitDistance {
+            let kept = distance.indices.filter { range.contains(distance[$0]) }
+            (rssi, distance) = (kept.map { rssi[$0] }, kept.map { distance[$0] })
+        }
+        return PathLossModel.fit(rssi: rssi, distance: distance)
+    }
+    let model = given ?? fitted() ?? PathLossModel(rssiAtOneMetre: -59, exponent: 2)
     var readings: [ScoredReading] = []
     for i in 0..<n {
         let d = model.distance(rssi: filtered[i])

@@ -18,7 +18,11 @@ public struct BeaconProximityKind: ResultKind {
     ///
     /// Complexity: O(inputs × filters).
     public func units(of plan: ExperimentPlan) -> [WorkUnit] {
-        perInputUnits(kind: name, plan: plan, configurations: plan.spec.proximity) { "\($0) [proximity \($1)]" }
+        // Non-default scan and fit options are part of every unit's key (defaults keep earlier keys).
+        let options = plan.spec.proximityOptions
+        return perInputUnits(
+            kind: name, plan: plan, configurations: plan.spec.proximity, keyParts: { options.isDefault ? [$0] : [$0, options.canonical] }
+        ) { "\($0) [proximity \($1)]" }
     }
 
     /// Applies to a session with a `ble` stream, a beacon of known position and ground truth.
@@ -31,6 +35,7 @@ public struct BeaconProximityKind: ResultKind {
             return .notApplicable("no beacon with a known position, or no ground truth")
         }
         var p = ProximityParameters()
+        plan.spec.proximityOptions.apply(to: &p)
         p.filter = unit.configuration
         return UnitOutcome(metrics: try runProximity(s, parameters: p).1.filter { !$0.name.hasPrefix("confusion_") || $0.value > 0 })
     }

@@ -21,6 +21,8 @@ public struct ExperimentSpec: Sendable, Equatable {
     public var calibration: [String] = []
     /// RSSI filters of the proximity experiment, run on every session with beacons (none when empty).
     public var proximity: [String] = []
+    /// Scans and path-loss fit of the proximity experiment (`proximity_options:`).
+    public var proximityOptions = ProximityFitOptions()
     /// Gyroscope filters scored against the angular rate of the optical ground truth.
     public var gyroFilters: [String] = []
     /// Trajectory pairs evaluated with APE (evo's conventions): reference, estimate, alignment.
@@ -93,7 +95,8 @@ public struct Sweep: Sendable, Equatable {
 
 extension ExperimentSpec {
     static let topKeys = [
-        "name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "gyro_filters", "ape", "statistics", "data_seeds",
+        "name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "proximity_options", "gyro_filters", "ape",
+        "statistics", "data_seeds",
         "closed_loop", "estimators", "plugin_timeout",
     ]
     static var sweepKeys: [String] { SweepDimension.all.map(\.key) }
@@ -187,6 +190,7 @@ extension ExperimentSpec {
             }
             assign(l)
         }
+        if let o = top["proximity_options"] { spec.proximityOptions = try ProximityFitOptions.parse(o, file: file) }
         if let a = top["ape"] {
             guard let l = a as? [[String: Any]], !l.isEmpty else {
                 throw fail("ape", "expected a list of {reference: FILE, estimate: FILE, align: se3|sim3|yaw|origin|none}")

@@ -126,6 +126,13 @@ extension ExperimentSpec {
         }
         if !calibration.isEmpty { y += "calibration: \(list(calibration))\n" }
         if !proximity.isEmpty { y += "proximity: \(list(proximity))\n" }
+        if !proximityOptions.isDefault {
+            let o = proximityOptions
+            var parts = ["scan_window: " + (o.scanWindow.map(formatNumber) ?? "none"), "fit: \(o.fitData.rawValue)"]
+            if let d = o.fitMinDistance { parts.append("fit_min_distance: \(formatNumber(d))") }
+            if let d = o.fitMaxDistance { parts.append("fit_max_distance: \(formatNumber(d))") }
+            y += "proximity_options: {" + parts.joined(separator: ", ") + "}\n"
+        }
         if !gyroFilters.isEmpty { y += "gyro_filters: \(list(gyroFilters))\n" }
         if !ape.isEmpty {
             y += "ape:\n" + ape.map { "  - {reference: \(q($0[0])), estimate: \(q($0[1])), align: \(q($0[2]))}\n" }.joined()

@@ -76,12 +76,36 @@ struct Proximity: ParsableCommand {
     @Option(help: "RSSI filter (repeatable; default: none, mean:window=5, ema:tau=2, kalman:q=0.5,r=16).") var filter: [String] = []
     @Option(help: "Scans a beacon may be missing before it exits (the article: 1, i.e. exit on the second).") var missedScans = 1
     @Option(help: "Path-loss model RSSI1M,N (default: least-squares fit on the session).") var model: String?
+    @Option(help: "Scan length in seconds over which each beacon's RSSI is averaged, or none (every timestamp a scan). Default 1.")
+    var scanWindow: String = "1"
+    @Option(help: "Fit the path-loss model on each beacon's scan means (scans, default) or on every raw reading (readings).")
+    var fitOn: String = PathLossFitData.scans.rawValue
+    @Option(help: "Fit only on pairs whose true distance is at least this, m.") var fitMinDistance: Double?
+    @Option(help: "Fit only on pairs whose true distance is at most this, m.") var fitMaxDistance: Double?
+
+    /// The scan and fit options from the flags (checked in `validate`).
+    func fitOptions() throws -> ProximityFitOptions {
+        var o = ProximityFitOptions()
+        if scanWindow == "none" {
+            o.scanWindow = nil
+        } else {
+            guard let w = Double(scanWindow) else { throw ValidationError("--scan-window \(scanWindow): expected seconds or none") }
+            o.scanWindow = w
+        }
+        guard let d = PathLossFitData(rawValue: fitOn) else { throw ValidationError("--fit-on \(fitOn): expected scans or readings") }
+        o.fitData = d
+        o.fitMinDistance = fitMinDistance
+        o.fitMaxDistance = fitMaxDistance
+        if let problem = o.problem(spelling: { "--" + $0.replacingOccurrences(of: "_", with: "-") }) { throw ValidationError(problem) }
+        return o
+    }
 
     func validate() throws {
         for f in filter where f != "none" { do { _ = try FilterSpec(parsing: f) } catch { throw ValidationError(error.description) } }
         if let model, model.split(separator: ",").compactMap({ Double($0) }).count != 2 {
             throw ValidationError("--model \(model): expected RSSI1M,N, e.g. -59,2")
         }
+        _ = try fitOptions()
     }
 
     func run() throws {
@@ -96,6 +120,7 @@ struct Proximity: ParsableCommand {
                 var columns: [[AidMetric]] = []
                 for spec in filters {
                     var p = ProximityParameters()
+                    try fitOptions().apply(to: &p)
                     p.filter = spec; p.missedScansBeforeExit = missedScans
                     columns.append(try runProximity(s, parameters: p, model: fixed).1)
                 }
