@@ -1,0 +1,44 @@
+import Foundation
+import NavCore
+import NavGeometry
+import Testing
+
+@testable import NavPipeline
+
+/// The gyroscope's clock offset against optical ground truth (issue 31, item 3), closed form: a
+/// gyroscope that reports the true rate d seconds late (ω_gyro(t) = ω(t − d), sampled at 285.7 Hz
+/// like BROAD) against ground truth at 120 Hz gives an offset of −d within one IMU sample period.
+@Suite struct GyroTimeOffsetTests {
+    /// Rotation about a tilted axis with a rate that rises and falls (not periodic, so one lag fits).
+    static func rate(_ t: Double) -> Vector3 {
+        let s = 1.5 * Double.sin(0.9 * t) + 0.8 * Double.sin(2.3 * t + 0.4) + 0.3 * t
+        return Vector3(0.3, 1, -0.2) / Vector3(0.3, 1, -0.2).norm * s
+    }
+
+    static func session(delay d: Double) throws -> (IMUStream, GroundTruthStream) {
+        // Ground truth: the orientation integrated finely (1 kHz), kept every 1/120 s.
+        var q = Quaternion.identity
+        var gtT: [Double] = [], gtP: [Pose] = []
+        let fine = 0.001
+        for k in 0...20_000 {
+            let t = Double(k) * fine
+            if k % 8 == 0 || k == 20_000 { gtT.append(t); gtP.append(Pose(rotation: q, translation: .zero)) }
+            let w = rate(t + fine / 2)
+            q = (q * Quaternion(axis: w / w.norm, angle: w.norm * fine)).normalized
+        }
+        let h = 1 / 285.714
+        let imuT = (0..<Int(19.5 / h)).map { Double($0) * h + 0.1 }
+        let gyro = imuT.map { rate($0 - d) }
+        let imu = IMUStream(timestamps: imuT, accelerometer: imuT.map { _ in Vector3(0, 9.81, 0) }, gyroscope: gyro)
+        return (imu, GroundTruthStream(timestamps: gtT, poses: gtP))
+    }
+
+    @Test func aLaggingGyroscopeGivesMinusItsLag() throws {
+        for d in [0.0, 0.0035, 0.02, -0.01] {
+            let (imu, gt) = try Self.session(delay: d)
+            let o = try gyroscopeTimeOffset(imu, groundTruth: gt)
+            #expect(abs(o.offset + d) < 1 / 285.714, "delay \(d) s: offset \(o.offset) s")
+            #expect(o.peakCorrelation > 0.99)
+        }
+    }
+}
