@@ -208,6 +208,18 @@ extension ExperimentSpec {
         }
         try parseEstimators(top, into: &spec, file: file, limits: limits)
         if let c = top["closed_loop"] { spec.closedLoop = try ClosedLoopSpec.parse(c, file: file) }
+        if let cl = spec.closedLoop, let u = cl.uncertainty {
+            // A walker-uncertainty unit per sampled walker and closed-loop configuration (per recording and walls).
+            let configurations = closedLoopDimensions(simulatesRegistration: cl.simulatesRegistration).map { spec.sweep.levels(of: $0).count }
+                .reduce(1) { $0.multipliedReportingOverflow(by: $1).partialValue }
+            let (units, overflow) = u.points.multipliedReportingOverflow(by: configurations)
+            guard !overflow, units <= WalkerUncertaintySpec.maxUnitsPerRecording else {
+                throw fail(
+                    "closed_loop.uncertainty",
+                    "\(u.points) sampled walkers × \(configurations) guidance configurations is more than \(WalkerUncertaintySpec.maxUnitsPerRecording) units per recording"
+                )
+            }
+        }
         spec.statistics = try parseStatistics(top["statistics"], file: file, configurations: spec.sweep.configurations.map(\.label))
         spec.dataSeeds = try parseDataSeeds(top["data_seeds"], file: file)
         if let c = top["compare"] {

@@ -37,6 +37,11 @@ public struct WalkerUncertaintySpec: Sendable, Equatable {
     public var points: Int { method == .morris ? samples * (parameters.count + 1) : samples * (parameters.count + 2) }
 
     static let keys = ["method", "samples", "runs", "walker", "parameters", "recordings", "seed"]
+    /// Largest design (sampled walkers) and walks per configuration, recording and VIO level a spec may ask for.
+    static let maxPoints = 100_000
+    static let maxWalksPerConfiguration = 10_000_000
+    /// Largest number of units (sampled walkers × closed-loop configurations) per recording and walls.
+    static let maxUnitsPerRecording = 1_000_000
 
     /// Parses the mapping; `walkers` are the closed loop's (the default centre: the first that is
     /// not `ideal`), `seed` its first seed. Errors name `closed_loop.uncertainty.KEY`.
@@ -104,6 +109,19 @@ public struct WalkerUncertaintySpec: Sendable, Equatable {
         if let v = m["seed"] {
             guard let n = v as? Int, n >= 0 else { throw fail("seed", "expected a non-negative integer") }
             s.seed = UInt64(n)
+        }
+        // Bounded before anything is planned: a unit per sampled walker and configuration.
+        guard s.points <= WalkerUncertaintySpec.maxPoints else {
+            throw fail(
+                "samples",
+                "\(s.samples) samples of \(s.parameters.count) parameters make \(s.points) sampled walkers; at most \(WalkerUncertaintySpec.maxPoints)"
+            )
+        }
+        guard s.points * s.runs <= WalkerUncertaintySpec.maxWalksPerConfiguration else {
+            throw fail(
+                "runs",
+                "\(s.points) sampled walkers × \(s.runs) runs = \(s.points * s.runs) walks per configuration; at most \(WalkerUncertaintySpec.maxWalksPerConfiguration)"
+            )
         }
         if let v = m["recordings"] {
             let l = (v as? [Any]) ?? [v]

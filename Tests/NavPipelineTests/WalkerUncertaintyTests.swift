@@ -63,6 +63,11 @@ import Testing
                 "u.yaml: closed_loop.uncertainty.colour: unknown key; valid: method, samples, runs, walker, parameters, recordings, seed"
             ),
             ("[1, 2]", "u.yaml: closed_loop.uncertainty: expected a mapping"),
+            (
+                "{samples: 10000}",
+                "u.yaml: closed_loop.uncertainty.samples: 10000 samples of 12 parameters make 130000 sampled walkers; at most 100000"
+            ),
+            ("{samples: 5000, runs: 10000}", "u.yaml: closed_loop.uncertainty.runs: 65000 sampled walkers × 10000 runs = 650000000 walks"),
         ]
         for (yaml, message) in cases {
             #expect(throws: SpecError.self, "\(yaml)") { try spec("/tmp/unused", uncertainty: yaml) }
