@@ -137,6 +137,34 @@ struct Merge: ParsableCommand {
     }
 }
 
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Where a (sharded) run stands: per shard its units done, failed and missing, the failures, whether the merge ran.",
+        discussion: """
+            Reads the run's stores read-only and writes nothing. Exit status: 0 every unit has a result and the merge ran (or \
+            the unsharded run wrote its report); 3 units are missing or the merge has not run (run the shards listed, then \
+            navbench merge); 1 some units failed (listed), or the spec or a store cannot be read.
+            """)
+
+    @Argument(help: "Experiment spec (YAML).") var spec: String
+    @Argument(help: "The overrides the run was made with (KEY=VALUE).") var overrides: [String] = []
+    @Option(help: "Output folder of the run (default: the spec's output).") var out: String?
+    @Option(help: "Shards the run was split into (default: as its shard stores say, else 1).") var shards: Int?
+    @OptionGroup var specLimits: SpecLimitOptions
+
+    func validate() throws {
+        if let shards, !(1...100_000).contains(shards) { throw ValidationError("--shards must be from 1 to 100000, got \(shards)") }
+    }
+
+    func run() throws {
+        var s = try ExperimentSpec.load(spec, overrides: overrides, limits: specLimits.limits)
+        if let out { s.output = out }
+        let status = try experimentStatus(s, shards: shards, readPolicy: commandLineReadPolicy)
+        print(status.text, terminator: "")
+        if status.exitCode != 0 { throw ExitCode(status.exitCode) }
+    }
+}
+
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two runs' metrics; exit 1 when a metric got worse beyond its tolerance and beyond noise.",

@@ -14,7 +14,7 @@ struct Navbench: ParsableCommand {
         subcommands: [
             Inspect.self, Validate.self, Synth.self, Survey.self, Filter.self, PSD.self, ADev.self,
             APECommand.self, RPECommand.self, SimplifyCommand.self, Guide.self, Simulate.self, Calibrate.self, Proximity.self, Run.self, Merge.self,
-            Compare.self,
+            Status.self, Compare.self,
             ExportNotebook.self, Import.self, Export.self, ResCommand.self, DriftCommand.self, ScoreCommand.self,
             TraceCommand.self,
         ])

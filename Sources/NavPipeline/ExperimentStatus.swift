@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import NavIO
+
+/// Where a (sharded) experiment stands (`navbench status SPEC`; issue 32, item 3): per shard, how
+/// many of its units — replay runs, closed-loop cells and every asked result kind's units, split
+/// by the one shard rule (`shardRange`) — have a verified result in its store, how many failed
+/// (with their one-line errors), how many are missing; and whether the merge ran.
+public struct ExperimentStatus: Sendable, Equatable {
+    public struct Shard: Sendable, Equatable {
+        public var shard: Int, shards: Int
+        /// The store file (inside the output folder) and whether it exists.
+        public var store: String
+        public var storeExists: Bool
+        public var units: Int, done: Int, failed: Int
+        public var missing: Int { units - done - failed }
+        /// The failure lines of its failed units, in unit order.
+        public var failures: [String]
+    }
+    public var output: String
+    public var shards: [Shard]
+    /// Units of the whole experiment.
+    public var units: Int
+    /// Sharded: `merge` ran — `summary.md` and the merged store hold every unit that has a
+    /// result in a shard. Unsharded: the run's report exists.
+    public var merged: Bool
+
+    public var missing: Int { shards.map(\.missing).reduce(0, +) }
+    public var failed: Int { shards.map(\.failed).reduce(0, +) }
+
+    /// 0: every unit has a result and (sharded) the merge ran; 3: units are missing or the merge
+    /// has not run (run the shards listed, then `navbench merge`); 1: some units failed.
+    public var exitCode: Int32 { missing > 0 || !merged ? 3 : failed > 0 ? 1 : 0 }
+
+    /// The report printed by `navbench status`: one line per shard, the failures, the merge, a verdict.
+    public var text: String {
+        var out = ""
+        for s in shards {
+            let name = fileName(of: s.store)
+            out +=
+                "shard \(s.shard) of \(s.shards) (\(escapedForMessage(name))): "
+                + (s.storeExists ? "" : "no store yet; ")
+                + "\(s.done) of \(s.units) units done, \(s.failed) failed, \(s.missing) missing\n"
+        }
+        let failures = shards.flatMap(\.failures)
+        if !failures.isEmpty { out += "failures:\n" + failures.map { "  " + escapedForMessage($0, limit: 300) + "\n" }.joined() }
+        let incomplete = shards.filter { $0.missing > 0 }.map { String($0.shard) }
+        out += shards.count > 1 ? "merge: " + (merged ? "done" : "not run") + "\n" : "report: " + (merged ? "written" : "not written yet") + "\n"
+        if !incomplete.isEmpty {
+            out +=
+                "incomplete: \(missing) of \(units) units missing, in shard\(incomplete.count > 1 ? "s" : "") \(incomplete.joined(separator: ", "))\n"
+        } else if !merged {
+            out += shards.count > 1 ? "complete: every unit has a result; run navbench merge\n" : "complete: every unit has a result; no report yet\n"
+        } else {
+            out += failed > 0 ? "complete with \(failed) failed unit\(failed == 1 ? "" : "s")\n" : "complete\n"
+        }
+        return out
+    }
+}
+
+/// The status of `spec`'s run in its output folder, sharded in `shards` (nil: the count the
+/// folder's shard stores name, else 1). Reads the stores read-only and writes nothing.
+///
+/// - Throws: `ResultsStoreError` for a store that cannot be read; `SpecError` when the folder's
+///   shard stores name different shard counts and none is given.
+/// - Complexity: O(units) store lookups.
+public func experimentStatus(
+    _ spec: ExperimentSpec, shards given: Int? = nil, readPolicy: HDF5ReadPolicy = .standard,
+    resultKinds: [any ResultKind] = ResultKinds.standard
+) throws -> ExperimentStatus {
+    let stores = shardStorePaths(spec)
+    var counts = Set<Int>()
+    for path in stores {
+        // results.shard-K-of-N.sqlite
+        let parts = fileName(of: path).dropFirst("results.shard-".count).dropLast(".sqlite".count).split(separator: "-")
+        if parts.count == 3, parts[1] == "of", let n = Int(parts[2]), n >= 1 { counts.insert(n) }
+    }
+    guard given != nil || counts.count <= 1 else {
+        throw SpecError(
+            file: spec.output, key: "",
+            problem: "holds shard stores of \(counts.sorted().map(String.init).joined(separator: ", ")) shards; pass --shards N")
+    }
+    let n = given ?? counts.first ?? 1
+    let plan = planExperiment(spec, readPolicy: readPolicy)
+    // The units in the order each engine splits them: replay runs, closed-loop cells, each kind's units.
+    var blocks: [[(key: String, title: String)]] = [
+        plan.jobs.map { ($0.key, "\($0.navigation) [\($0.configuration.label)]") },
+        planClosedLoopCells(plan).cells.map { ($0.key, "\($0.recording) [closed_loop \($0.walker) \($0.vioError) \($0.walls)]") },
+    ]
+    for kind in resultKinds where kind.isAsked(by: spec) { blocks.append(kind.units(of: plan).map { ($0.key, $0.title) }) }
+    let units = blocks.map(\.count).reduce(0, +)
+    var readOnly = GRDB.Configuration()
+    readOnly.readonly = true
+    /// Present and failed keys of `keys` in the store at `path` (nil: no store).
+    func lookup(_ path: String, _ keys: [(key: String, title: String)]) throws -> (done: Int, failures: [String])? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            let db = try DatabaseQueue(path: path, configuration: readOnly)
+            return try db.read { d in
+                let reader = StoreReader(db: d)
+                var done = 0, failures: [String] = []
+                for k in keys {
+                    if try reader.result(key: k.key) != nil {
+                        done += 1
+                    } else if let f = try reader.failure(key: k.key) {
+                        failures.append(f)
+                    }
+                }
+                return (done, failures)
+            }
+        } catch { throw ResultsStoreError.unreadable(path: path, reason: "\(error)") }
+    }
+    var shards: [ExperimentStatus.Shard] = []
+    var allKeys: [(key: String, title: String)] = []
+    for k in 1...n {
+        let mine = blocks.flatMap { b in Array(b[shardRange(count: b.count, shard: k, shards: n)]) }
+        allKeys += mine
+        let path = experimentStorePath(spec, shard: k, shards: n)
+        let found = try lookup(path, mine)
+        shards.append(
+            ExperimentStatus.Shard(
+                shard: k, shards: n, store: path, storeExists: found != nil, units: mine.count, done: found?.done ?? 0,
+                failed: found?.failures.count ?? 0, failures: found?.failures ?? []))
+    }
+    let summary = (spec.output as NSString).appendingPathComponent("summary.md")
+    var merged = FileManager.default.fileExists(atPath: summary)
+    if n > 1 && merged {
+        let done = shards.map(\.done).reduce(0, +)
+        merged = (try lookup(experimentStorePath(spec), allKeys))?.done ?? -1 >= done
+    }
+    return ExperimentStatus(output: spec.output, shards: shards, units: units, merged: merged)
+}
