@@ -69,9 +69,13 @@ public func runExperiment(
 /// Writes the report of a sharded run from the shards' stores (merged into `OUTPUT/results.sqlite`);
 /// a job without a result
 /// is listed as a failure.
+///
+/// Refuses (`IncompleteMergeError`, nothing written) while a unit has neither a result nor a
+/// recorded failure in the shards — its shard did not run or was stopped — unless `allowMissing`,
+/// which writes a partial report listing each such unit as a failure.
 public func mergeExperiment(
     _ spec: ExperimentSpec, command: String, readPolicy: HDF5ReadPolicy = .standard,
-    tracingMemory: Bool = false, resultKinds: [any ResultKind] = ResultKinds.standard
+    tracingMemory: Bool = false, resultKinds: [any ResultKind] = ResultKinds.standard, allowMissing: Bool = false
 ) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output)
@@ -81,6 +85,7 @@ public func mergeExperiment(
     plan.tracesMemory = tracingMemory
     traceMemory(plan, "planned \(plan.jobs.count) jobs")
     let (store, missing) = try mergeShardStores(plan)
+    if !allowMissing { try checkMergeComplete(plan, store: store, resultKinds: resultKinds) }
     let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
     let report = try writeExperimentReport(
         plan, store: store, failures: failures, command: command,

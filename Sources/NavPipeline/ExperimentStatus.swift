@@ -68,13 +68,7 @@ public func experimentStatus(
     _ spec: ExperimentSpec, shards given: Int? = nil, readPolicy: HDF5ReadPolicy = .standard,
     resultKinds: [any ResultKind] = ResultKinds.standard
 ) throws -> ExperimentStatus {
-    let stores = shardStorePaths(spec)
-    var counts = Set<Int>()
-    for path in stores {
-        // results.shard-K-of-N.sqlite
-        let parts = fileName(of: path).dropFirst("results.shard-".count).dropLast(".sqlite".count).split(separator: "-")
-        if parts.count == 3, parts[1] == "of", let n = Int(parts[2]), n >= 1 { counts.insert(n) }
-    }
+    let counts = shardCounts(spec)
     guard given != nil || counts.count <= 1 else {
         throw SpecError(
             file: spec.output, key: "",
@@ -82,12 +76,7 @@ public func experimentStatus(
     }
     let n = given ?? counts.first ?? 1
     let plan = planExperiment(spec, readPolicy: readPolicy)
-    // The units in the order each engine splits them: replay runs, closed-loop cells, each kind's units.
-    var blocks: [[(key: String, title: String)]] = [
-        plan.jobs.map { ($0.key, "\($0.navigation) [\($0.configuration.label)]") },
-        planClosedLoopCells(plan).cells.map { ($0.key, "\($0.recording) [closed_loop \($0.walker) \($0.vioError) \($0.walls)]") },
-    ]
-    for kind in resultKinds where kind.isAsked(by: spec) { blocks.append(kind.units(of: plan).map { ($0.key, $0.title) }) }
+    let blocks = unitBlocks(plan, resultKinds: resultKinds)
     let units = blocks.map(\.count).reduce(0, +)
     var readOnly = GRDB.Configuration()
     readOnly.readonly = true
@@ -129,4 +118,60 @@ public func experimentStatus(
         merged = (try lookup(experimentStorePath(spec), allKeys))?.done ?? -1 >= done
     }
     return ExperimentStatus(output: spec.output, shards: shards, units: units, merged: merged)
+}
+
+/// Every unit of work of `plan` (key and title), in the order each engine splits it across
+/// shards: replay runs, closed-loop cells, then each asked result kind's units.
+func unitBlocks(_ plan: ExperimentPlan, resultKinds: [any ResultKind]) -> [[(key: String, title: String)]] {
+    var blocks: [[(key: String, title: String)]] = [
+        plan.jobs.map { ($0.key, "\($0.navigation) [\($0.configuration.label)]") },
+        planClosedLoopCells(plan).cells.map { ($0.key, "\($0.recording) [closed_loop \($0.walker) \($0.vioError) \($0.walls)]") },
+    ]
+    for kind in resultKinds where kind.isAsked(by: plan.spec) { blocks.append(kind.units(of: plan).map { ($0.key, $0.title) }) }
+    return blocks
+}
+
+/// The shard counts the folder's shard stores name (`results.shard-K-of-N.sqlite`).
+func shardCounts(_ spec: ExperimentSpec) -> Set<Int> {
+    var counts = Set<Int>()
+    for path in shardStorePaths(spec) {
+        let parts = fileName(of: path).dropFirst("results.shard-".count).dropLast(".sqlite".count).split(separator: "-")
+        if parts.count == 3, parts[1] == "of", let n = Int(parts[2]), n >= 1 { counts.insert(n) }
+    }
+    return counts
+}
+
+/// A merge refused because units have no result yet (`mergeExperiment`, issue 32, item 4).
+public struct IncompleteMergeError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var folder: String
+    public var missing: Int, units: Int
+    /// The shards (K of N) whose blocks hold them, ascending; empty when the folder has no shard stores.
+    public var shards: [Int], of: Int
+    public var description: String {
+        "\(escapedForMessage(folder)): \(missing) of \(units) units have no result"
+            + (shards.isEmpty ? "" : " (in shard\(shards.count > 1 ? "s" : "") \(shards.map(String.init).joined(separator: ", ")) of \(of))")
+            + "; run them (navbench status lists them), or merge with --allow-missing for a partial report"
+    }
+}
+
+/// Throws `IncompleteMergeError` when a unit of `plan` has neither a result nor a recorded failure
+/// in `store` (the merged store).
+///
+/// - Complexity: O(units) store lookups.
+func checkMergeComplete(_ plan: ExperimentPlan, store: ResultsStore, resultKinds: [any ResultKind]) throws {
+    let blocks = unitBlocks(plan, resultKinds: resultKinds)
+    let n = shardCounts(plan.spec).max() ?? 1
+    var missing = 0, shards = Set<Int>()
+    try store.read { reader in
+        for block in blocks {
+            for (i, u) in block.enumerated() where try reader.result(key: u.key) == nil && reader.failure(key: u.key) == nil {
+                missing += 1
+                if let k = (1...n).first(where: { shardRange(count: block.count, shard: $0, shards: n).contains(i) }) { shards.insert(k) }
+            }
+        }
+    }
+    guard missing > 0 else { return }
+    throw IncompleteMergeError(
+        folder: plan.spec.output, missing: missing, units: blocks.map(\.count).reduce(0, +),
+        shards: shardCounts(plan.spec).isEmpty ? [] : shards.sorted(), of: n)
 }

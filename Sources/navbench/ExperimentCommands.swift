@@ -119,18 +119,31 @@ struct Run: ParsableCommand {
 
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Combine the shards of a sharded run into the report an unsharded run writes.")
+        abstract: "Combine the shards of a sharded run into the report an unsharded run writes.",
+        discussion: """
+            Refused while a unit has no result in any shard (its shard did not run or was stopped): one line with the count and \
+            the shards, exit 3 (navbench status lists them); --allow-missing writes a partial report listing them as failures.
+            """)
 
     @Argument(help: "Experiment spec (YAML).") var spec: String
     @Argument(help: "The overrides the shards were run with (KEY=VALUE).") var overrides: [String] = []
     @Option(help: "Output folder the shards wrote to (default: the spec's output).") var out: String?
+    @Flag(help: "Write a partial report when units have no result (their shards did not run); refused by default.")
+    var allowMissing = false
     @OptionGroup var specLimits: SpecLimitOptions
 
     func run() throws {
         var s = try ExperimentSpec.load(spec, overrides: overrides, limits: specLimits.limits)
         if let out { s.output = out }
         let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
-        let r = try mergeExperiment(s, command: command, readPolicy: commandLineReadPolicy, tracingMemory: tracingMemoryRequested)
+        let r: ExperimentOutcome
+        do {
+            r = try mergeExperiment(
+                s, command: command, readPolicy: commandLineReadPolicy, tracingMemory: tracingMemoryRequested, allowMissing: allowMissing)
+        } catch let e as IncompleteMergeError {
+            printErrorLine(e)
+            throw ExitCode(3)  // as `status`: run what is missing, then merge
+        }
         print("merged \(r.done) of \(r.plan.jobs.count) jobs; report: \(r.report!.summary)")
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         if !r.failures.isEmpty { throw ExitCode(1) }

@@ -122,7 +122,10 @@ import Testing
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try spec(dir + "/out")
         _ = try runExperiment(s, workers: 2, shard: 1, shards: 2, command: "test")
-        let merged = try mergeExperiment(s, command: "test")
+        // Refused by default (issue 32, item 4): one line with the count and the shard to run.
+        #expect(throws: IncompleteMergeError.self) { try mergeExperiment(s, command: "test") }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out/summary.md"), "a refused merge writes no report")
+        let merged = try mergeExperiment(s, command: "test", allowMissing: true)
         let cellLines = merged.failures.filter { $0.contains("[closed_loop ") }
         #expect(cellLines.count == 4)
         #expect(cellLines.allSatisfy { $0.hasSuffix("no result (its shard did not run, or the run was stopped)") && !$0.contains("\n") })

@@ -136,7 +136,18 @@ final class RunCounter: Sendable {
         var s = try spec(dir + "/out")
         s.calibration = ["mean", "no-such-estimator"]
         _ = try runExperiment(s, workers: 1, shard: 1, shards: 2, command: "test")
-        let merged = try mergeExperiment(s, command: "test")
+        do {
+            _ = try mergeExperiment(s, command: "test")
+            Issue.record("a merge with a shard not run was accepted")
+        } catch let e as IncompleteMergeError {
+            let units = unitBlocks(planExperiment(s), resultKinds: ResultKinds.standard).map(\.count).reduce(0, +)
+            #expect(e.shards == [2] && e.of == 2 && e.units == units && e.missing > 0)
+            #expect(
+                e.description
+                    == "\(dir)/out: \(e.missing) of \(units) units have no result (in shard 2 of 2); run them (navbench status lists them), or merge with --allow-missing for a partial report"
+            )
+        }
+        let merged = try mergeExperiment(s, command: "test", allowMissing: true)
         let calibration = merged.failures.filter { $0.contains("[calibration ") }
         let units = HeadingCalibrationKind().units(of: planExperiment(s))
         let second = units[(units.count / 2)...]
