@@ -11,9 +11,10 @@ import NavSynth
 extension SweepDimension {
     public static let walker = closedLoopDimension(
         key: "walker", label: "walker", flag: "walker",
-        help: "Walker profile (ideal, cane, guide-dog) with optional overrides, e.g. cane:speed=0.8,reaction_time=1.5 (docs/navigator.md).",
+        help:
+            "Walker profile (ideal, cane, guide-dog) with optional overrides, e.g. cane:speed=0.8,reaction_time=1.5, or @FILE of a walker profile file (docs/navigator.md).",
         expected: "a walker profile (ideal, cane, guide-dog[:key=value,…], docs/navigator.md)", defaultValue: "ideal",
-        parse: { try NavigatorProfile(parsing: $0) })
+        parse: { try walkerProfile(parsing: $0) })
     public static let vioError = closedLoopDimension(
         key: "vio_error", label: "vio", flag: "vio-error",
         help:
@@ -56,7 +57,7 @@ extension SweepDimension {
 public func parseWalkSettings(walker: String, vioError: String, walls: String) throws -> (
     walker: NavigatorProfile, vioError: VIOErrorSpec, walls: WallsMode
 ) {
-    (try NavigatorProfile(parsing: walker), try VIOErrorSpec(parsing: vioError), try WallsMode(parsing: walls))
+    (try walkerProfile(parsing: walker), try VIOErrorSpec(parsing: vioError), try WallsMode(parsing: walls))
 }
 
 /// A value of a closed-loop dimension: the text it was given as and its parsed value.

@@ -78,7 +78,7 @@ public struct ClosedLoopSpec: Sendable, Equatable {
             }
             return out
         }
-        s.walkerLevels = try levels(.walker) { try NavigatorProfile(parsing: $0) }
+        s.walkerLevels = try levels(.walker) { try walkerProfile(parsing: $0) }
         s.vioErrorLevels = try levels(.vioError) { try VIOErrorSpec(parsing: $0) }
         s.wallsLevels = try levels(.walls) { try WallsMode(parsing: $0) }
         if let l = try strings("recordings") { s.recordings = l }

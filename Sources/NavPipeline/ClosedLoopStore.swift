@@ -122,7 +122,8 @@ public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
                             let fields =
                                 [
                                     "navbench \(NavbenchVersion.current)", "closed-loop", plan.checksums[file] ?? "", planSHA, walls.text,
-                                    c.options.canonicalJSON, w.text, v.text, String(seed), String(cl.runs),
+                                    c.options.canonicalJSON, w.text + (w.value.sourceSHA256.isEmpty ? "" : " sha256:" + w.value.sourceSHA256), v.text,
+                                    String(seed), String(cl.runs),
                                 ] + (cl.simulatesRegistration ? ["registration simulated"] : [])
                             let key = sha256Hex(of: Data(fields.map { "\($0.utf8.count):\($0)" }.joined().utf8))
                             cells.append(

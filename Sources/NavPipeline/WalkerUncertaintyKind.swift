@@ -46,7 +46,8 @@ public struct WalkerUncertaintyKind: ResultKind {
                     for c in configurations {
                         let parts =
                             [
-                                plan.checksums[file] ?? "", planSHA, walls.text, c.options.canonicalJSON, walker.text,
+                                plan.checksums[file] ?? "", planSHA, walls.text, c.options.canonicalJSON,
+                                walker.text + (walker.value.sourceSHA256.isEmpty ? "" : " sha256:" + walker.value.sourceSHA256),
                                 cl.vioErrors.joined(separator: "\u{1}"), String(u.seed), String(u.runs),
                             ] + (cl.simulatesRegistration ? ["registration simulated"] : [])
                         units.append(

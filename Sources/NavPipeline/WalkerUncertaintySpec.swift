@@ -68,7 +68,7 @@ public struct WalkerUncertaintySpec: Sendable, Equatable {
         var centre: ClosedLoopLevel<NavigatorProfile>
         if let v = m["walker"] {
             guard let t = v as? String else { throw fail("walker", "expected a walker, e.g. cane or cane:speed=0.8") }
-            do { centre = ClosedLoopLevel(text: t, value: try NavigatorProfile(parsing: t)) } catch {
+            do { centre = ClosedLoopLevel(text: t, value: try walkerProfile(parsing: t)) } catch {
                 throw fail("walker", escapedForMessage("\(error)", limit: 300))
             }
         } else {
@@ -177,6 +177,7 @@ func walkerUncertaintyDesign(_ u: WalkerUncertaintySpec) -> WalkerUncertaintyDes
         for (p, v) in zip(u.parameters, x) {
             if let set = try? profile.setting(p.key, to: v) {
                 profile = set
+                profile.parameterSources[p.key] = nil  // sampled, not the file's value
                 overrides.append("\(p.key)=\(v)")
             }
         }

@@ -62,6 +62,12 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     /// Lost when not arrived after lostTimeFactor · route length / speed + lostTimeMarginSeconds.
     public var lostTimeFactor = 2.0
     public var lostTimeMarginSeconds = 20.0
+    /// Where values read from a profile file come from, by override key (`--walker @FILE`): the
+    /// file and the source it states (WalkerProvenance lists them).
+    public var parameterSources: [String: String] = [:]
+    /// SHA-256 of the profile file it was read from (empty: a built-in profile), so results
+    /// keyed by a walker change when its file does.
+    public var sourceSHA256 = ""
 
     public init() {}
 

@@ -9,6 +9,8 @@ public enum WalkerParameterSource: Sendable, Equatable {
     case modellingChoice(String)
     /// Set by the experiment (`walker: ["cane:speed=0.8"]`).
     case setInSpec
+    /// Read from a walker profile file (`@FILE`), with the source the file states.
+    case fromFile(String)
 
     /// One short phrase for a report's table.
     public var text: String {
@@ -17,6 +19,7 @@ public enum WalkerParameterSource: Sendable, Equatable {
         case .assumed(let n): return "assumed" + (n.isEmpty ? "" : " (" + n + ")")
         case .modellingChoice(let n): return "modelling choice" + (n.isEmpty ? "" : " (" + n + ")")
         case .setInSpec: return "set in the spec"
+        case .fromFile(let n): return n
         }
     }
 }
@@ -80,8 +83,15 @@ extension NavigatorProfile {
     /// This walker with parameter `key` set to `value`, checked as a walker text's override is
     /// (`allowedRange`). Throws for an unknown key or a value out of range.
     public func setting(_ key: String, to value: Double) throws(NavigatorProfileError) -> NavigatorProfile {
+        if let flag = Self.flagKeys.first(where: { $0.0 == key })?.1 {
+            guard value == 0 || value == 1 else { throw NavigatorProfileError("walker parameter \(key) is 0 or 1, got \(value)") }
+            var p = self
+            p[keyPath: flag] = value == 1
+            return p
+        }
         guard let path = Self.doubleKeys.first(where: { $0.0 == key })?.1 else {
-            throw NavigatorProfileError("unknown walker parameter '\(key)' (expected \(Self.numericKeys.joined(separator: ", ")))")
+            throw NavigatorProfileError(
+                "unknown walker parameter '\(key)' (expected \((Self.flagKeys.map(\.0) + Self.numericKeys).joined(separator: ", ")))")
         }
         let allowed = Self.allowedRange(key)
         guard value.isFinite, allowed.contains(value) else {
@@ -106,7 +116,9 @@ extension NavigatorProfile {
                 Self.flagKeys.first { $0.0 == p.key }.map { self[keyPath: $0.1] ? 1.0 : 0.0 }
                 ?? Self.doubleKeys.first { $0.0 == p.key }.map { self[keyPath: $0.1] } ?? .nan
             var source = p.source
-            if overridden.contains(p.key) {
+            if let fromFile = parameterSources[p.key] {
+                source = .fromFile(fromFile)
+            } else if overridden.contains(p.key) {
                 source = .setInSpec
             } else if base == "ideal" && value == 0 {
                 // The ideal walker's errors, spreads and delays are zero: nothing about people.
