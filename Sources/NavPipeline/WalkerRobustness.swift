@@ -186,8 +186,10 @@ struct WalkerRobustness {
         guard let sign else {
             return "\(markdownInline(level)) vs \(markdownInline(l.reference)): lower for \(pct(l.lower)), higher for \(pct(l.higher))"
         }
-        let holds = sign < 0 ? l.lower : l.higher
-        let rule = flipRule(l, sign: sign).map { "; " + Self.text($0) } ?? (holds == n ? "" : "; no parameter range where it flips more often")
+        let holds = sign < 0 ? l.lower : l.higher, reversed = sign < 0 ? l.higher : l.lower
+        let rule =
+            flipRule(l, sign: sign).map { "; " + Self.text($0) }
+            ?? (reversed == 0 ? (holds == n ? "" : "; never reversed (\(l.unchanged) equal)") : "; no parameter range where it flips more often")
         return "\(markdownInline(level)) vs \(markdownInline(l.reference)) \(sign < 0 ? "lower" : "higher") for \(pct(holds)) (\(holds) of \(n))"
             + rule
     }

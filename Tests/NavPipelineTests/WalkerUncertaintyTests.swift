@@ -147,6 +147,24 @@ import Testing
         #expect(again.resultKinds.computed == 0)
     }
 
+    /// The Sobol' method end to end on a small design: (D + 2) × N sampled walkers, a row per
+    /// parameter with S₁ / S_T and their bootstrap half-widths, and the Findings clause.
+    @Test func sobolMethodReportsFirstOrderAndTotalIndices() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try spec(dir, uncertainty: "{method: sobol, samples: 4, runs: 2, parameters: {speed: [0.55, 1.3], bear: [15, 45]}}")
+        let out = try runExperiment(s, workers: 2, command: "test")
+        #expect(out.failures.isEmpty, "\(out.failures)")
+        #expect(out.resultKinds.computed == 4 * (2 + 2) * 2)  // base samples × (D + 2) × configurations
+        let summary = try String(contentsOfFile: dir + "/summary.md", encoding: .utf8)
+        #expect(summary.contains("Saltelli's design, 4 base samples × 4 sampled walkers (16 in all; 16 complete)"))
+        #expect(summary.contains("| parameter | unit | range | success rate S₁ / S_T |"))
+        for key in ["speed", "bear"] {
+            let row = try #require(summary.split(separator: "\n").last { $0.hasPrefix("| `\(key)` |") })  // after the provenance table
+            #expect(row.contains(" ± ") && row.contains(" / "), "\(row)")
+        }
+        #expect(summary.contains("Walker parameters (16 sampled walkers around `cane`"))
+    }
+
     /// Planted: the effect is −0.1 everywhere but where the second parameter exceeds 0.75, where
     /// it is +0.1; the rule names that parameter, side and split, with every flip on its side.
     @Test func flipRuleFindsAPlantedSplit() throws {
