@@ -131,14 +131,31 @@ func unitBlocks(_ plan: ExperimentPlan, resultKinds: [any ResultKind]) -> [[(key
     return blocks
 }
 
-/// The shard counts the folder's shard stores name (`results.shard-K-of-N.sqlite`).
+/// The most shards a run is split into (`navbench run --shard K/N`, `status --shards`).
+public let maxShards = 1_000_000
+
+/// The shard counts the folder's shard stores name (`results.shard-K-of-N.sqlite`). A name is
+/// read, never trusted: one whose K or N is not a number with 1 ≤ K ≤ N ≤ `maxShards` is no shard
+/// store of a run and is left out (so a planted `…-of-999999999999.sqlite` sizes nothing).
 func shardCounts(_ spec: ExperimentSpec) -> Set<Int> {
     var counts = Set<Int>()
     for path in shardStorePaths(spec) {
         let parts = fileName(of: path).dropFirst("results.shard-".count).dropLast(".sqlite".count).split(separator: "-")
-        if parts.count == 3, parts[1] == "of", let n = Int(parts[2]), n >= 1 { counts.insert(n) }
+        guard parts.count == 3, parts[1] == "of", let k = Int(parts[0]), let n = Int(parts[2]), 1 <= k, k <= n, n <= maxShards else { continue }
+        counts.insert(n)
     }
     return counts
+}
+
+/// The shard (1…`shards`) whose block (`shardRange`) holds position `index` of `count` units.
+///
+/// Complexity: O(1) (a guess from the proportion, corrected by at most a step either way).
+func shard(containing index: Int, count: Int, shards: Int) -> Int {
+    // index < count and shards ≤ maxShards: the product stays far below Int.max for any unit list held in memory.
+    var k = min(max(count > 0 ? index * shards / count + 1 : 1, 1), shards)
+    while k < shards && !(shardRange(count: count, shard: k, shards: shards).upperBound > index) { k += 1 }
+    while k > 1 && shardRange(count: count, shard: k - 1, shards: shards).upperBound > index { k -= 1 }
+    return k
 }
 
 /// A merge refused because units have no result yet (`mergeExperiment`, issue 32, item 4).
@@ -166,7 +183,7 @@ func checkMergeComplete(_ plan: ExperimentPlan, store: ResultsStore, resultKinds
         for block in blocks {
             for (i, u) in block.enumerated() where try reader.result(key: u.key) == nil && reader.failure(key: u.key) == nil {
                 missing += 1
-                if let k = (1...n).first(where: { shardRange(count: block.count, shard: $0, shards: n).contains(i) }) { shards.insert(k) }
+                shards.insert(shard(containing: i, count: block.count, shards: n))
             }
         }
     }

@@ -9,8 +9,8 @@ import Synchronization
 /// "K/N" → (K, N).
 func parseShard(_ s: String) throws -> (Int, Int) {
     let p = s.split(separator: "/").compactMap { Int($0) }
-    guard p.count == 2, p[1] >= 1, p[1] <= 1_000_000, p[0] >= 1, p[0] <= p[1] else {
-        throw ValidationError("--shard \(s): expected K/N with 1 ≤ K ≤ N ≤ 1000000")
+    guard p.count == 2, p[1] >= 1, p[1] <= maxShards, p[0] >= 1, p[0] <= p[1] else {
+        throw ValidationError("--shard \(s): expected K/N with 1 ≤ K ≤ N ≤ \(maxShards)")
     }
     return (p[0], p[1])
 }
@@ -166,7 +166,7 @@ struct Status: ParsableCommand {
     @OptionGroup var specLimits: SpecLimitOptions
 
     func validate() throws {
-        if let shards, !(1...100_000).contains(shards) { throw ValidationError("--shards must be from 1 to 100000, got \(shards)") }
+        if let shards, !(1...maxShards).contains(shards) { throw ValidationError("--shards must be from 1 to \(maxShards), got \(shards)") }
     }
 
     func run() throws {
