@@ -10,9 +10,9 @@ import NavSynth
 ///
 /// Model (as `SessionSynthesizer` makes the bundled sessions' sightings): sighting k is
 /// T_NA,k = T_NR · T_RA · Nₖ with T_NR the true navigation-from-route transform (the venue's),
-/// T_RA the anchor's pose in the recording, and Nₖ a rigid noise: a rotation about a uniformly
-/// random axis by `rotationNoiseDegrees` · |z| and a translation N(0, `positionNoiseStd`²) per
-/// axis. The noises come from the walk's own stream (`registration/ROUTE/RUN`), all `available`
+/// T_RA the anchor's pose in the recording, and Nₖ the synthesiser's sighting noise
+/// (`anchorSightingNoise`: a rotation about a random axis by `rotationNoiseDegrees` · |z|, a
+/// translation N(0, `positionNoiseStd`²) per axis). The noises come from the walk's own stream (`registration/ROUTE/RUN`), all `available`
 /// drawn whatever `sightings` is, so "1" uses the first sighting of "all" (common random numbers).
 public struct SimulatedRegistration: Sendable, Hashable {
     public var mode: RegistrationMode
@@ -43,12 +43,7 @@ public struct SimulatedRegistration: Sendable, Hashable {
         let trueInNavigation = navigationFromRoute * anchorInRoute
         var all: [AnchorSighting] = []
         for _ in 0..<available {
-            let noise = Pose(
-                rotation: Quaternion(
-                    axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
-                    angle: rotationNoiseDegrees * .pi / 180 * abs(rng.gaussian())),
-                translation: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * positionNoiseStd)
-            var seen = trueInNavigation * noise
+            var seen = trueInNavigation * anchorSightingNoise(&rng, rotationDegrees: rotationNoiseDegrees, positionStd: positionNoiseStd)
             seen.rotation = seen.rotation.normalized
             all.append(AnchorSighting(inRecording: anchorInRoute, inNavigation: seen))
         }

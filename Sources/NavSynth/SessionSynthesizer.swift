@@ -273,11 +273,7 @@ func synthesizeSession(
     var at: [Double] = [], aid: [Int32] = [], aposes: [Pose] = []
     for i in stride(from: Int(0.5 * p.imuRate), to: Int((p.standStartSeconds - 0.5) * p.imuRate), by: anchorStep) {
         guard rng.bernoulli(p.anchorDetectionProbability) else { continue }
-        let noise = Pose(
-            rotation: Quaternion(
-                axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()),
-                angle: p.anchorRotationNoiseDegrees * .pi / 180 * abs(rng.gaussian())),
-            translation: gaussian3(&rng, p.anchorPositionNoiseStd))
+        let noise = anchorSightingNoise(&rng, rotationDegrees: p.anchorRotationNoiseDegrees, positionStd: p.anchorPositionNoiseStd)
         var pose = estimateAtIMU[i] * truth[i].inverse * anchorInVenue * noise
         pose.rotation = pose.rotation.normalized
         at.append(times[i]); aid.append(anchorID); aposes.append(pose)
@@ -342,6 +338,17 @@ func synthesizeSession(
     return Session(
         metadata: metadata, imu: imu, compass: compass, ble: ble, vio: vio, anchors: anchors,
         location: location, groundTruth: groundTruth)
+}
+
+/// The error of one anchor sighting, applied on the right of the true T_NA (the synthesised
+/// sessions' sightings and the closed loop's simulated registration, `SimulatedRegistration`):
+/// a rotation about a uniformly random axis by `rotationDegrees` · |z| and a translation
+/// N(0, `positionStd`²) per axis, drawn in that order (7 standard normals).
+public func anchorSightingNoise(_ rng: inout SeededRandom, rotationDegrees: Double, positionStd: Double) -> Pose {
+    Pose(
+        rotation: Quaternion(
+            axis: Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()), angle: rotationDegrees * .pi / 180 * abs(rng.gaussian())),
+        translation: gaussian3(&rng, positionStd))
 }
 
 private func gaussian3(_ rng: inout SeededRandom, _ std: Double) -> Vector3 {
