@@ -31,16 +31,10 @@ public func walkerProfile(parsing text: String) throws(NavigatorProfileError) ->
     }
     var profile = try WalkerProfileFile.load(path)
     if parts.count == 2 {
-        // Overrides after the file: the file's base text with them appended, then the file's values, then these.
+        // Overrides after the file win over its values, and are no longer the file's.
+        do { try profile.applyOverrides(parts[1]) } catch { throw NavigatorProfileError("walker '\(escapedForMessage(text))': \(error.description)") }
         for part in parts[1].split(separator: ",") {
-            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard kv.count == 2, let x = Double(kv[1]), x.isFinite else {
-                throw NavigatorProfileError("walker '\(escapedForMessage(text))': expected key=number, got '\(escapedForMessage(String(part)))'")
-            }
-            do { profile = try profile.setting(kv[0], to: x) } catch {
-                throw NavigatorProfileError("walker '\(escapedForMessage(text))': \(error.description)")
-            }
-            profile.parameterSources[kv[0]] = nil
+            profile.parameterSources[String(part.split(separator: "=").first ?? "").trimmingCharacters(in: .whitespaces)] = nil
         }
     }
     profile.name = text

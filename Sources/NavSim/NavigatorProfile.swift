@@ -164,30 +164,47 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
             )
         }
         self = p
-        guard head.count == 2 else { return }
-        for part in head[1].split(separator: ",") {
-            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard kv.count == 2, let x = Double(kv[1]), x.isFinite else {
-                throw NavigatorProfileError("walker '\(text)': expected key=number, got '\(part)'")
-            }
-            if let flag = NavigatorProfile.flagKeys.first(where: { $0.0 == kv[0] })?.1 {
-                guard x == 0 || x == 1 else { throw NavigatorProfileError("walker '\(text)': \(kv[0]) is 0 or 1, got \(kv[1])") }
-                self[keyPath: flag] = x == 1
-                continue
-            }
-            guard let path = NavigatorProfile.doubleKeys.first(where: { $0.0 == kv[0] })?.1 else {
-                throw NavigatorProfileError(
-                    "walker '\(text)': unknown key '\(kv[0])' (expected \((NavigatorProfile.flagKeys.map(\.0) + NavigatorProfile.doubleKeys.map(\.0)).joined(separator: ", ")))"
-                )
-            }
-            let allowed = NavigatorProfile.allowedRange(kv[0])
-            guard allowed.contains(x) else {
-                throw NavigatorProfileError(
-                    "walker '\(text)': \(kv[0]) must be from \(allowed.lowerBound.formatted) to \(allowed.upperBound.formatted), got \(kv[1])")
-            }
-            self[keyPath: path] = x
+        if head.count == 2 {
+            do { try applyOverrides(head[1]) } catch { throw NavigatorProfileError("walker '\(text)': " + error.description) }
         }
         name = text
+    }
+}
+
+extension NavigatorProfile {
+    /// Applies overrides `key=value,…` in order (the part of a walker text after `:`, also after
+    /// `@FILE:`): each value a number, checked by `set(_:_:given:)`.
+    ///
+    /// - Throws: the line of the first bad override, without the walker text (callers prefix it).
+    public mutating func applyOverrides(_ list: some StringProtocol) throws(NavigatorProfileError) {
+        for part in list.split(separator: ",") {
+            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard kv.count == 2, let x = Double(kv[1]), x.isFinite else { throw NavigatorProfileError("expected key=number, got '\(part)'") }
+            try set(kv[0], x, given: kv[1])
+        }
+    }
+
+    /// Sets override `key` to `x` (`given`: the value as written, for the message): a 0/1 key
+    /// (`flagKeys`) or a number within `allowedRange`. The one check of every override, whether
+    /// from a walker text, a profile file or a sensitivity design.
+    ///
+    /// - Throws: `key is 0 or 1, got …`, `unknown key '…' (expected …)`, `key must be from A to B, got …`.
+    public mutating func set(_ key: String, _ x: Double, given: String) throws(NavigatorProfileError) {
+        if let flag = NavigatorProfile.flagKeys.first(where: { $0.0 == key })?.1 {
+            guard x == 0 || x == 1 else { throw NavigatorProfileError("\(key) is 0 or 1, got \(given)") }
+            self[keyPath: flag] = x == 1
+            return
+        }
+        guard let path = NavigatorProfile.doubleKeys.first(where: { $0.0 == key })?.1 else {
+            throw NavigatorProfileError(
+                "unknown key '\(key)' (expected \((NavigatorProfile.flagKeys.map(\.0) + NavigatorProfile.doubleKeys.map(\.0)).joined(separator: ", ")))"
+            )
+        }
+        let allowed = NavigatorProfile.allowedRange(key)
+        guard x.isFinite, allowed.contains(x) else {
+            throw NavigatorProfileError("\(key) must be from \(allowed.lowerBound.formatted) to \(allowed.upperBound.formatted), got \(given)")
+        }
+        self[keyPath: path] = x
     }
 }
 

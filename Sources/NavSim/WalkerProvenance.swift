@@ -83,22 +83,8 @@ extension NavigatorProfile {
     /// This walker with parameter `key` set to `value`, checked as a walker text's override is
     /// (`allowedRange`). Throws for an unknown key or a value out of range.
     public func setting(_ key: String, to value: Double) throws(NavigatorProfileError) -> NavigatorProfile {
-        if let flag = Self.flagKeys.first(where: { $0.0 == key })?.1 {
-            guard value == 0 || value == 1 else { throw NavigatorProfileError("walker parameter \(key) is 0 or 1, got \(value)") }
-            var p = self
-            p[keyPath: flag] = value == 1
-            return p
-        }
-        guard let path = Self.doubleKeys.first(where: { $0.0 == key })?.1 else {
-            throw NavigatorProfileError(
-                "unknown walker parameter '\(key)' (expected \((Self.flagKeys.map(\.0) + Self.numericKeys).joined(separator: ", ")))")
-        }
-        let allowed = Self.allowedRange(key)
-        guard value.isFinite, allowed.contains(value) else {
-            throw NavigatorProfileError("walker parameter \(key) must be from \(allowed.lowerBound) to \(allowed.upperBound), got \(value)")
-        }
         var p = self
-        p[keyPath: path] = value
+        try p.set(key, value, given: "\(value)")
         return p
     }
 

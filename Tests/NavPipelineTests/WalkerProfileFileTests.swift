@@ -58,9 +58,12 @@ import Testing
             ("navbench_walker: 1\nbase: robot\nparameters: {}\n", "lab.yaml: base: walker 'robot': unknown profile 'robot'"),
             (
                 "navbench_walker: 1\nbase: cane\nparameters: {speed: 1e308}\n",
-                "lab.yaml: parameters.speed: walker parameter speed must be from 0.1 to 5.0, got 1e+308"
+                "lab.yaml: parameters.speed: speed must be from 0.1 to 5, got 1e+308"
             ),
-            ("navbench_walker: 1\nbase: cane\nparameters: {shoe: 3}\n", "lab.yaml: parameters.shoe: unknown walker parameter 'shoe'"),
+            (
+                "navbench_walker: 1\nbase: cane\nparameters: {shoe: 3}\n",
+                "lab.yaml: parameters.shoe: unknown key 'shoe' (expected exact_angles, mechanistic_turns, speed,"
+            ),
             (
                 "navbench_walker: 1\nbase: cane\nparameters: {speed: {value: 1, unit: m}}\n",
                 "lab.yaml: parameters.speed.unit: unknown key; valid: value, source"

@@ -51,7 +51,7 @@ import Testing
             ("{parameters: {speed: [2, 1]}}", "u.yaml: closed_loop.uncertainty.parameters.speed: expected [low, high], two numbers with low < high"),
             (
                 "{parameters: {speed: [0.01, 1]}}",
-                "u.yaml: closed_loop.uncertainty.parameters.speed: walker parameter speed must be from 0.1 to 5.0, got 0.01"
+                "u.yaml: closed_loop.uncertainty.parameters.speed: speed must be from 0.1 to 5, got 0.01"
             ),
             ("{parameters: {shoe_size: [1, 2]}}", "u.yaml: closed_loop.uncertainty.parameters.shoe_size: not a numeric walker parameter; valid: "),
             ("{method: latin}", "u.yaml: closed_loop.uncertainty.method: expected one of morris, sobol"),
