@@ -115,7 +115,8 @@ public func experimentStatus(
     var merged = FileManager.default.fileExists(atPath: summary)
     if n > 1 && merged {
         let done = shards.map(\.done).reduce(0, +)
-        merged = (try lookup(experimentStorePath(spec), allKeys))?.done ?? -1 >= done
+        let inMerged = try lookup(experimentStorePath(spec), allKeys)?.done ?? 0
+        merged = inMerged >= done
     }
     return ExperimentStatus(output: spec.output, shards: shards, units: units, merged: merged)
 }

@@ -50,7 +50,6 @@ struct WalkerRobustness {
     let levels: [Level]
     /// Recordings walked, in name order.
     let recordings: [String]
-    let pointsTotal: Int
     let markdown: String
 
     /// nil when the results hold no complete sampled walker.
@@ -63,7 +62,6 @@ struct WalkerRobustness {
         let configLevels = closedLoopConfigurationLevels(plan.spec.sweep, simulatesRegistration: simulated)
         let configIndex = Dictionary(configs.enumerated().map { ($1.label, $0) }, uniquingKeysWith: { a, _ in a })
         let points = design.values.count
-        pointsTotal = points
         // Per point and configuration: sums over the walked (recording, walls) units.
         var success = [[Double]](repeating: [Double](repeating: 0, count: configs.count), count: points)
         var error = success
@@ -139,11 +137,16 @@ struct WalkerRobustness {
     ///
     /// Complexity: O(D · P log P) for P sampled walkers.
     func flipRule(_ level: Level, sign: Double) -> FlipRule? {
+        Self.flipRule(level, sign: sign, values: values, parameters: spec.parameters)
+    }
+
+    /// `flipRule(_:sign:)` over given sampled walkers' parameter `values` (one row per difference).
+    static func flipRule(_ level: Level, sign: Double, values: [[Double]], parameters: [WalkerUncertaintySpec.Parameter]) -> FlipRule? {
         let flipped = level.differences.map { $0 * sign < 0 }
         let total = flipped.filter { $0 }.count
         guard total > 0 else { return nil }
         var best: (correct: Int, rule: FlipRule)?
-        for (j, p) in spec.parameters.enumerated() {
+        for (j, p) in parameters.enumerated() {
             let order = values.indices.sorted { values[$0][j] < values[$1][j] }
             var flippedBelow = 0
             for (k, i) in order.enumerated().dropLast() {
@@ -156,7 +159,7 @@ struct WalkerRobustness {
                     let correct = ft + (e - fe)
                     guard ft >= 2, correct > values.count - total, correct > (best?.correct ?? -1),
                         let pValue = fisherExactOneSided(ft, t - ft, fe, e - fe, firstRowLower: false),
-                        pValue <= 0.05 / Double(spec.parameters.count)
+                        pValue <= 0.05 / Double(parameters.count)
                     else { continue }
                     best = (
                         correct,
@@ -273,7 +276,7 @@ struct WalkerRobustness {
             for l in levels {
                 let t = StudentTInterval(l.differences)
                 let sign: Double = l.lower >= l.higher ? -1 : 1
-                let proxy = WalkerRobustness.flipText(l, sign: sign, values: values, spec: u)
+                let proxy = flipRule(l, sign: sign, values: values, parameters: u.parameters).map(text) ?? "–"
                 md +=
                     "| \(markdownInline(l.dimension))=\(markdownInline(l.level)) vs \(markdownInline(l.reference)) | \(l.differences.count) | "
                     + "\(l.lower) | \(l.unchanged) | \(l.higher) | "
@@ -283,15 +286,9 @@ struct WalkerRobustness {
         return md
     }
 
-    /// The flip column of the section's table (a rule from the values alone, before `self` exists).
-    private static func flipText(_ l: Level, sign: Double, values: [[Double]], spec: WalkerUncertaintySpec) -> String {
-        let r = WalkerRobustness(spec: spec, values: values, levels: [l])
-        return r.flipRule(l, sign: sign).map(text) ?? "–"
-    }
-
-    /// An analysis of given values and levels (no results, no Markdown): `flipText`, tests.
+    /// An analysis of given values and levels (no results, no Markdown), for tests.
     init(spec: WalkerUncertaintySpec, values: [[Double]], levels: [Level]) {
         self.spec = spec; self.values = values; self.levels = levels
-        recordings = []; pointsTotal = values.count; markdown = ""
+        recordings = []; markdown = ""
     }
 }
