@@ -151,7 +151,7 @@ func shardCounts(_ spec: ExperimentSpec) -> Set<Int> {
 /// The shard (1…`shards`) whose block (`shardRange`) holds position `index` of `count` units.
 ///
 /// Complexity: O(1) (a guess from the proportion, corrected by at most a step either way).
-func shard(containing index: Int, count: Int, shards: Int) -> Int {
+func shardHolding(_ index: Int, count: Int, shards: Int) -> Int {
     // index < count and shards ≤ maxShards: the product stays far below Int.max for any unit list held in memory.
     var k = min(max(count > 0 ? index * shards / count + 1 : 1, 1), shards)
     while k < shards && !(shardRange(count: count, shard: k, shards: shards).upperBound > index) { k += 1 }
@@ -184,7 +184,7 @@ func checkMergeComplete(_ plan: ExperimentPlan, store: ResultsStore, resultKinds
         for block in blocks {
             for (i, u) in block.enumerated() where try reader.result(key: u.key) == nil && reader.failure(key: u.key) == nil {
                 missing += 1
-                shards.insert(shard(containing: i, count: block.count, shards: n))
+                shards.insert(shardHolding(i, count: block.count, shards: n))
             }
         }
     }
