@@ -6,7 +6,6 @@ import NavReport
 import NavSim
 import NavStatistics
 import NavSynth
-import Synchronization
 
 /// The `closed_loop` section of an experiment spec (docs/experiments.md): walker profiles ×
 /// VIO error levels × the sweep's guidance configurations × seeds, `runs` walkers per cell,
@@ -185,38 +184,6 @@ public struct ClosedLoopSection: Sendable {
     public var findings: [String] = []
 }
 
-/// Walks every closed-loop cell of `plan` in memory (on `workers` threads; results in cell
-/// order whatever the scheduling) and builds the section from them, without a store. An
-/// experiment run stores its cells instead (`executeClosedLoopCells`) and its report reads them
-/// (`closedLoopSection(_:store:)`); both give the same section.
-///
-/// - Complexity: O(recordings · walkers · VIO levels · configurations · seeds · runs · ticks per walk).
-public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> ClosedLoopSection {
-    let cp = planClosedLoopCells(plan)
-    var failures: [String] = []
-    var scenarios: [String: ClosedLoopScenario] = [:], failed = Set<String>()
-    for c in cp.cells {
-        let id = closedLoopScenarioID(c)
-        guard scenarios[id] == nil, !failed.contains(id) else { continue }
-        do { scenarios[id] = try cp.scenario(c, inputs: plan.inputs) } catch { failed.insert(id); failures.append(cp.scenarioFailure(c, error)) }
-    }
-    let results = Mutex([(metrics: [Metric], walkers: ClosedLoopWalkers)?](repeating: nil, count: cp.cells.count))
-    let allScenarios = scenarios
-    forEachConcurrently(cp.cells.count, workers: workers, phase: "closed-loop cells") { i in
-        let c = cp.cells[i]
-        let settings = cp.settings(c)
-        guard let s = allScenarios[closedLoopScenarioID(c)] else { return .next }
-        let r = simulateWalks(s, settings: settings, seed: c.seed, runs: cp.spec.runs)
-        let m = closedLoopMetrics(r.aggregate, keypoints: s.route.keypoints.count)
-        results.withLock { $0[i] = (m, ClosedLoopWalkers(r.outcomes)) }
-        return .next
-    }
-    let metrics = results.withLock { $0 }
-    var section = closedLoopSection(plan, cp, metrics: { metrics[$0.index]?.metrics }, walkers: { metrics[$0.index]?.walkers })
-    section.failures += failures  // unreadable floor plans, then scenarios that cannot be built (as the store's report)
-    return section
-}
-
 /// Builds the closed-loop section from each cell's metrics (`closedLoopMetrics` order; nil: the
 /// cell has no result and is left out): one row per (route, walker, VIO error, walls,
 /// configuration, seed, metric), the Markdown per route, one SVG per route whose sample paths
@@ -393,22 +360,6 @@ func closedLoopMetrics(_ a: ClosedLoopAggregate, keypoints: Int) -> [Metric] {
 }
 
 // MARK: - Findings
-
-/// A guidance level's effect on the closed-loop success rate: mean over units of (success at
-/// `level` − success at `reference`), the other guidance dimensions averaged within a unit.
-public struct ClosedLoopEffect: Sendable, Equatable {
-    /// The sweep dimension's `metrics.csv` column (as `ExperimentStatistics.MainEffect.dimension`).
-    public var dimension: String
-    public var level: String
-    public var reference: String
-    /// Units: walkers (run index of a recording × walls × walker × VIO error × seed cell).
-    public var n: Int
-    public var meanDifference: Double
-    public var ciLow: Double
-    public var ciHigh: Double
-    /// The 95 % CI excludes 0 (`intervalExcludesZero`).
-    public var significant: Bool { intervalExcludesZero(low: ciLow, high: ciHigh) }
-}
 
 /// The level text of every swept guidance dimension of each closed-loop configuration, by
 /// `metrics.csv` column (`closedLoopConfigurations` order).

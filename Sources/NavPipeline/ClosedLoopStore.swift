@@ -1,16 +1,13 @@
 import Foundation
-import GRDB
 import NavCore
 import NavIO
 import NavSim
 import NavSynth
-import Synchronization
 
-// The closed-loop section as run-phase work: its cells are planned like jobs, split across
-// shards like jobs, run on the `--jobs` workers right after them (`executeClosedLoopCells`) and
-// committed to the results store as results of kind `closed_loop`; the report reads them from there
-// (`closedLoopSection(_:store:)`) and never walks a cell again (only the few sample paths its
-// SVGs draw). Table, key and queries: docs/experiments.md ("Results store").
+// The closed loop's cells: planned here, walked, stored and reported as the result kind
+// `closed_loop` (`ClosedLoopKind`); the report reads them from the store and never walks a cell
+// again (only the few sample paths its SVGs draw). Table, key and queries: docs/experiments.md
+// ("Results store").
 
 /// One closed-loop cell: `runs` virtual walkers of one profile, on one recording's route with
 /// one walls mode and one guidance configuration, under one VIO error level and one seed.
@@ -145,99 +142,6 @@ public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
 /// The scenario a cell walks, as a key: cells of one (recording, walls, configuration) share it.
 func closedLoopScenarioID(_ c: ClosedLoopCell) -> String { "\(c.recording)\u{1}\(c.walls)\u{1}\(c.configuration)" }
 
-/// What `executeClosedLoopCells` did for its shard.
-public struct ClosedLoopRunCounts: Sendable, Equatable {
-    /// Cells of this shard with a verified row in the store afterwards.
-    public var done = 0
-    /// Cells walked in this call (the others were present and verified in the store).
-    public var computed = 0
-    /// Cells that could not be walked (their scenario failed), one line per scenario.
-    public var failures: [String] = []
-}
-
-/// Walks the closed-loop cells of shard `shard` of `shards` (`shardRange` of the cell order, the jobs' rule) that
-/// are not present and verified in the store at `storePath`, on `workers` threads, committing
-/// each finished cell's aggregate metrics (`closedLoopMetrics`) to the store (kind `closed_loop`)
-/// in batches of `closedLoopBatchSize`. A `kill -9` loses at most the cells in flight
-/// and the pending batch; a rerun walks only those. Call it after `executeJobs` (same store).
-///
-/// - Throws: `ResultsStoreError` when the store cannot be opened or written.
-/// - Complexity: O(cells · runs · ticks per walk) time; memory O(workers + batch + scenarios).
-public func executeClosedLoopCells(
-    _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
-    progress: ProgressHandler? = nil
-) throws -> ClosedLoopRunCounts {
-    guard plan.spec.closedLoop != nil else { return ClosedLoopRunCounts() }
-    let cp = planClosedLoopCells(plan)
-    let mine = cp.cells[shardRange(count: cp.cells.count, shard: shard, shards: shards)]
-    try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    let store = try ResultsStore(path: storePath)
-    let todo = try store.read { reader in try mine.filter { try reader.closedLoopCell(key: $0.key) == nil } }
-    // Scenarios of the cells to walk, built once per (recording, walls, configuration).
-    var scenarios: [String: ClosedLoopScenario] = [:], failures: [String] = []
-    var failed = Set<String>()
-    for c in todo where scenarios[closedLoopScenarioID(c)] == nil && !failed.contains(closedLoopScenarioID(c)) {
-        do { scenarios[closedLoopScenarioID(c)] = try cp.scenario(c, inputs: plan.inputs) } catch {
-            failed.insert(closedLoopScenarioID(c))
-            failures.append(cp.scenarioFailure(c, error))
-        }
-    }
-    let runnable = todo.filter { scenarios[closedLoopScenarioID($0)] != nil }
-    let writer = store.writer(batchSize: closedLoopBatchSize)
-    let state = Mutex((computed: 0, storeError: String?.none))
-    let allScenarios = scenarios
-    let runs = cp.spec.runs
-    forEachConcurrently(runnable.count, workers: workers, phase: "closed-loop cells", progress: progress) { i in
-        let c = runnable[i]
-        let settings = cp.settings(c)
-        guard let scenario = allScenarios[closedLoopScenarioID(c)] else { return .next }
-        let started = Date()
-        let r = simulateWalks(scenario, settings: settings, seed: c.seed, runs: runs)
-        let metrics = closedLoopMetrics(r.aggregate, keypoints: scenario.route.keypoints.count)
-        var storeError: String?
-        do {
-            try writer.add(
-                storedClosedLoopCell(
-                    c, guidance: cp.label(c), metrics: metrics, walkers: ClosedLoopWalkers(r.outcomes),
-                    recordingSHA256: plan.checksums[c.recording] ?? "",
-                    seconds: Date().timeIntervalSince(started)))
-        } catch { storeError = "\(error)" }
-        return state.withLock { s in
-            s.computed += 1
-            if let storeError, s.storeError == nil { s.storeError = storeError }
-            return s.storeError == nil ? .next : .stop
-        }
-    }
-    try writer.flush()
-    if let e = state.withLock({ $0.storeError }) { throw ResultsStoreError.unreadable(path: storePath, reason: e) }
-    let done = try store.read { reader in try mine.filter { try reader.closedLoopCell(key: $0.key) != nil }.count }
-    return ClosedLoopRunCounts(done: done, computed: state.withLock { $0.computed }, failures: failures)
-}
-
-/// The closed-loop section of the report from the cells in `store` (never walked again: only
-/// the SVGs' sample paths are re-run). A cell without a verified row is listed as a failure:
-/// its scenario's error when it cannot be built, else "no result".
-public func closedLoopSection(_ plan: ExperimentPlan, store: ResultsStore) throws -> ClosedLoopSection {
-    let cp = planClosedLoopCells(plan)
-    let stored = try store.read { reader in try cp.cells.map { try reader.closedLoopCell(key: $0.key) } }
-    var section = closedLoopSection(plan, cp, metrics: { stored[$0.index]?.metrics }, walkers: { stored[$0.index]?.walkers })
-    // Missing cells: grouped by scenario, in cell order.
-    var seen = Set<String>()
-    for c in cp.cells where stored[c.index] == nil {
-        let id = closedLoopScenarioID(c)
-        if seen.contains(id) { continue }
-        do { _ = try cp.scenario(c, inputs: plan.inputs) } catch {
-            seen.insert(id)
-            section.failures.append(cp.scenarioFailure(c, error))
-            continue
-        }
-        section.failures.append(
-            "\(escapedForMessage(c.recording)) [closed_loop \(cp.label(c)) walker=\(escapedForMessage(c.walker)) vio=\(escapedForMessage(c.vioError)) walls=\(c.walls) seed=\(c.seed)]: no result (its shard did not run, or the run was stopped)"
-        )
-    }
-    return section
-}
-
 // MARK: - Store table
 
 /// The metrics of a closed-loop cell with their units, in the order `closedLoopMetrics` fills
@@ -255,26 +159,6 @@ let closedLoopMetricColumns: [(name: String, unit: String)] = [
 /// The `kind` of a closed-loop cell's row in the results store.
 let closedLoopResultKind = "closed_loop"
 
-/// A cell's parameters besides its guidance configuration, as the store's `parameters` column
-/// (one `name=value` per line; the row checksum covers them).
-func closedLoopCellParameters(_ c: ClosedLoopCell) -> String {
-    "walker=\(c.walker)\nvio_error=\(c.vioError)\nwalls=\(c.walls)\nseed=\(c.seed)"
-}
-
-/// A walked cell as it goes into the store (a result of kind `closed_loop`).
-func storedClosedLoopCell(
-    _ c: ClosedLoopCell, guidance: String, metrics: [Metric], walkers: ClosedLoopWalkers, recordingSHA256: String, seconds: Double
-) -> StoredResult {
-    StoredResult(
-        key: c.key, kind: closedLoopResultKind, index: c.index, route: c.routeID, session: c.session, configuration: guidance,
-        parameters: closedLoopCellParameters(c), recordingSHA256: recordingSHA256, seconds: seconds, metrics: metrics,
-        artifacts: [ClosedLoopWalkers.artifactName: walkers.bytes])
-}
-
-/// Cells committed per transaction (a cell is `runs` walks: batches stay small so a `kill -9`
-/// loses little).
-let closedLoopBatchSize = 8
-
 extension StoreReader {
     /// The metrics (`closedLoopMetrics` order, names and units) and walkers of the closed-loop
     /// cell `key` if its row is present, of kind `closed_loop`, its checksum verifies and its
@@ -283,11 +167,17 @@ extension StoreReader {
     ///
     /// Complexity: O(m log n + w) for m metrics of n stored results and w walkers.
     public func closedLoopCell(key: String) throws -> (metrics: [Metric], walkers: ClosedLoopWalkers)? {
-        guard let r = try result(key: key), r.kind == closedLoopResultKind,
-            r.metrics.map(\.name) == closedLoopMetricColumns.map(\.name),
-            let bytes = r.artifacts[ClosedLoopWalkers.artifactName], let walkers = ClosedLoopWalkers(bytes: bytes),
-            let runs = r.metrics.last?.value, Double(walkers.success.count) == runs
-        else { return nil }
-        return (r.metrics, walkers)
+        guard let r = try result(key: key), r.kind == closedLoopResultKind else { return nil }
+        return closedLoopCellContents(r.metrics, r.artifacts)
     }
+}
+
+/// A stored closed-loop cell's metrics (`closedLoopMetricColumns` order) and walkers, or nil
+/// when the metrics are not those columns or the walkers do not decode to `runs` walkers.
+func closedLoopCellContents(_ metrics: [Metric], _ artifacts: [String: [UInt8]]) -> (metrics: [Metric], walkers: ClosedLoopWalkers)? {
+    guard metrics.map(\.name) == closedLoopMetricColumns.map(\.name),
+        let bytes = artifacts[ClosedLoopWalkers.artifactName], let walkers = ClosedLoopWalkers(bytes: bytes),
+        let runs = metrics.last?.value, Double(walkers.success.count) == runs
+    else { return nil }
+    return (metrics, walkers)
 }

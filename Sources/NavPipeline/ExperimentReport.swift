@@ -217,36 +217,22 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
 }
 
 /// The sections of the result kinds the spec asks for (calibration, proximity, gyroscope
-/// filters, APE: `resultKindSections`) and the closed-loop section, all read from `store`: their
-/// files, and their Markdown and failure lines for the summary.
+/// filters, APE, the closed loop, walker uncertainty: `resultKindSections`), all read from
+/// `store`, in the kinds' order: their files, and their Markdown, failure lines, Findings lines
+/// and closed-loop effects for the summary.
 private func writeSections(
     _ plan: ExperimentPlan, kinds: [any ResultKind], store: ResultsStore, out: ExperimentOutputs
 ) throws -> (markdown: String, failures: [String], findings: [String], closedLoopEffects: [ClosedLoopEffect]) {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
-    let asked = kinds.filter { $0.isAsked(by: plan.spec) }
-    let (sections, kindFailures) = try resultKindSections(plan, kinds: asked, store: store)
-    var md = "", after = "", extraFailures = kindFailures, findings: [String] = [], effects: [ClosedLoopEffect] = []
-    for (kind, section) in zip(asked, sections) {
+    let (sections, failures) = try resultKindSections(plan, kinds: kinds, store: store)
+    var md = "", findings: [String] = [], effects: [ClosedLoopEffect] = []
+    for section in sections {
         for file in section.files { try writeTextAtomically(file.contents, to: path(file.name)) }
-        if kind.followsClosedLoop { after += section.markdown } else { md += section.markdown }
+        md += section.markdown
         findings += section.findings
+        effects += section.levelEffects
     }
-    if let cl = plan.spec.closedLoop {
-        let c = try closedLoopSection(plan, store: store)  // the cells the run phase stored (ClosedLoopStore.swift)
-        extraFailures += c.failures
-        try writeTextAtomically(c.table.csv, to: path("closed-loop.csv"))
-        for (name, svg) in c.svgs { try writeTextAtomically(svg, to: path(name)) }
-        md += c.markdown
-        // With a walker-uncertainty analysis, each closed-loop Findings line says how robust it is.
-        let robustness =
-            cl.uncertainty == nil
-            ? nil : WalkerRobustness(try storedOutcomes(of: WalkerUncertaintyKind(), plan, store: store).results, plan: plan)
-        findings += closedLoopFindings(
-            c.effects, runs: cl.runs,
-            robustness: robustness.map { r in FindingRobustness(basis: r.basis, clause: { r.clause(dimension: $0, level: $1, sign: $2) }) })
-        effects = c.effects
-    }
-    return (md + after, extraFailures, findings, effects)
+    return (md, failures, findings, effects)
 }
 
 /// The Findings lines where the replay and the closed loop disagree on a guidance level against

@@ -17,12 +17,12 @@ public struct ExperimentOutcome: Sendable {
     public var computed: Int
     /// The report written, or nil for one shard of a sharded run (combine with `mergeExperiment`).
     public var report: ExperimentOutputs?
-    /// Closed-loop cells of this shard: present afterwards, walked in this run (0 on a cached
-    /// rerun and always 0 for `mergeExperiment`, which only reads the store), failures.
-    public var closedLoop = ClosedLoopRunCounts()
-    /// Units of the result kinds (calibration, proximity, gyroscope filters, APE, …) of this
-    /// shard: present afterwards, computed in this run (0 for `mergeExperiment`), failures.
+    /// Units of the result kinds (calibration, proximity, gyroscope filters, APE, closed-loop
+    /// cells, …) of this shard: present afterwards, computed in this run (0 on a cached rerun and
+    /// always 0 for `mergeExperiment`, which only reads the store), failures; per kind in `byKind`.
     public var resultKinds = ResultKindCounts()
+    /// The closed-loop cells' counts (`resultKinds.byKind["closed_loop"]`; zero without one).
+    public var closedLoop: ResultKindCounts { resultKinds.byKind[ClosedLoopKind().name] ?? ResultKindCounts() }
 }
 
 /// Runs an experiment: loads the inputs, runs the jobs of shard `shard` of `shards` on `workers`
@@ -46,18 +46,14 @@ public func runExperiment(
     let (done, failures, computed) = try executeJobs(
         plan, storePath: storePath, workers: workers,
         shard: shard, shards: shards, progress: progress, sampled: sampled)
-    let cells = try executeClosedLoopCells(
-        plan, storePath: storePath, workers: workers, shard: shard, shards: shards,
-        progress: progress)  // ClosedLoopStore.swift
     let units = try executeResultKinds(
         plan, kinds: resultKinds, storePath: storePath, workers: workers, shard: shard, shards: shards,
         progress: progress)  // ResultKind.swift
     traceMemory(plan, "jobs run")
     var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
-    outcome.closedLoop = cells
     outcome.resultKinds = units
-    // Unsharded, the report lists the cells' and units' failures (read from the store).
-    guard shards == 1 else { outcome.failures += cells.failures + units.failures; return outcome }
+    // Unsharded, the report lists the units' failures (read from the store).
+    guard shards == 1 else { outcome.failures += units.failures; return outcome }
     outcome.report = try writeExperimentReport(
         plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
         facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count),

@@ -122,11 +122,10 @@ public func experimentStatus(
 }
 
 /// Every unit of work of `plan` (key and title), in the order each engine splits it across
-/// shards: replay runs, closed-loop cells, then each asked result kind's units.
+/// shards: replay runs, then each asked result kind's units (closed-loop cells among them).
 func unitBlocks(_ plan: ExperimentPlan, resultKinds: [any ResultKind]) -> [[(key: String, title: String)]] {
     var blocks: [[(key: String, title: String)]] = [
-        plan.jobs.map { ($0.key, "\($0.navigation) [\($0.configuration.label)]") },
-        planClosedLoopCells(plan).cells.map { ($0.key, "\($0.recording) [closed_loop \($0.walker) \($0.vioError) \($0.walls)]") },
+        plan.jobs.map { ($0.key, "\($0.navigation) [\($0.configuration.label)]") }
     ]
     for kind in resultKinds where kind.isAsked(by: plan.spec) { blocks.append(kind.units(of: plan).map { ($0.key, $0.title) }) }
     return blocks

@@ -4,8 +4,9 @@ import NavIO
 import NavReport
 import Synchronization
 
-// Result kinds beside guidance replay runs and closed-loop cells: heading calibration, beacon
-// proximity, gyroscope filters, APE (`ResultKinds.standard`), and any kind a caller registers.
+// Result kinds beside guidance replay runs: heading calibration, beacon proximity, gyroscope
+// filters, APE, closed-loop cells, the walker-uncertainty analysis (`ResultKinds.standard`), and
+// any kind a caller registers.
 // Each kind plans its units of work from the experiment plan, computes one unit, and renders
 // its report section from the stored results; the engine below splits the units by the shard
 // rule (`shardRange`), runs them on the one executor (`forEachConcurrently`), commits them to
@@ -40,12 +41,17 @@ public struct WorkUnit: Sendable, Equatable {
     }
 }
 
-/// What one unit produced: its metrics (none when the unit does not apply to its input) and a
-/// note (why a calibration stopped, why a unit does not apply; empty when none).
+/// What one unit produced: its metrics (none when the unit does not apply to its input), a
+/// note (why a calibration stopped, why a unit does not apply; empty when none) and artifacts
+/// (bytes its section needs besides the metrics, by name: a closed-loop cell's walkers).
 public struct UnitOutcome: Sendable, Equatable {
     public var metrics: [Metric]
     public var note: String
-    public init(metrics: [Metric], note: String = "") { self.metrics = metrics; self.note = note }
+    /// Stored with the result (the store's `artifacts` table, in its checksum) and read back with it.
+    public var artifacts: [String: [UInt8]]
+    public init(metrics: [Metric], note: String = "", artifacts: [String: [UInt8]] = [:]) {
+        self.metrics = metrics; self.note = note; self.artifacts = artifacts
+    }
 
     /// A unit whose input lacks what the kind needs: stored like any result (a rerun or a merge
     /// does not compute it again), no rows in the report; its note is "not applicable: `why`".
@@ -59,10 +65,38 @@ public struct ReportSection: Sendable {
     public var files: [(name: String, contents: String)]
     /// Its answers for the summary's Findings section, one line each (none: the section has no verdict).
     public var findings: [String]
-    public init(markdown: String, files: [(name: String, contents: String)], findings: [String] = []) {
-        self.markdown = markdown; self.files = files; self.findings = findings
+    /// Lines for the report's failure list besides its units' (a venue floor plan that could
+    /// not be read, so its walks used a corridor).
+    public var failures: [String]
+    /// Each swept guidance level's effect on the closed-loop walkers' success (the Findings'
+    /// lines where the replay and the closed loop disagree read them; empty for other kinds).
+    public var levelEffects: [ClosedLoopEffect]
+    public init(
+        markdown: String, files: [(name: String, contents: String)], findings: [String] = [], failures: [String] = [],
+        levelEffects: [ClosedLoopEffect] = []
+    ) {
+        self.markdown = markdown; self.files = files; self.findings = findings; self.failures = failures
+        self.levelEffects = levelEffects
     }
 }
+
+/// An error that several units share (the closed loop's scenario that cannot be built fails
+/// every cell walking it): its `line` is the failure line of each of them, in place of
+/// `"<title>: <error>"`, so the report lists it once (`distinctLines`).
+public protocol SharedUnitFailure: Error {
+    var line: String { get }
+}
+
+/// The failure line of `unit` that threw `error`.
+func failureLine(_ unit: WorkUnit, _ error: Error) -> String {
+    (error as? SharedUnitFailure)?.line ?? "\(unit.title): \(error)"
+}
+
+/// Computes units of one kind: `ResultKind.run`, or what `ResultKind.runner(for:plan:)` prepared.
+public typealias UnitRunner = @Sendable (WorkUnit) throws -> UnitOutcome
+
+/// The stored outcomes of one kind's units, in unit order (nil: failed or missing).
+public typealias KindResults = [(unit: WorkUnit, outcome: UnitOutcome?)]
 
 /// A kind of result: planned as units of work, each keyed, computed, stored and reported the
 /// same way by the engine (`executeResultKinds`, `resultKindSections`).
@@ -86,16 +120,34 @@ public protocol ResultKind: Sendable {
     /// Computes one unit; throws when it fails (listed, the batch goes on).
     func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome
     /// The section from every unit with its stored outcome (nil: failed or missing), in unit order.
-    func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection
-    /// Whether its section comes after the closed-loop section instead of before it (default: before).
-    var followsClosedLoop: Bool { get }
+    func section(_ results: KindResults, plan: ExperimentPlan) -> ReportSection
     /// Whether `navbench compare` gates its CSV (default: yes).
     var isGated: Bool { get }
+    /// What computes the units one run computes (`units`, in unit order), with the work they
+    /// share done once (the closed loop builds each scenario once for its cells). Default: `run`.
+    /// The runner must give what `run` gives, unit by unit.
+    func runner(for units: [WorkUnit], plan: ExperimentPlan) -> UnitRunner
+    /// Whether a stored outcome is a complete result of `unit` (default: any outcome). One that
+    /// is not counts as missing: computed again by a run, "no result" in a report.
+    func accepts(_ outcome: UnitOutcome, of unit: WorkUnit) -> Bool
+    /// Kinds whose stored outcomes the section reads besides its own (default: none).
+    var sectionReads: [any ResultKind] { get }
+    /// The section, given also the stored outcomes of `sectionReads` by kind name. Default:
+    /// `section(_:plan:)`.
+    func section(_ results: KindResults, plan: ExperimentPlan, reading others: [String: KindResults]) -> ReportSection
 }
 
 extension ResultKind {
-    public var followsClosedLoop: Bool { false }
     public var isGated: Bool { true }
+    public func runner(for units: [WorkUnit], plan: ExperimentPlan) -> UnitRunner {
+        let kind = self
+        return { try kind.run($0, plan: plan) }
+    }
+    public func accepts(_ outcome: UnitOutcome, of unit: WorkUnit) -> Bool { true }
+    public var sectionReads: [any ResultKind] { [] }
+    public func section(_ results: KindResults, plan: ExperimentPlan, reading others: [String: KindResults]) -> ReportSection {
+        section(results, plan: plan)
+    }
 }
 
 /// The key of a unit of kind `kind`: SHA-256 (hex) of the navbench version, the kind and `parts`
@@ -112,8 +164,10 @@ public struct ResultKindCounts: Sendable, Equatable {
     public var done = 0
     /// Units computed in this run (0 on a cached rerun).
     public var computed = 0
-    /// Failure lines of this run, in unit order per kind.
+    /// Failure lines of this run, in unit order per kind (a line repeated within a kind once).
     public var failures: [String] = []
+    /// The counts of each kind that had units, by kind name (empty within a kind's own counts).
+    public var byKind: [String: ResultKindCounts] = [:]
     public init(done: Int = 0, computed: Int = 0, failures: [String] = []) {
         self.done = done; self.computed = computed; self.failures = failures
     }
@@ -123,8 +177,9 @@ public struct ResultKindCounts: Sendable, Equatable {
 let resultKindBatchSize = 8
 
 /// Computes the units of `kinds` in shard `shard` of `shards` (`shardRange` of each kind's unit
-/// order) that are not present and verified in the store at `storePath`, on `workers` threads
-/// (one progress phase per kind), committing each result, or its failure line, as it finishes.
+/// order) that are not present and verified in the store at `storePath` (`ResultKind.accepts`),
+/// on `workers` threads (one progress phase per kind, through its `runner`), committing each
+/// result, or its failure line, as it finishes. Counts are per kind too (`ResultKindCounts.byKind`).
 ///
 /// - Throws: `ResultsStoreError` when the store cannot be opened or written.
 /// - Complexity: O(units) keys; memory O(workers + batch + failures).
@@ -140,28 +195,27 @@ public func executeResultKinds(
     var counts = ResultKindCounts()
     for (kind, all) in zip(kinds, units) where !all.isEmpty {
         let mine = Array(all[shardRange(count: all.count, shard: shard, shards: shards)])
+        let todo = try store.read { reader in try mine.filter { try !isPresent($0, of: kind, reader: reader) } }
+        let run = kind.runner(for: todo, plan: plan)
         let state = Mutex((computed: 0, failures: [Int: String](), storeError: String?.none))
         let kindName = kind.name
-        let done = forEachConcurrently(mine.count, workers: workers, phase: "\(kindName) units", progress: progress) { i in
-            let unit = mine[i]
-            let present = (try? store.read { try $0.result(key: unit.key) })??.kind == kindName
+        forEachConcurrently(todo.count, workers: workers, phase: "\(kindName) units", progress: progress) { i in
+            let unit = todo[i]
             var failure: String?, computed = false, storeError: String?
-            if !present {
-                let started = Date()
-                do {
-                    let outcome = try kind.run(unit, plan: plan)
-                    computed = true
-                    let seconds = Date().timeIntervalSince(started)
-                    do { try writer.add(storedResult(unit, of: kind, outcome: outcome, plan: plan, seconds: seconds)) } catch {
-                        storeError = "\(error)"
-                    }
-                } catch {
-                    failure = "\(unit.title): \(error)"
-                    do {
-                        try store.fail(
-                            key: unit.key, kind: kindName, index: unit.index, input: unit.input, configuration: unit.configuration, message: failure!)
-                    } catch { storeError = "\(error)" }
+            let started = Date()
+            do {
+                let outcome = try run(unit)
+                computed = true
+                let seconds = Date().timeIntervalSince(started)
+                do { try writer.add(storedResult(unit, of: kind, outcome: outcome, plan: plan, seconds: seconds)) } catch {
+                    storeError = "\(error)"
                 }
+            } catch {
+                failure = failureLine(unit, error)
+                do {
+                    try store.fail(
+                        key: unit.key, kind: kindName, index: unit.index, input: unit.input, configuration: unit.configuration, message: failure!)
+                } catch { storeError = "\(error)" }
             }
             return state.withLock { s in
                 if let failure { s.failures[unit.index] = failure }
@@ -173,11 +227,27 @@ public func executeResultKinds(
         try writer.flush()
         let s = state.withLock { $0 }
         if let e = s.storeError { throw ResultsStoreError.unreadable(path: storePath, reason: e) }
-        counts.done += done - s.failures.count
-        counts.computed += s.computed
-        counts.failures += s.failures.keys.sorted().map { s.failures[$0]! }
+        let done = try store.read { reader in try mine.filter { try isPresent($0, of: kind, reader: reader) }.count }
+        let mineCounts = ResultKindCounts(done: done, computed: s.computed, failures: distinctLines(s.failures.keys.sorted().map { s.failures[$0]! }))
+        counts.done += mineCounts.done
+        counts.computed += mineCounts.computed
+        counts.failures += mineCounts.failures
+        counts.byKind[kindName] = mineCounts
     }
     return counts
+}
+
+/// Whether `unit` has a result of `kind` in the store that the kind accepts.
+private func isPresent(_ unit: WorkUnit, of kind: any ResultKind, reader: StoreReader) throws -> Bool {
+    guard let r = try reader.result(key: unit.key), r.kind == kind.name else { return false }
+    return kind.accepts(UnitOutcome(metrics: r.metrics, note: r.note, artifacts: r.artifacts), of: unit)
+}
+
+/// `lines` with each line's repetitions left out, in first-appearance order (the cells of one
+/// closed-loop scenario that cannot be built fail with one line).
+func distinctLines(_ lines: [String]) -> [String] {
+    var seen = Set<String>()
+    return lines.filter { seen.insert($0).inserted }
 }
 
 /// A finished unit as it goes into the store.
@@ -185,7 +255,8 @@ func storedResult(_ unit: WorkUnit, of kind: any ResultKind, outcome: UnitOutcom
     StoredResult(
         key: unit.key, kind: kind.name, index: unit.index, route: unit.route, session: unit.session, configuration: unit.configuration,
         parameters: storedParameters(unit.parameters, columns: kind.parameterColumns),
-        recordingSHA256: plan.checksums[unit.input] ?? "", seconds: seconds, note: outcome.note, metrics: outcome.metrics)
+        recordingSHA256: plan.checksums[unit.input] ?? "", seconds: seconds, note: outcome.note, metrics: outcome.metrics,
+        artifacts: outcome.artifacts)
 }
 
 /// A unit's parameters as the store's `parameters` column: one `name=value` per line.
@@ -194,41 +265,48 @@ func storedParameters(_ values: [String], columns: [String]) -> String {
 }
 
 /// The sections of the kinds the spec asks for, in `kinds` order, from the results in `store`
-/// (nothing is computed): each kind's section, and a failure line for every unit without a
-/// verified result (its stored failure, or "no result" when its shard did not run).
+/// (nothing is computed): each kind's section (given the outcomes of its `sectionReads`), and the
+/// failure lines: the section's own, then one for every unit without an accepted result (its
+/// stored failure, or "no result" when its shard did not run).
 ///
-/// - Complexity: O(units) store lookups; memory O(units of one kind + their metrics).
+/// - Complexity: O(units) store lookups; memory O(units of one kind and of what it reads + their metrics).
 public func resultKindSections(
     _ plan: ExperimentPlan, kinds: [any ResultKind], store: ResultsStore
 ) throws -> (sections: [ReportSection], failures: [String]) {
     var sections: [ReportSection] = [], failures: [String] = []
     for kind in kinds where kind.isAsked(by: plan.spec) {
         let (results, missing) = try storedOutcomes(of: kind, plan, store: store)
-        failures += missing
-        sections.append(kind.section(results, plan: plan))
+        var others: [String: KindResults] = [:]
+        for other in kind.sectionReads where other.isAsked(by: plan.spec) {
+            others[other.name] = try storedOutcomes(of: other, plan, store: store).results
+        }
+        let section = kind.section(results, plan: plan, reading: others)
+        failures += section.failures + missing
+        sections.append(section)
     }
     return (sections, failures)
 }
 
-/// Every unit of `kind` with its stored outcome (nil: failed or missing), in unit order, and a
-/// failure line for each unit without one (its stored failure, or "no result").
+/// Every unit of `kind` with its stored outcome (nil: failed, missing or not accepted), in unit
+/// order, and the distinct failure lines of the units without one (its stored failure, or "no result").
 ///
 /// - Complexity: O(units) store lookups.
 public func storedOutcomes(
     of kind: any ResultKind, _ plan: ExperimentPlan, store: ResultsStore
-) throws -> (results: [(unit: WorkUnit, outcome: UnitOutcome?)], failures: [String]) {
+) throws -> (results: KindResults, failures: [String]) {
     var failures: [String] = []
     let units = kind.units(of: plan)
-    let results: [(unit: WorkUnit, outcome: UnitOutcome?)] = try store.read { reader in
+    let results: KindResults = try store.read { reader in
         try units.map { u in
-            guard let r = try reader.result(key: u.key), r.kind == kind.name else {
-                failures.append(try reader.failure(key: u.key) ?? "\(u.title): no result (its shard did not run, or the run was stopped)")
-                return (u, nil)
+            if let r = try reader.result(key: u.key), r.kind == kind.name {
+                let outcome = UnitOutcome(metrics: r.metrics, note: r.note, artifacts: r.artifacts)
+                if kind.accepts(outcome, of: u) { return (u, outcome) }
             }
-            return (u, UnitOutcome(metrics: r.metrics, note: r.note))
+            failures.append(try reader.failure(key: u.key) ?? "\(u.title): no result (its shard did not run, or the run was stopped)")
+            return (u, nil)
         }
     }
-    return (results, failures)
+    return (results, distinctLines(failures))
 }
 
 /// The units of a kind that runs each configuration on every input of the plan, in input-name

@@ -20,7 +20,6 @@ public struct WalkerUncertaintyKind: ResultKind {
     /// `walker`: the sampled walker as a walker text (`cane:speed=0.71,…`), usable as
     /// `navbench simulate --walker`.
     public var parameterColumns: [String] { ["walls", "point", "walker"] }
-    public var followsClosedLoop: Bool { true }
     /// Not gated: its rows describe the walker-parameter box around a conclusion (a few walkers
     /// per sampled walker), not a performance of the aid; the closed loop's own cells are gated.
     public var isGated: Bool { false }

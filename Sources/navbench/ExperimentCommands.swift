@@ -100,7 +100,7 @@ struct Run: ParsableCommand {
             tracingMemory: tracingMemoryRequested)
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         let jobFailures = r.failures.count - r.plan.failures.count - (r.report?.failures.count ?? 0)
-        // Calibration, proximity, gyroscope filters, APE: units of the result kinds (ResultKind).
+        // Calibration, proximity, gyroscope filters, APE, closed-loop cells, …: units of the result kinds (ResultKind).
         let units = r.resultKinds
         let other = units.done + units.failures.count == 0 ? "" : ", \(units.done) other results (\(units.computed) computed)"
         guard let report = r.report else {

@@ -43,7 +43,7 @@ import Testing
         var s = try spec(dir + "/whole")
         let whole = try runExperiment(s, workers: 2, command: "test")
         #expect(whole.failures.isEmpty)
-        #expect(whole.closedLoop == ClosedLoopRunCounts(done: 8, computed: 8, failures: []))
+        #expect(whole.closedLoop == ResultKindCounts(done: 8, computed: 8, failures: []))
         s.output = dir + "/one"
         let one = try runExperiment(s, workers: 1, command: "test")
         #expect(one.closedLoop.computed == 8)
@@ -75,7 +75,7 @@ import Testing
         #expect(try runExperiment(s, workers: 2, command: "test").closedLoop.computed == 8)
         let before = try Self.files.map { try read(dir + "/out", $0) }
         let again = try runExperiment(s, workers: 2, command: "test")
-        #expect(again.closedLoop == ClosedLoopRunCounts(done: 8, computed: 0, failures: []))
+        #expect(again.closedLoop == ResultKindCounts(done: 8, computed: 0, failures: []))
         #expect(try Self.files.map { try read(dir + "/out", $0) } == before)
         let store = try ResultsStore(path: experimentStorePath(s))
         try store.pool.write { db in
@@ -99,15 +99,15 @@ import Testing
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try spec(dir + "/out")
         for k in 1...2 { _ = try runExperiment(s, workers: 1, shard: k, shards: 2, command: "test") }
-        let cp = planClosedLoopCells(planExperiment(s))
-        let cell = cp.cells[2]  // shard 1 (2 % 2 == 0)
+        let plan = planExperiment(s)
+        let cell = ClosedLoopKind().units(of: plan)[2]  // shard 1 (the first half of the cell order)
         let shardStore = try ResultsStore(path: experimentStorePath(s, shard: 1, shards: 2))
         var (metrics, walkers) = try #require(try shardStore.read { try $0.closedLoopCell(key: cell.key) })
         #expect(metrics[0].name == "success_rate")
         metrics[0].value = 0.123456
         let writer = shardStore.writer(batchSize: 1)
-        try writer.add(
-            storedClosedLoopCell(cell, guidance: cp.label(cell), metrics: metrics, walkers: walkers, recordingSHA256: "r", seconds: 0))
+        let outcome = UnitOutcome(metrics: metrics, artifacts: [ClosedLoopWalkers.artifactName: walkers.bytes])
+        try writer.add(storedResult(cell, of: ClosedLoopKind(), outcome: outcome, plan: plan, seconds: 0))
         try writer.flush()
         let merged = try mergeExperiment(s, command: "test")
         #expect(merged.failures.isEmpty)
