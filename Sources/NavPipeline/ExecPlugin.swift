@@ -65,13 +65,26 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// argv[0] as the program is started: the path itself when it contains a slash, else the
-    /// first executable file of that name on PATH (posix_spawnp's search); nil when there is none.
+    /// executable of that name swift-subprocess finds on the inherited PATH — its own search,
+    /// the one `call` starts the program with, so the checksum (`pluginSHA256`) is of the
+    /// program that runs (navbench reads no environment variable itself); nil when there is none.
     public var programPath: String? {
-        func executable(_ path: String) -> Bool { isRegularFile(path) && access(path, X_OK) == 0 }
-        if program.contains("/") { return executable(program) ? program : nil }
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        where executable("\(dir)/\(program)") { return "\(dir)/\(program)" }
-        return nil
+        if program.contains("/") { return isRegularFile(program) && access(program, X_OK) == 0 ? program : nil }
+        let found = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let name = program
+        // On the plugins' own executor, as `call` (the caller blocks this thread until it is done).
+        Task(executorPreference: PluginExecutor.shared) {
+            do {
+                let path = try await Executable.name(name).resolveExecutablePath(in: .inherit)
+                found.withLock { $0 = path.string }
+            } catch {
+                // Not found (or not a plain name): no program, which `checkProgramRuns` says in one line.
+            }
+            done.signal()
+        }
+        done.wait()
+        return found.withLock { $0 }
     }
 
     /// The plugin file: the first argument naming an existing regular file (the script of
