@@ -65,3 +65,18 @@ public struct ClosedLoopLevel<Value: Sendable & Hashable>: Sendable, Hashable {
     public let text: String
     public let value: Value
 }
+
+/// The sweep dimensions that belong to recorded navigation sessions (registration, anchor
+/// sightings, position filter, their seed): the closed loop replaces them with its VIO error
+/// levels and does not cross them — but registration and anchor sightings when it simulates
+/// the registration (`closedLoopDimensions`).
+let navigationSessionDimensions: Set<String> = [
+    SweepDimension.registration.key, SweepDimension.anchorSightings.key,
+    SweepDimension.positionFilter.key, SweepDimension.seeds.key,
+]
+
+/// The sweep dimensions the closed loop crosses, in `SweepDimension.all` order.
+func closedLoopDimensions(simulatesRegistration: Bool) -> [SweepDimension] {
+    let crossedAnyway: Set<String> = simulatesRegistration ? [SweepDimension.registration.key, SweepDimension.anchorSightings.key] : []
+    return SweepDimension.all.filter { !navigationSessionDimensions.contains($0.key) || crossedAnyway.contains($0.key) }
+}

@@ -5,20 +5,6 @@ import NavIO
 import NavReport
 import NavStatistics
 
-/// Files written for an experiment.
-public struct ExperimentOutputs: Sendable {
-    public var folder: String
-    public var summary: String { (folder as NSString).appendingPathComponent("summary.md") }
-    public var metrics: String { (folder as NSString).appendingPathComponent("metrics.csv") }
-    /// Every table of `summary.md` as LaTeX (booktabs), for a paper (`MarkdownTablesToLaTeX`).
-    public var latexTables: String { (folder as NSString).appendingPathComponent("summary.tex") }
-    /// Units of the result kinds (calibration, proximity, gyroscope filters, APE) and closed-loop
-    /// cells without a result, listed under "Failed inputs" with the job failures; any makes
-    /// `run` exit 1.
-    public var failures: [String] = []
-    public init(folder: String) { self.folder = folder }
-}
-
 /// The tidy table of the stored runs, in job order (route, session, configuration), metrics in
 /// their computed order; runs whose row does not verify are left out. Read a run at a time
 /// (`MetricRows` keeps 16 bytes a metric, not the runs).
@@ -280,16 +266,4 @@ private func writeManifest(
         command: command, inputs: inputs, seeds: plan.spec.sweep.seeds, jobs: plan.jobs.count,
         failures: plan.failures + failures, facts: facts)
     try writeTextAtomically(String(decoding: try enc.encode(manifest), as: UTF8.self) + "\n", to: path("manifest.json"))
-}
-
-/// When the plan traces memory (`runExperiment(…, tracingMemory: true)`; the CLI with
-/// `NAVBENCH_TRACE_MEMORY=1`): one line on standard error with the resident and peak resident
-/// set sizes at `label` (Linux /proc/self/status), for profiling a large report.
-func traceMemory(_ plan: ExperimentPlan, _ label: String) {
-    guard plan.tracesMemory,
-        let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-    else { return }
-    let fields = status.split(separator: "\n").filter { $0.hasPrefix("VmRSS:") || $0.hasPrefix("VmHWM:") }
-        .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().joined(separator: " ") }
-    FileHandle.standardError.write(Data("memory: \(label): rss \(fields.first ?? "?"), peak \(fields.last ?? "?")\n".utf8))
 }

@@ -12,12 +12,6 @@ public struct NamedSeries: Sendable {
     public var units: String?
 }
 
-/// Why a signal job could not run: one line naming the input.
-public struct JobError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ d: String) { description = d }
-}
-
 /// The columns of a trace dataset, e.g. `imu/accelerometer` → x, y, z; `compass/heading` → heading.
 ///
 /// - Throws: when the file is invalid or the stream/dataset is absent or not numeric.
