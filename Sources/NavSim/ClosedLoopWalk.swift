@@ -108,10 +108,23 @@ public struct WalkOutcome: Sendable, Equatable, Codable {
     }
 }
 
-/// One walk with (optionally) its true path sampled every 0.1 s.
+/// One walk with (optionally) its true path sampled every 0.1 s and its log.
 public struct WalkTrace: Sendable {
     public var outcome: WalkOutcome
     public var path: [Vector3]
+    /// What a lab would have logged of the walk (`simulateWalk(…, recordLog: true)`), else nil.
+    public var log: WalkLog?
+}
+
+/// A simulated walk as logged: the walker's true pose at t = 0 and after every tick (the
+/// ground truth of a navigation session), and what the phone saw (its pose in the route frame)
+/// at t = 0, at every VIO update and at the last tick (the session's VIO). Replaying Clew's
+/// guidance on `seen` from t = 0 gives the events the walker heard, tick by tick.
+public struct WalkLog: Sendable {
+    public var truthTimes: [Double] = []
+    public var truth: [Pose] = []
+    public var seenTimes: [Double] = []
+    public var seen: [Pose] = []
 }
 
 /// Simulates one blind walker guided by Clew along `scenario`: the walker (`NavigatorProfile`)
@@ -124,19 +137,21 @@ public struct WalkTrace: Sendable {
 /// - Complexity: O(duration / hapticInterval · (1 + walls)).
 public func simulateWalk(
     _ s: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, run: Int,
-    recordPath: Bool = false
+    recordPath: Bool = false, recordLog: Bool = false
 ) -> WalkTrace {
-    simulateWalk(s, walls: WallIndex.byFloor(s.floorPlan), settings: settings, seed: seed, run: run, recordPath: recordPath)
+    simulateWalk(
+        s, walls: WallIndex.byFloor(s.floorPlan), settings: settings, seed: seed, run: run, recordPath: recordPath, recordLog: recordLog)
 }
 
 /// `simulateWalk` with the scenario's walls already indexed (`WallIndex.byFloor(s.floorPlan)`).
 func simulateWalk(
     _ s: ClosedLoopScenario, walls: [Int: WallIndex], settings: ClosedLoopSettings, seed: UInt64, run: Int,
-    recordPath: Bool
+    recordPath: Bool, recordLog: Bool = false
 ) -> WalkTrace {
     var walker = ClosedLoopWalker(s, walls: walls, settings: settings, seed: seed, run: run, recordPath: recordPath)
+    if recordLog { walker.log = WalkLog() }
     walker.walk()
-    return WalkTrace(outcome: walker.outcome(), path: walker.path)
+    return WalkTrace(outcome: walker.outcome(), path: walker.path, log: walker.log)
 }
 
 /// The state of one closed-loop walk (see `simulateWalk`).
@@ -193,6 +208,8 @@ struct ClosedLoopWalker {
     /// Distances to the true route, every 10 ticks while moving (route deviation).
     var deviations: [Double] = []
     var heightSegment = 0
+    /// The walk's log, when one is kept (`WalkLog`).
+    var log: WalkLog?
 
     init(_ s: ClosedLoopScenario, walls: [Int: WallIndex], settings: ClosedLoopSettings, seed: UInt64, run: Int, recordPath: Bool) {
         self.s = s
@@ -262,6 +279,7 @@ struct ClosedLoopWalker {
 
     mutating func walk() {
         let deg = Double.pi / 180
+        logTruth(); logSeen()
         while mode != .stopped {
             t = engine.nextTime
             move()
@@ -279,11 +297,27 @@ struct ClosedLoopWalker {
             }
             if mode != .stopped && t > timeLimit { lost = true; mode = .stopped }
             if recordPath && engine.tick % 10 == 0 { path.append(Vector3(x, y, z)) }
+            if log != nil { logTruth() }
             if engine.tick % 10 == 0 && mode != .waiting && mode != .stopped {
                 deviations.append(s.trueRoute.distanceToRoute(Vector3(x, y, z)))
             }
         }
         if recordPath { path.append(Vector3(x, y, z)) }
+        if let last = log?.seenTimes.last, last < t { logSeen() }
+    }
+
+    /// Logs the true pose at `t` (when a log is kept).
+    mutating func logTruth() {
+        guard log != nil else { return }
+        log!.truthTimes.append(t)
+        log!.truth.append(truePose)
+    }
+
+    /// Logs what the phone sees at `t` (when a log is kept).
+    mutating func logSeen() {
+        guard log != nil else { return }
+        log!.seenTimes.append(t)
+        log!.seen.append(seen)
     }
 
     /// One tick of motion.
@@ -357,6 +391,7 @@ struct ClosedLoopWalker {
         vioLast = now
         let estimated = Pose(rotation: Quaternion(yaw: yaw + drift.yawDrift) * tilt, translation: drift.estimate)
         seen = seenFromVenue * estimated
+        logSeen()
     }
 
     /// A reaction time to speech from its standard normal `u`.
@@ -373,25 +408,10 @@ struct ClosedLoopWalker {
         return (correctionRNG.gaussian(), correctionRNG.gaussian())
     }
 
-    /// The commanded turn of a direction, radians, positive = right.
-    func commanded(_ e: GuidanceEvent) -> Double {
-        if w.exactAngles { return e.angle ?? 0 }
-        let deg = Double.pi / 180
-        if p.sixSectorWording {
-            return [0, 0, 45, 90, 180, -90, -45][max(0, min(6, e.sector ?? 1))] * deg
-        }
-        let h = (e.hour ?? 12) % 12
-        return (h <= 6 ? Double(h) : Double(h - 12)) * 30 * deg
-    }
-
     mutating func hear(_ e: GuidanceEvent, deg: Double) {
         switch e.kind {
-        case .instruction:
-            let c = commanded(e), u = draws(e)
-            pending.append((t + reaction(u.reaction), .turn(c, u.turn)))
-        case .correction:
-            let c = w.exactAngles ? (e.angle ?? 0) : ((e.angle ?? 0) > 0 ? 1 : -1) * w.bearDegrees * deg
-            let u = draws(e)
+        case .instruction, .correction:
+            let c = w.commandedTurn(e, sixSectorWording: p.sixSectorWording), u = draws(e)
             pending.append((t + reaction(u.reaction), .turn(c, u.turn)))
         case .pulse:
             lastPulseFelt = t
@@ -578,4 +598,26 @@ public func simulateWalks(
         if r < samplePaths { paths.append(trace.path) }
     }
     return ClosedLoopResult(outcomes: outcomes, samplePaths: paths, aggregate: ClosedLoopAggregate(outcomes))
+}
+
+extension NavigatorProfile {
+    /// The turn this walker makes on hearing a spoken direction, radians, positive = right,
+    /// before its turn error (`overRotation…`, turns over 22.5°): the event's exact angle when
+    /// `exactAngles`; otherwise the spoken hour (30° each, 6 o'clock = 180°) or sector
+    /// (`sixSectorWording`) of an instruction, and `bearDegrees` toward the side of a correction.
+    /// Zero for events that are not spoken directions.
+    public func commandedTurn(_ e: GuidanceEvent, sixSectorWording: Bool) -> Double {
+        let deg = Double.pi / 180
+        switch e.kind {
+        case .instruction:
+            if exactAngles { return e.angle ?? 0 }
+            if sixSectorWording { return [0, 0, 45, 90, 180, -90, -45][max(0, min(6, e.sector ?? 1))] * deg }
+            let h = (e.hour ?? 12) % 12
+            return (h <= 6 ? Double(h) : Double(h - 12)) * 30 * deg
+        case .correction:
+            return exactAngles ? (e.angle ?? 0) : ((e.angle ?? 0) > 0 ? 1 : -1) * bearDegrees * deg
+        case .arrival, .pulse, .arrived:
+            return 0
+        }
+    }
 }
