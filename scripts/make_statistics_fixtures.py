@@ -4,7 +4,7 @@
 scipy.stats.wilcoxon (zero_method='wilcox', both methods, with and without correction, ties and
 zeros), scipy.stats.permutation_test (paired sign flips, exact), statsmodels multipletests
 (method='holm') and proportion_confint(method='wilson'), scipy.special.ndtr/ndtri, stats.t, and
-scipy.stats.bootstrap (BCa and percentile) on given resampled means. Seeded, so
+scipy.stats.bootstrap (BCa and percentile) on given resampled means. scipy.stats.chi2 on a grid. Seeded, so
 the output is byte-identical for the pinned versions (`make fixtures-statistics`, which pins them).
 """
 import json
@@ -152,10 +152,19 @@ for _ in range(24):
     welch.append({"mean1": m1, "sd1": s1, "n1": n1, "mean2": m2, "sd2": s2, "n2": n2, "t": float(g.statistic),
                   "greater": float(g.pvalue), "less": float(l.pvalue)})
 
+# The chi-squared distribution (walker fit, issue 30: intervals of standard deviations):
+# scipy.stats.chi2 cdf, sf and ppf on a fixed grid (no random draws: the values above stay as they were).
+chi2 = []
+for df in (1, 2, 3, 4.5, 9, 19, 50, 199, 1000, 20000):
+    for p in (1e-10, 0.001, 0.025, 0.1, 0.5, 0.9, 0.975, 0.999, 1 - 1e-10):
+        chi2.append({"df": float(df), "p": float(p), "quantile": float(stats.chi2.ppf(p, df))})
+    for x in (1e-6, 0.5, 1.0, float(df), 2.0 * df + 10, 5.0 * df + 50):
+        chi2.append({"df": float(df), "x": float(x), "cdf": float(stats.chi2.cdf(x, df)), "sf": float(stats.chi2.sf(x, df))})
+
 doc = {"versions": {"numpy": np.__version__, "scipy": scipy.__version__, "statsmodels": statsmodels.__version__},
        "wilcoxon": wilcoxon, "holm": holm, "wilson": wilson, "permutation": permutation, "normal_quantile": normal,
        "normal_cdf": cdf, "student_t": student_t, "bootstrap": bootstrap,
-       "fisher": fisher, "mcnemar": mcnemar_cases, "welch": welch}
+       "fisher": fisher, "mcnemar": mcnemar_cases, "welch": welch, "chi_squared": chi2}
 with open(out, "w") as fh:
     json.dump(doc, fh, indent=1, sort_keys=True)
     fh.write("\n")

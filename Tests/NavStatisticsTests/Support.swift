@@ -16,6 +16,7 @@ struct StatisticsReference: Decodable {
     struct Quantile: Decodable { var p: Double, quantile: Double }
     struct CDF: Decodable { var z: Double, cdf: Double, sf: Double }
     struct StudentT: Decodable { var df: Double, p: Double?, quantile: Double?, x: Double?, cdf: Double? }
+    struct ChiSquared: Decodable { var df: Double, p: Double?, quantile: Double?, x: Double?, cdf: Double?, sf: Double? }
     struct Bootstrap: Decodable {
         struct Result: Decodable { var confidence: Double, expanded: Bool, bca: [Double], percentile: [Double] }
         var name: String, x: [Double], means: [Double], results: [Result]
@@ -35,6 +36,7 @@ struct StatisticsReference: Decodable {
     var fisher: [Fisher]
     var mcnemar: [McNemar]
     var welch: [Welch]
+    var chiSquared: [ChiSquared]
 
     static let shared: StatisticsReference = {
         let data = try! Data(contentsOf: URL(fileURLWithPath: fixture("statistics_reference.json")))
