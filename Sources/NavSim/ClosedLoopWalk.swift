@@ -125,6 +125,8 @@ public struct WalkLog: Sendable {
     public var truth: [Pose] = []
     public var seenTimes: [Double] = []
     public var seen: [Pose] = []
+    /// What Clew's engine said and vibrated during the walk (what a replay on `seen` must give).
+    public var heard: [GuidanceEvent] = []
 }
 
 /// Simulates one blind walker guided by Clew along `scenario`: the walker (`NavigatorProfile`)
@@ -151,6 +153,7 @@ func simulateWalk(
     var walker = ClosedLoopWalker(s, walls: walls, settings: settings, seed: seed, run: run, recordPath: recordPath)
     if recordLog { walker.log = WalkLog() }
     walker.walk()
+    if recordLog { walker.log?.heard = walker.engine.events }
     return WalkTrace(outcome: walker.outcome(), path: walker.path, log: walker.log)
 }
 
