@@ -166,3 +166,23 @@ public func walkerParameterRecovery(
     }
     return ParameterRecovery(repetitions: seeds.count, walksPerRepetition: runs, rows: rows)
 }
+
+/// A walker profile file (docs/navigator.md, "Profile files") of `fit` set on the walker `base`
+/// (a walker text): every estimate a walker accepts (`NavigatorProfile.allowedRange`) with its
+/// source — `fitted: <what>, <interval>, n = <n> <counts>` — usable wherever a walker is named
+/// (`--walker @FILE`). Values out of a walker's range are left out, each named in a comment.
+public func walkerProfileFileText(_ fit: WalkerFit, base: String, fittedFrom what: String) -> String {
+    func quoted(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+    var lines = ["navbench_walker: 1", "base: \(quoted(escapedForMessage(base)))", "parameters:"]
+    var skipped: [String] = []
+    for e in fit.estimates {
+        guard e.value.isFinite, NavigatorProfile.allowedRange(e.key).contains(e.value) else {
+            skipped.append("# \(e.key) = \(formatNumber(e.value)) is outside what a walker accepts; left out")
+            continue
+        }
+        let interval = e.low.isFinite && e.high.isFinite ? "95 % CI [\(formatNumber(e.low)), \(formatNumber(e.high))]" : "no interval"
+        let source = "fitted: \(escapedForMessage(what)); \(interval), n = \(e.n) \(e.counts)"
+        lines.append("  \(e.key): {value: \(formatNumber(e.value)), source: \(quoted(source))}")
+    }
+    return (lines + skipped).joined(separator: "\n") + "\n"
+}

@@ -55,6 +55,11 @@ struct Simulate: ParsableCommand {
     @Option(help: "Number of walkers.") var runs: Int = 30
     @OptionGroup var flags: GuidanceFlags
     @Flag(help: "Print JSON: aggregate and per-run outcomes.") var json = false
+    @Option(
+        help:
+            "Also write each walk as a navigation session (ground truth: the walker every tick; vio: what the phone saw) and the route as a recording, into this folder (route.h5, walk-00000.h5, …), for navbench walker fit."
+    )
+    var writeTraces: String?
 
     func validate() throws {
         guard (1...100_000).contains(runs) else { throw ValidationError("--runs must be from 1 to 100000, got \(runs)") }
@@ -83,6 +88,21 @@ struct Simulate: ParsableCommand {
                 "\(r.mode.rawValue), \(r.sightings.map { "\(min($0, r.available)) of \(r.available)" } ?? "all \(r.available)") sightings"
             } ?? "perfect"
         let result = simulateWalks(scenario, settings: settings, seed: seed, runs: runs)
+        if let folder = writeTraces {
+            let sessions = try simulatedSessions(
+                scenario, settings: settings, seed: seed, runs: runs, options: options,
+                describe: [
+                    "walker": simulate.walker, "vio_error": vio.canonical, "walls": simulate.walls, "registration": registrationText,
+                    "recording": rec.metadata.sessionID,
+                ])
+            try writeTrace(sessions.route, to: (folder as NSString).appendingPathComponent("route.h5"))
+            for (r, walk) in sessions.walks.enumerated() {
+                try writeTrace(walk, to: (folder as NSString).appendingPathComponent(String(format: "walk-%05d.h5", r)))
+            }
+            printError(
+                "navbench: note: wrote the route and \(sessions.walks.count) walks to \(escapedForMessage(folder)) (navbench walker fit \(escapedForMessage(folder))/route.h5 \(escapedForMessage(folder))/walk-*.h5)"
+            )
+        }
         let a = result.aggregate
         if json {
             let report = SimulateReport(

@@ -1,0 +1,179 @@
+import ArgumentParser
+import Foundation
+import NavCore
+import NavIO
+import NavPipeline
+import NavSim
+import NavSynth
+
+/// `navbench walker`: the walker model against walks (docs/navigator.md, "Fitting a walker").
+struct WalkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "walker",
+        abstract: "Walker models: fit one to logged walks, or check that a route identifies a walker's parameters.",
+        subcommands: [WalkerFitCommand.self, WalkerRecoverCommand.self])
+}
+
+/// The walker the fitted values are set on: how it hears a direction (exact angles, bear angle).
+struct WalkerBaseFlag: ParsableArguments {
+    @Option(
+        name: .customLong("profile"),
+        help: "The walker the fitted values are set on; it says how a direction is heard (hours or exact angles, the bear angle).")
+    var profile = "cane"
+
+    func validate() throws { _ = try base() }
+
+    func base() throws -> NavigatorProfile {
+        do { return try walkerProfile(parsing: profile) } catch { throw ValidationError("--profile \(error)") }
+    }
+}
+
+struct WalkerFitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fit",
+        abstract: "Fit the walker model to navigation sessions with ground truth: each parameter with a 95 % CI and n.",
+        discussion:
+            "Clew's guidance is replayed on each session's VIO along the route of RECORDING (the guidance flags as in guide: what the walker was told and when); the true path gives speed, step length, reaction time, over-rotation, turn rate, veering and initial orientation (docs/navigator.md, \"Fitting a walker\"). A session that cannot be read or replayed is one error line; the others are fitted and the exit status is 1."
+    )
+
+    @Argument(help: "The route's recording session (.h5).") var recording: String
+    @Argument(help: "Navigation sessions with ground truth along that route (.h5).") var navigations: [String]
+    @OptionGroup var base: WalkerBaseFlag
+    @OptionGroup var flags: GuidanceFlags
+    @Flag(help: "Print JSON: estimates, notes and failures.") var json = false
+    @Option(help: "Also write the fitted walker as a walker profile file, usable as --walker @FILE.") var out: String?
+
+    func validate() throws {
+        guard !navigations.isEmpty else { throw ValidationError("expected at least one navigation session after the recording") }
+        guard navigations.count <= 100_000 else { throw ValidationError("at most 100000 navigation sessions, got \(navigations.count)") }
+    }
+
+    func run() throws {
+        let walker = try base.base()
+        let options = try flags.options()
+        let rec = try readTrace(at: recording, policy: commandLineReadPolicy)
+        var sessions: [(name: String, session: Session)] = [], failures: [String] = []
+        for path in navigations {
+            do { sessions.append((path, try readTrace(at: path, policy: commandLineReadPolicy))) } catch { failures.append("\(error)") }
+        }
+        let (fit, fitFailures) = NavPipeline.fitWalker(
+            recording: rec, navigations: sessions, options: options, base: walker, recordingName: recording)
+        failures += fitFailures
+        for f in failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
+        if let out {
+            let text = walkerProfileFileText(
+                fit, base: base.profile,
+                fittedFrom:
+                    "navbench walker fit, \(fit.walks) walks of route \(rec.metadata.routeID.isEmpty ? rec.metadata.sessionID : rec.metadata.routeID)"
+            )
+            try writeTextAtomically(text, to: out)
+        }
+        if json {
+            struct Report: Encodable {
+                var recording: String, profile: String, walks: Int
+                var estimates: [WalkerParameterEstimate], notes: [String], failures: [String]
+            }
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            let report = Report(
+                recording: recording, profile: base.profile, walks: fit.walks, estimates: fit.estimates, notes: fit.notes, failures: failures)
+            print(String(decoding: try enc.encode(report), as: UTF8.self))
+        } else {
+            print("walker fit: \(fit.walks) walks along \(escapedForMessage(recording)); directions heard as \(escapedForMessage(base.profile))")
+            print(walkerEstimateTable(fit.estimates))
+            for n in fit.notes { print("note: \(n)") }
+        }
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// The estimates as a fixed-width table: parameter, value, 95 % CI, n and what n counts, unit.
+func walkerEstimateTable(_ estimates: [WalkerParameterEstimate]) -> String {
+    func col(_ s: String, _ n: Int, right: Bool = false) -> String {
+        let pad = String(repeating: " ", count: max(0, n - s.count))
+        return right ? pad + s : s + pad
+    }
+    func num(_ x: Double) -> String { x.isFinite ? String(format: "%.4g", x) : "–" }
+    var lines = [
+        col("parameter", 26) + col("value", 10, right: true) + "  " + col("95 % CI", 22) + col("n", 6, right: true) + "  " + col("of", 20) + "unit"
+    ]
+    for e in estimates {
+        lines.append(
+            col(e.key, 26) + col(num(e.value), 10, right: true) + "  " + col("[\(num(e.low)), \(num(e.high))]", 22) + col(String(e.n), 6, right: true)
+                + "  " + col(e.counts, 20) + e.unit)
+    }
+    return lines.joined(separator: "\n")
+}
+
+struct WalkerRecoverCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recover",
+        abstract: "Parameter recovery: simulate walks of a known walker on a route, fit them back, count how often each CI covers the truth.",
+        discussion:
+            "For each seed, --runs walkers walk the route of RECORDING in open space (as simulate, with --walls none), are written as sessions and fitted back (walker fit). A parameter recovered in fewer than 90 % of the seeds is not identified by this route and walker (docs/navigator.md, \"Fitting a walker\")."
+    )
+
+    @Argument(help: "The recording session (.h5) whose route is walked.") var recording: String
+    @Option(name: .customLong(SweepDimension.walker.flag), help: "The walker simulated (its values are the truth).")
+    var walker = "cane"
+    @Option(name: .customLong(SweepDimension.vioError.flag), help: ArgumentHelp(SweepDimension.vioError.help))
+    var vioError = SweepDimension.vioError.defaultValue
+    @OptionGroup var base: WalkerBaseFlag
+    @Option(help: "Repetitions (seeds 1…N).") var seeds = 20
+    @Option(help: "Walkers per repetition.") var runs = 30
+    @OptionGroup var flags: GuidanceFlags
+    @Flag(help: "Print JSON.") var json = false
+
+    func validate() throws {
+        guard (1...1000).contains(seeds) else { throw ValidationError("--seeds must be from 1 to 1000, got \(seeds)") }
+        guard (2...10_000).contains(runs) else { throw ValidationError("--runs must be from 2 to 10000, got \(runs)") }
+        guard seeds * runs <= 100_000 else { throw ValidationError("--seeds × --runs must be at most 100000, got \(seeds * runs)") }
+        do { _ = try walkerProfile(parsing: walker) } catch { throw ValidationError("\(error)") }
+        do { _ = try VIOErrorSpec(parsing: vioError) } catch { throw ValidationError("\(error)") }
+        try flags.refuseNavigationSessionFlags()
+        if flags.simulatesRegistration {
+            throw ValidationError(
+                "recover simulates a perfect registration; --\(SweepDimension.registration.flag) and --\(SweepDimension.anchorSightings.flag) are not taken"
+            )
+        }
+    }
+
+    func run() throws {
+        let truth = try walkerProfile(parsing: walker), options = try flags.options()
+        let rec = try readTrace(at: recording, policy: commandLineReadPolicy)
+        let scenario = try closedLoopScenario(recording: rec, options: options, walls: .none)
+        let r = try walkerParameterRecovery(
+            scenario, walker: truth, base: try base.base(), vioError: try VIOErrorSpec(parsing: vioError), options: options,
+            seeds: (1...seeds).map(UInt64.init), runs: runs)
+        if json {
+            struct Row: Encodable { var key, unit: String, truth: Double, fitted, covered: Int, mean_estimate, mean_relative_error: Double }
+            struct Report: Encodable { var recording, walker, profile: String, repetitions, walks_per_repetition: Int, rows: [Row] }
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            let rows = r.rows.map {
+                Row(
+                    key: $0.key, unit: $0.unit, truth: $0.truth, fitted: $0.fitted, covered: $0.covered, mean_estimate: $0.meanEstimate,
+                    mean_relative_error: $0.meanRelativeError)
+            }
+            let report = Report(
+                recording: recording, walker: walker, profile: base.profile, repetitions: r.repetitions, walks_per_repetition: r.walksPerRepetition,
+                rows: rows)
+            print(String(decoding: try enc.encode(report), as: UTF8.self))
+            return
+        }
+        print(
+            "parameter recovery: \(r.repetitions) repetitions of \(r.walksPerRepetition) walks of \(escapedForMessage(walker)) along \(escapedForMessage(recording))"
+        )
+        print("parameter                      truth   CI covers truth   mean estimate   mean |error|  unit")
+        for row in r.rows {
+            let cover = "\(row.covered) of \(row.fitted)"
+            let rel = row.meanRelativeError.isFinite ? String(format: "%.1f %%", 100 * row.meanRelativeError) : "–"
+            print(
+                row.key.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.4g", row.truth)
+                    + String(repeating: " ", count: max(1, 18 - cover.count)) + cover + String(format: "%16.4g", row.meanEstimate)
+                    + String(repeating: " ", count: max(1, 15 - rel.count)) + rel + "  " + row.unit)
+        }
+    }
+}
