@@ -15,9 +15,18 @@ public enum EvaluationProtocol: String, Sendable, CaseIterable, Codable {
     case evaal
     /// Hilti SLAM Challenge: control-point threshold score after an SE(3) alignment.
     case hilti
+    /// IPIN 2023 Track 3: the organisers' evaluation of a ground-truth CSV and a competitor's
+    /// `.est` file (`ipinTrack3Evaluation`; not a trajectory pair).
+    case ipin
 
     /// The command the protocol belongs to.
-    public var command: String { self == .kitti || self == .tumRPE ? "rpe" : "ape" }
+    public var command: String {
+        switch self {
+        case .kitti, .tumRPE: "rpe"
+        case .evaal, .hilti: "ape"
+        case .ipin: "score"
+        }
+    }
 
     public var source: String {
         switch self {
@@ -25,6 +34,7 @@ public enum EvaluationProtocol: String, Sendable, CaseIterable, Codable {
         case .tumRPE: "TUM RGB-D benchmark evaluate_rpe.py --fixed_delta (Sturm et al., IROS 2012)"
         case .evaal: "EvAAL/IPIN competition score: 75th percentile (Hazen) of horizontal error + 15 m per floor"
         case .hilti: "Hilti SLAM Challenge 2022 control-point score (Zhang et al., RA-L 2023)"
+        case .ipin: "IPIN 2023 Track 3 evaluation (evaluateCompetitor2023.m): third quartile of horizontal error (WGS84 → NED) + 15 m per floor"
         }
     }
 }
@@ -143,6 +153,8 @@ public func evaluateProtocol(
         figure("score", c.percent, "%")
         figure("control_points", Double(errors.count), "")
         report.controlPoints = c
+    case .ipin:
+        throw .pairing("ipin scores a ground-truth CSV and an .est file, not a trajectory pair: navbench score --protocol ipin GT.csv EST.est")
     }
     return report
 }

@@ -166,8 +166,25 @@ struct ScoreCommand: ParsableCommand {
     @Option(name: .customLong("floor-penalty"), help: "IPIN penalty per floor of error, metres.") var floorPenalty = 15.0
     @Option(name: .customLong("quantile-method"), help: "Quantile method of CE50/CE95 (numpy's names; default hazen as IPIN).")
     var quantileMethod: QuantileMethod = .hazen
+    @Option(
+        name: .customLong("venue-altitude"),
+        help: "With --protocol ipin: the height of every point in the WGS84 → NED conversion, metres (the 2023 venue's 314 by default).")
+    var venueAltitude: Double?
 
     func validate() throws {
+        if let venueAltitude, !venueAltitude.isFinite { throw ValidationError("--venue-altitude must be finite metres, got \(venueAltitude)") }
+        if pair.evaluationProtocol == .ipin {
+            // The trajectory-pair flags have no meaning for the organisers' files: refused, never ignored.
+            if pair.align != .none || pair.format != nil || floorHeight != nil || pair.association != .nearest || pair.offset != 0
+                || pair.estimateOffset || quantileMethod != .hazen || pair.referenceStream != nil || pair.estimateStream != nil
+            {
+                throw ValidationError(
+                    "--protocol ipin reads the organisers' ground-truth CSV and .est file as their script does; --align, --format, --floor-height, --association, --t-offset, --quantile-method and the stream flags do not apply"
+                )
+            }
+        } else if venueAltitude != nil {
+            throw ValidationError("--venue-altitude belongs to --protocol ipin")
+        }
         if let floorHeight, !(floorHeight.isFinite && floorHeight > 0) {
             throw ValidationError("--floor-height must be positive metres, got \(floorHeight)")
         }
@@ -175,6 +192,10 @@ struct ScoreCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let p = pair.evaluationProtocol {
+            guard p == .ipin else { return try pair.runProtocol(p, command: "score") }
+            return try runIPIN()
+        }
         let (ref, est) = pair.sources
         let options = ScoreOptions(floorHeight: floorHeight, floorPenalty: floorPenalty, quantileMethod: quantileMethod)
         let report = try runReport { () throws(EvaluationError) in
@@ -182,5 +203,46 @@ struct ScoreCommand: ParsableCommand {
         }
         for w in report.context.warnings { printError("navbench: warning: \(w)") }
         print(pair.json ? try jsonText(report) : report.text, terminator: pair.json ? "\n" : "")
+    }
+}
+
+extension ScoreCommand {
+    /// `--protocol ipin`: the organisers' evaluation of the two files (`ipinTrack3Evaluation`).
+    func runIPIN() throws {
+        let e = try ipinTrack3Evaluation(
+            groundTruth: pair.reference, estimates: pair.estimate, venueAltitude: venueAltitude ?? ipin2023VenueAltitude,
+            floorPenalty: floorPenalty)
+        if pair.json {
+            struct Report: Encodable {
+                var score: IPINTrack3Score
+                var swapped_coordinates: Bool, venue_altitude_m: Double, ground_truth: String, estimates: String
+                func encode(to encoder: Encoder) throws {
+                    try score.encode(to: encoder)
+                    enum Keys: String, CodingKey { case swapped_coordinates, venue_altitude_m, ground_truth, estimates }
+                    var c = encoder.container(keyedBy: Keys.self)
+                    try c.encode(swapped_coordinates, forKey: .swapped_coordinates)
+                    try c.encode(venue_altitude_m, forKey: .venue_altitude_m)
+                    try c.encode(ground_truth, forKey: .ground_truth)
+                    try c.encode(estimates, forKey: .estimates)
+                }
+            }
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            let report = Report(
+                score: e.score, swapped_coordinates: e.swappedCoordinates, venue_altitude_m: e.venueAltitude, ground_truth: pair.reference,
+                estimates: pair.estimate)
+            print(String(decoding: try enc.encode(report), as: UTF8.self))
+            return
+        }
+        let s = e.score
+        print("ipin: \(EvaluationProtocol.ipin.source)")
+        if e.swappedCoordinates { print("note: columns 5 and 6 of the estimates were latitude, longitude; swapped back (the organisers' rule)") }
+        for (name, value, unit) in [
+            ("IPIN score (third quartile)", s.ipinScore, "m"), ("mean", s.mean, "m"), ("RMSE", s.rmse, "m"), ("median", s.median, "m"),
+            ("95th percentile", s.p95, "m"), ("floor hit rate", 100 * s.floorHitRate, "%"), ("mean horizontal error", s.meanHorizontalError, "m"),
+        ] {
+            print(name.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%.2f %@", value, unit))
+        }
+        print("points (estimate within 0.5 s)".padding(toLength: 30, withPad: " ", startingAt: 0) + "\(s.points) of \(s.referencePoints)")
     }
 }

@@ -12,7 +12,8 @@ extension TrajectoryPairOptions {
     /// Runs a preset; `tumDelta` is the rpe command's --delta/--delta-unit when given.
     func runProtocol(_ p: EvaluationProtocol, command: String, tumDelta: (Double, DeltaUnit)? = nil) throws {
         guard p.command == command else {
-            printError("navbench: error: --protocol \(p.rawValue) is an \(p.command) protocol; use navbench \(p.command) --protocol \(p.rawValue)")
+            printError(
+                "navbench: error: --protocol \(p.rawValue) belongs to navbench \(p.command); use navbench \(p.command) --protocol \(p.rawValue)")
             throw ExitCode(1)
         }
         var tum = TUMRPEOptions(offset: offset)

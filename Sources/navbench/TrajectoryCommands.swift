@@ -51,7 +51,11 @@ struct TrajectoryPairOptions: ParsableArguments {
     var maxOffset: Double?
     @Flag(help: "Print JSON: statistics (rmse, mean, median, std, min, max, sse), pairs and settings.")
     var json = false
-    @Option(name: .customLong("protocol"), help: "A published protocol instead: kitti, tum-rpe (rpe); evaal, hilti (ape). See docs/metrics.md.")
+    @Option(
+        name: .customLong("protocol"),
+        help:
+            "A published protocol instead: kitti, tum-rpe (rpe); evaal, hilti (ape); ipin (score: a ground-truth CSV and an .est file). See docs/metrics.md."
+    )
     var evaluationProtocol: EvaluationProtocol?
 
     func validate() throws {

@@ -122,7 +122,9 @@ let rosFixtures = "Tests/NavRosbagTests/Fixtures"
     @Test func presetsBelongToTheirCommand() throws {
         let r = try navbench(["ape", "--protocol", "tum-rpe", "\(Self.tum)/gt.tum", "\(Self.tum)/est.tum"], cwd: repoRoot)
         #expect(r.status == 1)
-        #expect(r.err == "navbench: error: --protocol tum-rpe is an rpe protocol; use navbench rpe --protocol tum-rpe\n")
+        #expect(r.err == "navbench: error: --protocol tum-rpe belongs to navbench rpe; use navbench rpe --protocol tum-rpe\n")
+        let ipin = try navbench(["ape", "--protocol", "ipin", "\(Self.tum)/gt.tum", "\(Self.tum)/est.tum"], cwd: repoRoot)
+        #expect(ipin.status == 1 && ipin.err == "navbench: error: --protocol ipin belongs to navbench score; use navbench score --protocol ipin\n")
         let h = try navbench(
             ["ape", "--protocol", "hilti", "--max-diff", "0.02", "\(Self.tum)/gt.tum", "\(Self.tum)/est.tum", "--json"], cwd: repoRoot)
         #expect(h.status == 0)
