@@ -61,11 +61,11 @@ struct WalkerFitCommand: ParsableCommand {
         failures += fitFailures
         for f in failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         if let out {
+            let files = sessions.map { ($0.name as NSString).lastPathComponent }
+            let named = files.count <= 3 ? files.joined(separator: ", ") : "\(files[0]) … \(files[files.count - 1])"
             let text = walkerProfileFileText(
                 fit, base: base.profile,
-                fittedFrom:
-                    "navbench walker fit, \(fit.walks) walks of route \(rec.metadata.routeID.isEmpty ? rec.metadata.sessionID : rec.metadata.routeID)"
-            )
+                fittedFrom: "navbench walker fit of \(fit.walks) walks (\(named)) along \((recording as NSString).lastPathComponent)")
             try writeTextAtomically(text, to: out)
         }
         if json {
