@@ -44,6 +44,30 @@ for p in $POINTS; do
     [ "$check" = ok ] && [ "$orphans" = 0 ] && [ "$empty" = 0 ] || { echo "FAIL: store inconsistent after kill -9" >&2; exit 1; }
 done
 "$NAVBENCH" run "$WORK/spec.yaml" --out "$WORK/killed" --jobs "$JOBS" --quiet > /dev/null || true
+
+# SIGTERM and SIGUSR1 (a preempted cluster task): no new unit starts, the ones in flight are
+# stored, the run exits 75 without a report; the same command finishes the rest.
+countIn() { sqlite3 "file:$1/results.sqlite?mode=ro" "SELECT COUNT(*) FROM results WHERE kind = 'guidance'" 2>/dev/null || echo 0; }
+for sig in TERM USR1; do
+    rm -rf "$WORK/stopped"
+    "$NAVBENCH" run "$WORK/spec.yaml" --out "$WORK/stopped" --jobs "$JOBS" --quiet > /dev/null 2> "$WORK/stopped.err" &
+    pid=$!
+    while kill -0 "$pid" 2> /dev/null && [ "$(countIn "$WORK/stopped")" -lt $(( total / 2 )) ]; do sleep 0.05; done
+    kill -"$sig" "$pid" 2> /dev/null || true
+    status=0; wait "$pid" || status=$?
+    stored=$(countIn "$WORK/stopped")
+    [ "$status" = 75 ] && [ "$stored" -lt "$total" ] && [ ! -e "$WORK/stopped/summary.md" ] \
+        && [ "$(sqlite3 "$WORK/stopped/results.sqlite" 'PRAGMA integrity_check')" = ok ] \
+        || { echo "FAIL: SIG$sig: exit $status (expected 75), $stored of $total stored: $(tail -1 "$WORK/stopped.err")" >&2; exit 1; }
+    out=$("$NAVBENCH" run "$WORK/spec.yaml" --out "$WORK/stopped" --jobs "$JOBS" --quiet)
+    case "$out" in *"($(( total - stored )) computed, $stored cached)"*) ;; *) echo "FAIL: SIG$sig resume: $out" >&2; exit 1 ;; esac
+    for f in summary.md metrics.csv; do
+        cmp <(sed "s#$WORK/whole#OUT#g" "$WORK/whole/$f") <(sed "s#$WORK/stopped#OUT#g" "$WORK/stopped/$f") \
+            || { echo "FAIL: $f after SIG$sig differs from the uninterrupted run" >&2; exit 1; }
+    done
+    echo "SIG$sig at 50 %: exit 75 with $stored of $total runs stored, no report; the rerun computed the other $(( total - stored )); summary.md and metrics.csv equal the uninterrupted run's"
+done
+
 # summary.md names its output folder in the "regenerate with" line: compare with the folder replaced.
 for f in summary.md metrics.csv; do
     cmp <(sed "s#$WORK/whole#OUT#g" "$WORK/whole/$f") <(sed "s#$WORK/killed#OUT#g" "$WORK/killed/$f") \

@@ -22,6 +22,17 @@ public struct WorkProgress: Sendable, Equatable {
 /// call within a phase (calls are serialised).
 public typealias ProgressHandler = @Sendable (WorkProgress) -> Void
 
+/// A request to stop handing out work (a preempted cluster task's SIGTERM or SIGUSR1): set from
+/// any thread, once; every loop given it (`forEachConcurrently`) starts no further item, and the
+/// items running finish and are committed.
+public final class StopRequest: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    /// Asks the loops to stop (idempotent; safe from a signal handler's dispatch source).
+    public func request() { flag.store(true, ordering: .relaxed) }
+    public var isRequested: Bool { flag.load(ordering: .relaxed) }
+}
+
 /// Whether a worker goes on to another item after the one it finished.
 public enum WorkStep: Sendable {
     case next
@@ -32,7 +43,7 @@ public enum WorkStep: Sendable {
 /// Runs `body(i)` for every `i` in `0..<count` on `min(workers, count)` threads (at least one),
 /// handing the indices out in increasing order, so the first items start first whatever the
 /// number of workers. After each item `progress` receives the finished count under `phase`.
-/// When a body returns `.stop`, no further index is handed out.
+/// When a body returns `.stop`, or `stop` is requested, no further index is handed out.
 ///
 /// Results are the caller's: a body writes its item's result under a lock or into its own slot,
 /// so the outcome does not depend on the scheduling.
@@ -41,7 +52,7 @@ public enum WorkStep: Sendable {
 /// - Complexity: O(count) hand-outs under one lock; memory O(1) beyond the workers' stacks.
 @discardableResult
 public func forEachConcurrently(
-    _ count: Int, workers: Int, phase: String = "", progress: ProgressHandler? = nil,
+    _ count: Int, workers: Int, phase: String = "", progress: ProgressHandler? = nil, stop: StopRequest? = nil,
     _ body: @Sendable (Int) -> WorkStep
 ) -> Int {
     guard count > 0 else { return 0 }
@@ -49,7 +60,7 @@ public func forEachConcurrently(
     DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
         while true {
             let i: Int? = state.withLock { s in
-                guard !s.stopped, s.next < count else { return nil }
+                guard !s.stopped, s.next < count, stop?.isRequested != true else { return nil }
                 s.next += 1
                 return s.next - 1
             }

@@ -125,15 +125,15 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
 /// - Complexity: memory O(workers + batch + failures), not O(jobs).
 public func executeJobs(
     _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
-    progress: ProgressHandler? = nil
+    progress: ProgressHandler? = nil, stop: StopRequest? = nil
 ) throws -> (done: Int, failures: [String], computed: Int) {
-    try executeJobs(plan, storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress, sampled: nil)
+    try executeJobs(plan, storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress, sampled: nil, stop: stop)
 }
 
 /// `executeJobs`, keeping the results with paths of the computed runs that `sampled` wants.
 func executeJobs(
     _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int, shards: Int,
-    progress: ProgressHandler?, sampled: SampledRuns?
+    progress: ProgressHandler?, sampled: SampledRuns?, stop: StopRequest? = nil
 ) throws -> (done: Int, failures: [String], computed: Int) {
     let block = plan.shardJobs ?? shardRange(count: plan.jobs.count, shard: shard, shards: shards)
     // Positions in plan.jobs (sorted by index) of the block: a contiguous range, no copy of the jobs.
@@ -144,7 +144,7 @@ func executeJobs(
     try store.describe(plan, shard: shard, shards: shards)
     plan.inputs.reserve(workers: workers)
     let state = Mutex((computed: 0, failures: [String](), storeError: String?.none))
-    let done = forEachConcurrently(indices.count, workers: workers, phase: "guidance runs", progress: progress) { i in
+    let done = forEachConcurrently(indices.count, workers: workers, phase: "guidance runs", progress: progress, stop: stop) { i in
         let job = plan.jobs[indices[indices.startIndex + i]]
         var failure: String?, computed = false, storeError: String?
         let stored = (try? store.read { try $0.metrics(key: job.key) }) ?? nil

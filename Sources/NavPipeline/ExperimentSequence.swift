@@ -25,13 +25,27 @@ public struct ExperimentOutcome: Sendable {
     public var closedLoop: ResultKindCounts { resultKinds.byKind[ClosedLoopKind().name] ?? ResultKindCounts() }
 }
 
+/// Why a run ended before its report: `stop` was requested (the CLI's SIGTERM or SIGUSR1, a
+/// preempted cluster task). Every unit finished before is committed; the same command again
+/// computes only the others (docs/experiments.md, "Stopping and resuming").
+public struct ExperimentStopped: Error, CustomStringConvertible, Sendable {
+    /// Units with a result in this run's store (of its shard), and of those computed by this run.
+    public var stored: Int
+    public var computed: Int
+    public var description: String {
+        "stopped on request with \(stored) results stored (\(computed) computed now); the same command finishes the rest, computing none of these again"
+    }
+}
+
 /// Runs an experiment: loads the inputs, runs the jobs of shard `shard` of `shards` on `workers`
 /// threads (cached results are reused) and, unsharded, writes the report into `spec.output`.
+/// When `stop` is requested the loops start no further unit, and the run throws
+/// `ExperimentStopped` after committing what finished.
 /// `command` is the line the report names to regenerate it.
 public func runExperiment(
     _ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
     progress: ProgressHandler? = nil, readPolicy: HDF5ReadPolicy = .standard,
-    tracingMemory: Bool = false, resultKinds: [any ResultKind] = ResultKinds.standard
+    tracingMemory: Bool = false, resultKinds: [any ResultKind] = ResultKinds.standard, stop: StopRequest? = nil
 ) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
@@ -45,10 +59,12 @@ public func runExperiment(
     let sampled = shards == 1 ? SampledRuns(plan) : nil
     let (done, failures, computed) = try executeJobs(
         plan, storePath: storePath, workers: workers,
-        shard: shard, shards: shards, progress: progress, sampled: sampled)
+        shard: shard, shards: shards, progress: progress, sampled: sampled, stop: stop)
     let units = try executeResultKinds(
         plan, kinds: resultKinds, storePath: storePath, workers: workers, shard: shard, shards: shards,
-        progress: progress)  // ResultKind.swift
+        progress: progress, stop: stop)  // ResultKind.swift
+    // Stopped (a preempted task): what finished is committed; no report from a partial store.
+    if stop?.isRequested == true { throw ExperimentStopped(stored: done + units.done, computed: computed + units.computed) }
     traceMemory(plan, "jobs run")
     var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
     outcome.resultKinds = units

@@ -185,7 +185,7 @@ let resultKindBatchSize = 8
 /// - Complexity: O(units) keys; memory O(workers + batch + failures).
 public func executeResultKinds(
     _ plan: ExperimentPlan, kinds: [any ResultKind], storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
-    progress: ProgressHandler? = nil
+    progress: ProgressHandler? = nil, stop: StopRequest? = nil
 ) throws -> ResultKindCounts {
     let units = kinds.map { $0.units(of: plan) }
     guard units.contains(where: { !$0.isEmpty }) else { return ResultKindCounts() }
@@ -193,13 +193,13 @@ public func executeResultKinds(
     let store = try ResultsStore(path: storePath)
     let writer = store.writer(batchSize: resultKindBatchSize)
     var counts = ResultKindCounts()
-    for (kind, all) in zip(kinds, units) where !all.isEmpty {
+    for (kind, all) in zip(kinds, units) where !all.isEmpty && stop?.isRequested != true {
         let mine = Array(all[shardRange(count: all.count, shard: shard, shards: shards)])
         let todo = try store.read { reader in try mine.filter { try !isPresent($0, of: kind, reader: reader) } }
         let run = kind.runner(for: todo, plan: plan)
         let state = Mutex((computed: 0, failures: [Int: String](), storeError: String?.none))
         let kindName = kind.name
-        forEachConcurrently(todo.count, workers: workers, phase: "\(kindName) units", progress: progress) { i in
+        forEachConcurrently(todo.count, workers: workers, phase: "\(kindName) units", progress: progress, stop: stop) { i in
             let unit = todo[i]
             var failure: String?, computed = false, storeError: String?
             let started = Date()

@@ -94,10 +94,20 @@ struct Run: ParsableCommand {
         }
         let (k, n) = try shard.map(parseShard) ?? (1, 1)
         let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
-        let r = try runExperiment(
-            s, workers: jobs, shard: k, shards: n, command: command, progress: progressBar(quiet: quiet),
-            readPolicy: commandLineReadPolicy,
-            tracingMemory: tracingMemoryRequested)
+        // SIGTERM or SIGUSR1 (a preempted cluster task): finish and commit the units in flight, stop.
+        let stop = StopRequest()
+        let signals = stopOnSignals([SIGTERM, SIGUSR1], stop)
+        defer { withExtendedLifetime(signals) {} }
+        let r: ExperimentOutcome
+        do {
+            r = try runExperiment(
+                s, workers: jobs, shard: k, shards: n, command: command, progress: progressBar(quiet: quiet),
+                readPolicy: commandLineReadPolicy,
+                tracingMemory: tracingMemoryRequested, stop: stop)
+        } catch let stopped as ExperimentStopped {
+            printError("navbench: \(stopped.description)")
+            throw ExitCode(stoppedExitStatus)
+        }
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         let jobFailures = r.failures.count - r.plan.failures.count - (r.report?.failures.count ?? 0)
         // Calibration, proximity, gyroscope filters, APE, closed-loop cells, …: units of the result kinds (ResultKind).
@@ -267,4 +277,25 @@ func relativePath(from: String, to: String) -> String {
     var i = 0
     while i < min(a.count, b.count) && a[i] == b[i] { i += 1 }
     return (Array(repeating: "..", count: a.count - i) + b[i...]).joined(separator: "/")
+}
+
+/// The exit status of a run stopped by SIGTERM or SIGUSR1 after committing what it finished
+/// (EX_TEMPFAIL): retryable, e.g. Slurm's `RequeueExit=75` (docs/exit-codes.md).
+let stoppedExitStatus: Int32 = 75
+
+/// Dispatch sources that request `stop` on each of `signals` (their default action, ending the
+/// process at once, is turned off while the sources live); a note on standard error the first time.
+func stopOnSignals(_ signals: [Int32], _ stop: StopRequest) -> [DispatchSourceSignal] {
+    signals.map { sig in
+        signal(sig, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        source.setEventHandler {
+            if !stop.isRequested {
+                printError("navbench: note: signal \(sig) received: no new unit is started; the units in flight finish and are stored")
+            }
+            stop.request()
+        }
+        source.resume()
+        return source
+    }
 }
