@@ -147,8 +147,9 @@ struct EstimateFlags: ParsableArguments {
     @Option(name: .customLong("vio-format"), help: "Format of --vio: tum, kitti, euroc, h5 (default: detect).") var vioFormat: TrajectoryFormat?
     @Option(name: .customLong("vio-times"), help: "Times file of a KITTI --vio (one stamp per line).") var vioTimes: String?
     @Option(name: .customLong("vio-stream"), help: "Stream of a .h5 --vio: vio (default) or groundtruth.") var vioStream: String?
-    @Option(name: .customLong("t-offset"), help: "Seconds added to the stamps of --vio (session clock = estimate clock + offset).") var tOffset:
-        Double = 0
+    @Option(
+        name: .customLong("t-offset"), parsing: .unconditional,
+        help: "Seconds added to the stamps of --vio (session clock = estimate clock + offset).") var tOffset: Double = 0
 
     func validate() throws {
         guard tOffset.isFinite else { throw ValidationError("--t-offset must be a finite number of seconds, got \(tOffset)") }

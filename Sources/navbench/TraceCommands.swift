@@ -20,7 +20,7 @@ struct TraceAddStream: ParsableCommand {
     @Option(help: "The trace holding the stream (.h5).") var from: String
     @Option(help: "The stream to copy (vio, groundtruth, imu, …).") var stream: String
     @Option(name: .customLong("as"), help: "Its name in the output (default: the same).") var target: String?
-    @Option(name: .customLong("t-offset"), help: "Seconds added to the stream's timestamps.") var tOffset: Double = 0
+    @Option(name: .customLong("t-offset"), parsing: .unconditional, help: "Seconds added to the stream's timestamps.") var tOffset: Double = 0
     @Flag(help: "Replace a stream of that name already in FILE.") var replace = false
     @Option(help: "The output trace (.h5).") var out: String
 

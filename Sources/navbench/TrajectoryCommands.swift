@@ -43,7 +43,7 @@ struct TrajectoryPairOptions: ParsableArguments {
     var association: AssociationMethod = .nearest
     @Option(name: .customLong("max-diff"), help: "Largest time difference of an associated pair, seconds.")
     var maxDiff: Double = 0.01
-    @Option(name: .customLong("t-offset"), help: "Seconds added to the estimate's timestamps before association.")
+    @Option(name: .customLong("t-offset"), parsing: .unconditional, help: "Seconds added to the estimate's timestamps before association.")
     var offset: Double = 0
     @Flag(name: .customLong("estimate-t-offset"), help: "Find the time offset by cross-correlating angular speeds (replaces --t-offset).")
     var estimateOffset = false

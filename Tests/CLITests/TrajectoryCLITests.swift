@@ -9,6 +9,22 @@ import Testing
 
     func json(_ s: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(s.utf8)) }
 
+    /// A negative time offset may follow `--t-offset` as its own argument, as evo's
+    /// `--t_offset -0.013` (issue 31): the same output as the attached form; an option name there
+    /// is still a one-line usage error.
+    @Test func aDetachedNegativeTimeOffsetIsAValue() throws {
+        let base = ["ape", "Tests/NavMetricsTests/Fixtures/tum-rpe/gt.tum", "Tests/NavMetricsTests/Fixtures/tum-rpe/est.tum", "--json"]
+        let detached = try navbench(base + ["--t-offset", "-0.013"], cwd: repoRoot)
+        let attached = try navbench(base + ["--t-offset=-0.013"], cwd: repoRoot)
+        #expect(detached.status == 0 && detached.out == attached.out, "\(detached.err)")
+        let none = try navbench(base, cwd: repoRoot)
+        #expect(none.out != detached.out)
+        let bad = try navbench(
+            ["ape", "Tests/NavMetricsTests/Fixtures/tum-rpe/gt.tum", "Tests/NavMetricsTests/Fixtures/tum-rpe/est.tum", "--t-offset", "--json"],
+            cwd: repoRoot)
+        #expect(bad.status == 64 && bad.err.split(separator: "\n").count == 1, "\(bad.err)")
+    }
+
     @Test func apeJSONHasEvoStatistics() throws {
         let r = try navbench(["ape", Self.ref, Self.est, "--align", "se3", "--json"], cwd: repoRoot)
         #expect(r.status == 0 && r.err == "")
