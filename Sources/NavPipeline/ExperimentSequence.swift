@@ -17,6 +17,9 @@ public struct ExperimentOutcome: Sendable {
     public var computed: Int
     /// The report written, or nil for one shard of a sharded run (combine with `mergeExperiment`).
     public var report: ExperimentOutputs?
+    /// `mergeExperiment`: summary.md was already there with the same bytes (these shard stores
+    /// were merged before; merging again rewrote the same report).
+    public var reportUnchanged = false
     /// Units of the result kinds (calibration, proximity, gyroscope filters, APE, closed-loop
     /// cells, …) of this shard: present afterwards, computed in this run (0 on a cached rerun and
     /// always 0 for `mergeExperiment`, which only reads the store), failures; per kind in `byKind`.
@@ -99,12 +102,25 @@ public func mergeExperiment(
     let (store, missing) = try mergeShardStores(plan)
     if !allowMissing { try checkMergeComplete(plan, store: store, resultKinds: resultKinds) }
     let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
+    let summaryPath = ExperimentOutputs(folder: spec.output).summary
+    let before = existingReportBytes(summaryPath)
     let report = try writeExperimentReport(
         plan, store: store, failures: failures, command: command,
         facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count), resultKinds: resultKinds)
-    return ExperimentOutcome(
+    var outcome = ExperimentOutcome(
         plan: plan, done: plan.jobs.count - missing.count, failures: plan.failures + failures + report.failures,
         computed: 0, report: report)
+    outcome.reportUnchanged = before != nil && before == existingReportBytes(summaryPath)
+    return outcome
+}
+
+/// The bytes of a report file already in the output folder when it is a regular file (not a
+/// link) of at most 64 MiB, else nil: read only to say whether a merge changed it, never trusted.
+private func existingReportBytes(_ path: String) -> Data? {
+    guard let a = try? FileManager.default.attributesOfItem(atPath: path), a[.type] as? FileAttributeType == .typeRegular,
+        let size = (a[.size] as? NSNumber)?.intValue, size <= 64 << 20
+    else { return nil }
+    return FileManager.default.contents(atPath: path)
 }
 
 /// Machine facts for the manifest (never in summary.md or metrics.csv).

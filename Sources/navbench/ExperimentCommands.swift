@@ -154,7 +154,9 @@ struct Merge: ParsableCommand {
             printErrorLine(e)
             throw ExitCode(3)  // as `status`: run what is missing, then merge
         }
-        print("merged \(r.done) of \(r.plan.jobs.count) jobs; report: \(r.report!.summary)")
+        print(
+            "merged \(r.done) of \(r.plan.jobs.count) jobs; report: \(r.report!.summary)"
+                + (r.reportUnchanged ? " (unchanged: these shard stores were merged before, and merging again wrote the same report)" : ""))
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         if !r.failures.isEmpty { throw ExitCode(1) }
     }

@@ -51,7 +51,11 @@ import Testing
         for k in [1, 3] { #expect(try navbench(["run", spec, "--shard", "\(k)/3", "--quiet"]).status == 0) }
         let unmerged = try navbench(["status", spec])
         #expect(unmerged.status == 3 && unmerged.out.hasSuffix("merge: not run\ncomplete: every unit has a result; run navbench merge\n"))
-        #expect(try navbench(["merge", spec]).status == 0)
+        let merge = try navbench(["merge", spec])
+        #expect(merge.status == 0 && !merge.out.contains("unchanged"), "\(merge.out)")
+        // Merge exactly once (issue 32, item 4): a second merge of the same stores says so.
+        let again = try navbench(["merge", spec])
+        #expect(again.status == 0 && again.out.contains("(unchanged: these shard stores were merged before"), "\(again.out)")
         let done = try navbench(["status", spec])
         #expect(done.status == 0 && done.out.hasSuffix("merge: done\ncomplete\n"), "\(done.out)")
         let bad = try navbench(["status", spec, "--shards", "0"])
