@@ -224,6 +224,27 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         #expect(abs(compass.heading[0] - (-3.5 * 180 / Double.pi + 360)) < 1e-12)
     }
 
+    /// A time repeated exactly keeps its last row, with a note, as the TUM and EuRoC imports keep
+    /// the last pose (issue 31: "time … is not after …" even with --drop-invalid-rows); a time
+    /// that goes back is still refused in one line.
+    @Test func csvRepeatedTimesKeepTheLastRow() throws {
+        let dir = temporaryFolder()
+        let m = try ImportMapping.load(importFixture("csv/enu_track.mapping.yaml"))
+        var lines = try String(contentsOfFile: importFixture("csv/enu_track.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
+        // Line 4 (t = 0.2 s) again with another position, right after it.
+        let repeated = lines[3].split(separator: " ").enumerated().map { $0.offset == 1 ? "9.0" : String($0.element) }.joined(separator: " ")
+        lines.insert(repeated, at: 4)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/track.txt", atomically: true, encoding: .utf8)
+        let r = try importCSV(dir + "/track.txt", mapping: m)
+        let g = try #require(r.session.groundTruth)
+        #expect(g.timestamps.count == 10)
+        #expect(g.poses[2].translation.x == 9.0, "the last row of the repeat")
+        #expect(r.notes.contains { $0.contains("groundtruth: 1 repeated times; kept the last row of each repeat") }, "\(r.notes)")
+        lines[4] = lines[2]  // t = 0.1 s after t = 0.2 s: back in time
+        try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/back.txt", atomically: true, encoding: .utf8)
+        #expect(throws: TraceError.self) { _ = try importCSV(dir + "/back.txt", mapping: m) }
+    }
+
     @Test func csvHeaderlessENUWithNanoseconds() throws {
         let m = try ImportMapping.load(importFixture("csv/enu_track.mapping.yaml"))
         let g = try #require(try importCSV(importFixture("csv/enu_track.txt"), mapping: m).session.groundTruth)

@@ -53,6 +53,26 @@ func assembleStream(
     guard !keep.isEmpty else { throw TraceError(.empty, file: file, object: src.name, "no valid rows (\(n) read, \(dropped) invalid)") }
 
     let strict = TraceSchema.stream(named: src.name)?.timeOrder == .strictlyIncreasing
+    if strict {
+        // A time repeated exactly keeps its last row, as the TUM and EuRoC imports keep the last
+        // pose (and evo does); a time that goes back is still an error below.
+        var unique: [Int] = []
+        unique.reserveCapacity(keep.count)
+        var repeats = 0, firstRepeat = ""
+        for r in keep {
+            if let last = unique.last, src.times[r] == src.times[last] {
+                repeats += 1
+                if repeats == 1 { firstRepeat = "\(src.label(r, nil)), \(num(src.times[r])) s" }
+                unique[unique.count - 1] = r
+            } else {
+                unique.append(r)
+            }
+        }
+        if repeats > 0 {
+            notes.append("\(file): \(src.name): \(repeats) repeated times; kept the last row of each repeat (first: \(firstRepeat))")
+            keep = unique
+        }
+    }
     for j in 1..<max(1, keep.count) {
         let a = src.times[keep[j - 1]], b = src.times[keep[j]]
         if strict ? !(b > a) : b < a {
