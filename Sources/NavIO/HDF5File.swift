@@ -96,6 +96,12 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard size > 0 else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected an HDF5 file") }
         guard H5Fis_hdf5(path) > 0 else {
+            if isMATLAB5File(path) {
+                throw TraceError(
+                    .notHDF5, file: path,
+                    "a MATLAB 5 MAT-file, not HDF5 (trace format v1 is HDF5): in MATLAB, save(…, '-v7.3') writes it as HDF5 for navbench import hdf5-mapped with a mapping, or write its matrices as CSV for navbench import csv (docs/importers.md)"
+                )
+            }
             throw TraceError(.notHDF5, file: path, "not an HDF5 file (no HDF5 signature), expected trace format v1")
         }
         let id = H5Fopen(path, nb_H5F_ACC_RDONLY(), nb_H5P_DEFAULT())
@@ -544,4 +550,15 @@ public enum HDF5Attribute: Equatable, Sendable {
         default: return nil
         }
     }
+}
+
+/// Whether `path` starts with the text header of a MATLAB 5 (v5, v6, v7) MAT-file, "MATLAB 5.0
+/// MAT-file" (motion-capture software's usual export; v7.3 files are HDF5 and open as such).
+/// Reads at most the first 19 bytes.
+func isMATLAB5File(_ path: String) -> Bool {
+    guard let h = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? h.close() }
+    let magic = Array("MATLAB 5.0 MAT-file".utf8)
+    guard let head = try? h.read(upToCount: magic.count) else { return false }
+    return [UInt8](head) == magic
 }

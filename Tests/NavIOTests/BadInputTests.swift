@@ -1,3 +1,4 @@
+import Foundation
 import NavIO
 import Testing
 
@@ -35,6 +36,22 @@ import Testing
         #expect(e == TraceError(c.kind, file: path, object: c.object, c.problem))
         #expect(!e.description.contains("\n"))
         #expect(throws: e) { try readTrace(at: path) }
+    }
+
+    /// A MATLAB 5 MAT-file (motion-capture ground truth, issue 31) is named as one, with how to
+    /// convert it, in one line; a v7.3 file is HDF5 and is read as such.
+    @Test func aMATLAB5FileSaysWhatItIsAndHowToConvertIt() throws {
+        let path = NSTemporaryDirectory() + "navbench-mat-\(UUID().uuidString).mat"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var header = Array("MATLAB 5.0 MAT-file, Platform: GLNXA64, Created on: Thu Nov 26 2026".utf8)
+        header += [UInt8](repeating: 0x20, count: 116 - header.count) + [UInt8](repeating: 0, count: 8) + [0x00, 0x01, 0x49, 0x4d]
+        header += [UInt8](repeating: 7, count: 64)
+        try Data(header).write(to: URL(fileURLWithPath: path))
+        let report = validateTrace(at: path)
+        let e = try #require(report.errors.first).error
+        #expect(e.kind == .notHDF5 && report.errors.count == 1)
+        #expect(e.problem.hasPrefix("a MATLAB 5 MAT-file, not HDF5"), "\(e.problem)")
+        #expect(e.problem.contains("-v7.3") && e.problem.contains("import csv") && !e.description.contains("\n"))
     }
 
     @Test func quaternionNormIsChecked() {
