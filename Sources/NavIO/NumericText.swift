@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a whole file into memory with POSIX read(2) (no Foundation copy).
+/// Reads a whole file into memory with POSIX read(2) (no Foundation copy); a file over
+/// `maxInflatedTextBytes` (4 GiB) is refused before anything is allocated.
 package func readFileBytes(_ path: String) throws(TraceError) -> [UInt8] {
     try requireRegularFile(path, expected: "a text file")
     let fd = open(path, O_RDONLY)
@@ -14,6 +15,10 @@ package func readFileBytes(_ path: String) throws(TraceError) -> [UInt8] {
     guard fstat(fd, &st) == 0 else { throw TraceError(.notFound, file: path, "cannot stat") }
     if (st.st_mode & S_IFMT) == S_IFDIR { throw TraceError(.notFound, file: path, "is a folder, expected a trajectory file") }
     let size = Int(st.st_size)
+    // The size comes from the file system: bounded before it is allocated (the limit of inflated text too).
+    guard size <= maxInflatedTextBytes else {
+        throw TraceError(.tooLarge, file: path, "\(size) bytes, more than the \(maxInflatedTextBytes)-byte limit of a text input")
+    }
     var failed = false
     let bytes = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
         var done = 0

@@ -44,7 +44,10 @@ public func simulatedSessions(
     func metadata(_ kind: SessionKind, _ id: String, _ extra: [String: String]) -> SessionMetadata {
         var g = describe
         for (k, v) in extra { g[k] = v }
-        let json = "{" + g.keys.sorted().map { "\(jsonString($0)):\(jsonString(g[$0]!))" }.joined(separator: ",") + "}"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A [String: String] always encodes; the canonical empty object otherwise.
+        let json = (try? encoder.encode(g)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return SessionMetadata(kind: kind, sessionID: id, routeID: scenario.routeID, venue: "simulated", device: "navbench simulate", generator: json)
     }
     let routePoses = keypoints.map { Pose(rotation: .identity, translation: $0) }
@@ -70,20 +73,6 @@ public func simulatedSessions(
                 groundTruth: GroundTruthStream(timestamps: log.truthTimes, poses: log.truth)))
     }
     return SimulatedSessions(route: route, walks: walks)
-}
-
-/// A JSON string literal of `s`.
-private func jsonString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-        default: out.unicodeScalars.append(u)
-        }
-    }
-    return out + "\""
 }
 
 /// Fits the walker model to navigation sessions with ground truth along the route of

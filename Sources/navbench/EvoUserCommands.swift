@@ -226,12 +226,10 @@ extension ScoreCommand {
                     try c.encode(estimates, forKey: .estimates)
                 }
             }
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             let report = Report(
                 score: e.score, swapped_coordinates: e.swappedCoordinates, venue_altitude_m: e.venueAltitude, ground_truth: pair.reference,
                 estimates: pair.estimate)
-            print(String(decoding: try enc.encode(report), as: UTF8.self))
+            print(try jsonText(report))
             return
         }
         let s = e.score

@@ -93,10 +93,12 @@ enum UpAxisOption: String, ExpressibleByArgument, CaseIterable {
     var axis: UpAxis? { UpAxis(rawValue: rawValue) }
 }
 
-/// Encodes a report as sorted, indented JSON.
+/// Encodes a report as sorted, indented JSON; a non-finite number as the string "nan", "inf" or
+/// "-inf" (JSON has none).
 func jsonText<T: Encodable>(_ value: T) throws -> String {
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     return String(decoding: try enc.encode(value), as: UTF8.self)
 }
 

@@ -73,12 +73,9 @@ struct WalkerFitCommand: ParsableCommand {
                 var recording: String, profile: String, walks: Int
                 var estimates: [WalkerParameterEstimate], notes: [String], failures: [String]
             }
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
             let report = Report(
                 recording: recording, profile: base.profile, walks: fit.walks, estimates: fit.estimates, notes: fit.notes, failures: failures)
-            print(String(decoding: try enc.encode(report), as: UTF8.self))
+            print(try jsonText(report))
         } else {
             print("walker fit: \(fit.walks) walks along \(escapedForMessage(recording)); directions heard as \(escapedForMessage(base.profile))")
             print(walkerEstimateTable(fit.estimates))
@@ -149,9 +146,6 @@ struct WalkerRecoverCommand: ParsableCommand {
         if json {
             struct Row: Encodable { var key, unit: String, truth: Double, fitted, covered: Int, mean_estimate, mean_relative_error: Double }
             struct Report: Encodable { var recording, walker, profile: String, repetitions, walks_per_repetition: Int, rows: [Row] }
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
             let rows = r.rows.map {
                 Row(
                     key: $0.key, unit: $0.unit, truth: $0.truth, fitted: $0.fitted, covered: $0.covered, mean_estimate: $0.meanEstimate,
@@ -160,7 +154,7 @@ struct WalkerRecoverCommand: ParsableCommand {
             let report = Report(
                 recording: recording, walker: walker, profile: base.profile, repetitions: r.repetitions, walks_per_repetition: r.walksPerRepetition,
                 rows: rows)
-            print(String(decoding: try enc.encode(report), as: UTF8.self))
+            print(try jsonText(report))
             return
         }
         print(
