@@ -4,6 +4,10 @@ import Glibc
 import Darwin
 #endif
 
+/// Largest text navbench accepts from one file, read or inflated from a compressed one (4 GiB):
+/// a hostile file cannot make it allocate without bound ("zip bomb", a sparse file).
+public let maxInflatedTextBytes = 1 << 32
+
 /// Reads a whole file into memory with POSIX read(2) (no Foundation copy); a file over
 /// `maxInflatedTextBytes` (4 GiB) is refused before anything is allocated.
 package func readFileBytes(_ path: String) throws(TraceError) -> [UInt8] {
