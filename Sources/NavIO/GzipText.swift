@@ -6,7 +6,6 @@ let gzipMagic: [UInt8] = [0x1F, 0x8B]
 /// Whether `bytes` start with the gzip signature.
 @inlinable func isGzip(_ bytes: [UInt8]) -> Bool { bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B }
 
-
 /// Largest inflated-to-compressed ratio past the first 64 MiB. Text trajectories compress
 /// about 3–5:1; gzip of repeated bytes reaches 1000:1, so a 4.6 MB file of zeros inflated to
 /// 1 GiB (and 3 GB of memory) before this bound (review of the second wave).
