@@ -41,16 +41,13 @@ public func writeExperimentReport(
     facts: [String: String], resultKinds: [any ResultKind] = ResultKinds.standard
 ) throws -> ExperimentOutputs {
     try writeExperimentReport(
-        plan, store: store, failures: failures, command: command, facts: facts, sampledRuns: nil, resultKinds: resultKinds)
+        plan, store: store, failures: failures, command: command, facts: facts, progress: nil, resultKinds: resultKinds)
 }
 
-/// `writeExperimentReport`, drawing the plot sample's runs kept in `sampledRuns` (computed by this
-/// process, with paths) instead of running them again; it takes them out, so they are freed
-/// with the plots, before the statistics.
+/// `writeExperimentReport`, showing its phases on `progress`.
 func writeExperimentReport(
     _ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
-    facts: [String: String], sampledRuns: SampledRuns?, progress: ProgressHandler? = nil,
-    resultKinds: [any ResultKind] = ResultKinds.standard
+    facts: [String: String], progress: ProgressHandler?, resultKinds: [any ResultKind] = ResultKinds.standard
 ) throws -> ExperimentOutputs {
     var out = ExperimentOutputs(folder: plan.spec.output)
     var sample = PlotSample(plan)
@@ -61,12 +58,9 @@ func writeExperimentReport(
     // Routes in first-appearance order (a set beside the list: O(rows), not O(rows × routes)).
     var routes: [String] = [], seenRoutes = Set<String>()
     for r in table.rows where seenRoutes.insert(r.route).inserted { routes.append(r.route) }
-    // Route by route: the sample's runs of one route are re-run (or taken from `sampledRuns`),
+    // Route by route: the sample's runs of one route are read from the store with their paths,
     // drawn and released before the next, so memory is flat in the number of routes.
-    let kept = sampledRuns?.take() ?? [:]
-    traceMemory(plan, "report: \(kept.count) of \(sample.indices.count) plot-sample runs kept from the run phase")
-    let plots = try writeRouteFiles(
-        plan, sample: sample, reusing: kept, table: table, routes: routes, out: out, progress: progress)
+    let plots = try writeRouteFiles(plan, sample: sample, store: store, table: table, routes: routes, out: out, progress: progress)
     try writeToleranceTrends(plan, table: table, routes: routes, out: out)
     traceMemory(plan, "report: route files and plots")
     let inputs = plan.checksums.keys.sorted().map { [$0, plan.checksums[$0]!] }
@@ -112,23 +106,27 @@ func writeExperimentReport(
 }
 
 /// Per route: `routes/<route>.csv`, the walked paths (first configuration) and the position-error
-/// CDF per configuration, drawn from the `PlotSample`'s runs of that route (those in `reusing`,
-/// the others re-run), which are released before the next route. Returns the plots by route for
-/// the summary.
+/// CDF per configuration, drawn from the `PlotSample`'s runs of that route with the paths the store
+/// keeps of them (`ReplayPlotPaths`; a run stored without them, by a navbench before them or
+/// for paths over the artifact limit, is run again), released before the next route. Returns
+/// the plots by route for the summary.
 ///
 /// - Complexity: memory O(sample runs of one route + rows), time O(rows + sample runs).
 private func writeRouteFiles(
-    _ plan: ExperimentPlan, sample: PlotSample, reusing: [Int: JobResult], table: MetricsTable, routes: [String],
+    _ plan: ExperimentPlan, sample: PlotSample, store: ResultsStore, table: MetricsTable, routes: [String],
     out: ExperimentOutputs, progress: ProgressHandler?
 ) throws -> [String: [String]] {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
     var plots: [String: [String]] = [:]
     let firstConfig = plan.jobs.first?.configuration.label
-    var reusing = reusing
     let chosenByRoute = Dictionary(grouping: sample.indices) { plan.jobs[$0].routeID }
     var rowsByRoute: [String: [Int]] = [:]
     for (i, r) in zip(table.rows.indices, table.rows) { rowsByRoute[r.route, default: []].append(i) }
-    let reruns = sample.indices.filter { reusing[$0] == nil }.count
+    // The sample's runs stored with their paths (a pass over the sample's keys, no paths kept).
+    let withPaths = try store.read { reader in
+        try Set(sample.indices.filter { try reader.artifactNames(key: plan.jobs[$0].key).contains(ReplayPlotPaths.artifactName) })
+    }
+    let reruns = sample.indices.count - withPaths.count
     var rerunsDone = 0
     for route in routes {
         try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rowIndices: rowsByRoute[route] ?? [])
@@ -138,9 +136,9 @@ private func writeRouteFiles(
         if let progress {
             routeProgress = { p in progress(WorkProgress(phase: p.phase, done: offset + p.done, total: reruns)) }
         }
-        let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: reusing, progress: routeProgress)
-        rerunsDone += chosen.filter { reusing[$0] == nil }.count
-        for i in chosen { reusing[i] = nil }
+        let stored = try storedPlotRuns(plan, chosen: chosen.filter(withPaths.contains), store: store)
+        let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: stored, progress: routeProgress)
+        rerunsDone += chosen.filter { stored[$0] == nil }.count
         // Walked paths over the route (first configuration).
         var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
         for r in mine where r.configuration == firstConfig {
@@ -161,6 +159,25 @@ private func writeRouteFiles(
         plots[route] = ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
     }
     return plots
+}
+
+/// The runs `chosen` (job indices) as stored, with the paths of their `plot_paths` artifact; a
+/// run whose row or artifact does not verify is left out (run again by the caller).
+private func storedPlotRuns(_ plan: ExperimentPlan, chosen: [Int], store: ResultsStore) throws -> [Int: JobResult] {
+    try store.read { reader in
+        var runs: [Int: JobResult] = [:]
+        for i in chosen {
+            let job = plan.jobs[i]
+            guard let row = try reader.result(key: job.key), row.kind == guidanceResultKind,
+                let bytes = row.artifacts[ReplayPlotPaths.artifactName], let paths = ReplayPlotPaths(bytes: bytes)
+            else { continue }
+            runs[i] = JobResult(
+                route: job.routeID, session: job.session ?? row.session, configuration: job.configuration.label,
+                parameters: job.configuration.parameters, metrics: [], truePath: paths.truePath, estimatedPath: paths.estimatedPath,
+                route2D: paths.route2D, positionErrors: paths.positionErrors)
+        }
+        return runs
+    }
 }
 
 /// `plots/<metric>-vs-tolerance.svg` when the sweep has several RDP tolerances.

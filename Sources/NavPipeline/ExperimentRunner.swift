@@ -116,24 +116,18 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
 
 /// Runs the plan's jobs (those of shard `shard` of `shards`, `shardRange` of the job indices) on `workers` threads. A job whose
 /// run is in the results store at `storePath` (`ResultsStore`, row checksum verified) is skipped;
-/// a new run's metrics are committed to the store in batches as jobs finish. A failing job is
-/// listed (and recorded in the store's `failures`) and the rest completes. No result is kept in
-/// memory: the report reads the store (`writeExperimentReport`).
+/// a new run's metrics are committed to the store in batches as jobs finish, with the paths the
+/// plots draw (`ReplayPlotPaths`) for a run of the plot sample (`PlotSample.ofWholePlan`), so no
+/// report, rerun or merge runs it again. A failing job is listed (and recorded in the store's
+/// `failures`) and the rest completes. No result is kept in memory: the report reads the store
+/// (`writeExperimentReport`).
 ///
 /// - Returns: jobs done (computed or found in the store), failure lines, and jobs computed.
 /// - Throws: `ResultsStoreError` when the store cannot be opened or written.
-/// - Complexity: memory O(workers + batch + failures), not O(jobs).
+/// - Complexity: memory O(workers + batch + failures + sample), not O(jobs).
 public func executeJobs(
     _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
     progress: ProgressHandler? = nil, stop: StopRequest? = nil
-) throws -> (done: Int, failures: [String], computed: Int) {
-    try executeJobs(plan, storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress, sampled: nil, stop: stop)
-}
-
-/// `executeJobs`, keeping the results with paths of the computed runs that `sampled` wants.
-func executeJobs(
-    _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int, shards: Int,
-    progress: ProgressHandler?, sampled: SampledRuns?, stop: StopRequest? = nil
 ) throws -> (done: Int, failures: [String], computed: Int) {
     let block = plan.shardJobs ?? shardRange(count: plan.jobs.count, shard: shard, shards: shards)
     // Positions in plan.jobs (sorted by index) of the block: a contiguous range, no copy of the jobs.
@@ -143,6 +137,7 @@ func executeJobs(
     let store = try ResultsStore(path: storePath)
     try store.describe(plan, shard: shard, shards: shards)
     plan.inputs.reserve(workers: workers)
+    let sample = Set(PlotSample.ofWholePlan(plan).indices)
     let state = Mutex((computed: 0, failures: [String](), storeError: String?.none))
     let done = forEachConcurrently(indices.count, workers: workers, phase: "guidance runs", progress: progress, stop: stop) { i in
         let job = plan.jobs[indices[indices.startIndex + i]]
@@ -151,16 +146,17 @@ func executeJobs(
         if stored == nil {
             let started = Date()
             do {
-                let keep = sampled?.wanted.contains(job.index) ?? false
-                let r = try runJob(job, plan: plan, paths: keep)
-                if keep { sampled?.keep(job.index, r) }
+                let drawn = sample.contains(job.index)
+                let r = try runJob(job, plan: plan, paths: drawn)
+                let paths = drawn ? ReplayPlotPaths(r).bytes(limit: StoreLimits.artifactBytes) : nil
                 computed = true
                 do {
                     try store.add(
                         StoredResult(
                             key: job.key, kind: guidanceResultKind, index: job.index, route: r.route, session: r.session,
                             configuration: job.configuration.label, recordingSHA256: plan.checksums[job.recording] ?? "",
-                            navigationSHA256: plan.checksums[job.navigation] ?? "", seconds: Date().timeIntervalSince(started), metrics: r.metrics))
+                            navigationSHA256: plan.checksums[job.navigation] ?? "", seconds: Date().timeIntervalSince(started), metrics: r.metrics,
+                            artifacts: paths.map { [ReplayPlotPaths.artifactName: $0] } ?? [:]))
                 } catch { storeError = "\(error)" }
             } catch {
                 failure = "\(job.navigation) [\(job.configuration.label)]: \(error)"

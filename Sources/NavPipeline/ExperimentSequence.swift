@@ -58,11 +58,8 @@ public func runExperiment(
     plan.tracesMemory = tracingMemory
     traceMemory(plan, "planned \(plan.jobs.count) jobs")
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
-    // Unsharded, the report draws the plot sample's runs: keep those computed now (`SampledRuns`).
-    let sampled = shards == 1 ? SampledRuns(plan) : nil
     let (done, failures, computed) = try executeJobs(
-        plan, storePath: storePath, workers: workers,
-        shard: shard, shards: shards, progress: progress, sampled: sampled, stop: stop)
+        plan, storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress, stop: stop)
     let units = try executeResultKinds(
         plan, kinds: resultKinds, storePath: storePath, workers: workers, shard: shard, shards: shards,
         progress: progress, stop: stop)  // ResultKind.swift
@@ -76,7 +73,7 @@ public func runExperiment(
     outcome.report = try writeExperimentReport(
         plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
         facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count),
-        sampledRuns: sampled, progress: progress, resultKinds: resultKinds)
+        progress: progress, resultKinds: resultKinds)
     outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE, cells: exit 1 too
     return outcome
 }

@@ -5,8 +5,10 @@ import Synchronization
 /// The runs the report's path and error-CDF plots draw: per (route, configuration) cell at most
 /// `perCell` runs, chosen by a seeded hash of the run key (so the same runs whatever the job
 /// count, the shard split or the order runs finished), for the first `configurations`
-/// configurations of the sweep; re-run at report time with their paths (the store keeps metrics,
-/// never paths). A cell with at most `perCell` runs is drawn whole, as before the sample.
+/// configurations of the sweep. The run phase stores the paths of the sample of the whole plan
+/// (`ofWholePlan`, `ReplayPlotPaths`); a run the report's sample holds without stored paths (one
+/// chosen in place of a failed run, or stored by a navbench before them) is run again. A cell
+/// with at most `perCell` runs is drawn whole.
 ///
 /// Complexity: memory O(routes × configurations × perCell), whatever the number of runs.
 struct PlotSample {
@@ -51,8 +53,8 @@ struct PlotSample {
         return h
     }
 
-    /// The sample if every job of the plan were in the store: the runs whose paths a cold,
-    /// unsharded run keeps as it computes them (`SampledRuns`; sharded runs write no report).
+    /// The sample if every job of the plan were in the store: the runs whose paths the run
+    /// phase stores (every shard plans the same jobs, so the shards store the same sample).
     static func ofWholePlan(_ plan: ExperimentPlan) -> PlotSample {
         var sample = PlotSample(plan)
         for job in plan.jobs { sample.offer(job) }
@@ -60,8 +62,8 @@ struct PlotSample {
     }
 
     /// The results with their paths of the jobs `chosen` (job indices, in job order; the sample's
-    /// `indices` or a part of them): those in `reusing` (computed by this process, `SampledRuns`)
-    /// as they are, the others re-run on `workers` threads (a run that fails now is left out). Jobs
+    /// `indices` or a part of them): those in `reusing` (read from the store) as they are, the
+    /// others re-run on `workers` threads (a run that fails now is left out). Jobs
     /// are deterministic, so both give the same result.
     func results(
         _ plan: ExperimentPlan, chosen: [Int], workers: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -77,40 +79,5 @@ struct PlotSample {
             return .next
         }
         return box.withLock { $0.compactMap { $0 } }
-    }
-}
-
-/// Results with paths of the plot sample's runs, kept while the run phase computes them so the
-/// report does not run them a second time. At most `maximumBytes` of them are kept, by the size
-/// `keep` estimates (the default experiment keeps all 504 of its sample: `NAVBENCH_TRACE_MEMORY=1`
-/// prints how many were kept; with 16 MiB it kept 238); the report re-runs those not kept. Which runs are kept depends on the order they finish, the
-/// report does not: a re-run gives the same result.
-///
-/// Complexity: memory O(min(sample, maximumBytes)), flat in the number of routes.
-final class SampledRuns: Sendable {
-    static let maximumBytes = 40 << 20
-    let wanted: Set<Int>
-    private let kept = Mutex<(runs: [Int: JobResult], bytes: Int)>(([:], 0))
-
-    init(_ plan: ExperimentPlan) {
-        wanted = Set(PlotSample.ofWholePlan(plan).indices)
-    }
-
-    /// Keeps `result` if it fits in `maximumBytes`.
-    func keep(_ index: Int, _ result: JobResult) {
-        let size =
-            8 * (result.positionErrors.count + 2 * (result.truePath.count + result.estimatedPath.count + result.route2D.count))
-            + 64 * (result.truePath.count + result.estimatedPath.count + result.route2D.count) + 1_024
-        kept.withLock { k in
-            guard k.bytes + size <= Self.maximumBytes else { return }
-            k.runs[index] = result
-            k.bytes += size
-        }
-    }
-    /// The kept results, leaving none here (the report frees them route by route as it draws).
-    func take() -> [Int: JobResult] {
-        kept.withLock { k in
-            defer { k = ([:], 0) }; return k.runs
-        }
     }
 }

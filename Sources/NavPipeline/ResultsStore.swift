@@ -68,8 +68,8 @@ enum StoreLimits {
     static let artifactBytes = 4 << 20
 }
 
-/// One finished unit of work, of any result kind, as it goes into the store: its labels and
-/// metrics, never its paths (a plot re-runs the few runs it draws, `PlotSample`).
+/// One finished unit of work, of any result kind, as it goes into the store: its labels,
+/// metrics and artifacts (a plot-sample run's paths, `ReplayPlotPaths`; a closed-loop cell's walkers).
 struct StoredResult: Sendable {
     /// Identity (SHA-256 of the navbench version, the inputs' checksums and the unit's parameters).
     var key: String
@@ -655,6 +655,13 @@ public struct StoreReader {
     public func metrics(key: String) throws -> (session: String, metrics: [Metric])? {
         guard let r = try result(key: key), r.kind == guidanceResultKind else { return nil }
         return (r.session, r.metrics)
+    }
+
+    /// The names of the artifacts stored for unit `key` (not verified: `result(key:)` verifies them).
+    func artifactNames(key: String) throws -> [String] {
+        try String.fetchAll(
+            db.cachedStatement(sql: "SELECT name FROM artifacts WHERE result_key = ? AND length(name) <= \(StoreLimits.name)"),
+            arguments: [key])
     }
 
     /// The failure message stored for unit `key`, if any (within `StoreLimits.message`).

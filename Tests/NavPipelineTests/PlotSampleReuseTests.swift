@@ -1,40 +1,115 @@
 import Foundation
+import GRDB
+import NavCore
+import Synchronization
 import Testing
 
 @testable import NavPipeline
 
-/// A cold run draws its plots from the runs it computed (`SampledRuns`) instead of running the
-/// plot sample again: the plots are the bytes a report re-running the sample writes.
+/// The run phase stores the paths of the plot sample's runs (`ReplayPlotPaths`), so a report
+/// (a cold run's, a cached rerun's, a merge's) draws its plots from the store and runs nothing
+/// again; the plots are the bytes a report re-running the sample writes.
 @Suite struct PlotSampleReuseTests {
-    @Test func keptRunsDrawTheSamePlotsAsReRuns() throws {
-        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
-        let text =
-            "name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)/out\nsweep:\n  rdp_tolerance: [0.3, 1.0]\n  registration: [gravity-aligned, full]\n"
-        let spec = try ExperimentSpec.parse(text, file: "t.yaml")
-        let plan = planExperiment(spec)
-        // Every run of this small sweep is in the plot sample, so a cold run keeps them all.
-        let sampled = SampledRuns(plan)
-        #expect(sampled.wanted == Set(plan.jobs.map(\.index)))
-        _ = try runExperiment(spec, workers: 2, command: "test")
-        let plots = try FileManager.default.contentsOfDirectory(atPath: dir + "/out/plots").filter {
+    static let sweep = "sweep:\n  rdp_tolerance: [0.3, 1.0]\n  registration: [gravity-aligned, full]\n"
+
+    func plotFiles(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder + "/plots").filter {
             $0.hasSuffix("-paths.svg") || $0.hasSuffix("-error-cdf.svg")
         }.sorted()
+    }
+
+    @Test func storedPathsDrawTheSamePlotsAsReRuns() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = "name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)/out\n" + Self.sweep
+        let spec = try ExperimentSpec.parse(text, file: "t.yaml")
+        let plan = planExperiment(spec)
+        // Every run of this small sweep is in the plot sample: each is stored with its paths.
+        #expect(Set(PlotSample.ofWholePlan(plan).indices) == Set(plan.jobs.map(\.index)))
+        _ = try runExperiment(spec, workers: 2, command: "test")
+        let store = try ResultsStore(path: experimentStorePath(spec))
+        for job in plan.jobs {
+            let row = try #require(try store.read { try $0.result(key: job.key) })
+            let paths = try #require(row.artifacts[ReplayPlotPaths.artifactName].flatMap(ReplayPlotPaths.init(bytes:)))
+            #expect(!paths.truePath.isEmpty && !paths.positionErrors.isEmpty)
+        }
+        let plots = try plotFiles(dir + "/out")
         #expect(plots.count == 2)
         let cold = try plots.map { try String(contentsOfFile: dir + "/out/plots/" + $0, encoding: .utf8) }
         // The paths plot draws walked paths (polylines), not just the route.
         #expect(cold[1].components(separatedBy: "<polyline").count > 3)
-        // The same report from the store alone: the sample is run again.
+        // A report from the store runs no plot run again.
+        let recorder = PhaseRecorder()
+        _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:], progress: recorder.handler)
+        #expect(!recorder.phases.contains("plot runs"))
+        // Without the stored paths (a store of a navbench before them) the sample is run again,
+        // and the plots are the same bytes: the stored paths are exactly the computed ones.
+        let rows = try plan.jobs.map { job in (job.key, try #require(try store.read { try $0.result(key: job.key) })) }
+        try DatabaseQueue(path: experimentStorePath(spec)).write { db in
+            try db.execute(sql: "DELETE FROM artifacts WHERE name = ?", arguments: [ReplayPlotPaths.artifactName])
+            // The rows' checksums covered the artifacts: the checksums a store without paths has.
+            for (key, r) in rows {
+                let sum = resultChecksum(
+                    key: key, kind: r.kind, route: r.route, session: r.session, configuration: r.configuration,
+                    parameters: r.parameters, note: r.note, metrics: r.metrics)
+                try db.execute(sql: "UPDATE results SET checksum = ? WHERE key = ?", arguments: [sum, key])
+            }
+        }
         for p in plots { try FileManager.default.removeItem(atPath: dir + "/out/plots/" + p) }
-        _ = try writeExperimentReport(plan, store: ResultsStore(path: experimentStorePath(spec)), failures: [], command: "test", facts: [:])
+        let rerunRecorder = PhaseRecorder()
+        _ = try writeExperimentReport(
+            plan, store: try ResultsStore(path: experimentStorePath(spec)), failures: [], command: "test", facts: [:],
+            progress: rerunRecorder.handler)
+        #expect(rerunRecorder.phases.contains("plot runs"))
         let rerun = try plots.map { try String(contentsOfFile: dir + "/out/plots/" + $0, encoding: .utf8) }
         #expect(cold == rerun)
-        // And a run keeps exactly the sample's computed runs.
-        let again = SampledRuns(plan)
-        try? FileManager.default.removeItem(atPath: dir + "/again")
-        _ = try executeJobs(plan, storePath: dir + "/again/results.sqlite", workers: 2, shard: 1, shards: 1, progress: nil, sampled: again)
-        let kept = again.take()
-        #expect(Set(kept.keys) == again.wanted)
-        #expect(kept.values.allSatisfy { !$0.truePath.isEmpty && !$0.positionErrors.isEmpty })
-        #expect(again.take().isEmpty)  // taken out: the report frees them
     }
+
+    /// Shards store their part of the sample; the merged store has all of it, and the merge's
+    /// report runs nothing again and equals the unsharded one.
+    @Test func mergeDrawsFromTheShardsPaths() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        func spec(_ out: String) throws -> ExperimentSpec {
+            try ExperimentSpec.parse("name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(out)\n" + Self.sweep, file: "t.yaml")
+        }
+        let whole = try spec(dir + "/whole"), sharded = try spec(dir + "/sharded")
+        _ = try runExperiment(whole, workers: 2, command: "test")
+        for k in 1...2 { _ = try runExperiment(sharded, workers: 1, shard: k, shards: 2, command: "test") }
+        _ = try mergeExperiment(sharded, command: "test")
+        let plan = planExperiment(sharded)
+        let store = try ResultsStore(path: experimentStorePath(sharded))
+        let recorder = PhaseRecorder()
+        _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:], progress: recorder.handler)
+        #expect(!recorder.phases.contains("plot runs"))
+        for p in try plotFiles(dir + "/whole") {
+            let a = try String(contentsOfFile: dir + "/whole/plots/" + p, encoding: .utf8)
+            let b = try String(contentsOfFile: dir + "/sharded/plots/" + p, encoding: .utf8)
+            #expect(a == b, "\(p)")
+        }
+    }
+
+    /// The encoding keeps every value's bits (NaN, −0, infinities) and refuses damaged bytes.
+    @Test func pathsRoundTripExactlyAndDamageIsRefused() throws {
+        let result = JobResult(
+            route: "r", session: "s", configuration: "c", parameters: [], metrics: [],
+            truePath: [[1.5, -0.0], [.infinity, 3]], estimatedPath: [[.nan, 2]], route2D: [],
+            positionErrors: [0.1, .leastNonzeroMagnitude, -.infinity])
+        let paths = ReplayPlotPaths(result)
+        let bytes = try #require(paths.bytes(limit: 1 << 20))
+        let back = try #require(ReplayPlotPaths(bytes: bytes))
+        #expect(back.truePath[0][1].sign == .minus && back.truePath[0][1] == 0)
+        #expect(back.estimatedPath[0][0].isNaN)
+        #expect(back.positionErrors.map(\.bitPattern) == paths.positionErrors.map(\.bitPattern))
+        #expect(back.truePath.flatMap { $0 }.map(\.bitPattern) == paths.truePath.flatMap { $0 }.map(\.bitPattern))
+        #expect(ReplayPlotPaths(bytes: Array(bytes.dropLast())) == nil)
+        #expect(ReplayPlotPaths(bytes: bytes + [0]) == nil)
+        #expect(ReplayPlotPaths(bytes: [255, 255, 255, 255] + bytes.dropFirst(4)) == nil)
+        #expect(paths.bytes(limit: bytes.count - 1) == nil)
+    }
+}
+
+/// The phases a progress handler was called with.
+final class PhaseRecorder: Sendable {
+    private let seen = Mutex(Set<String>())
+    var phases: Set<String> { seen.withLock { $0 } }
+    var handler: ProgressHandler { { [self] p in seen.withLock { _ = $0.insert(p.phase) } } }
 }
