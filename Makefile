@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
 deps:
 	@scripts/install-deps.sh
@@ -136,6 +136,10 @@ fixtures-statistics: deps-python-fixtures
 ## NavGeometryTests (committed; seeded, byte-identical for the pinned versions).
 fixtures-evo: deps-python-fixtures
 	OPENBLAS_CORETYPE=Haswell $(PYTHON) scripts/make_evo_fixtures.py
+
+## fixtures-evo-kitti: evo 1.38.1 (scipy 1.17.1) and the KITTI devkit port on KITTI-printed files (NavMetricsTests/Fixtures/kitti-evo, committed).
+fixtures-evo-kitti: deps-python-fixtures
+	OPENBLAS_CORETYPE=Haswell $(PYTHON) scripts/make_evo_kitti_fixtures.py
 
 ## deps-python-evo-user: evo 1.38.1 and the pandas/scipy/filterpy peers of bench-csv, pinned, in .venv.
 deps-python-evo-user:

@@ -32,6 +32,10 @@ public struct TrajectoryFile: Sendable {
     /// How many poses repeat the previous pose's timestamp (kept, as evo keeps them; real TUM
     /// and EuRoC ground truths have a few). The commands print one warning line when > 0.
     public var duplicateTimestamps: Int = 0
+    /// The rotations as the file printed them, one per pose (KITTI: r11…r33, a rotation only to
+    /// the printed digits); nil for formats that store quaternions. APE and RPE compose these
+    /// matrices as evo does (`MatrixPose`), the trajectory's quaternions are made from them.
+    public var printedRotations: [Matrix3]? = nil
 
     public init(path: String, format: TrajectoryFormat, stream: String?, trajectory: Trajectory, hasTimestamps: Bool) {
         self.path = path; self.format = format; self.stream = stream; self.trajectory = trajectory; self.hasTimestamps = hasTimestamps
@@ -179,6 +183,7 @@ func readKITTI(path: String, timesPath: String?) throws(TraceError) -> Trajector
     let table = try parseNumericTable(bytes, path: path, columns: 12...12, fieldNames: kittiFields, formatName: "KITTI")
     let n = table.rows
     var poses = [Pose](repeating: .identity, count: n)
+    var printed = [Matrix3](repeating: .identity, count: n)
     try table.values.withUnsafeBufferPointer { v throws(TraceError) in
         for r in 0..<n {
             let b = 12 * r
@@ -192,6 +197,7 @@ func readKITTI(path: String, timesPath: String?) throws(TraceError) -> Trajector
                     "fields r11…r33 are not a rotation (max |R·Rᵀ − I| = \(worst), det = \(det)); expected an orthonormal matrix with det +1")
             }
             poses[r] = Pose(rotation: Quaternion(rotationMatrix: m).normalized, translation: Vector3(v[b + 3], v[b + 7], v[b + 11]))
+            printed[r] = Matrix3(m)
         }
     }
     var stamps = (0..<n).map(Double.init)
@@ -208,11 +214,15 @@ func readKITTI(path: String, timesPath: String?) throws(TraceError) -> Trajector
         do { traj = Trajectory(try TimeSeries(timestamps: stamps, values: poses, order: .nonDecreasing)) } catch {
             throw timestampTraceError(error, path: timesPath, lines: tt.lineNumbers)
         }
-        return TrajectoryFile(path: path, format: .kitti, stream: nil, trajectory: traj, hasTimestamps: hasTimes)
+        var file = TrajectoryFile(path: path, format: .kitti, stream: nil, trajectory: traj, hasTimestamps: hasTimes)
+        file.printedRotations = printed
+        return file
     }
-    return TrajectoryFile(
+    var file = TrajectoryFile(
         path: path, format: .kitti, stream: nil,
         trajectory: try makeTrajectory(stamps, poses, path: path, lines: table.lineNumbers), hasTimestamps: hasTimes)
+    file.printedRotations = printed
+    return file
 }
 
 func readTraceTrajectory(path: String, stream: String?, policy: HDF5ReadPolicy) throws(TraceError) -> TrajectoryFile {

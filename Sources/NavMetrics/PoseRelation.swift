@@ -101,3 +101,23 @@ public enum MetricError: Error, Equatable, Sendable, CustomStringConvertible {
     let v = (q.x * q.x + q.y * q.y + q.z * q.z).squareRoot() / n
     return 2 * 2.0.squareRoot() * v
 }
+
+/// The error value of an error pose whose rotation is a printed matrix (`MatrixPose`, KITTI),
+/// as evo computes it on the 4×4 matrix: ‖t_E‖; the rotation angle of `evoRotationAngle`;
+/// ‖L_E − I₃‖_F; ‖E − I₄‖_F = √(‖L_E − I₃‖_F² + ‖t_E‖²).
+@inlinable func errorValue(_ e: MatrixPose, _ relation: PoseRelation) -> Double {
+    switch relation {
+    case .translationPart, .pointDistance, .pointDistanceErrorRatio:
+        return e.translation.norm
+    case .rotationAngleRad:
+        return evoRotationAngle(e.linear)
+    case .rotationAngleDeg:
+        return evoRotationAngle(e.linear) * 180 / .pi
+    case .rotationPart:
+        return (e.linear - .identity).frobeniusNorm
+    case .fullTransformation:
+        let d = e.linear - .identity
+        let r2 = d.row0.dot(d.row0) + d.row1.dot(d.row1) + d.row2.dot(d.row2)
+        return (r2 + e.translation.dot(e.translation)).squareRoot()
+    }
+}

@@ -23,6 +23,11 @@ public struct SegmentDrift: Sendable, Equatable, Codable {
     public var rotationDegreesPerMetre: Double
     /// Per-segment translation drift, percent (for statistics or plots).
     public var translationPercentPerSegment: [Double]
+
+    public init(length: Double, segments: Int, translationPercent: Double, rotationDegreesPerMetre: Double, translationPercentPerSegment: [Double]) {
+        self.length = length; self.segments = segments; self.translationPercent = translationPercent
+        self.rotationDegreesPerMetre = rotationDegreesPerMetre; self.translationPercentPerSegment = translationPercentPerSegment
+    }
 }
 
 /// KITTI-style drift (Geiger et al. 2012, the odometry devkit's `calcSequenceErrors`):

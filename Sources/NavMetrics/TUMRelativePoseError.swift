@@ -1,4 +1,5 @@
 import NavCore
+import NavGeometry
 import RealModule
 
 /// Units of TUM's `--delta_unit`.
@@ -71,7 +72,8 @@ public func tumRelativePoseError(
     }
     guard returned.count >= 2 else { throw .noPairs("number of overlap in the timestamps is too small (TUM evaluate_rpe)") }
     // 2. index in the delta unit
-    let pm = p.map(RigidMatrix.init), qm = q.map(RigidMatrix.init)
+    // Rotations from quaternions are exact: inverted by transposing (TUM inverts in general, equal to rounding).
+    let pm = p.map(MatrixPose.init), qm = q.map(MatrixPose.init)
     var index: [Double]
     switch o.unit {
     case .s: index = te
@@ -80,7 +82,7 @@ public func tumRelativePoseError(
         index = [0]
         var sum = 0.0
         for k in 0..<(pm.count - 1) {
-            let motion = pm[k + 1].inverse * pm[k]
+            let motion = pm[k + 1].transposeInverse * pm[k]
             switch o.unit {
             case .m: sum += motion.translationNorm
             case .rad: sum += motion.acosAngle
@@ -110,9 +112,9 @@ public func tumRelativePoseError(
     for (i, j) in pairs {
         let g0 = closestIndex(tg, te[i] + o.offset), g1 = closestIndex(tg, te[j] + o.offset)
         if abs(tg[g0] - (te[i] + o.offset)) > maxDifference || abs(tg[g1] - (te[j] + o.offset)) > maxDifference { continue }
-        var deltaEstimate = pm[j].inverse * pm[i]
-        deltaEstimate.t = deltaEstimate.t * o.scale
-        let e = deltaEstimate.inverse * (qm[g1].inverse * qm[g0])
+        var deltaEstimate = pm[j].transposeInverse * pm[i]
+        deltaEstimate.translation = deltaEstimate.translation * o.scale
+        let e = deltaEstimate.transposeInverse * (qm[g1].transposeInverse * qm[g0])
         out.append(TUMRPEPair(estimate0: i, estimate1: j, reference0: g0, reference1: g1, translation: e.translationNorm, rotation: e.acosAngle))
     }
     guard out.count >= 2 else {
@@ -137,10 +139,10 @@ func closestIndex(_ l: [Double], _ t: Double) -> Int {
     return best
 }
 
-extension RigidMatrix {
-    var translationNorm: Double { (t.x * t.x + t.y * t.y + t.z * t.z).squareRoot() }
+extension MatrixPose {
+    var translationNorm: Double { (translation.x * translation.x + translation.y * translation.y + translation.z * translation.z).squareRoot() }
     /// acos(clamp((tr R − 1)/2)): the devkits' rotation angle.
-    var acosAngle: Double { Double.acos(max(-1, min(1, (r[0] + r[4] + r[8] - 1) / 2))) }
+    var acosAngle: Double { Double.acos(max(-1, min(1, (linear.trace - 1) / 2))) }
 }
 
 /// CPython's Mersenne Twister (MT19937, `random.seed(int)` through `init_by_array`), enough

@@ -13,8 +13,12 @@ public struct DriftOptions: Sendable, Equatable {
     public var anchoring: SegmentAnchoring = .se3
     /// RTE window, seconds (RoNIN: 60).
     public var rteWindow = 60.0
-    public init(lengths: [Double]? = nil, step: Int = 10, anchoring: SegmentAnchoring = .se3, rteWindow: Double = 60) {
-        self.lengths = lengths; self.step = step; self.anchoring = anchoring; self.rteWindow = rteWindow
+    /// Segment drift by the KITTI devkit's definition (`kittiOdometryError`: the files' printed
+    /// matrices, general inverses, the acos of the trace), not `segmentDrift`'s accurate
+    /// angle; with `.se3` anchoring only (`navbench drift --kitti`).
+    public var devkit = false
+    public init(lengths: [Double]? = nil, step: Int = 10, anchoring: SegmentAnchoring = .se3, rteWindow: Double = 60, devkit: Bool = false) {
+        self.lengths = lengths; self.step = step; self.anchoring = anchoring; self.rteWindow = rteWindow; self.devkit = devkit
     }
 
     /// KITTI odometry benchmark lengths, 100…800 m.
@@ -96,7 +100,10 @@ public func driftReport(_ p: PreparedPair, options: DriftOptions) throws(Evaluat
     let path = cumulativePathLength(qPos)
     let lengths = options.lengths ?? pathFractionLengths(pathLength: path)
     do {
-        let segs = try segmentDrift(reference: q, estimate: e, lengths: lengths, stepFrames: options.step, anchoring: options.anchoring)
+        let segs =
+            options.devkit && options.anchoring == .se3
+            ? try devkitSegments(p, lengths: lengths, step: options.step)
+            : try segmentDrift(reference: q, estimate: e, lengths: lengths, stepFrames: options.step, anchoring: options.anchoring)
         let all = segs.flatMap(\.translationPercentPerSegment)
         let count = segs.map(\.segments).reduce(0, +)
         let rot =
@@ -110,6 +117,31 @@ public func driftReport(_ p: PreparedPair, options: DriftOptions) throws(Evaluat
             pathLength: path, segments: segs, averageTranslationPercent: all.isEmpty ? .nan : all.reduce(0, +) / Double(all.count),
             averageRotationDegreesPerMetre: rot, rte: rte, endPoint: end, context: p.context)
     } catch { throw .metric(error) }
+}
+
+/// Segment drift per length by the KITTI devkit's definition (`DriftOptions.devkit`), on the
+/// printed matrices when the files print them.
+private func devkitSegments(_ p: PreparedPair, lengths: [Double], step: Int) throws(MetricError) -> [SegmentDrift] {
+    let k: KITTIOdometryError
+    do {
+        if let printed = p.printedPoses {
+            k = try kittiOdometryError(reference: printed.reference, estimate: printed.alignedEstimate, lengths: lengths, stepFrames: step)
+        } else {
+            k = try kittiOdometryError(reference: p.associated.reference, estimate: p.alignedEstimate, lengths: lengths, stepFrames: step)
+        }
+    } catch .noPairs {  // a path shorter than every length: no segments, as `segmentDrift` gives
+        return lengths.map {
+            SegmentDrift(length: $0, segments: 0, translationPercent: .nan, rotationDegreesPerMetre: .nan, translationPercentPerSegment: [])
+        }
+    }
+    return lengths.map { length in
+        let s = k.segments.filter { $0.length == length }
+        let rotation = s.isEmpty ? Double.nan : s.map(\.rotationErrorPerMetre).reduce(0, +) / Double(s.count) * 180 / .pi
+        return SegmentDrift(
+            length: length, segments: s.count,
+            translationPercent: s.isEmpty ? .nan : 100 * s.map(\.translationErrorPerMetre).reduce(0, +) / Double(s.count),
+            rotationDegreesPerMetre: rotation, translationPercentPerSegment: s.map { 100 * $0.translationErrorPerMetre })
+    }
 }
 
 private func cumulativePathLength(_ p: [Vector3]) -> Double {

@@ -101,7 +101,14 @@ public func evaluateProtocol(
         s.alignment = .none
         let pair = try prepareTrajectoryPair(reference: reference, estimate: estimate, settings: s)
         let k: KITTIOdometryError
-        do { k = try kittiOdometryError(reference: pair.associated.reference, estimate: pair.associated.estimate) } catch { throw .metric(error) }
+        do {
+            // The printed matrices when the files print them (KITTI), as the devkit reads them.
+            if let printed = pair.printedPoses {
+                k = try kittiOdometryError(reference: printed.reference, estimate: printed.alignedEstimate)
+            } else {
+                k = try kittiOdometryError(reference: pair.associated.reference, estimate: pair.associated.estimate)
+            }
+        } catch { throw .metric(error) }
         figure("translation_error", k.translationPercent, "%")
         figure("rotation_error", k.rotationDegreesPerMetre, "deg/m")
         figure("segments", Double(k.segments.count), "")

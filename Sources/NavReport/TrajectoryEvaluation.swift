@@ -90,6 +90,10 @@ public struct PreparedPair: Sendable {
     public var settings: EvaluationSettings = EvaluationSettings()
     /// What was decided on the way (up axis, estimated offset) and warnings.
     public var context = EvaluationContext()
+    /// The pairs' poses with the rotations the files printed (`MatrixPose`), the estimate's
+    /// aligned as evo aligns them, when a file prints rotation matrices (KITTI) and the pairs
+    /// are poses of the files (not interpolated); APE and RPE are computed on them. nil otherwise.
+    public var printedPoses: (reference: [MatrixPose], alignedEstimate: [MatrixPose])?
 
     public init(
         reference: TrajectoryFile, estimate: TrajectoryFile, associated: AssociatedTrajectories, alignedEstimate: [Pose],
@@ -156,10 +160,39 @@ public struct PreparedPair: Sendable {
         } catch {
             throw .alignment(error)
         }
-        let aligned = settings.alignment == .none ? associated.estimate : transform.apply(to: associated.estimate)
+        var aligned = settings.alignment == .none ? associated.estimate : transform.apply(to: associated.estimate)
+        let printed = printedPosePairs(reference: ref, estimate: est, associated: associated, settings: settings, alignment: transform)
+        if let printed {
+            // Positions as evo moves them (the origin alignment composes the printed matrices).
+            for i in aligned.indices { aligned[i].translation = printed.alignedEstimate[i].translation }
+        }
         self.init(
             reference: ref, estimate: est, associated: associated, alignedEstimate: aligned, alignment: transform,
             settings: settings, context: context)
+        printedPoses = printed
+    }
+}
+
+/// The pairs' poses with the files' printed rotations (`PreparedPair.printedPoses`): nil unless
+/// a file prints rotation matrices (one per pose) and the association keeps the files' poses.
+/// A file of quaternions on the other side gives `MatrixPose(pose)`. The estimate is aligned as
+/// evo aligns it: `align_origin` on the printed matrices, any other transform applied to each.
+private func printedPosePairs(
+    reference ref: TrajectoryFile, estimate est: TrajectoryFile, associated: AssociatedTrajectories,
+    settings: EvaluationSettings, alignment: Similarity3
+) -> (reference: [MatrixPose], alignedEstimate: [MatrixPose])? {
+    guard ref.printedRotations != nil || est.printedRotations != nil, settings.association != .interpolation else { return nil }
+    func poses(_ f: TrajectoryFile, _ indices: [Int]) -> [MatrixPose]? {
+        let values = f.trajectory.poses.values
+        guard let printed = f.printedRotations else { return indices.map { MatrixPose(values[$0]) } }
+        guard printed.count == values.count, indices.allSatisfy(values.indices.contains) else { return nil }
+        return indices.map { MatrixPose(linear: printed[$0], translation: values[$0].translation) }
+    }
+    guard let q = poses(ref, associated.referenceIndices), let p = poses(est, associated.estimateIndices) else { return nil }
+    switch settings.alignment {
+    case .none: return (q, p)
+    case .origin: return (q, MatrixPose.originAligned(p, onto: q))
+    default: return (q, p.map { $0.aligned(by: alignment) })
     }
 }
 
@@ -314,7 +347,11 @@ public func evaluateAPE(
 public func apeReport(_ p: PreparedPair, relation: PoseRelation, settings: EvaluationSettings) throws(EvaluationError) -> APEReport {
     let errors: [Double], stats: ErrorStatistics
     do {
-        errors = try absolutePoseErrors(reference: p.associated.reference, estimate: p.alignedEstimate, relation: relation)
+        if let printed = p.printedPoses {
+            errors = try absolutePoseErrors(reference: printed.reference, estimate: printed.alignedEstimate, relation: relation)
+        } else {
+            errors = try absolutePoseErrors(reference: p.associated.reference, estimate: p.alignedEstimate, relation: relation)
+        }
         stats = try ErrorStatistics(errors)
     } catch { throw .metric(error) }
     return APEReport(
@@ -414,7 +451,12 @@ public func rpeReport(
             referencePositions: ref.map(\.translation), estimatePositions: est.map(\.translation),
             referenceTimestamps: p.associated.referenceTimestamps,
             estimateTimestamps: p.associated.estimateTimestamps, options: options)
-        let r = try relativePoseErrors(reference: ref, estimate: est, pairs: pairs, relation: relation)
+        let r: RelativePoseErrors
+        if let printed = p.printedPoses {
+            r = try relativePoseErrors(reference: printed.reference, estimate: printed.alignedEstimate, pairs: pairs, relation: relation)
+        } else {
+            r = try relativePoseErrors(reference: ref, estimate: est, pairs: pairs, relation: relation)
+        }
         let stats = try ErrorStatistics(r.errors)
         return RPEReport(
             referencePath: p.reference.path, estimatePath: p.estimate.path, relation: relation, options: options,

@@ -117,13 +117,16 @@ struct DriftCommand: ParsableCommand {
             Pairs and aligns as `navbench ape` (same options). Segment drift: for start frames every --step pairs \
             and each --length L (default 10…50 % of the reference path, as rpg_trajectory_evaluation; --kitti for \
             100…800 m), the first frame past L metres of reference path ends the segment; translation drift in % \
-            of L, rotation in deg/m (docs/metrics.md, Drift).
+            of L, rotation in deg/m (docs/metrics.md, Drift). With --kitti and se3 anchoring the segments are the \
+            KITTI devkit's: its rotation error (acos of the trace) on the files' printed matrices, inverted in \
+            general, equal to the devkit's figures.
             """)
 
     @OptionGroup var pair: TrajectoryPairOptions
     @Option(name: .customLong("length"), help: "Segment length in metres; repeat for several (default: 10…50 % of the reference path).")
     var lengths: [Double] = []
-    @Flag(help: "Use the KITTI benchmark lengths 100, 200, …, 800 m.") var kitti = false
+    @Flag(help: "The KITTI devkit's segment drift: lengths 100, 200, …, 800 m, its rotation error on the printed matrices.")
+    var kitti = false
     @Option(help: "Start a segment every N associated poses (KITTI devkit: 10).") var step = 10
     @Option(help: "Segment anchoring: se3 (KITTI, relative motion) or yaw (rpg posyaw, tilt errors count).")
     var anchoring: SegmentAnchoring = .se3
@@ -140,7 +143,7 @@ struct DriftCommand: ParsableCommand {
         let (ref, est) = pair.sources
         let options = DriftOptions(
             lengths: kitti ? DriftOptions.kittiLengths : (lengths.isEmpty ? nil : lengths), step: step,
-            anchoring: anchoring, rteWindow: rteWindow)
+            anchoring: anchoring, rteWindow: rteWindow, devkit: kitti)
         let report = try runReport { () throws(EvaluationError) in
             try driftReport(try prepareTrajectoryPair(reference: ref, estimate: est, settings: pair.settings), options: options)
         }

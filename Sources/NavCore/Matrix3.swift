@@ -1,5 +1,3 @@
-import NavCore
-
 /// A 3×3 matrix of `Double`, stored as three rows.
 ///
 /// Used for rotations (SO(3)), covariances and the small linear algebra of the
