@@ -15,26 +15,12 @@ import NavGeometry
 ///   `.pointDistanceErrorRatio` (an RPE-only relation).
 /// - Complexity: O(n).
 public func absolutePoseErrors(reference: [Pose], estimate: [Pose], relation: PoseRelation) throws(MetricError) -> [Double] {
-    guard reference.count == estimate.count else { throw .countMismatch(reference: reference.count, estimate: estimate.count) }
-    switch relation {
-    case .pointDistanceErrorRatio:
-        throw .unsupportedRelation(relation, metric: "APE")
-    case .translationPart, .pointDistance:
-        var out = [Double](repeating: 0, count: reference.count)
-        for i in reference.indices { out[i] = (estimate[i].translation - reference[i].translation).norm }
-        return out
-    default:
-        var out = [Double](repeating: 0, count: reference.count)
-        for i in reference.indices {
-            out[i] = errorValue(estimate[i].inverse * reference[i], relation)
-        }
-        return out
-    }
+    try poseErrors(reference: reference, estimate: estimate, relation: relation)
 }
 
 /// Absolute pose error per pose pair of poses whose rotations are printed matrices (KITTI):
 /// E_i = P_est,i⁻¹ · Q_ref,i with evo's transpose inverse, the value as evo computes it on the
-/// 4×4 matrix (`errorValue(_: MatrixPose, _:)`). `.translationPart` and `.pointDistance` are
+/// 4×4 matrix (`errorValue`). `.translationPart` and `.pointDistance` are
 /// ‖p_est,i − p_ref,i‖, as for quaternion poses.
 ///
 /// Numerical contract: equal to evo 1.38.1 within 1e-9 relative on the KITTI fixtures
@@ -43,6 +29,11 @@ public func absolutePoseErrors(reference: [Pose], estimate: [Pose], relation: Po
 /// - Throws: as `absolutePoseErrors(reference:estimate:relation:)`.
 /// - Complexity: O(n).
 public func absolutePoseErrors(reference: [MatrixPose], estimate: [MatrixPose], relation: PoseRelation) throws(MetricError) -> [Double] {
+    try poseErrors(reference: reference, estimate: estimate, relation: relation)
+}
+
+/// APE in either representation (`ErrorPose`): E_i = P_est,i⁻¹ · Q_ref,i, positions for the point relations.
+func poseErrors<P: ErrorPose>(reference: [P], estimate: [P], relation: PoseRelation) throws(MetricError) -> [Double] {
     guard reference.count == estimate.count else { throw .countMismatch(reference: reference.count, estimate: estimate.count) }
     switch relation {
     case .pointDistanceErrorRatio:
@@ -50,6 +41,6 @@ public func absolutePoseErrors(reference: [MatrixPose], estimate: [MatrixPose], 
     case .translationPart, .pointDistance:
         return zip(estimate, reference).map { ($0.translation - $1.translation).norm }
     default:
-        return zip(estimate, reference).map { errorValue($0.transposeInverse * $1, relation) }
+        return zip(estimate, reference).map { errorValue($0.evoInverse * $1, relation) }
     }
 }

@@ -76,48 +76,53 @@ public enum MetricError: Error, Equatable, Sendable, CustomStringConvertible {
     return 2 * Double.atan2(y: v, x: abs(q.w) / n)
 }
 
-/// The error value of an error pose E = (R_E, t_E) for a relation (not the point relations).
-///
-/// ‖R_E − I‖_F = 2√2·|sin(θ/2)| = 2√2·‖v‖ for the unit quaternion (v, w) of R_E;
-/// ‖E − I₄‖_F = √(‖R_E − I‖_F² + ‖t_E‖²).
-@inlinable func errorValue(_ e: Pose, _ relation: PoseRelation) -> Double {
-    switch relation {
-    case .translationPart, .pointDistance, .pointDistanceErrorRatio:
-        return e.translation.norm
-    case .rotationAngleRad:
-        return rotationAngle(e.rotation)
-    case .rotationAngleDeg:
-        return rotationAngle(e.rotation) * 180 / .pi
-    case .rotationPart:
-        return rotationPartNorm(e.rotation)
-    case .fullTransformation:
-        let r = rotationPartNorm(e.rotation)
-        return (r * r + e.translation.dot(e.translation)).squareRoot()
+/// A pose APE and RPE compose, in either representation: a quaternion `Pose` (TUM, EuRoC,
+/// traces) or a `MatrixPose` whose rotation is the matrix a KITTI file printed. The metrics are
+/// written once, generic over it, and specialised for each (same module).
+protocol ErrorPose {
+    var translation: Vector3 { get }
+    /// The inverse evo takes: exact for a quaternion, the transpose (`se3_inverse`) for a printed matrix.
+    var evoInverse: Self { get }
+    static func * (a: Self, b: Self) -> Self
+    /// |angle(R)|, radians in [0, π], as evo measures it.
+    var rotationAngle: Double { get }
+    /// ‖R − I₃‖_F.
+    var rotationPartNorm: Double { get }
+}
+
+extension Pose: ErrorPose {
+    var evoInverse: Pose { inverse }
+    var rotationAngle: Double { NavMetrics.rotationAngle(rotation) }
+    /// 2√2·|sin(θ/2)| = 2√2·‖v‖ for the unit quaternion (v, w) of R.
+    var rotationPartNorm: Double {
+        let q = rotation, n = q.norm
+        let v = (q.x * q.x + q.y * q.y + q.z * q.z).squareRoot() / n
+        return 2 * 2.0.squareRoot() * v
     }
 }
 
-@inlinable func rotationPartNorm(_ q: Quaternion) -> Double {
-    let n = q.norm
-    let v = (q.x * q.x + q.y * q.y + q.z * q.z).squareRoot() / n
-    return 2 * 2.0.squareRoot() * v
+extension MatrixPose: ErrorPose {
+    var evoInverse: MatrixPose { transposeInverse }
+    /// scipy's angle of the printed product (`evoRotationAngle`).
+    var rotationAngle: Double { evoRotationAngle(linear) }
+    /// On the product as it is (not re-orthonormalised), as evo.
+    var rotationPartNorm: Double { (linear - .identity).frobeniusNorm }
 }
 
-/// The error value of an error pose whose rotation is a printed matrix (`MatrixPose`, KITTI),
-/// as evo computes it on the 4×4 matrix: ‖t_E‖; the rotation angle of `evoRotationAngle`;
-/// ‖L_E − I₃‖_F; ‖E − I₄‖_F = √(‖L_E − I₃‖_F² + ‖t_E‖²).
-@inlinable func errorValue(_ e: MatrixPose, _ relation: PoseRelation) -> Double {
+/// The error value of an error pose E = (R_E, t_E) for a relation: ‖t_E‖; |angle(R_E)| in
+/// radians or degrees; ‖R_E − I₃‖_F; ‖E − I₄‖_F = √(‖R_E − I₃‖_F² + ‖t_E‖²).
+func errorValue<P: ErrorPose>(_ e: P, _ relation: PoseRelation) -> Double {
     switch relation {
     case .translationPart, .pointDistance, .pointDistanceErrorRatio:
         return e.translation.norm
     case .rotationAngleRad:
-        return evoRotationAngle(e.linear)
+        return e.rotationAngle
     case .rotationAngleDeg:
-        return evoRotationAngle(e.linear) * 180 / .pi
+        return e.rotationAngle * 180 / .pi
     case .rotationPart:
-        return (e.linear - .identity).frobeniusNorm
+        return e.rotationPartNorm
     case .fullTransformation:
-        let d = e.linear - .identity
-        let r2 = d.row0.dot(d.row0) + d.row1.dot(d.row1) + d.row2.dot(d.row2)
-        return (r2 + e.translation.dot(e.translation)).squareRoot()
+        let r = e.rotationPartNorm
+        return (r * r + e.translation.dot(e.translation)).squareRoot()
     }
 }

@@ -207,6 +207,27 @@ public func relativePoseErrors(
     reference q: [Pose], estimate p: [Pose], pairs: [IndexPair],
     relation: PoseRelation
 ) throws(MetricError) -> RelativePoseErrors {
+    try relativeErrors(reference: q, estimate: p, pairs: pairs, relation: relation)
+}
+
+/// Relative pose error over `pairs` of poses whose rotations are printed matrices (KITTI):
+/// E_ij = (Q_i⁻¹·Q_j)⁻¹ · (P_i⁻¹·P_j) with evo's transpose inverse, the value as evo computes
+/// it on the 4×4 matrix (`errorValue`); the point relations as for
+/// quaternion poses.
+///
+/// Numerical contract: equal to evo 1.38.1 within 1e-9 relative on the KITTI fixtures.
+///
+/// - Complexity: O(pairs).
+public func relativePoseErrors(
+    reference q: [MatrixPose], estimate p: [MatrixPose], pairs: [IndexPair], relation: PoseRelation
+) throws(MetricError) -> RelativePoseErrors {
+    try relativeErrors(reference: q, estimate: p, pairs: pairs, relation: relation)
+}
+
+/// RPE in either representation (`ErrorPose`), as `relativePoseErrors` describes.
+func relativeErrors<P: ErrorPose>(reference q: [P], estimate p: [P], pairs: [IndexPair], relation: PoseRelation) throws(MetricError)
+    -> RelativePoseErrors
+{
     guard q.count == p.count else { throw .countMismatch(reference: q.count, estimate: p.count) }
     var errors: [Double] = []
     errors.reserveCapacity(pairs.count)
@@ -226,37 +247,9 @@ public func relativePoseErrors(
         return RelativePoseErrors(errors: errors, pairs: kept)
     default:
         for pr in pairs {
-            let qRel = q[pr.i].inverse * q[pr.j]
-            let pRel = p[pr.i].inverse * p[pr.j]
-            errors.append(errorValue(qRel.inverse * pRel, relation))
-        }
-        return RelativePoseErrors(errors: errors, pairs: pairs)
-    }
-}
-
-/// Relative pose error over `pairs` of poses whose rotations are printed matrices (KITTI):
-/// E_ij = (Q_i⁻¹·Q_j)⁻¹ · (P_i⁻¹·P_j) with evo's transpose inverse, the value as evo computes
-/// it on the 4×4 matrix (`errorValue(_: MatrixPose, _:)`); the point relations as for
-/// quaternion poses.
-///
-/// Numerical contract: equal to evo 1.38.1 within 1e-9 relative on the KITTI fixtures.
-///
-/// - Complexity: O(pairs).
-public func relativePoseErrors(
-    reference q: [MatrixPose], estimate p: [MatrixPose], pairs: [IndexPair], relation: PoseRelation
-) throws(MetricError) -> RelativePoseErrors {
-    guard q.count == p.count else { throw .countMismatch(reference: q.count, estimate: p.count) }
-    switch relation {
-    case .pointDistance, .pointDistanceErrorRatio:
-        let positions = { (poses: [MatrixPose]) in poses.map { Pose(translation: $0.translation) } }
-        return try relativePoseErrors(reference: positions(q), estimate: positions(p), pairs: pairs, relation: relation)
-    default:
-        var errors: [Double] = []
-        errors.reserveCapacity(pairs.count)
-        for pr in pairs {
-            let qRel = q[pr.i].transposeInverse * q[pr.j]
-            let pRel = p[pr.i].transposeInverse * p[pr.j]
-            errors.append(errorValue(qRel.transposeInverse * pRel, relation))
+            let qRel = q[pr.i].evoInverse * q[pr.j]
+            let pRel = p[pr.i].evoInverse * p[pr.j]
+            errors.append(errorValue(qRel.evoInverse * pRel, relation))
         }
         return RelativePoseErrors(errors: errors, pairs: pairs)
     }
