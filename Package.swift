@@ -114,7 +114,7 @@ let package = Package(
         ),
         .target(
             name: "NavImport",
-            dependencies: ["NavCore", "NavIO", "NavRosbag", .product(name: "Yams", package: "Yams")]
+            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavRosbag", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics", "NavStatistics"]),
         .target(
@@ -157,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavImportTests",
-            dependencies: ["NavTestSupport", "NavCore", "NavIO", "NavImport", "NavRosbag", "NavSynth"],
+            dependencies: ["NavTestSupport", "NavCore", "NavGeometry", "NavIO", "NavImport", "NavRosbag", "NavSynth"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -3,6 +3,7 @@ import Foundation
 import NavCore
 import NavIO
 import NavImport
+import NavMetrics
 
 // `navbench import FORMAT IN… --out FILE.h5` and `navbench export FORMAT FILE.h5 --stream S --out OUT`.
 // Each subcommand parses, calls one NavIO importer, then `finish` trims, writes (validated,
@@ -21,7 +22,7 @@ struct Import: ParsableCommand {
             """,
         subcommands: [
             ImportTUM.self, ImportKITTI.self, ImportEuRoC.self, ImportCoreMotionLogger.self, ImportARKitLogger.self,
-            ImportCSVCommand.self, ImportHDF5Mapped.self, ImportBLEAnnotated.self, ImportClewCRD.self,
+            ImportCSVCommand.self, ImportHDF5Mapped.self, ImportBLEAnnotated.self, ImportClewCRD.self, ImportIPIN.self,
             ImportRosbag.self, ImportMCAP.self,
         ])
 }
@@ -226,6 +227,54 @@ struct ImportBLEAnnotated: ParsableCommand {
         try output.run(source: input) { () throws(TraceError) in
             try importBLEAnnotated(input, devicesPath: devices, tag: tag, options: output.options)
         }
+    }
+}
+
+struct ImportIPIN: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ipin",
+        abstract:
+            "An IPIN/EvAAL smartphone logfile (Track 3, GetSensorData) → imu, compass, ble, location and the POSI reference points as groundtruth.",
+        discussion: """
+            One text file per trial. Reference points become ground truth in a venue frame about --origin (default: their \
+            lowest latitude and longitude, as the organisers' scorer) with their floors; WIFI, PRES and other rows have no \
+            stream in trace format v1 and are counted in a note (docs/importers.md, IPIN logfiles).
+            """)
+    @Argument(help: "The logfile (.txt).") var input: String
+    @Option(help: "Origin of the venue frame as LAT,LON in degrees (default: the reference points' lowest latitude and longitude).")
+    var origin: String?
+    @Option(name: .customLong("venue-altitude"), help: "Height of every point in the geodetic conversion, metres (default: 314, IPIN 2023).")
+    var venueAltitude = ipin2023VenueAltitude
+    @Option(
+        name: .customLong("floor-height"),
+        help: "Storey height: a reference point's y is floor × this, metres (default 0: floors only in groundtruth/floor).")
+    var floorHeight = 0.0
+    @OptionGroup var output: ImportOutput
+
+    func validate() throws {
+        _ = try originDegrees()
+        guard venueAltitude.isFinite, abs(venueAltitude) <= 10_000 else {
+            throw ValidationError("--venue-altitude must be metres within ±10,000, got \(venueAltitude)")
+        }
+        guard floorHeight.isFinite, (0...100).contains(floorHeight) else {
+            throw ValidationError("--floor-height must be 0–100 metres, got \(floorHeight)")
+        }
+    }
+
+    func originDegrees() throws -> (latitude: Double, longitude: Double)? {
+        guard let origin else { return nil }
+        let parts = origin.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
+            throw ValidationError("--origin must be LAT,LON in degrees (latitude −90…90, longitude −180…180), got '\(origin)'")
+        }
+        return (lat, lon)
+    }
+
+    func run() throws {
+        let o = try originDegrees()
+        let ipin = IPINImportOptions(
+            originLatitude: o?.latitude, originLongitude: o?.longitude, venueAltitude: venueAltitude, floorHeight: floorHeight)
+        try output.run(source: input) { () throws(TraceError) in try importIPINLogfile(input, ipin: ipin, options: output.options) }
     }
 }
 
