@@ -190,13 +190,20 @@ struct ImportARKitLogger: ParsableCommand {
 
 struct ImportCSVCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "csv", abstract: "A CSV / delimited text file, driven by a mapping file (YAML) → any streams.")
-    @Argument(help: "The delimited text file.") var input: String
+        commandName: "csv", abstract: "CSV / delimited text files, driven by a mapping file (YAML) → any streams.",
+        discussion: """
+            Several files (each with its own clock and offset, the mapping's inputs:, in the same order) make one session: \
+            a stream's datasets from another file are interpolated at the stream's times (docs/importers.md).
+            """)
+    @Argument(help: "The delimited text file(s), in the order of the mapping's inputs:.") var inputs: [String]
     @Option(help: "Mapping file (YAML): columns → streams/datasets, units, time (docs/importers.md).") var mapping: String
     @OptionGroup var output: ImportOutput
+    func validate() throws {
+        guard (1...64).contains(inputs.count) else { throw ValidationError("give 1 to 64 delimited text files, got \(inputs.count)") }
+    }
     func run() throws {
-        try output.run(source: input) { () throws(TraceError) in
-            try importCSV(input, mapping: try ImportMapping.load(mapping), options: output.options)
+        try output.run(source: inputs.joined(separator: ", ")) { () throws(TraceError) in
+            try importCSV(inputs, mapping: try ImportMapping.load(mapping), options: output.options)
         }
     }
 }

@@ -325,7 +325,7 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
             "bad/mapping_no_order.yaml", "csv/enu_track.txt",
             TraceError(
                 .badValue, file: importFixture("bad/mapping_no_order.yaml"), object: "line 9, streams.groundtruth.orientation.order",
-                "missing; say whether the quaternion is stored xyzw or wxyz")
+                "missing; say whether the quaternion is stored xyzw or wxyz (or the matrix row-major or column-major)")
         ),
         (
             "csv/phone.mapping.yaml", "bad/phone_not_a_number.csv",
@@ -360,7 +360,7 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         expectError(
             TraceError(
                 .badValue, file: "m.yaml", object: "line 2, streams.imu.speedometer",
-                "unknown key; expected one of accelerometer, gyroscope, attitude, magnetometer, time, invalid_rows")
+                "unknown key; expected one of accelerometer, gyroscope, attitude, magnetometer, time, invalid_rows, input")
         ) {
             try parse("navbench_mapping: 1\nstreams: {imu: {speedometer: {column: a, units: m}}}\n")
         }
@@ -376,7 +376,8 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         ) {
             try parse("navbench_mapping: 1\nstreams:\n  imu:\n    gyroscope: {columns: [a, b, c], units: rad/s}\n")
         }
-        expectError(TraceError(.badValue, file: "m.yaml", object: "line 2, time.units", "missing; expected the time unit: s, ms, us or ns")) {
+        expectError(TraceError(.badValue, file: "m.yaml", object: "line 2, time.units", "missing; expected the time unit: s, ms, us, ns or datetime"))
+        {
             try parse("navbench_mapping: 1\ntime: {column: t}\nstreams: {compass: {heading: {column: h, units: deg}}}\n")
         }
     }

@@ -19,6 +19,11 @@ public func importHDF5Mapped(_ path: String, mapping: ImportMapping, options: Im
         throw TraceError(
             .badValue, file: mapping.file, object: "source", "the mapping is for \(s.rawValue) files; import it with csv, or set source: hdf5")
     }
+    if !mapping.inputs.isEmpty {
+        throw TraceError(
+            .badValue, file: mapping.file, object: "inputs",
+            "inputs (several files, each with its clock and offset) are read by import csv; an HDF5 import reads one file on time:")
+    }
     let file = MappedHDF5File(path: path, reader: try HDF5Reader(path: path, policy: options.readPolicy), mapping: mapping)
     var session = Session(
         metadata: importMetadata(
@@ -94,6 +99,10 @@ private struct MappedHDF5File {
         let (times, timeDataset) = try streamTimes(timeSpec, stream: sm, count: &count)
         for t in targets {
             if let f = sm.fields[t.name], case let .constant(v) = f.source {
+                if t.kind == .key {
+                    keys = Array(repeating: formatNumber(v), count: times.count)
+                    continue
+                }
                 let factor = f.units.flatMap { UnitConversion.factor(from: $0, to: t.quantity) } ?? 1
                 fields[t.name] = Array(repeating: v * factor * f.scale, count: times.count)
             }
@@ -144,10 +153,11 @@ private struct MappedHDF5File {
         let (n, cols, values) = try load(ds, line: f.line, key: key)
         try count.agree(n, ds, stream: stream, file: path)
         let pick = selection ?? Array(0..<cols)
-        guard pick.count == t.width else {
+        let width = t.kind == .quaternion ? (f.order?.width ?? 4) : t.width
+        guard pick.count == width else {
             throw TraceError(
                 .wrongShape, file: path, object: ds,
-                "has \(cols) column\(cols == 1 ? "" : "s"), \(t.name) needs \(t.width) (select them with columns: [i, …] in \(mapping.file) line \(f.line))"
+                "has \(cols) column\(cols == 1 ? "" : "s"), \(t.name) needs \(width) (select them with columns: [i, …] in \(mapping.file) line \(f.line))"
             )
         }
         if let bad = pick.first(where: { $0 >= cols }) {
@@ -156,7 +166,7 @@ private struct MappedHDF5File {
         let unit = try fieldUnit(t, f, dataset: ds, key: key, stream: stream)
         let factor = (unit.flatMap { UnitConversion.factor(from: $0, to: t.quantity) } ?? 1) * f.scale
         var v: [Double] = []
-        v.reserveCapacity(n * t.width)
+        v.reserveCapacity(n * width)
         for r in 0..<n { for c in pick { v.append(values[r * cols + c] * factor) } }
         return t.kind == .quaternion ? reorderQuaternion(v, order: f.order) : v
     }

@@ -26,12 +26,20 @@ public enum ValueSource: Sendable, Equatable {
     case constant(Double)
 }
 
-/// Quaternion component order in the source.
+/// How a rotation is laid out in the source: a quaternion's component order, or a 3×3
+/// rotation matrix's nine entries.
 public enum QuaternionOrder: String, Sendable, CaseIterable {
     /// x, y, z, w (scipy, ROS, TUM, the trace itself).
     case xyzw
     /// w, x, y, z (Eigen's coefficients constructor, BROAD, EuRoC).
     case wxyz
+    /// A rotation matrix, r11 r12 r13 r21 … r33 (KITTI, most CSV exports).
+    case rowMajor = "row-major"
+    /// A rotation matrix, r11 r21 r31 r12 … r33 (MATLAB's and Eigen's storage).
+    case columnMajor = "column-major"
+
+    /// Source values per rotation: 4 for a quaternion, 9 for a matrix.
+    public var width: Int { self == .xyzw || self == .wxyz ? 4 : 9 }
 }
 
 /// How a stream's sample times are obtained.
@@ -58,6 +66,19 @@ public struct FieldMapping: Sendable {
     public var scale: Double
     /// Line of the field in the mapping file.
     public var line: Int
+    /// The input (1-based, `import csv IN…`) holding its columns; nil: the stream's. A field of
+    /// another input than its stream's is read on that input's clock and interpolated at the
+    /// stream's times.
+    public var input: Int? = nil
+}
+
+/// One input file of a mapping with several (`inputs:`): its clock and its offset.
+public struct InputMapping: Sendable {
+    /// Its clock (nil: the mapping's `time`).
+    public var time: TimeSpec?
+    /// Seconds added to every time of this input (a per-file clock offset: boot time, alignment).
+    public var offset: Double = 0
+    public var line: Int
 }
 
 /// An entry of the BLE beacon table given in the mapping (keyed by the beacon column's value).
@@ -74,6 +95,8 @@ public struct BeaconMapping: Sendable {
 /// One stream of the mapping.
 public struct StreamMapping: Sendable {
     public var name: String
+    /// The input (1-based) whose rows are the stream's samples; nil: 1.
+    public var input: Int? = nil
     public var time: TimeSpec?
     public var invalidRows: InvalidRowPolicy?
     public var fields: [String: FieldMapping]
@@ -105,6 +128,8 @@ public struct ImportMapping: Sendable {
     public var csv = CSVLayout()
     /// The clock of every stream that does not give its own.
     public var time: TimeSpec?
+    /// The inputs' clocks and offsets, in command-line order (empty: one input on `time`).
+    public var inputs: [InputMapping] = []
     /// In the order of the trace's streams.
     public var streams: [StreamMapping] = []
 

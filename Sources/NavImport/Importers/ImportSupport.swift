@@ -155,12 +155,16 @@ public enum WorldFrame: String, Sendable, CaseIterable {
     case enu
     /// North, east, down: x_ARKit = east, y_ARKit = −down, z_ARKit = −north.
     case ned
+    /// North, west, up (CoreMotion's `xMagneticNorthZVertical` and `xTrueNorthZVertical`):
+    /// x_ARKit = −west, y_ARKit = up, z_ARKit = −north.
+    case nwu
 
     public var toARKit: FrameChange {
         switch self {
         case .arkit: return .identity
         case .enu: return FrameChange(matrix: [[1, 0, 0], [0, 0, 1], [0, -1, 0]])
         case .ned: return FrameChange(matrix: [[0, 1, 0], [0, 0, -1], [-1, 0, 0]])
+        case .nwu: return FrameChange(matrix: [[0, -1, 0], [0, 0, 1], [-1, 0, 0]])
         }
     }
 }

@@ -6,7 +6,7 @@ import Yams
 // Parsing a mapping file (YAML) into an `ImportMapping`, failing with the line and key path.
 
 extension ImportMapping {
-    static let topKeys = ["navbench_mapping", "source", "frame", "csv", "time", "streams"]
+    static let topKeys = ["navbench_mapping", "source", "frame", "csv", "time", "inputs", "streams"]
 
     /// Reads and checks a mapping file.
     ///
@@ -70,6 +70,20 @@ extension ImportMapping {
             }
         }
         if let t = top["time"] { m.time = try p.time(t, path: "time") }
+        if let i = top["inputs"] {
+            guard let seq = i.sequence, !seq.isEmpty, seq.count <= 64 else {
+                throw p.fail(i, "inputs", "expected a list of 1–64 inputs, each {time: …, offset: SECONDS}, in command-line order")
+            }
+            for (k, entry) in seq.enumerated() {
+                let path = "inputs[\(k + 1)]"
+                guard let em = entry.mapping else { throw p.fail(entry, path, "expected {time: …, offset: SECONDS}") }
+                try p.onlyKeys(em, ["time", "offset"], path: path)
+                var input = InputMapping(line: entry.mark?.line ?? 1)
+                if let t = em["time"] { input.time = try p.time(t, path: "\(path).time") }
+                if let o = em["offset"] { input.offset = try p.number(o, "\(path).offset") }
+                m.inputs.append(input)
+            }
+        }
         guard let s = top["streams"] else {
             throw p.fail(root, "streams", "missing; expected a mapping of trace streams (imu, compass, ble, vio, anchors, location, groundtruth)")
         }
@@ -80,6 +94,16 @@ extension ImportMapping {
             guard let node = sm[name] else { continue }
             let keyLine = sm.first { $0.key.string == name }?.key.mark?.line
             m.streams.append(try p.stream(name, node, line: keyLine))
+        }
+        let inputCount = max(1, m.inputs.count)
+        for st in m.streams {
+            for (line, k, key) in [(st.line, st.input, "streams.\(st.name).input")]
+                + st.fields.values.map({ ($0.line, $0.input, "streams.\(st.name).\($0.target).input") })
+            where (k ?? 1) > inputCount {
+                throw p.fail(
+                    line: line, key,
+                    "input \(k!) is not among the \(inputCount) input\(inputCount == 1 ? "" : "s") of inputs: (give one entry per input file)")
+            }
         }
         if let src = m.source {
             for st in m.streams {
@@ -163,13 +187,22 @@ struct MappingParser {
             return .sampleRate(.hz(hz), start: start)
         }
         if m["start"] != nil { throw fail(m["start"], "\(path).start", "start applies only with sample_rate") }
-        guard let u = m["units"] else { throw fail(n, "\(path).units", "missing; expected the time unit: s, ms, us or ns") }
-        guard let units = u.string, UnitConversion.factor(from: units, to: .time) != nil else {
-            throw fail(u, "\(path).units", UnitConversion.mismatch(u.string ?? "?", .time, target: "time"))
+        guard let u = m["units"] else { throw fail(n, "\(path).units", "missing; expected the time unit: s, ms, us, ns or datetime") }
+        guard let units = u.string, units == dateTimeUnits || UnitConversion.factor(from: units, to: .time) != nil else {
+            throw fail(u, "\(path).units", UnitConversion.mismatch(u.string ?? "?", .time, target: "time") + " (or datetime: date-time text)")
+        }
+        if units == dateTimeUnits, m["dataset"] != nil {
+            throw fail(u, "\(path).units", "datetime applies to a CSV column of date-time text; an HDF5 time dataset holds numbers")
         }
         if let c = m["column"] { return .values(.columns([try column(c, "\(path).column")]), units: units) }
         guard let d = m["dataset"]?.string, !d.isEmpty else { throw fail(m["dataset"], "\(path).dataset", "expected an HDF5 dataset path") }
         return .values(.dataset(d.hasPrefix("/") ? d : "/" + d, columns: nil), units: units)
+    }
+
+    /// An input number: 1-based, at most 64.
+    func input(_ n: Node, _ key: String) throws(TraceError) -> Int {
+        guard let i = n.int, (1...64).contains(i) else { throw fail(n, key, "expected the input's number, 1 for the first file on the command line") }
+        return i
     }
 
     func stream(_ name: String, _ node: Node, line keyLine: Int?) throws(TraceError) -> StreamMapping {
@@ -177,11 +210,12 @@ struct MappingParser {
         guard let m = node.mapping else {
             throw fail(node, "streams.\(name)", "expected a mapping of \(targets.map(\.name).joined(separator: ", "))")
         }
-        let extra = ["time", "invalid_rows"] + (name == "ble" ? ["beacons"] : [])
+        let extra = ["time", "invalid_rows", "input"] + (name == "ble" ? ["beacons"] : [])
         try onlyKeys(m, targets.map(\.name) + extra, path: "streams.\(name)")
         let line = keyLine ?? node.mark?.line ?? 1
         var s = StreamMapping(name: name, time: nil, invalidRows: nil, fields: [:], beacons: [], line: line)
         if let t = m["time"] { s.time = try time(t, path: "streams.\(name).time") }
+        if let i = m["input"] { s.input = try input(i, "streams.\(name).input") }
         if let r = m["invalid_rows"] {
             guard let p = r.string.flatMap(InvalidRowPolicy.init(rawValue:)) else {
                 throw fail(r, "streams.\(name).invalid_rows", "expected error or drop")
@@ -237,8 +271,20 @@ struct MappingParser {
                     ? "expected {column: NAME, units: U}, {dataset: PATH, units: U} or {value: NUMBER}"
                     : "expected {columns: [\(t.width) columns], units: U} or {dataset: PATH, units: U}")
         }
-        try onlyKeys(m, ["column", "columns", "dataset", "value", "units", "order", "scale"], path: path)
+        try onlyKeys(m, ["column", "columns", "dataset", "value", "units", "order", "scale", "input"], path: path)
         let line = node.mark?.line ?? 1
+        // A rotation may be a quaternion (4 values) or a rotation matrix (9): its order says which.
+        var order: QuaternionOrder?
+        if let o = m["order"] {
+            guard t.kind == .quaternion else { throw fail(o, "\(path).order", "order applies only to quaternions and rotation matrices") }
+            guard let q = o.string.flatMap(QuaternionOrder.init(rawValue:)) else {
+                throw fail(
+                    o, "\(path).order",
+                    "expected xyzw or wxyz (a quaternion), row-major or column-major (a rotation matrix), found '\(o.string ?? "?")'")
+            }
+            order = q
+        }
+        let width = t.kind == .quaternion ? (order?.width ?? 4) : t.width
         var source: ValueSource
         if let d = m["dataset"] {
             // HDF5: a dataset, optionally with `columns: [i, …]` selecting 0-based columns of a 2-D dataset.
@@ -248,10 +294,10 @@ struct MappingParser {
             var selection: [Int]?
             if let cs = m["columns"] {
                 let seq = cs.sequence.map(Array.init) ?? []
-                guard seq.count == t.width, seq.allSatisfy({ $0.scalar?.style == .plain && (Int($0.scalar!.string) ?? -1) >= 0 }) else {
+                guard seq.count == width, seq.allSatisfy({ $0.scalar?.style == .plain && (Int($0.scalar!.string) ?? -1) >= 0 }) else {
                     throw fail(
                         cs, "\(path).columns",
-                        "with dataset, columns selects \(t.width) 0-based column indices of it, e.g. [\((0..<t.width).map(String.init).joined(separator: ", "))]"
+                        "with dataset, columns selects \(width) 0-based column indices of it, e.g. [\((0..<width).map(String.init).joined(separator: ", "))]"
                     )
                 }
                 selection = seq.map { Int($0.scalar!.string)! }
@@ -269,13 +315,16 @@ struct MappingParser {
                 source = .columns([try column(c, "\(path).column")])
             } else if let cs = m["columns"] {
                 let seq = cs.sequence.map(Array.init) ?? []
-                guard seq.count == t.width else {
-                    throw fail(cs, "\(path).columns", "expected \(t.width) column\(t.width == 1 ? "" : "s") for \(t.name), found \(seq.count)")
+                guard seq.count == width else {
+                    throw fail(
+                        cs, "\(path).columns",
+                        "expected \(width) column\(width == 1 ? "" : "s") for \(t.name)\(t.kind == .quaternion ? " (4 for a quaternion, 9 with order: row-major or column-major)" : ""), found \(seq.count)"
+                    )
                 }
                 source = .columns(try seq.map { (n: Node) throws(TraceError) in try column(n, "\(path).columns") })
             } else {
                 let v = m["value"]!
-                guard t.width == 1, t.kind != .key else { throw fail(v, "\(path).value", "a constant value fits only a one-component dataset") }
+                guard t.width == 1 else { throw fail(v, "\(path).value", "a constant value fits only a one-component dataset") }
                 source = .constant(try number(v, "\(path).value"))
             }
         }
@@ -292,16 +341,12 @@ struct MappingParser {
                 throw fail(node, "\(path).units", "missing; expected one of \(UnitConversion.units(of: t.quantity).joined(separator: ", "))")
             }
         }
-        var order: QuaternionOrder?
-        if let o = m["order"] {
-            guard t.kind == .quaternion else { throw fail(o, "\(path).order", "order applies only to quaternions") }
-            guard let q = o.string.flatMap(QuaternionOrder.init(rawValue:)) else {
-                throw fail(o, "\(path).order", "expected xyzw or wxyz, found '\(o.string ?? "?")'")
+        if order == nil, t.kind == .quaternion {
+            if case .constant = source {
+            } else {
+                throw fail(
+                    node, "\(path).order", "missing; say whether the quaternion is stored xyzw or wxyz (or the matrix row-major or column-major)")
             }
-            order = q
-        } else if t.kind == .quaternion, case .constant = source {
-        } else if t.kind == .quaternion {
-            throw fail(node, "\(path).order", "missing; say whether the quaternion is stored xyzw or wxyz")
         }
         var scale = 1.0
         if let s = m["scale"] {
@@ -310,6 +355,8 @@ struct MappingParser {
             }
             scale = try number(s, "\(path).scale")
         }
-        return FieldMapping(target: t.name, source: source, units: units, order: order, scale: scale, line: line)
+        var f = FieldMapping(target: t.name, source: source, units: units, order: order, scale: scale, line: line)
+        if let i = m["input"] { f.input = try input(i, "\(path).input") }
+        return f
     }
 }

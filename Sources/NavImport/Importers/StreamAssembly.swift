@@ -145,14 +145,31 @@ func assembleStream(
     }
 }
 
-/// Reorders a quaternion's components to x, y, z, w.
+/// Rotations in a source layout (`QuaternionOrder`) as quaternions x, y, z, w, four values a row.
 func reorderQuaternion(_ v: [Double], order: QuaternionOrder?) -> [Double] {
-    guard order == .wxyz else { return v }
-    var out = v
-    for r in 0..<(v.count / 4) {
-        out[4 * r] = v[4 * r + 1]; out[4 * r + 1] = v[4 * r + 2]; out[4 * r + 2] = v[4 * r + 3]; out[4 * r + 3] = v[4 * r]
+    switch order {
+    case .wxyz:
+        var out = v
+        for r in 0..<(v.count / 4) {
+            out[4 * r] = v[4 * r + 1]; out[4 * r + 1] = v[4 * r + 2]; out[4 * r + 2] = v[4 * r + 3]; out[4 * r + 3] = v[4 * r]
+        }
+        return out
+    case .rowMajor, .columnMajor:
+        // A matrix within 0.01 of a rotation (max |R·Rᵀ − I|, det > 0) becomes its quaternion;
+        // another becomes (0, 0, 0, 0), which the row check refuses (norm 0: not a rotation).
+        var out: [Double] = []
+        out.reserveCapacity(v.count / 9 * 4)
+        for r in 0..<(v.count / 9) {
+            let e = Array(v[(9 * r)..<(9 * r + 9)])
+            let m =
+                order == .rowMajor
+                ? [[e[0], e[1], e[2]], [e[3], e[4], e[5]], [e[6], e[7], e[8]]] : [[e[0], e[3], e[6]], [e[1], e[4], e[7]], [e[2], e[5], e[8]]]
+            if let q = rotationFromMatrix(m, tolerance: 0.01) { out += [q.x, q.y, q.z, q.w] } else { out += [0, 0, 0, 0] }
+        }
+        return out
+    default:
+        return v
     }
-    return out
 }
 
 /// Why row `r` of `src` cannot go into a trace (the field, or nil for the time, and the
@@ -171,7 +188,12 @@ private func rowProblem(_ r: Int, of src: SourceStream, fields present: [TargetF
         case .quaternion:
             let nrm = (row.map { $0 * $0 }.reduce(0, +)).squareRoot()
             if abs(nrm - 1) > 0.01 {
-                return (t.name, "\(t.name) has norm \(num(nrm)), expected a unit quaternion (check the columns and order)")
+                return (
+                    t.name,
+                    nrm == 0
+                        ? "\(t.name) is not a rotation (a matrix not orthonormal within 0.01 with det +1, or a zero quaternion; check the columns and order)"
+                        : "\(t.name) has norm \(num(nrm)), expected a unit quaternion (check the columns and order)"
+                )
             }
         case .integer:
             if row[0] != row[0].rounded() || row[0] < -2_147_483_648 || row[0] > 2_147_483_647 {
