@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs a sharded experiment on a real single-node Slurm started on localhost (no systemd, no
-# cgroups; see ../shared/slurm-localhost.md), through scripts/slurm-sweep.sbatch, and checks that
-# the merged report equals an unsharded run. Installs slurmctld/slurmd if missing.
+# cgroups; see ../shared/slurm-localhost.md), through scripts/slurm-sweep.sbatch and through
+# `navbench run --slurm` (MaxArraySize 8, so several arrays), and checks that the merged reports
+# equal an unsharded run and that a resubmission runs only a lost shard. Installs
+# slurmctld/slurmd if missing.
 # Prints 'N passed, M failed'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +41,7 @@ SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
+MaxArraySize=8
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
@@ -96,5 +99,29 @@ if cmp -s <(grep -v "regenerate with" "$OUT/summary.md") <(grep -v "regenerate w
 for f in closed-loop.csv calibration.csv proximity.csv summary.tex; do
   if [ "$(wc -l < "$OUT/$f" 2>/dev/null || echo 0)" -gt 10 ] && cmp -s "$OUT/$f" "$BASE/whole/$f"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: merged $f differs or is (nearly) empty"; fi
 done
+# `navbench run --slurm` (issue 32, item 1) on the same Slurm, whose MaxArraySize is 8: the sweep
+# is cut into more shards than one array may hold, so it goes out as several arrays and one merge
+# after them; the merged report equals the unsharded run. Then a shard whose store is lost (a
+# task killed before it committed) is all that a second --slurm submits.
+CLI=$BASE/cli
+R=25
+"$BIN" run "$SPEC" --out "$CLI" --slurm --runs-per-task $R --dry-run > "$BASE/dry.txt"
+arrays=$(grep -c -- "--array=" "$BASE/dry.txt" || true)
+if [ "$arrays" -ge 2 ] && grep -q -- "--dependency=afterok:<array 1>:<array 2>" "$BASE/dry.txt" && ! [ -e "$CLI/slurm" ]; then
+  pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: --dry-run did not plan several arrays and a dependent merge:"; cat "$BASE/dry.txt"; fi
+"$BIN" run "$SPEC" --out "$CLI" --slurm --runs-per-task $R > "$BASE/submit.txt"
+for _ in $(seq 3000); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+if cmp -s "$CLI/metrics.csv" "$BASE/whole/metrics.csv" && cmp -s <(grep -v "regenerate with" "$CLI/summary.md") <(grep -v "regenerate with" "$BASE/whole/summary.md"); then
+  pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: the --slurm report differs from the unsharded run"; cat "$BASE/submit.txt"; tail -5 "$CLI"/slurm/*.out 2>/dev/null | tail -20; fi
+lost=$(ls "$CLI"/results.shard-2-of-*.sqlite)
+rm -f "$lost" "$lost-wal" "$lost-shm" "$CLI/summary.md"
+"$BIN" run "$SPEC" --out "$CLI" --slurm --runs-per-task $R > "$BASE/resubmit.txt"
+if grep -q "; 1 shards (" "$BASE/resubmit.txt" && grep -q "submitted array .*: shards 2 of" "$BASE/resubmit.txt"; then
+  pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: the resubmission did not submit shard 2 alone:"; cat "$BASE/resubmit.txt"; fi
+for _ in $(seq 3000); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+if cmp -s "$CLI/metrics.csv" "$BASE/whole/metrics.csv" && "$BIN" status "$SPEC" --out "$CLI" > /dev/null; then
+  pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: after the resubmission the report or status is wrong"; fi
+"$BIN" run "$SPEC" --out "$CLI" --slurm --runs-per-task $R > "$BASE/again.txt"
+if grep -q "^nothing to submit" "$BASE/again.txt"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: a complete sweep was submitted again"; cat "$BASE/again.txt"; fi
 echo "slurm shards: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -6,15 +6,6 @@ import NavPipeline
 import NavReport
 import Synchronization
 
-/// "K/N" → (K, N).
-func parseShard(_ s: String) throws -> (Int, Int) {
-    let p = s.split(separator: "/").compactMap { Int($0) }
-    guard p.count == 2, p[1] >= 1, p[1] <= maxShards, p[0] >= 1, p[0] <= p[1] else {
-        throw ValidationError("--shard \(s): expected K/N with 1 ≤ K ≤ N ≤ \(maxShards)")
-    }
-    return (p[0], p[1])
-}
-
 /// `--max-configurations`: the spec limits of every command that reads a spec (run, merge,
 /// compare, export-notebook), so a spec run with a raised limit can be merged and compared.
 struct SpecLimitOptions: ParsableArguments {
@@ -76,13 +67,24 @@ struct Run: ParsableCommand {
     @Option(help: "Output folder (default: the spec's output, or Reports/NAME).") var out: String?
     @Option(help: "Parallel jobs (default: all cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Run only shard K of N (deterministic slice); combine shards with navbench merge.") var shard: String?
+    @Option(
+        name: .customLong("shard-from-array"),
+        help: "Run shard OFFSET + $SLURM_ARRAY_TASK_ID of N (what the tasks of --slurm run).")
+    var shardFromArray: String?
     @Flag(help: "No progress bar.") var quiet = false
     @OptionGroup var specLimits: SpecLimitOptions
     @Flag(help: "Print the resolved spec (overrides applied, defaults filled in) as YAML and exit.") var printConfig = false
+    @OptionGroup var cluster: SlurmRunOptions
 
     func validate() throws {
         guard (1...1024).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 1024, got \(jobs)") }
         if let shard { _ = try parseShard(shard) }
+        if let shardFromArray { _ = try parseShard(shardFromArray, offset: true) }
+        if shard != nil && shardFromArray != nil { throw ValidationError("give --shard or --shard-from-array, not both") }
+        if cluster.slurm && (shard != nil || shardFromArray != nil || printConfig) {
+            throw ValidationError("--slurm plans the shards itself; leave out --shard, --shard-from-array and --print-config")
+        }
+        try cluster.check()
     }
 
     func run() throws {
@@ -92,7 +94,11 @@ struct Run: ParsableCommand {
             print(s.resolvedYAML, terminator: "")
             return
         }
-        let (k, n) = try shard.map(parseShard) ?? (1, 1)
+        if cluster.slurm {
+            try cluster.submit(s, spec: spec, overrides: overrides, out: out, maxConfigurations: specLimits.maxConfigurations)
+            return
+        }
+        let (k, n) = try shardFromArray.map(shardOfArrayTask) ?? shard.map { try parseShard($0) } ?? (1, 1)
         let command = (["navbench run \(spec)"] + overrides).joined(separator: " ") + (out.map { " --out \($0)" } ?? "")
         // SIGTERM or SIGUSR1 (a preempted cluster task): finish and commit the units in flight, stop.
         let stop = StopRequest()

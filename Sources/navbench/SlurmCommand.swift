@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import NavCore
+import NavPipeline
+
+/// `navbench run SPEC --slurm …` (issue 32): the options, and the submission (planned and made by
+/// `planSlurmSweep` / `submitSlurmSweep`; docs/experiments.md, "On a cluster").
+struct SlurmRunOptions: ParsableArguments {
+    @Flag(help: "Submit the sweep to Slurm (job arrays of shards, then a merge after them) instead of running it here.") var slurm = false
+    @Option(help: "With --slurm: the partition.") var partition: String?
+    @Option(name: .customLong("cpus-per-task"), help: "With --slurm: CPUs of each task (its --jobs; default 1).") var cpusPerTask: Int?
+    @Option(help: "With --slurm: each task's time limit, as sbatch --time (e.g. 30:00).") var time: String?
+    @Option(name: .customLong("max-array"), help: "With --slurm: Slurm's MaxArraySize (default: scontrol show config's).") var maxArray: Int?
+    @Option(name: .customLong("runs-per-task"), help: "With --slurm: units of work per task (default 500), so a task lasts minutes.")
+    var runsPerTask: Int?
+    @Flag(name: .customLong("dry-run"), help: "With --slurm: print the sbatch lines and submit nothing.") var dryRun = false
+
+    func check() throws {
+        let given = [
+            ("--partition", partition != nil), ("--cpus-per-task", cpusPerTask != nil), ("--time", time != nil), ("--max-array", maxArray != nil),
+            ("--runs-per-task", runsPerTask != nil), ("--dry-run", dryRun),
+        ].filter(\.1).map(\.0)
+        if !slurm, let first = given.first { throw ValidationError("\(first) applies with --slurm") }
+        if let c = cpusPerTask, !(1...1024).contains(c) { throw ValidationError("--cpus-per-task must be from 1 to 1024, got \(c)") }
+        if let m = maxArray, !(2...4_000_001).contains(m) { throw ValidationError("--max-array must be from 2 to 4000001, got \(m)") }
+        if let r = runsPerTask, !(1...10_000_000).contains(r) { throw ValidationError("--runs-per-task must be from 1 to 10000000, got \(r)") }
+        for (flag, v) in [("--partition", partition), ("--time", time)] {
+            if let v, v.isEmpty || v.count > 128 || v.contains(where: { $0.isWhitespace || $0 == "," && flag == "--time" }) {
+                throw ValidationError("\(flag) '\(v)': expected one word of at most 128 characters")
+            }
+        }
+    }
+
+    /// Plans `spec`'s sweep, prints it, and (unless --dry-run) submits it.
+    func submit(_ spec: ExperimentSpec, spec specPath: String, overrides: [String], out: String?, maxConfigurations: Int?) throws {
+        let cwd = FileManager.default.currentDirectoryPath
+        func absolute(_ p: String) -> String { p.hasPrefix("/") ? p : (cwd as NSString).appendingPathComponent(p) }
+        // The executable running now (tasks run the same build), and paths that hold in any working directory.
+        let navbench = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? absolute(CommandLine.arguments[0])
+        let common =
+            [absolute(specPath)] + overrides + (out.map { ["--out", absolute($0)] } ?? [])
+            + (maxConfigurations.map { ["--max-configurations", "\($0)"] } ?? [])
+        let logs = (spec.output as NSString).appendingPathComponent("slurm")
+        var options = SlurmOptions(logFolder: absolute(logs))
+        options.partition = partition
+        options.cpusPerTask = cpusPerTask ?? 1
+        options.time = time
+        options.unitsPerTask = runsPerTask ?? options.unitsPerTask
+        if let m = maxArray ?? slurmMaxArraySize() {
+            options.maxArraySize = m
+        } else {
+            printError("navbench: note: scontrol show config gave no MaxArraySize; assuming Slurm's default 1001 (give --max-array)")
+        }
+        let plan: SlurmPlan
+        do {
+            plan = try planSlurmSweep(
+                spec, options: options, navbench: navbench, taskArguments: ["run"] + common, mergeArguments: ["merge"] + common,
+                readPolicy: commandLineReadPolicy)
+        } catch let e as SlurmError {
+            printError("navbench: error: \(e.description)")
+            throw ExitCode(2)
+        }
+        print(plan.summary(maxArraySize: options.maxArraySize))
+        if plan.complete { return }
+        if dryRun {
+            for args in plan.arrayArguments { print(slurmCommandLine(args)) }
+            let dependency =
+                plan.arrays.isEmpty ? [] : ["--dependency=afterok:" + plan.arrays.indices.map { "<array \($0 + 1)>" }.joined(separator: ":")]
+            for args in plan.mergeArguments { print(slurmCommandLine(Array(args.prefix(1)) + dependency + Array(args.dropFirst()))) }
+            return
+        }
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        let submitted: SlurmSubmission
+        do { submitted = try submitSlurmSweep(plan) } catch let e as SlurmError {
+            printError("navbench: error: \(e.description)")
+            throw ExitCode(1)
+        }
+        for (id, array) in zip(submitted.arrayJobs, plan.arrays) {
+            print("submitted array \(id): shards \(shardRanges(array.shards)) of \(plan.shards)")
+        }
+        if let m = submitted.mergeJob {
+            print("submitted merge \(m)" + (submitted.arrayJobs.isEmpty ? "" : " after \(submitted.arrayJobs.joined(separator: ", "))"))
+        }
+        print("follow with: navbench status \(specPath)\(out.map { " --out \($0)" } ?? "") --shards \(plan.shards); task logs in \(logs)")
+    }
+}
+
+/// An sbatch line as a shell would take it (for --dry-run): each word quoted where needed.
+func slurmCommandLine(_ args: [String]) -> String {
+    (["sbatch"] + args).map { w in
+        w.allSatisfy { $0.isLetter || $0.isNumber || "-_=./:%,@<>".contains($0) } && !w.contains("<")
+            ? w : "'" + w.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }.joined(separator: " ")
+}
+
+/// Ascending shard numbers as ranges: "1-7, 9".
+func shardRanges(_ shards: [Int]) -> String {
+    var parts: [String] = [], i = 0
+    while i < shards.count {
+        var j = i
+        while j + 1 < shards.count && shards[j + 1] == shards[j] + 1 { j += 1 }
+        parts.append(i == j ? "\(shards[i])" : "\(shards[i])-\(shards[j])")
+        i = j + 1
+    }
+    return parts.joined(separator: ", ")
+}
+
+extension SlurmPlan {
+    /// What the plan submits, for the terminal.
+    func summary(maxArraySize: Int) -> String {
+        if complete { return "nothing to submit: all \(units) units have a result and the report is written" }
+        if pendingShards.isEmpty { return "\(units) units in \(shards) shards, all with their results; submitting the merge alone" }
+        return "\(units) units in \(shards) shards of about \(max(1, (units + shards - 1) / shards)) units; \(pendingShards.count) shards "
+            + "(\(pendingUnits) units) to run in \(arrays.count) array\(arrays.count == 1 ? "" : "s") (MaxArraySize \(maxArraySize)), then the merge"
+    }
+}

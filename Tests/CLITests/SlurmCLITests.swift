@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// `navbench run SPEC --slurm … --dry-run` (issue 32, item 1): exact output, nothing written; the
+/// flags' rules; `--shard-from-array` outside an array task. The scheduler itself runs the
+/// submissions in scripts/check_slurm_shards.sh.
+@Suite struct SlurmCLITests {
+    @Test func dryRunPrintsTheSbatchLines() throws {
+        let dir = NSTemporaryDirectory() + "nb-slurm-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let spec = dir + "/s.yaml"
+        try """
+        name: sl
+        inputs:
+          - \(repoRoot)/Datasets/R1-corridor_*.h5
+        output: \(dir)/out
+        sweep:
+          rdp_tolerance: [0.3, 1.0]
+        calibration: [mean, circmean]
+        """.write(toFile: spec, atomically: true, encoding: .utf8)
+        let r = try navbench(["run", spec, "--slurm", "--max-array", "3", "--runs-per-task", "4", "--time", "10:00", "--dry-run"])
+        #expect(r.status == 0 && r.err.isEmpty)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "14 units in 4 shards of about 4 units; 4 shards (14 units) to run in 2 arrays (MaxArraySize 3), then the merge")
+        #expect(lines.count == 4)
+        for (k, offset) in [(1, 0), (2, 2)] {
+            #expect(
+                lines[k].hasPrefix(
+                    "sbatch --parsable --cpus-per-task=1 --time=10:00 --job-name=navbench-sl --output=\(dir)/out/slurm/slurm-%A_%a.out --array=1-2 --signal=B:USR1@90 --requeue '--wrap=exec "
+                ))
+            #expect(lines[k].hasSuffix(" run \(spec) --shard-from-array \(offset)/4 --jobs 1 --quiet'"))
+        }
+        #expect(lines[3].hasPrefix("sbatch --parsable '--dependency=afterok:<array 1>:<array 2>' --time=10:00 --job-name=navbench-sl-merge"))
+        #expect(lines[3].hasSuffix(" merge \(spec)'"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out"))  // a dry run writes nothing
+    }
+
+    @Test func flagsAreCheckedBeforeAnythingRuns() throws {
+        let spec = repoRoot + "/Experiments/default.yaml"
+        for (args, message) in [
+            (["--partition", "short"], "--partition applies with --slurm"),
+            (["--slurm", "--shard", "1/2"], "--slurm plans the shards itself; leave out --shard, --shard-from-array and --print-config"),
+            (["--slurm", "--runs-per-task", "0"], "--runs-per-task must be from 1 to 10000000, got 0"),
+            (["--slurm", "--time", "1 day"], "--time '1 day': expected one word of at most 128 characters"),
+            (["--shard-from-array", "3/3"], "--shard-from-array 3/3: expected OFFSET/N with 0 ≤ OFFSET < N ≤ 1000000"),
+        ] {
+            let r = try navbench(["run", spec] + args)
+            #expect(r.status == 64, "\(args)")
+            #expect(r.err.contains(message), "\(args): \(r.err)")
+        }
+        let outside = try navbench(["run", spec, "--shard-from-array", "0/3", "--quiet"])
+        #expect(outside.status != 0 && outside.err.contains("--shard-from-array needs SLURM_ARRAY_TASK_ID (set in a Slurm array task)"))
+    }
+}
