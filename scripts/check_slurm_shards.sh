@@ -42,6 +42,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
 MaxArraySize=8
+AuthInfo=cred_expire=5
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
@@ -123,5 +124,28 @@ if cmp -s "$CLI/metrics.csv" "$BASE/whole/metrics.csv" && "$BIN" status "$SPEC" 
   pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: after the resubmission the report or status is wrong"; fi
 "$BIN" run "$SPEC" --out "$CLI" --slurm --runs-per-task $R > "$BASE/again.txt"
 if grep -q "^nothing to submit" "$BASE/again.txt"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: a complete sweep was submitted again"; cat "$BASE/again.txt"; fi
+# Preemption (issue 32, item 2): a running task is requeued (Slurm sends it SIGTERM, as a
+# preemption does); it commits what it finished, exits 75, runs again and computes only the rest:
+# across every task's log (append mode keeps both attempts) each unit was computed once, and the
+# merged report equals the unsharded run's.
+PRE=$BASE/preempted
+"$BIN" run "$SPEC" --out "$PRE" --slurm --runs-per-task 60 > "$BASE/pre.txt"
+task=""
+start_pre=$(date +%s)
+for _ in $(seq 600); do
+  task=$(squeue -h -t R -o "%i %j" 2>/dev/null | awk '$2 !~ /merge$/ && $1 ~ /_/ {print $1; exit}')
+  [ -n "$task" ] && break; sleep 0.05
+done
+sleep 1
+[ -n "$task" ] && scontrol requeue "$task" 2>/dev/null || true
+for _ in $(seq 3000); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+echo "preemption phase: $(( $(date +%s) - start_pre )) s (requeued $task)"
+stopped=$(cat "$PRE"/slurm/slurm-*_*.out 2>/dev/null | grep -c "stopped on request" || true)
+computed=$(cat "$PRE"/slurm/slurm-*_*.out 2>/dev/null | sed -n -e 's/.*stopped on request with [0-9]* results stored (\([0-9]*\) computed now).*/\1/p' \
+  -e 's/^shard [0-9]*\/[0-9]*: [0-9]* jobs (\([0-9]*\) computed.*other results (\([0-9]*\) computed).*/\1 \2/p' \
+  -e 's/^shard [0-9]*\/[0-9]*: [0-9]* jobs (\([0-9]*\) computed, [0-9]* cached);.*/\1/p' | tr ' ' '\n' | awk '{s+=$1} END {print s+0}')
+units=$("$BIN" status "$SPEC" --out "$PRE" | sed -n 's/^shard [0-9]* of [0-9]* .*: [0-9]* of \([0-9]*\) units done.*/\1/p' | awk '{s+=$1} END {print s+0}')
+if [ "$stopped" -ge 1 ] && [ "$computed" -eq "$units" ] && cmp -s "$PRE/metrics.csv" "$BASE/whole/metrics.csv"; then
+  pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: preemption of $task: $stopped stopped, $computed computed of $units units, or the report differs"; tail -3 "$PRE"/slurm/*.out; fi
 echo "slurm shards: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

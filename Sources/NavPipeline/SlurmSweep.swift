@@ -95,7 +95,7 @@ public func planSlurmSweep(
     let arrayArguments = arrays.enumerated().map { i, a in
         common + [
             "--job-name=\(name)", "--output=\((logs as NSString).appendingPathComponent("slurm-%A_%a.out"))",
-            "--array=\(arrayRanges(a.indices))", "--signal=B:USR1@90", "--requeue",
+            "--array=\(arrayRanges(a.indices))", "--signal=B:USR1@90", "--requeue", "--open-mode=append",
             "--wrap=exec "
                 + shellWords(
                     [navbench] + taskArguments + ["--shard-from-array", "\(a.offset)/\(shards)", "--jobs", "\(options.cpusPerTask)", "--quiet"]),

@@ -27,7 +27,7 @@ import Testing
         for (k, offset) in [(1, 0), (2, 2)] {
             #expect(
                 lines[k].hasPrefix(
-                    "sbatch --parsable --cpus-per-task=1 --time=10:00 --job-name=navbench-sl --output=\(dir)/out/slurm/slurm-%A_%a.out --array=1-2 --signal=B:USR1@90 --requeue '--wrap=exec "
+                    "sbatch --parsable --cpus-per-task=1 --time=10:00 --job-name=navbench-sl --output=\(dir)/out/slurm/slurm-%A_%a.out --array=1-2 --signal=B:USR1@90 --requeue --open-mode=append '--wrap=exec "
                 ))
             #expect(lines[k].hasSuffix(" run \(spec) --shard-from-array \(offset)/4 --jobs 1 --quiet'"))
         }
