@@ -51,12 +51,15 @@ public struct IMUStream: Sendable {
     /// Magnetic field, µT, optional.
     public var magnetometer: [Vector3]?
 
+    /// Whether the device was moving at each sample, as the recording marks it (BROAD's
+    /// `movement` phase); nil when it does not. Scores may be taken on the moving samples only.
+    public var moving: [Bool]?
     public init(
         timestamps: [Double], accelerometer: [Vector3], gyroscope: [Vector3],
-        attitude: [Quaternion]? = nil, magnetometer: [Vector3]? = nil
+        attitude: [Quaternion]? = nil, magnetometer: [Vector3]? = nil, moving: [Bool]? = nil
     ) {
         self.timestamps = timestamps; self.accelerometer = accelerometer; self.gyroscope = gyroscope
-        self.attitude = attitude; self.magnetometer = magnetometer
+        self.attitude = attitude; self.magnetometer = magnetometer; self.moving = moving
     }
 }
 

@@ -366,6 +366,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         case H5T_FLOAT: cls = .float
         case H5T_INTEGER: cls = .integer
         case H5T_STRING: cls = .string
+        case H5T_ENUM: cls = enumBaseIsInteger(type) ? .integer : .other  // h5py's booleans: read as their 0/1 values
         default: cls = .other
         }
         let dcpl = H5Dget_create_plist(d)
@@ -426,6 +427,9 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
             throw TraceError(.wrongType, file: path, object: dataset, "expected a numeric dataset, found \(inf.typeClass.rawValue)")
         }
         let n = try checkedElementCount(d, inf, name: dataset, memoryElementSize: MemoryLayout<T>.stride)
+        let fileType = H5Dget_type(d)
+        defer { H5Tclose(fileType) }
+        if H5Tget_class(fileType) == H5T_ENUM { return (inf.shape, try readEnumValues(d, fileType, count: n, name: dataset)) }
         var status: herr_t = 0
         let values = [T](unsafeUninitializedCapacity: n) { buf, count in
             adviseHugePages(UnsafeMutableRawBufferPointer(buf))  // NavCore
@@ -440,6 +444,41 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
                 .corrupt, file: path, object: dataset, "cannot read the data (truncated or corrupt file, or a filter that is not available)")
         }
         return (inf.shape, values)
+    }
+
+    /// The values of an enumeration dataset of an integer base type (h5py stores numpy booleans
+    /// so: FALSE = 0, TRUE = 1), as numbers: read in the enumeration's native memory type (HDF5
+    /// converts enumerations only to enumerations), each element's bytes taken as its base integer.
+    private func readEnumValues<T: Numeric>(_ d: hid_t, _ fileType: hid_t, count n: Int, name: String) throws(TraceError) -> [T] {
+        let memType = H5Tget_native_type(fileType, H5T_DIR_ASCEND)
+        guard memType >= 0 else { throw TraceError(.wrongType, file: path, object: name, "an enumeration of no native type") }
+        defer { H5Tclose(memType) }
+        let base = H5Tget_super(memType)
+        defer { H5Tclose(base) }
+        let size = H5Tget_size(memType)
+        guard H5Tget_class(base) == H5T_INTEGER, [1, 2, 4, 8].contains(size) else {
+            throw TraceError(.wrongType, file: path, object: name, "expected an enumeration of 1–8-byte integers, found another")
+        }
+        let signed = H5Tget_sign(base) == H5T_SGN_2
+        var bytes = [UInt8](repeating: 0, count: n * size)
+        let status = n == 0 ? 0 : bytes.withUnsafeMutableBytes { H5Dread(d, memType, nb_H5S_ALL(), nb_H5S_ALL(), nb_H5P_DEFAULT(), $0.baseAddress) }
+        guard status >= 0 else {
+            throw TraceError(
+                .corrupt, file: path, object: name, "cannot read the data (truncated or corrupt file, or a filter that is not available)")
+        }
+        var out: [T] = []
+        out.reserveCapacity(n)
+        for i in 0..<n {
+            var raw: UInt64 = 0
+            for b in 0..<size { raw |= UInt64(bytes[i * size + b]) << (8 * UInt64(b)) }  // native order: little-endian on x86-64 and arm64
+            let shift = UInt64(64 - 8 * size)
+            let value = signed ? Int64(bitPattern: raw << shift) >> Int64(shift) : Int64(bitPattern: raw)
+            guard let v = T(exactly: value) else {
+                throw TraceError(.badValue, file: path, object: name, "element \(i): \(value) does not fit the values read")
+            }
+            out.append(v)
+        }
+        return out
     }
 
     /// Reads a 1-D string dataset (fixed-length or variable-length).
@@ -535,6 +574,14 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
             return .other
         }
     }
+}
+
+/// Whether an enumeration type's base type is an integer (true for h5py's booleans).
+private func enumBaseIsInteger(_ type: hid_t) -> Bool {
+    let base = H5Tget_super(type)
+    guard base >= 0 else { return false }
+    defer { H5Tclose(base) }
+    return H5Tget_class(base) == H5T_INTEGER
 }
 
 /// A scalar attribute value.

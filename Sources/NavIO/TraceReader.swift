@@ -65,7 +65,7 @@ public func session(from trace: LoadedTrace) -> Session {
         s.imu = IMUStream(
             timestamps: st.timestamps, accelerometer: vec(st, "accelerometer") ?? [],
             gyroscope: vec(st, "gyroscope") ?? [], attitude: quat(st, "attitude"),
-            magnetometer: vec(st, "magnetometer"))
+            magnetometer: vec(st, "magnetometer"), moving: st.data["moving"]?.int32s.map { $0 != 0 })
     }
     if let st = trace.stream("compass") {
         s.compass = CompassStream(

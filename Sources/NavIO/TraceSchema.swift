@@ -57,6 +57,7 @@ public enum TraceSchema {
                 Dataset("gyroscope", columns: 3, units: "rad/s"),
                 Dataset("attitude", columns: 4, units: "1", role: .quaternion, required: false),
                 Dataset("magnetometer", columns: 3, units: "uT", required: false),
+                Dataset("moving", units: "1", kind: .integer, required: false, range: 0...1),
             ], summary: "inertial samples in the device frame"),
         Stream(
             name: "compass", timeOrder: .strictlyIncreasing,

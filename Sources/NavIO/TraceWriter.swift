@@ -32,6 +32,7 @@ public func writeTrace(_ session: Session, to path: String) throws(TraceError) {
         try vectors("/imu/gyroscope", s.gyroscope, "rad/s")
         if let a = s.attitude { try quaternions("/imu/attitude", a) }
         if let mag = s.magnetometer { try vectors("/imu/magnetometer", mag, "uT") }
+        if let m = s.moving { try w.write("/imu/moving", int8s: m.map { $0 ? 1 : 0 }, shape: [m.count], units: "1") }
     }
     if let s = session.compass {
         try scalars("/compass/timestamps", s.timestamps, "s")

@@ -19,6 +19,8 @@ import NavSignal
 /// angular-speed profiles cross-correlated, here of the optical orientation and of the gyroscope
 /// integrated into an orientation), reported (`time_offset`, `time_offset_correlation`), and the
 /// scores are taken after it; `gyro_error_rms_unshifted` keeps the score on the recorded stamps.
+/// A session whose IMU marks its movement phase (`imu/moving`) is also scored on it alone
+/// (`gyro_error_rms_moving`).
 public struct GyroFilterKind: ResultKind {
     public init() {}
     public var name: String { "gyro_filter" }
@@ -73,25 +75,35 @@ public struct GyroFilterKind: ResultKind {
             let f = try FilterRegistry.filter(unit.configuration, pluginTimeout: plan.spec.pluginTimeout)
             axes = try axes.map { try f.apply($0, timestamps: imu.timestamps, sampleRate: fs) }
         }
-        func errors(_ truth: [Vector3?]) -> [Double] {
+        func errors(_ truth: [Vector3?], only kept: [Bool]? = nil) -> [Double] {
             var e: [Double] = []
-            for i in imu.timestamps.indices { if let w = truth[i] { e.append((Vector3(axes[0][i], axes[1][i], axes[2][i]) - w).norm) } }
+            for i in imu.timestamps.indices where kept?[i] ?? true {
+                if let w = truth[i] { e.append((Vector3(axes[0][i], axes[1][i], axes[2][i]) - w).norm) }
+            }
             return e
         }
         func rms(_ e: [Double]) -> Double { e.isEmpty ? .nan : (e.reduce(0) { $0 + $1 * $1 } / Double(e.count)).squareRoot() }
-        let shifted = errors(truth(shiftedBy: offset?.offset ?? 0)), unshifted = errors(truth(shiftedBy: 0))
-        return UnitOutcome(
-            metrics: [
-                Metric("gyro_error_rms", rms(shifted), "rad/s"), Metric("gyro_error_max", shifted.max() ?? .nan, "rad/s"),
-                Metric("gyro_error_rms_unshifted", rms(unshifted), "rad/s"), Metric("time_offset", offset?.offset ?? .nan, "s"),
-                Metric("time_offset_correlation", offset?.peakCorrelation ?? .nan, "1"),
-            ], note: note)
+        let shiftedTruth = truth(shiftedBy: offset?.offset ?? 0)
+        let shifted = errors(shiftedTruth), unshifted = errors(truth(shiftedBy: 0))
+        var metrics = [
+            Metric("gyro_error_rms", rms(shifted), "rad/s"), Metric("gyro_error_max", shifted.max() ?? .nan, "rad/s"),
+            Metric("gyro_error_rms_unshifted", rms(unshifted), "rad/s"), Metric("time_offset", offset?.offset ?? .nan, "s"),
+            Metric("time_offset_correlation", offset?.peakCorrelation ?? .nan, "1"),
+        ]
+        // The movement phase alone, when the recording marks it (BROAD's `movement`: rest phases
+        // would otherwise dilute the score of a filter that only errs while the device turns).
+        if let moving = imu.moving, moving.count == imu.timestamps.count {
+            metrics.append(Metric("gyro_error_rms_moving", rms(errors(shiftedTruth, only: moving)), "rad/s"))
+        }
+        return UnitOutcome(metrics: metrics, note: note)
     }
 
     public func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
         let table = outcomeTable(results, parameterColumns: parameterColumns)
+        let moving = table.rows.contains { $0.metric == "gyro_error_rms_moving" }
         let compared = pairedConfigurationReport(
-            table, options: plan.spec.statistics, keyMetrics: ["gyro_error_rms", "gyro_error_max", "gyro_error_rms_unshifted"],
+            table, options: plan.spec.statistics,
+            keyMetrics: ["gyro_error_rms", "gyro_error_max", "gyro_error_rms_unshifted"] + (moving ? ["gyro_error_rms_moving"] : []),
             title: "Gyroscope filters", units: "sessions")
         // The clocks' offset per session (estimated from the raw gyroscope: the same for every filter).
         var offsets: [String] = []
@@ -105,7 +117,9 @@ public struct GyroFilterKind: ResultKind {
             "\n## Filters against optical ground truth\n\nGyroscope axes filtered, compared with the angular rate of the "
             + "motion-capture orientation (finite differences, interpolated at the IMU stamps shifted by the clocks' offset, "
             + "estimated per session by cross-correlating the angular speeds of the optical orientation and the integrated raw "
-            + "gyroscope; `gyro_error_rms_unshifted`: on the recorded stamps); filters compared over sessions (the units), paired "
+            + "gyroscope; `gyro_error_rms_unshifted`: on the recorded stamps"
+            + (moving ? "; `gyro_error_rms_moving`: the movement phase alone, where the recording marks it (`imu/moving`)" : "")
+            + "); filters compared over sessions (the units), paired "
             + "within each session. All rows: `gyro-filters.csv`.\n\n"
             + (offsets.isEmpty
                 ? ""

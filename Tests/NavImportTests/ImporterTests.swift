@@ -360,7 +360,7 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         expectError(
             TraceError(
                 .badValue, file: "m.yaml", object: "line 2, streams.imu.speedometer",
-                "unknown key; expected one of accelerometer, gyroscope, attitude, magnetometer, time, invalid_rows, input")
+                "unknown key; expected one of accelerometer, gyroscope, attitude, magnetometer, moving, time, invalid_rows, input")
         ) {
             try parse("navbench_mapping: 1\nstreams: {imu: {speedometer: {column: a, units: m}}}\n")
         }
@@ -412,6 +412,13 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         for (t, p) in zip(gt.timestamps, gt.poses) { up += p.rotation.act(on: imu.accelerometer[Int((t * fs).rounded())]) }
         up /= Double(gt.timestamps.count)
         #expect(abs(up.x) < 0.15 && abs(up.z) < 0.15 && abs(up.y - 9.81) < 0.1)
+        // BROAD's `movement` is an HDF5 enumeration (h5py's numpy booleans): read as 0/1 into
+        // imu/moving; these first 2000 rows are the rest phase (h5py: all False).
+        #expect(try src.readDoubles("/movement").values == Array(repeating: 0, count: 2000))
+        #expect(imu.moving == Array(repeating: false, count: 2000))
+        // The committed trial 02 (30–120 s): 22,837 moving samples, as h5py counts `movement` in that window.
+        let trial = Self.broadMapping.replacingOccurrences(of: "broad.mapping.yaml", with: "02_undisturbed_slow_rotation_B.h5")
+        #expect(try readTrace(at: trial).imu?.moving?.filter { $0 }.count == 22_837)
     }
 
     @Test func hdf5MappedErrors() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 import NavGeometry
+import NavIO
 import Testing
 
 @testable import NavPipeline
@@ -40,5 +41,41 @@ import Testing
             #expect(abs(o.offset + d) < 1 / 285.714, "delay \(d) s: offset \(o.offset) s")
             #expect(o.peakCorrelation > 0.99)
         }
+    }
+}
+
+/// A recording that marks its movement phase (`imu/moving`, BROAD's `movement`) is also scored on
+/// that phase alone, closed form: a gyroscope exact at rest and off by a constant 0.1 rad/s while
+/// moving scores 0.1 rad/s on the movement phase and 0.1·√(moving fraction) on every sample.
+@Suite struct GyroMovementPhaseTests {
+    @Test func theMovementPhaseIsScoredAlone() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (imu, gt) = try GyroTimeOffsetTests.session(delay: 0)
+        // Moving in the middle 60 % of the samples.
+        let n = imu.timestamps.count
+        let moving = (0..<n).map { $0 >= n / 5 && $0 < n - n / 5 }
+        let bias = Vector3(0.06, 0, 0.08)  // norm 0.1
+        var marked = imu
+        marked.gyroscope = zip(imu.gyroscope, moving).map { w, m in m ? w + bias : w }
+        marked.moving = moving
+        let session = Session(
+            metadata: SessionMetadata(kind: .recording, sessionID: "turning", routeID: "", venue: "", device: "", frameConvention: ""),
+            imu: marked, groundTruth: gt)
+        try writeTrace(session, to: dir + "/turning.h5")
+        #expect(try readTrace(at: dir + "/turning.h5").imu?.moving == moving)
+        let spec = try ExperimentSpec.parse("name: g\ninputs:\n  - \(dir)/turning.h5\noutput: \(dir)/out\ngyro_filters: [none]\n", file: "g.yaml")
+        let plan = planExperiment(spec)
+        let kind = GyroFilterKind()
+        let unit = try #require(kind.units(of: plan).first)
+        let metrics = try kind.run(unit, plan: plan).metrics
+        func value(_ name: String) throws -> Double { try #require(metrics.first { $0.name == name }).value }
+        // The truth is interpolated between optical samples: within 2e-3 rad/s of exact.
+        #expect(abs(try value("gyro_error_rms_moving") - 0.1) < 2e-3)
+        let fraction = Double(moving.filter { $0 }.count) / Double(n)
+        #expect(abs(try value("gyro_error_rms") - 0.1 * fraction.squareRoot()) < 2e-3)
+        // Without the mark, no movement-phase score.
+        marked.moving = nil
+        try writeTrace(Session(metadata: session.metadata, imu: marked, groundTruth: gt), to: dir + "/turning.h5")
+        #expect(try kind.run(unit, plan: planExperiment(spec)).metrics.allSatisfy { $0.name != "gyro_error_rms_moving" })
     }
 }

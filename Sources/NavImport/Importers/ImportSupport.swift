@@ -192,7 +192,7 @@ public func trimSession(_ s: Session, from: Double?, to: Double?, file: String) 
         out.imu = IMUStream(
             timestamps: k.map { x.timestamps[$0] }, accelerometer: k.map { x.accelerometer[$0] },
             gyroscope: k.map { x.gyroscope[$0] }, attitude: x.attitude.map { a in k.map { a[$0] } },
-            magnetometer: x.magnetometer.map { m in k.map { m[$0] } })
+            magnetometer: x.magnetometer.map { m in k.map { m[$0] } }, moving: x.moving.map { m in k.map { m[$0] } })
     }
     if let x = s.compass, let k = keep(x.timestamps) {
         out.compass = CompassStream(

@@ -109,7 +109,8 @@ func assembleStream(
     case "imu":
         session.imu = IMUStream(
             timestamps: times, accelerometer: vectors("accelerometer", world: false)!, gyroscope: vectors("gyroscope", world: false)!,
-            attitude: quaternions("attitude", world: true), magnetometer: vectors("magnetometer", world: false))
+            attitude: quaternions("attitude", world: true), magnetometer: vectors("magnetometer", world: false),
+            moving: ints("moving").map { $0.map { $0 != 0 } })
     case "compass":
         session.compass = CompassStream(timestamps: times, heading: scalars("heading")!, accuracy: scalars("accuracy"))
     case "ble":
