@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
+.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
 deps:
 	@scripts/install-deps.sh
@@ -164,6 +164,10 @@ fixtures-rosbag: deps-python-rosbag
 ## fixtures-ipin: regenerate the IPIN Track 3 trials and their pymap3d + numpy references (committed).
 fixtures-ipin: deps-python-fixtures
 	$(PYTHON) scripts/make_ipin_fixtures.py
+
+## fixtures-kaggle-indoor: the Indoor Location & Navigation scorer's seeded files and numpy's scores (committed).
+fixtures-kaggle-indoor: deps-python-fixtures
+	$(PYTHON) scripts/make_kaggle_indoor_fixtures.py
 
 ## fixtures-protocol: regenerate the KITTI devkit and TUM evaluate_rpe golden fixtures (committed).
 fixtures-protocol: deps-python-rosbag

@@ -18,13 +18,16 @@ public enum EvaluationProtocol: String, Sendable, CaseIterable, Codable {
     /// IPIN 2023 Track 3: the organisers' evaluation of a ground-truth CSV and a competitor's
     /// `.est` file (`ipinTrack3Evaluation`; not a trajectory pair).
     case ipin
+    /// Indoor Location & Navigation (Kaggle 2021): the mean position error of a submission CSV
+    /// against the ground truth (`kaggleIndoorEvaluation`; not a trajectory pair).
+    case kaggleIndoor = "kaggle-indoor"
 
     /// The command the protocol belongs to.
     public var command: String {
         switch self {
         case .kitti, .tumRPE: "rpe"
         case .evaal, .hilti: "ape"
-        case .ipin: "score"
+        case .ipin, .kaggleIndoor: "score"
         }
     }
 
@@ -35,6 +38,8 @@ public enum EvaluationProtocol: String, Sendable, CaseIterable, Codable {
         case .evaal: "EvAAL/IPIN competition score: 75th percentile (Hazen) of horizontal error + 15 m per floor"
         case .hilti: "Hilti SLAM Challenge 2022 control-point score (Zhang et al., RA-L 2023)"
         case .ipin: "IPIN 2023 Track 3 evaluation (evaluateCompetitor2023.m): third quartile of horizontal error (WGS84 → NED) + 15 m per floor"
+        case .kaggleIndoor:
+            "Indoor Location & Navigation (Kaggle, Microsoft Research and XYZ10, 2021): mean of horizontal error + 15 m per floor of error"
         }
     }
 }
@@ -162,6 +167,10 @@ public func evaluateProtocol(
         report.controlPoints = c
     case .ipin:
         throw .pairing("ipin scores a ground-truth CSV and an .est file, not a trajectory pair: navbench score --protocol ipin GT.csv EST.est")
+    case .kaggleIndoor:
+        throw .pairing(
+            "kaggle-indoor scores a ground-truth CSV and a submission CSV, not a trajectory pair: navbench score --protocol kaggle-indoor GT.csv SUBMISSION.csv"
+        )
     }
     return report
 }

@@ -176,7 +176,16 @@ struct ScoreCommand: ParsableCommand {
 
     func validate() throws {
         if let venueAltitude, !venueAltitude.isFinite { throw ValidationError("--venue-altitude must be finite metres, got \(venueAltitude)") }
-        if pair.evaluationProtocol == .ipin {
+        if pair.evaluationProtocol == .kaggleIndoor {
+            if pair.align != .none || pair.format != nil || floorHeight != nil || pair.association != .nearest || pair.offset != 0
+                || pair.estimateOffset || quantileMethod != .hazen || pair.referenceStream != nil || pair.estimateStream != nil
+                || venueAltitude != nil
+            {
+                throw ValidationError(
+                    "--protocol kaggle-indoor reads the competition's CSV files (site_path_timestamp,floor,x,y); only --floor-penalty and --json apply"
+                )
+            }
+        } else if pair.evaluationProtocol == .ipin {
             // The trajectory-pair flags have no meaning for the organisers' files: refused, never ignored.
             if pair.align != .none || pair.format != nil || floorHeight != nil || pair.association != .nearest || pair.offset != 0
                 || pair.estimateOffset || quantileMethod != .hazen || pair.referenceStream != nil || pair.estimateStream != nil
@@ -196,6 +205,7 @@ struct ScoreCommand: ParsableCommand {
 
     func run() throws {
         if let p = pair.evaluationProtocol {
+            if p == .kaggleIndoor { return try runKaggleIndoor() }
             guard p == .ipin else { return try pair.runProtocol(p, command: "score") }
             return try runIPIN()
         }
@@ -210,6 +220,29 @@ struct ScoreCommand: ParsableCommand {
 }
 
 extension ScoreCommand {
+    /// `--protocol kaggle-indoor`: the competition's mean position error (`kaggleIndoorEvaluation`).
+    func runKaggleIndoor() throws {
+        let s: KaggleIndoorScore
+        do { s = try kaggleIndoorEvaluation(groundTruth: pair.reference, submission: pair.estimate, floorPenalty: floorPenalty) } catch let e
+            as KaggleIndoorError
+        {
+            printErrorLine(e)
+            throw ExitCode(1)
+        }
+        if pair.json {
+            print(try jsonText(s))
+            return
+        }
+        print("kaggle-indoor: \(EvaluationProtocol.kaggleIndoor.source)")
+        for (name, value, unit) in [
+            ("mean position error", s.meanPositionError, "m"), ("mean horizontal error", s.meanHorizontalError, "m"),
+            ("floor hit rate", 100 * s.floorHitRate, "%"),
+        ] {
+            print(name.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%.3f %@", value, unit))
+        }
+        print("points".padding(toLength: 30, withPad: " ", startingAt: 0) + "\(s.points)")
+    }
+
     /// `--protocol ipin`: the organisers' evaluation of the two files (`ipinTrack3Evaluation`).
     func runIPIN() throws {
         let e = try ipinTrack3Evaluation(
