@@ -74,6 +74,9 @@ for f in "$C"/mapping/*; do job import csv "$C/csv/ok.csv" --mapping "$f" --out 
 for f in "$C"/crd/* "$C"/findings/*.crd; do [ -e "$f" ] && job import clew-crd "$f" --out O/r.h5; done
 for f in "$C"/mbd/*; do job import ble-annotated "$f" --out O/b.h5; done
 for f in "$C"/arkit/*; do job import arkit-logger "$f" --out O/a.h5; done
+for f in "$C"/ipin/*; do job import ipin "$f" --out O/i.h5; done
+for f in "$C"/csv/ok.csv "$C"/csv/dup_cols.csv "$C"/csv/long_field.csv; do job score --protocol kaggle-indoor "$f" "$f"; done
+job import csv "$C/csv/ok.csv" "$C/csv/crlf.csv" --mapping "$C/mapping/ok.yaml" --out O/c.h5
 job import rosbag "$C/h5/fifo" --list
 job import mcap /dev/zero --list
 job ape "$C/h5/fifo_link.h5" "$C/rosbag/ok.bag:/pose" --format rosbag

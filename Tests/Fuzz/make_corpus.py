@@ -2,7 +2,7 @@
 """Writes navbench's hostile-input corpus (deterministic: same bytes every run, except the FIFO,
 which is made by the runner). Usage: make_corpus.py OUTDIR [DATASETS_DIR]
 
-Layout: OUTDIR/<reader>/<case>.<ext>; readers: h5, text (tum/kitti/euroc/csv), crd, spec, mapping,
+Layout: OUTDIR/<reader>/<case>.<ext>; readers: h5, text (tum/kitti/euroc/csv/ipin), crd, spec, mapping,
 mbd (BLE annotated), arkit (ARKit logger), rosbag and mcap. Needs h5py and numpy (the project venv)."""
 import os, struct, sys, shutil
 import numpy as np
@@ -336,6 +336,23 @@ text("mbd", "binary.mbd", rng.integers(0, 256, 4000, dtype=np.uint8).tobytes())
 text("arkit", "ARKit_camera_pose.txt", "".join(f"{i*1e300} 0 0 0 0 0 0 1\n" for i in range(10)))
 text("arkit", "nan_pose.txt", "".join("nan nan nan nan nan nan nan nan\n" for i in range(10)))
 text("arkit", "crlf_pose.txt", "".join(f"{i*0.1} 0 0 0 0 0 0 1\r\n" for i in range(10)))
+
+# ---------------------------------------------------------------- IPIN/EvAAL smartphone logfiles (import ipin)
+ipin_ok = "% Manufacturer: acme\n% Model: P1\n" + "".join(
+    f"ACCE;{i*0.01:.4f};{1000+i*0.01:.4f};0.1;9.8;0.2;3\nGYRO;{i*0.01:.4f};{1000+i*0.01:.4f};0.01;0.02;0.03;3\n" for i in range(100)
+) + "POSI;0.2;1;49.4612;11.1109;0;100\nPOSI;0.8;2;49.4613;11.1109;1;100\n"
+text("ipin", "ok.txt", ipin_ok)
+text("ipin", "crlf.txt", ipin_ok.replace("\n", "\r\n"))
+text("ipin", "nan.txt", ipin_ok.replace("0.1;9.8", "nan;inf"))
+text("ipin", "huge_times.txt", ipin_ok.replace("ACCE;0.", "ACCE;1e300").replace("POSI;0.2", "POSI;1e308"))
+text("ipin", "lat_1e308.txt", ipin_ok + "POSI;0.9;3;1e308;-1e308;1e30;100\n")
+text("ipin", "rotation_vector_2.txt", ipin_ok + "AHRS;0.5;1000.5;1;2;3;2.0;2.0;2.0;3\nAHRS;0.6;1000.6;1;2;3;0;0;0;3\n")
+text("ipin", "ble_rssi_1e9.txt", ipin_ok + "BLE4;0.5;iBeacon;AA;1e9;-59;70000;-1;" + "u" * 100 + "\n")
+text("ipin", "backwards.txt", ipin_ok + "ACCE;0.001;999.0;0;0;0;3\n")
+text("ipin", "two_buildings.txt", ipin_ok + "POSI;0.9;3;49.46;11.11;0;200\n")
+text("ipin", "only_header.txt", "% just a header\n%\n")
+text("ipin", "many_fields.txt", "ACCE;" + ";".join(["1"] * 200_000) + "\n")
+text("ipin", "binary.txt", rng.integers(0, 256, 5000, dtype=np.uint8).tobytes())
 
 # ---------------------------------------------------------------- ROS 1 bags and MCAP (built from the specifications)
 import bz2

@@ -98,6 +98,26 @@ import Testing
         #expect(ble.beacons.map(\.uuid) == ["1"] && ble.rssi.count == 20)
     }
 
+    /// Windows line ends (CRLF, one Character in Swift's strings) split lines as LF does: the same
+    /// session from both (was: a CRLF file read as one line).
+    @Test func crlfFilesReadAsLFFiles() throws {
+        let dir = temporaryFolder()
+        let paths = try Self.files(dir)
+        let mapping = try ImportMapping.parse(Self.mapping, file: "phone.mapping.yaml")
+        let lf = try importCSV(paths, mapping: mapping).session
+        for p in paths {
+            let text = try String(contentsOfFile: p, encoding: .utf8)
+            try text.replacingOccurrences(of: "\n", with: "\r\n").write(toFile: p, atomically: true, encoding: .utf8)
+        }
+        let crlf = try importCSV(paths, mapping: mapping).session
+        #expect(crlf.imu?.timestamps == lf.imu?.timestamps && crlf.imu?.gyroscope == lf.imu?.gyroscope)
+        #expect(crlf.groundTruth?.poses == lf.groundTruth?.poses && crlf.imu?.timestamps.count == 184)
+        let ipinPath = dir + "/trial.txt"
+        try IPINLogfileImportTests.log().replacingOccurrences(of: "\n", with: "\r\n").write(toFile: ipinPath, atomically: true, encoding: .utf8)
+        let ipin = try importIPINLogfile(ipinPath).session
+        #expect(ipin.groundTruth?.timestamps == [1, 2, 3] && ipin.imu?.timestamps.count == 200)
+    }
+
     @Test func theSameMatrixStoredColumnMajor() throws {
         let m = [0.0, -1, 0, 1, 0, 0, 0, 0, 1]  // 90° about z, row-major
         let q = reorderQuaternion(m, order: .rowMajor)

@@ -19,7 +19,7 @@ struct DelimitedText {
         var out = DelimitedText(header: nil, rows: [], lines: [])
         var expected: Int?
         var lineNo = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNo += 1
             var line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             if lineNo == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
