@@ -128,8 +128,9 @@ func packShards(_ shards: [Int], maxArraySize: Int) -> [SlurmArray] {
     return out
 }
 
-/// Ascending indices as sbatch's `--array` list: runs of consecutive indices as `a-b`.
-func arrayRanges(_ indices: [Int]) -> String {
+/// Ascending integers as ranges: runs of consecutive ones as `a-b`, joined by `separator`
+/// (sbatch's `--array` list with ","; "1-7, 9" for people).
+public func arrayRanges(_ indices: [Int], separator: String = ",") -> String {
     var parts: [String] = []
     var i = 0
     while i < indices.count {
@@ -138,7 +139,7 @@ func arrayRanges(_ indices: [Int]) -> String {
         parts.append(i == j ? "\(indices[i])" : "\(indices[i])-\(indices[j])")
         i = j + 1
     }
-    return parts.joined(separator: ",")
+    return parts.joined(separator: separator)
 }
 
 /// Words quoted for the POSIX shell that runs sbatch's `--wrap`: a word of letters, digits and

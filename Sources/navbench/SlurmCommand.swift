@@ -76,7 +76,7 @@ struct SlurmRunOptions: ParsableArguments {
             throw ExitCode(1)
         }
         for (id, array) in zip(submitted.arrayJobs, plan.arrays) {
-            print("submitted array \(id): shards \(shardRanges(array.shards)) of \(plan.shards)")
+            print("submitted array \(id): shards \(arrayRanges(array.shards, separator: ", ")) of \(plan.shards)")
         }
         if let m = submitted.mergeJob {
             print("submitted merge \(m)" + (submitted.arrayJobs.isEmpty ? "" : " after \(submitted.arrayJobs.joined(separator: ", "))"))
@@ -91,18 +91,6 @@ func slurmCommandLine(_ args: [String]) -> String {
         w.allSatisfy { $0.isLetter || $0.isNumber || "-_=./:%,@<>".contains($0) } && !w.contains("<")
             ? w : "'" + w.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }.joined(separator: " ")
-}
-
-/// Ascending shard numbers as ranges: "1-7, 9".
-func shardRanges(_ shards: [Int]) -> String {
-    var parts: [String] = [], i = 0
-    while i < shards.count {
-        var j = i
-        while j + 1 < shards.count && shards[j + 1] == shards[j] + 1 { j += 1 }
-        parts.append(i == j ? "\(shards[i])" : "\(shards[i])-\(shards[j])")
-        i = j + 1
-    }
-    return parts.joined(separator: ", ")
 }
 
 extension SlurmPlan {

@@ -354,22 +354,13 @@ private struct CSVStreamColumns {
         for target in targets {
             guard let v = other.fields[target.name] else { continue }
             let w = target.kind == .quaternion ? 4 : target.width
-            var out: [Double] = []
-            out.reserveCapacity(times.count * w)
-            var k = 0
-            for x in times {
-                while k + 1 < t.count - 1 && t[k + 1] <= x { k += 1 }
-                let j = min(k + 1, t.count - 1)
-                let u = j == k ? 0 : (x - t[k]) / (t[j] - t[k])
-                if target.kind == .quaternion {
-                    func q(_ r: Int) -> Quaternion { Quaternion(x: v[4 * r], y: v[4 * r + 1], z: v[4 * r + 2], w: v[4 * r + 3]) }
-                    let s = slerpQuaternion(q(k), q(j), u)
-                    out += [s.x, s.y, s.z, s.w]
-                } else {
-                    for c in 0..<w { out.append(v[w * k + c] + u * (v[w * j + c] - v[w * k + c])) }
-                }
+            let rows = (0..<(v.count / w)).map { Array(v[(w * $0)..<(w * $0 + w)]) }
+            let at = interpolated(t, rows, at: times) { a, b, u in
+                guard target.kind == .quaternion else { return zip(a, b).map { $0 + u * ($1 - $0) } }
+                let s = slerpQuaternion(Quaternion(x: a[0], y: a[1], z: a[2], w: a[3]), Quaternion(x: b[0], y: b[1], z: b[2], w: b[3]), u)
+                return [s.x, s.y, s.z, s.w]
             }
-            fields[target.name] = out
+            fields[target.name] = at?.flatMap { $0 } ?? []  // every kept time lies in the span: never nil
         }
         return left
     }

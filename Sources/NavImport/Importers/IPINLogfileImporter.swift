@@ -270,9 +270,11 @@ private struct IPINLog {
         let times = kept.map { ta[$0] }
         var stream = IMUStream(
             timestamps: times, accelerometer: kept.map { accelerometer[$0].value },
-            gyroscope: linearlyInterpolated(tg, gyroscope.map(\.value), at: times)!)
-        if let tm { stream.magnetometer = linearlyInterpolated(tm, magnetometer.map(\.value), at: times) }
-        if let tq { stream.attitude = slerped(tq, attitude.map(\.rotation), at: times)?.map(WorldFrame.enu.toARKit.applyToOrientation) }
+            gyroscope: interpolated(tg, gyroscope.map(\.value), at: times, lerp)!)
+        if let tm { stream.magnetometer = interpolated(tm, magnetometer.map(\.value), at: times, lerp) }
+        if let tq {
+            stream.attitude = interpolated(tq, attitude.map(\.rotation), at: times, slerpQuaternion)?.map(WorldFrame.enu.toARKit.applyToOrientation)
+        }
         return stream
     }
 
@@ -315,31 +317,8 @@ private func median(_ v: [Double]) -> Double {
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
-/// The values at `times` (increasing) interpolated linearly between the samples (t, v) (t
-/// increasing); nil when a time lies outside [t₀, t_last].
-///
-/// - Complexity: O(samples + times).
-private func linearlyInterpolated(_ t: [Double], _ v: [Vector3], at times: [Double]) -> [Vector3]? {
-    guard let first = t.first, let last = t.last, times.allSatisfy({ $0 >= first && $0 <= last }) else { return nil }
-    var k = 0
-    return times.map { x in
-        while k + 1 < t.count - 1 && t[k + 1] <= x { k += 1 }
-        let j = min(k + 1, t.count - 1)
-        let u = j == k ? 0 : (x - t[k]) / (t[j] - t[k])
-        return v[k] + u * (v[j] - v[k])
-    }
-}
-
-/// The rotations at `times` slerped between the samples; nil when a time lies outside their span.
-private func slerped(_ t: [Double], _ q: [Quaternion], at times: [Double]) -> [Quaternion]? {
-    guard let first = t.first, let last = t.last, times.allSatisfy({ $0 >= first && $0 <= last }) else { return nil }
-    var k = 0
-    return times.map { x in
-        while k + 1 < t.count - 1 && t[k + 1] <= x { k += 1 }
-        let j = min(k + 1, t.count - 1)
-        return j == k ? q[k] : slerpQuaternion(q[k], q[j], (x - t[k]) / (t[j] - t[k]))
-    }
-}
+/// a + u·(b − a).
+private func lerp(_ a: Vector3, _ b: Vector3, _ u: Double) -> Vector3 { a + u * (b - a) }
 
 /// Android's azimuth of a device-to-ENU rotation (`SensorManager.getOrientation`: atan2(R₀₁,
 /// R₁₁), the east and north components of the device's y axis), degrees clockwise from north

@@ -249,6 +249,21 @@ func slerpQuaternion(_ a: Quaternion, _ b: Quaternion, _ u: Double) -> Quaternio
     return Quaternion(x: wa * a.x + wb * b.x, y: wa * a.y + wb * b.y, z: wa * a.z + wb * b.z, w: wa * a.w + wb * b.w).normalized
 }
 
+/// The values at `times` (each within [t₀, t_last], else nil) blended between the two samples
+/// (t, v) around each (t increasing): `blend(a, b, u)`, u ∈ [0, 1] the position between them (a
+/// sample's own time gives it unblended). Linear interpolation, slerp, or any other.
+///
+/// - Complexity: O(samples + times) for increasing `times`.
+func interpolated<T>(_ t: [Double], _ v: [T], at times: [Double], _ blend: (T, T, Double) -> T) -> [T]? {
+    guard let first = t.first, let last = t.last, times.allSatisfy({ $0 >= first && $0 <= last }) else { return nil }
+    var k = 0
+    return times.map { x in
+        while k + 1 < t.count - 1 && t[k + 1] <= x { k += 1 }
+        let j = min(k + 1, t.count - 1)
+        return j == k ? v[k] : blend(v[k], v[j], (x - t[k]) / (t[j] - t[k]))
+    }
+}
+
 /// Nanoseconds (an integer count that may exceed 2⁵³) as seconds, rounded once from the
 /// exact split into whole seconds and remainder.
 func secondsFromNanoseconds(_ ns: Double) -> Double {
