@@ -426,10 +426,12 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         guard inf.typeClass == .float || inf.typeClass == .integer else {
             throw TraceError(.wrongType, file: path, object: dataset, "expected a numeric dataset, found \(inf.typeClass.rawValue)")
         }
-        let n = try checkedElementCount(d, inf, name: dataset, memoryElementSize: MemoryLayout<T>.stride)
         let fileType = H5Dget_type(d)
         defer { H5Tclose(fileType) }
-        if H5Tget_class(fileType) == H5T_ENUM { return (inf.shape, try readEnumValues(d, fileType, count: n, name: dataset)) }
+        // An enumeration is read through a raw buffer of up to 8 bytes an element besides the values.
+        let isEnum = H5Tget_class(fileType) == H5T_ENUM
+        let n = try checkedElementCount(d, inf, name: dataset, memoryElementSize: MemoryLayout<T>.stride + (isEnum ? 8 : 0))
+        if isEnum { return (inf.shape, try readEnumValues(d, fileType, count: n, name: dataset)) }
         var status: herr_t = 0
         let values = [T](unsafeUninitializedCapacity: n) { buf, count in
             adviseHugePages(UnsafeMutableRawBufferPointer(buf))  // NavCore

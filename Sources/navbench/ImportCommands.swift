@@ -75,7 +75,7 @@ struct ImportOutput: ParsableArguments {
             }
             result.session = try trimSession(result.session, from: session.from, to: session.to, file: out)
             try writeImportedTrace(result.session, to: out, processing: commandProvenance(from: "import"), source: source)
-            if !session.quiet { for n in result.notes { printError("navbench: note: \(n)") } }
+            if !session.quiet { for n in result.notes { printError("navbench: note: " + escapedForMessage(n, limit: 1000)) } }
             let streams = result.streamCounts.map { "\($0.name) \($0.samples)" }.joined(separator: ", ")
             print("\(out): \(result.session.metadata.kind.rawValue); \(streams)")
         } catch {

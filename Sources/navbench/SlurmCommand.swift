@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NavCore
+import NavIO
 import NavPipeline
 
 /// `navbench run SPEC --slurm …` (issue 32): the options, and the submission (planned and made by
@@ -68,6 +69,14 @@ struct SlurmRunOptions: ParsableArguments {
                 plan.arrays.isEmpty ? [] : ["--dependency=afterok:" + plan.arrays.indices.map { "<array \($0 + 1)>" }.joined(separator: ":")]
             for args in plan.mergeArguments { print(slurmCommandLine(Array(args.prefix(1)) + dependency + Array(args.dropFirst()))) }
             return
+        }
+        // Nothing already in the output folder is trusted: the log folder is made here, or is a real folder.
+        var st = stat()
+        if lstat(logs, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR {
+            printError(
+                "navbench: error: \(escapedForMessage(logs)): exists and is not a folder (a symbolic link or a file); remove it, it is where the tasks' logs go"
+            )
+            throw ExitCode(73)
         }
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         let submitted: SlurmSubmission

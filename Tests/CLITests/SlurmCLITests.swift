@@ -36,6 +36,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/out"))  // a dry run writes nothing
     }
 
+    /// The tasks' log folder inside the output folder is never a planted link: refused before sbatch runs.
+    @Test func aPlantedLogLinkIsRefused() throws {
+        let dir = NSTemporaryDirectory() + "nb-slurm-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/out/slurm", withDestinationPath: "/tmp")
+        let spec = dir + "/s.yaml"
+        try "name: sl\ninputs:\n  - \(repoRoot)/Datasets/R1-corridor_*.h5\noutput: \(dir)/out\nsweep:\n  rdp_tolerance: [0.3]\n"
+            .write(toFile: spec, atomically: true, encoding: .utf8)
+        let r = try navbench(["run", spec, "--slurm", "--max-array", "8"])
+        #expect(r.status == 73)
+        #expect(r.err.contains("\(dir)/out/slurm: exists and is not a folder (a symbolic link or a file); remove it"))
+    }
+
     @Test func flagsAreCheckedBeforeAnythingRuns() throws {
         let spec = repoRoot + "/Experiments/default.yaml"
         for (args, message) in [
@@ -51,5 +65,19 @@ import Testing
         }
         let outside = try navbench(["run", spec, "--shard-from-array", "0/3", "--quiet"])
         #expect(outside.status != 0 && outside.err.contains("--shard-from-array needs SLURM_ARRAY_TASK_ID (set in a Slurm array task)"))
+    }
+}
+
+/// `import ipin`: a record type from the file is echoed in a note, escaped (never raw control bytes on a terminal).
+@Suite struct IPINImportCLITests {
+    @Test func notesFromTheFileAreEscaped() throws {
+        let dir = NSTemporaryDirectory() + "nb-ipin-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "POSI;1.0;1;49.46;11.11;0;100\n\u{1B}[2J;1;2\n".write(toFile: dir + "/log.txt", atomically: true, encoding: .utf8)
+        let r = try navbench(["import", "ipin", dir + "/log.txt", "--out", dir + "/t.h5"])
+        #expect(r.status == 0)
+        #expect(r.err.contains("rows without a stream in trace format v1, not imported: "))
+        #expect(!r.err.contains("\u{1B}"))
     }
 }

@@ -38,7 +38,7 @@ public func importBLEAnnotated(
     var notes: [String] = []
     var tags: [String: Int] = [:]
     var lineNo = 0
-    for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+    for raw in textLines(text) {
         lineNo += 1
         let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if line.isEmpty { continue }
@@ -160,7 +160,7 @@ struct BLEDevices {
 func readBLEDevices(_ path: String) throws(TraceError) -> BLEDevices {
     let text = try readTextFile(path, expected: "the BLE dataset's devices file (tetam.dev)")
     var lineNo = 0
-    for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+    for raw in textLines(text) {
         lineNo += 1
         let line = raw.trimmingCharacters(in: .whitespaces)
         guard line.hasPrefix("Dongles:") else { continue }

@@ -19,7 +19,7 @@ struct DelimitedText {
         var out = DelimitedText(header: nil, rows: [], lines: [])
         var expected: Int?
         var lineNo = 0
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        for raw in textLines(text) {
             lineNo += 1
             var line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             if lineNo == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
@@ -155,7 +155,10 @@ public func importCSV(_ paths: [String], mapping: ImportMapping, options: Import
         let mainFields = targets.filter { t in sm.fields[t.name].map { inputOf($0) == primary } ?? false }
         var main = try CSVStreamColumns(
             table: try table(primary), path: paths[primary - 1], stream: sm, targets: mainFields, time: timeSpec, offset: offset,
-            timeKey: sm.time == nil ? "time.column" : "streams.\(sm.name).time.column", parser: parser)
+            timeKey: sm.time != nil
+                ? "streams.\(sm.name).time.column"
+                : mapping.inputs.dropFirst(primary - 1).first?.time != nil ? "inputs[\(primary)].time.column" : "time.column",
+            parser: parser)
         // Datasets of other inputs, interpolated at the stream's times.
         var interpolatedFrom: [String: String] = [:]
         for j in Set(sm.fields.values.map(inputOf)).subtracting([primary]).sorted() {

@@ -56,7 +56,7 @@ public func importIPINLogfile(
     var log = IPINLog()
     var notes: [String] = []
     var lineNumber = 0
-    for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+    for raw in textLines(text) {
         lineNumber += 1
         let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if line.isEmpty { continue }

@@ -249,6 +249,12 @@ func slerpQuaternion(_ a: Quaternion, _ b: Quaternion, _ u: Double) -> Quaternio
     return Quaternion(x: wa * a.x + wb * b.x, y: wa * a.y + wb * b.y, z: wa * a.z + wb * b.z, w: wa * a.w + wb * b.w).normalized
 }
 
+/// The lines of a text file, LF or CRLF ended (Swift reads "\r\n" as one Character, which
+/// `split(separator: "\n")` does not split), empty ones kept so line numbers count from 1.
+func textLines(_ text: String) -> [Substring] {
+    text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+}
+
 /// The values at `times` (each within [t₀, t_last], else nil) blended between the two samples
 /// (t, v) around each (t increasing): `blend(a, b, u)`, u ∈ [0, 1] the position between them (a
 /// sample's own time gives it unblended). Linear interpolation, slerp, or any other.
