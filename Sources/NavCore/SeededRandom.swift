@@ -17,8 +17,18 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         state = g.next()
     }
 
+    /// SplitMix64's increment: the state after k draws is the seed + k·γ.
+    private static let gamma: UInt64 = 0x9e37_79b9_7f4a_7c15
+
+    /// The generator after `count` draws of this one (jump ahead in O(1): the state advances by
+    /// the same constant each draw), so independent lanes can draw, each from its own copy, what
+    /// one sequential stream would give them (the bootstrap's and the sign-flip test's lanes).
+    public func advanced(by count: Int) -> SeededRandom {
+        SeededRandom(seed: state &+ UInt64(truncatingIfNeeded: count) &* Self.gamma)
+    }
+
     public mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
+        state &+= Self.gamma
         var z = state
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb

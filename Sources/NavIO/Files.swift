@@ -12,12 +12,27 @@ public func sha256Hex(ofFile path: String) throws(TraceError) -> String {
         if chunk.isEmpty { break }
         hasher.update(data: chunk)
     }
-    return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    return lowercaseHex(hasher.finalize())
 }
 
 /// SHA-256 of bytes, lowercase hex.
 public func sha256Hex(of data: Data) -> String {
-    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    lowercaseHex(SHA256.hash(data: data))
+}
+
+/// Bytes as lowercase hex, two digits each (what `String(format: "%02x")` per byte gives,
+/// without a format string per byte: a cached rerun checks every stored result's digest).
+///
+/// - Complexity: O(bytes).
+public func lowercaseHex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.underestimatedCount * 2)
+    for b in bytes {
+        out.append(digits[Int(b >> 4)])
+        out.append(digits[Int(b & 15)])
+    }
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// Refuses to replace anything but a regular file: an atomic write renames its temporary file
