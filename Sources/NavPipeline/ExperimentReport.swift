@@ -71,7 +71,10 @@ func writeExperimentReport(
         plan, kinds: resultKinds, store: store, out: out)
     out.failures = extraFailures
     traceMemory(plan, "report: sections")
-    let (statistics, routeSections) = try writeStatistics(plan, table: table, plots: plots, out: out, progress: progress)
+    // Resampling results of the folder's last report: a cached rerun or a merge draws only what changed.
+    let memo = try StoredResamplingMemo(store: store)
+    let (statistics, routeSections) = try writeStatistics(plan, table: table, plots: plots, out: out, progress: progress, memo: memo)
+    try memo.save(to: store)
     traceMemory(plan, "report: statistics")
     // The guidance replay was asked for when the spec sweeps or the inputs hold navigation sessions;
     // otherwise (e.g. Experiments/real.yaml: aids and APE only) its sections are left out.

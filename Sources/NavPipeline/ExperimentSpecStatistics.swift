@@ -60,9 +60,11 @@ extension ExperimentSpec {
 /// The statistics step of `writeExperimentReport`: `cells.csv` and `comparisons.csv` (streamed),
 /// the box plots of the key metrics (atomically), the statistics the summary prints (the pooled
 /// table and the main effects) and the routes' sections of the summary, rendered as each route's
-/// table is done (with its `plots`), so memory is flat in the number of routes.
+/// table is done (with its `plots`), so memory is flat in the number of routes. Resampling results
+/// come from `memo` when an earlier report of the folder computed them.
 func writeStatistics(
-    _ plan: ExperimentPlan, table: MetricsTable, plots: [String: [String]], out: ExperimentOutputs, progress: ProgressHandler? = nil
+    _ plan: ExperimentPlan, table: MetricsTable, plots: [String: [String]], out: ExperimentOutputs, progress: ProgressHandler? = nil,
+    memo: (any ResamplingMemo)? = nil
 ) throws -> (statistics: ExperimentStatistics, routeSections: [String]) {
     let cellsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("cells.csv"))
     let comparisonsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
@@ -92,7 +94,7 @@ func writeStatistics(
                 } catch { routeError = routeError ?? error }
                 routeSections.append("- [\(markdownInline(r))](\(name).md)\n")
             }
-        }, progress: progress)
+        }, progress: progress, memo: memo)
     if let routeError { throw routeError }
     routeSections.append("\n")
     statistics.writeComparisonLines(to: comparisonsFile)

@@ -272,6 +272,13 @@ let resultsStoreMigrator: DatabaseMigrator = {
             t.primaryKey(["result_key", "name"])
         }
     }
+    m.registerMigration("v6: resampling memo") { db in
+        try db.create(table: "resampling_memo", options: [.withoutRowID]) { t in
+            t.primaryKey("key", .text)
+            t.column("result", .blob).notNull()
+            t.column("checksum", .text).notNull()
+        }
+    }
     return m
 }()
 
@@ -612,17 +619,17 @@ public struct StoreReader {
             guard let t = String.fromDatabaseValue(row[i] as DatabaseValue) else { return nil }
             text.append(t)
         }
-        let (count, longest): (Int, Int) =
-            try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*), MAX(MAX(length(name), length(unit))) FROM metrics WHERE result_key = ?"),
-                arguments: [key]
-            ).map { (Int.fromDatabaseValue($0[0] as DatabaseValue) ?? 0, Int.fromDatabaseValue($0[1] as DatabaseValue) ?? 0) } ?? (0, 0)
-        guard count <= StoreLimits.metricsPerRun, longest <= StoreLimits.name else { return nil }
         var metrics: [Metric] = []
-        metrics.reserveCapacity(count)
+        // Bounded in SQL: a name or unit over the limit arrives as NULL (the result is refused
+        // without its text reaching Swift), one row past the count limit refuses it too.
         let cursor = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT name, value, unit, exact FROM metrics WHERE result_key = ? ORDER BY ordinal"), arguments: [key])
+            db.cachedStatement(
+                sql: "SELECT CASE WHEN length(name) <= \(StoreLimits.name) THEN name END, value, "
+                    + "CASE WHEN length(unit) <= \(StoreLimits.name) THEN unit END, exact FROM metrics WHERE result_key = ? "
+                    + "ORDER BY ordinal LIMIT \(StoreLimits.metricsPerRun + 1)"),
+            arguments: [key])
         while let m = try cursor.next() {
+            guard metrics.count < StoreLimits.metricsPerRun else { return nil }
             // Converted without trapping: a row of the wrong types (edited, damaged) is not a result.
             guard let name = String.fromDatabaseValue(m[0] as DatabaseValue), let unit = String.fromDatabaseValue(m[2] as DatabaseValue),
                 let value = ExactValue.decode(m[1], m[3])

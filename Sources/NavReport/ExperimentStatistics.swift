@@ -120,9 +120,13 @@ extension ExperimentStatistics {
     ///   value then leaves out: it keeps the pooled table and the main effects, so its memory is
     ///   flat in the number of routes (the report writes a route's CSV lines and Markdown from it).
     /// - Parameter progress: told after each table (phase "statistics tables": the routes, then the pooled one).
+    /// - Parameter memo: resampling results of an earlier report of the same folder (read, and
+    ///   what is computed here recorded): the same values, B, seed and confidence give the same
+    ///   bits without drawing again, so a cached rerun's statistics cost O(R) digests, not O(B·R).
     public init(
         table: MetricsTable, keyMetrics: [String], options: StatisticsOptions = StatisticsOptions(),
-        cellSink: ((Cell) -> Void)? = nil, routeSink: ((ExperimentStatistics) -> Void)? = nil, progress: ProgressHandler? = nil
+        cellSink: ((Cell) -> Void)? = nil, routeSink: ((ExperimentStatistics) -> Void)? = nil, progress: ProgressHandler? = nil,
+        memo: (any ResamplingMemo)? = nil
     ) {
         self.options = options
         let view = RowView(table)
@@ -131,7 +135,8 @@ extension ExperimentStatistics {
         do {
             var present = Set<String>()
             for r in table.rows { present.insert(r.metric) }
-            mainEffects = Self.mainEffects(table, view: view, keyMetrics: keyMetrics.filter { present.contains($0) }, options: options)
+            mainEffects = Self.mainEffects(
+                table, view: view, keyMetrics: keyMetrics.filter { present.contains($0) }, options: options, memo: memo)
         }
         var routes: [String] = [], configs: [String] = [], metrics: [String] = [], units: [String: String] = [:]
         // Values by (table, metric, configuration) in dense columns over the table's units
@@ -222,7 +227,9 @@ extension ExperimentStatistics {
                 let j0 = cellJobs[i]
                 let v = snapshot.column(table: j0.table, metric: j0.metric, configuration: j0.configuration)!.presentValues
                 let j = (table: tableNames[j0.table], configuration: configNames[j0.configuration], metric: metricNames[j0.metric])
-                cellBox[i] = Self.cell(v, route: j.table, configuration: j.configuration, metric: j.metric, unit: unitOf[j.metric]!, options: options)
+                cellBox[i] = Self.cell(
+                    v, route: j.table, configuration: j.configuration, metric: j.metric, unit: unitOf[j.metric]!, options: options,
+                    memo: memo)
                 return .next
             }
             var tableCells: [Cell] = []
@@ -250,7 +257,7 @@ extension ExperimentStatistics {
                             Self.compare(
                                 differences(ti, m, g.representative, base.representative), route: t, metric: m,
                                 configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
-                                seed: seed, resamples: options.resamples, largeSample: options.largeSample))
+                                seed: seed, resamples: options.resamples, largeSample: options.largeSample, memo: memo))
                     }
                 }
                 let adjusted = holmAdjusted(family.map(\.pValue))
@@ -303,7 +310,8 @@ extension ExperimentStatistics {
     /// finite values, else the BCa bootstrap of the mean (seeded by the cell's label), whose
     /// percentile interval is kept beside.
     static func cell(
-        _ values: [Double], route: String, configuration: String, metric: String, unit: String, options: StatisticsOptions
+        _ values: [Double], route: String, configuration: String, metric: String, unit: String, options: StatisticsOptions,
+        memo: (any ResamplingMemo)? = nil
     ) -> Cell {
         let s = SampleSummary(values)
         let finite = values.filter(\.isFinite)
@@ -323,9 +331,8 @@ extension ExperimentStatistics {
             }
         } else {
             let label = "cell\u{1}\(route)\u{1}\(configuration)\u{1}\(metric)"
-            let b = BootstrapInterval.mean(
-                values.filter(\.isFinite), confidence: options.confidence, resamples: options.resamples,
-                seed: streamSeed(options.seed, label))
+            let b = memoisedBootstrapMean(
+                finite, confidence: options.confidence, resamples: options.resamples, seed: streamSeed(options.seed, label), memo: memo)
             if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
             cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
         }
@@ -334,7 +341,7 @@ extension ExperimentStatistics {
 
     static func compare(
         _ d: [Double], route: String, metric: String, configuration: String, baseline: String, identical: [String],
-        seed: UInt64, resamples: Int, largeSample: Int = .max
+        seed: UInt64, resamples: Int, largeSample: Int = .max, memo: (any ResamplingMemo)? = nil
     ) -> Comparison {
         var c = Comparison(
             route: route, metric: metric, configuration: configuration, baseline: baseline, n: d.count,
@@ -350,7 +357,7 @@ extension ExperimentStatistics {
             c.test = "all-differences-zero"
         }
         c.pPermutation =
-            d.count >= largeSample ? signFlipNormalP(d) : SignFlipPermutationTest(differences: d, resamples: resamples, seed: seed).pValue
+            d.count >= largeSample ? signFlipNormalP(d) : memoisedSignFlipP(d, resamples: resamples, seed: seed, memo: memo)
         return c
     }
 
@@ -358,7 +365,9 @@ extension ExperimentStatistics {
     /// matched on route, session, metric and every other parameter, averaged per unit (route,
     /// session, seed) so that n counts independent units, not configurations; BCa CI of the mean
     /// of the unit differences.
-    static func mainEffects(_ table: MetricsTable, view: RowView, keyMetrics: [String], options: StatisticsOptions) -> [MainEffect] {
+    static func mainEffects(
+        _ table: MetricsTable, view: RowView, keyMetrics: [String], options: StatisticsOptions, memo: (any ResamplingMemo)? = nil
+    ) -> [MainEffect] {
         var out: [MainEffect] = []
         let columns = table.parameterColumns
         var levels: [[String]] = Array(repeating: [], count: columns.count)
@@ -395,10 +404,10 @@ extension ExperimentStatistics {
                     let ci =
                         d.count >= options.largeSample
                         ? StudentTInterval(d, confidence: options.confidence).interval
-                        : BootstrapInterval.mean(
+                        : memoisedBootstrapMean(
                             d, confidence: options.confidence, resamples: options.resamples,
-                            seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)")
-                        ).bca.interval
+                            seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)"), memo: memo
+                        ).bca
                     out.append(
                         MainEffect(
                             dimension: name, level: level, reference: reference, metric: m, n: d.count,

@@ -38,7 +38,17 @@ public struct MetricsTable: Sendable, Equatable {
     public func writeCSV<S: Sequence<Int>>(to path: String, rowIndices: S) throws(TraceError) {
         let w = try AtomicTextWriter(path: path)
         w.write((Self.fixedLeading + parameterColumns + Self.fixedTrailing).joined(separator: ",") + "\n")
-        for i in rowIndices { w.write(Self.csvLine(rows[i])) }
+        // Rows of one run share route, session, configuration and parameters: their escaped
+        // prefix is built once per run (the line is `csvLine`'s, byte for byte).
+        var prefix = "", last: (route: String, session: String, configuration: String, parameters: [String])?
+        for i in rowIndices {
+            let r = rows[i]
+            if last == nil || last! != (r.route, r.session, r.configuration, r.parameters) {
+                last = (r.route, r.session, r.configuration, r.parameters)
+                prefix = ([r.route, r.session, r.configuration] + r.parameters).map(csvEscape).joined(separator: ",") + ","
+            }
+            w.write(prefix + csvEscape(r.metric) + "," + csvEscape(formatNumber(r.value)) + "," + csvEscape(r.unit) + "\n")
+        }
         try w.commit()
     }
 

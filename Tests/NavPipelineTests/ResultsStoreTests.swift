@@ -95,7 +95,7 @@ import Testing
         let tables = try store.pool.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
-        #expect(tables == ["artifacts", "configurations", "failures", "inputs", "meta", "metrics", "results"])
+        #expect(tables == ["artifacts", "configurations", "failures", "inputs", "meta", "metrics", "resampling_memo", "results"])
         #expect(try store.presentKeys().isEmpty)
     }
 

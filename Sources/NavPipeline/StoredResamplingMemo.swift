@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import NavIO
+import NavReport
+import Synchronization
+
+/// The report's resampling memo (`ResamplingMemo`) kept in the results store's
+/// `resampling_memo` table: read whole when a report starts (one row per cell, comparison and
+/// main effect: a few thousand rows of ≤ 32 bytes), consulted by the statistics from several
+/// threads, then `save`d: the results computed in this report added, the rows it did not use
+/// removed (a memo never outgrows one report).
+///
+/// A row is trusted only as far as the store is: its checksum (SHA-256 of key and result) must
+/// verify and its result be 1 to 4 numbers, else it is ignored (computed again, replaced).
+final class StoredResamplingMemo: ResamplingMemo {
+    /// Results by digest, as read.
+    private let stored: [String: [Double]]
+    private let state = Mutex((added: [String: [Double]](), used: Set<String>()))
+
+    /// The most numbers one result holds (both bootstrap intervals).
+    static let maximumResultCount = 4
+
+    /// Reads the memo of `store` (empty when it has none).
+    ///
+    /// - Throws: `ResultsStoreError` when the store cannot be read.
+    /// - Complexity: O(rows).
+    init(store: ResultsStore) throws {
+        var stored: [String: [Double]] = [:]
+        do {
+            try store.pool.read { db in
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT key, result, checksum FROM resampling_memo WHERE typeof(key) = 'text' AND typeof(result) = 'blob'")
+                while let row = try rows.next() {
+                    let key: String = row[0], data: Data = row[1]
+                    guard let checksum = String.fromDatabaseValue(row[2] as DatabaseValue),
+                        data.count % 8 == 0, (8...(8 * Self.maximumResultCount)).contains(data.count),
+                        checksum == Self.checksum(key: key, data: data)
+                    else { continue }
+                    let bytes = [UInt8](data)
+                    stored[key] = stride(from: 0, to: bytes.count, by: 8).map { i in
+                        Double(bitPattern: bytes[i..<i + 8].reduce(into: UInt64(0)) { w, b in w = w << 8 | UInt64(b) })
+                    }
+                }
+            }
+        } catch { throw ResultsStoreError.unreadable(path: store.path, reason: "\(error)") }
+        self.stored = stored
+    }
+
+    func lookup(_ key: ResamplingKey) -> [Double]? {
+        guard let r = stored[key.digest] else { return nil }
+        state.withLock { _ = $0.used.insert(key.digest) }
+        return r
+    }
+
+    func record(_ key: ResamplingKey, _ result: [Double]) {
+        guard (1...Self.maximumResultCount).contains(result.count) else { return }
+        state.withLock { $0.added[key.digest] = result }
+    }
+
+    /// Results computed by this report (not read from the memo).
+    var computed: Int { state.withLock { $0.added.count } }
+
+    /// Writes the results computed in this report and removes the rows it did not use, in one
+    /// transaction.
+    ///
+    /// - Throws: `TraceError.writeFailed` when the store cannot be written (a full disk).
+    func save(to store: ResultsStore) throws {
+        let (added, used) = state.withLock { ($0.added, $0.used) }
+        let unused = stored.keys.filter { !used.contains($0) }
+        guard !added.isEmpty || !unused.isEmpty else { return }
+        try storeWrite(store.path) {
+            try store.pool.write { db in
+                for key in unused { try db.execute(sql: "DELETE FROM resampling_memo WHERE key = ?", arguments: [key]) }
+                for key in added.keys.sorted() {
+                    let data = Self.bytes(added[key]!)
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO resampling_memo(key, result, checksum) VALUES (?, ?, ?)",
+                        arguments: [key, data, Self.checksum(key: key, data: data)])
+                }
+            }
+        }
+    }
+
+    /// Big-endian bit patterns.
+    static func bytes(_ result: [Double]) -> Data {
+        Data(result.flatMap { v in (0..<8).reversed().map { UInt8(truncatingIfNeeded: v.bitPattern >> (8 * UInt64($0))) } })
+    }
+
+    static func checksum(key: String, data: Data) -> String {
+        var d = FieldDigest()
+        d.add("resampling_memo")
+        d.add(key)
+        d.add([UInt8](data))
+        return d.sha256
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import NavCore
+import Testing
+
+@testable import NavPipeline
+
+/// The resampling memo kept in the results store: a cached rerun's report is the cold run's bytes
+/// and draws nothing again (every row used, none added); a row whose result was edited is not
+/// trusted (its checksum fails: computed again, replaced) and the report is still the same bytes.
+@Suite struct StoredResamplingMemoTests {
+    static let sweep = "sweep:\n  rdp_tolerance: [0.3, 1.0]\n  registration: [gravity-aligned, full]\n"
+
+    func memoRows(_ path: String) throws -> [String: Data] {
+        try DatabaseQueue(path: path).read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, result FROM resampling_memo").map { ($0[0], $0[1]) })
+        }
+    }
+
+    @Test func aCachedRerunReadsTheMemoAndWritesTheSameReport() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let spec = try ExperimentSpec.parse(
+            "name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)/out\n" + Self.sweep, file: "t.yaml")
+        _ = try runExperiment(spec, workers: 2, command: "test")
+        let files = ["summary.md", "cells.csv", "comparisons.csv", "routes/R1-corridor.md"]
+        func read() throws -> [String] { try files.map { try String(contentsOfFile: "\(dir)/out/\($0)", encoding: .utf8) } }
+        let cold = try read()
+        let storePath = experimentStorePath(spec)
+        let rows = try memoRows(storePath)
+        #expect(rows.count >= 4, "cells of the sweep's configurations are memoised")
+        // A cached rerun: every row used (none removed), none added, the same report.
+        _ = try runExperiment(spec, workers: 2, command: "test")
+        #expect(try read() == cold)
+        #expect(try memoRows(storePath) == rows)
+        // An edited result (the checksum no longer verifies) is computed again and replaced.
+        let victim = try #require(rows.keys.sorted().first)
+        try DatabaseQueue(path: storePath).write { db in
+            try db.execute(
+                sql: "UPDATE resampling_memo SET result = ? WHERE key = ?",
+                arguments: [StoredResamplingMemo.bytes([Double](repeating: 1e9, count: rows[victim]!.count / 8)), victim])
+        }
+        _ = try runExperiment(spec, workers: 2, command: "test")
+        #expect(try read() == cold)
+        #expect(try memoRows(storePath) == rows)
+    }
+}
