@@ -147,5 +147,17 @@ computed=$(cat "$PRE"/slurm/slurm-*_*.out 2>/dev/null | sed -n -e 's/.*stopped o
 units=$("$BIN" status "$SPEC" --out "$PRE" | sed -n 's/^shard [0-9]* of [0-9]* .*: [0-9]* of \([0-9]*\) units done.*/\1/p' | awk '{s+=$1} END {print s+0}')
 if [ "$stopped" -ge 1 ] && [ "$computed" -eq "$units" ] && cmp -s "$PRE/metrics.csv" "$BASE/whole/metrics.csv"; then
   pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: preemption of $task: $stopped stopped, $computed computed of $units units, or the report differs"; tail -3 "$PRE"/slurm/*.out; fi
+# A task that fails for good (its spec is gone when it starts: exit 2, not requeued) leaves the
+# merge's afterok unsatisfiable: the merge is cancelled (--kill-on-invalid-dep=yes), not left
+# pending forever. The partition is held down while the spec is removed, so no task starts first.
+FAILSPEC=$BASE/failing.yaml
+cp "$SPEC" "$FAILSPEC"
+scontrol update PartitionName=debug State=DOWN
+"$BIN" run "$FAILSPEC" --out "$BASE/failing" --slurm --runs-per-task 400 > "$BASE/failing.txt"
+rm -f "$FAILSPEC"
+scontrol update PartitionName=debug State=UP
+for _ in $(seq 300); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+if grep -q "^submitted merge" "$BASE/failing.txt" && [ -z "$(squeue -h 2>/dev/null)" ] && ! [ -e "$BASE/failing/summary.md" ]; then
+  pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: after a failed task the merge was not cancelled:"; cat "$BASE/failing.txt"; squeue 2>/dev/null; fi
 echo "slurm shards: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

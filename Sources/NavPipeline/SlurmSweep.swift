@@ -21,6 +21,11 @@ public struct SlurmOptions: Sendable, Equatable {
     public var cpusPerTask = 1
     /// Slurm's `--time` of each task (e.g. `30:00`); nil: the partition's default.
     public var time: String?
+    /// Jobs this submission may queue at once (MaxSubmitJobs of the user's association or QOS;
+    /// each array task counts as one job): nil, no limit. When the pending tasks and the merge
+    /// exceed it, the first `maxSubmit` pending shards are submitted without the merge, and the
+    /// same command, run again when they have finished, submits the rest.
+    public var maxSubmit: Int?
     /// Where Slurm writes each task's output (`slurm-%A_%a.out`) and the merge's.
     public var logFolder: String
     public init(logFolder: String) { self.logFolder = logFolder }
@@ -34,6 +39,8 @@ public struct SlurmPlan: Sendable, Equatable {
     public var units: Int, pendingUnits: Int
     /// The shards to run (1-based, ascending): those with units missing from their stores.
     public var pendingShards: [Int]
+    /// Pending shards left for a later submission (`SlurmOptions.maxSubmit`), ascending.
+    public var deferredShards: [Int] = []
     /// The arrays the pending shards are packed into, in order.
     public var arrays: [SlurmArray]
     /// sbatch's arguments of each array (without the program name), in order.
@@ -75,6 +82,7 @@ public func planSlurmSweep(
         throw SlurmError(problem: "--runs-per-task must be 1 to 10,000,000, got \(options.unitsPerTask)")
     }
     guard options.maxArraySize >= 2 else { throw SlurmError(problem: "MaxArraySize must be at least 2, got \(options.maxArraySize)") }
+    if let m = options.maxSubmit, m < 1 { throw SlurmError(problem: "MaxSubmitJobs must be at least 1, got \(m)") }
     let existing = shardCounts(spec)
     guard existing.count <= 1 else {
         throw SlurmError(
@@ -85,7 +93,10 @@ public func planSlurmSweep(
     let units = unitBlocks(plan, resultKinds: resultKinds).map(\.count).reduce(0, +)
     let shards = existing.first ?? min(maxShards, max(1, (units + options.unitsPerTask - 1) / options.unitsPerTask))
     let status = try experimentStatus(spec, shards: shards, readPolicy: readPolicy, resultKinds: resultKinds)
-    let pending = status.shards.filter { $0.missing > 0 }.map(\.shard)
+    let allPending = status.shards.filter { $0.missing > 0 }.map(\.shard)
+    // Under MaxSubmitJobs: every pending task and the merge, or the first tasks alone.
+    let fits = options.maxSubmit.map { allPending.count + 1 <= $0 } ?? true
+    let pending = fits ? allPending : Array(allPending.prefix(options.maxSubmit!))
     let arrays = packShards(pending, maxArraySize: options.maxArraySize)
     var common = ["--parsable", "--cpus-per-task=\(options.cpusPerTask)"]
     if let p = options.partition { common.append("--partition=\(p)") }
@@ -103,13 +114,16 @@ public func planSlurmSweep(
     }
     let mergeLine =
         common.filter { !$0.hasPrefix("--cpus-per-task") } + [
-            "--job-name=\(name)-merge", "--output=\((logs as NSString).appendingPathComponent("slurm-%j.out"))",
+            // A task that fails for good leaves afterok unsatisfiable: Slurm then cancels the merge
+            // instead of leaving it pending forever (rerunning the command resubmits both).
+            "--job-name=\(name)-merge", "--kill-on-invalid-dep=yes", "--output=\((logs as NSString).appendingPathComponent("slurm-%j.out"))",
             "--wrap=exec " + shellWords([navbench] + merge),
         ]
-    let complete = pending.isEmpty && status.merged
+    let complete = allPending.isEmpty && status.merged
     return SlurmPlan(
-        shards: shards, units: units, pendingUnits: status.shards.map(\.missing).reduce(0, +), pendingShards: pending, arrays: arrays,
-        arrayArguments: arrayArguments, mergeArguments: complete ? [] : [mergeLine], complete: complete)
+        shards: shards, units: units, pendingUnits: status.shards.map(\.missing).reduce(0, +), pendingShards: pending,
+        deferredShards: Array(allPending.dropFirst(pending.count)), arrays: arrays, arrayArguments: arrayArguments,
+        mergeArguments: complete || !fits ? [] : [mergeLine], complete: complete)
 }
 
 /// Packs ascending shard numbers into arrays: each starts at offset o = (its first shard) − 1 and
@@ -181,6 +195,21 @@ private func runSbatch(_ sbatch: String, _ args: [String]) throws -> String {
     let id = r.output.split(whereSeparator: \.isNewline).last.map { String($0.split(separator: ";").first ?? "") } ?? ""
     guard !id.isEmpty, id.allSatisfy(\.isNumber) else { throw SlurmError(problem: "sbatch printed no job id ('\(r.output.prefix(80))')") }
     return id
+}
+
+/// The user's MaxSubmitJobs: the smallest limit `sacctmgr` shows for the user's associations
+/// (`MaxSubmit`) and their QOS (`MaxSubmitPU`); nil when none is set or sacctmgr cannot be run
+/// (a cluster without accounting has no such limit).
+public func slurmMaxSubmitJobs(sacctmgr: String = "sacctmgr", user: String) -> Int? {
+    guard !user.isEmpty, user.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else { return nil }
+    var limits: [Int] = []
+    for args in [["-nP", "show", "assoc", "where", "user=\(user)", "format=MaxSubmit"], ["-nP", "show", "qos", "format=MaxSubmitPU"]] {
+        guard let r = try? runProgram(sacctmgr, args), r.status == 0 else { continue }
+        for line in r.output.split(whereSeparator: \.isNewline) {
+            if let n = Int(line.trimmingCharacters(in: .whitespaces)), n >= 1 { limits.append(n) }
+        }
+    }
+    return limits.min()
 }
 
 /// Slurm's MaxArraySize (`scontrol show config`); nil when it cannot be read.

@@ -12,6 +12,10 @@ struct SlurmRunOptions: ParsableArguments {
     @Option(name: .customLong("cpus-per-task"), help: "With --slurm: CPUs of each task (its --jobs; default 1).") var cpusPerTask: Int?
     @Option(help: "With --slurm: each task's time limit, as sbatch --time (e.g. 30:00).") var time: String?
     @Option(name: .customLong("max-array"), help: "With --slurm: Slurm's MaxArraySize (default: scontrol show config's).") var maxArray: Int?
+    @Option(
+        name: .customLong("max-submit"),
+        help: "With --slurm: jobs you may queue at once (default: sacctmgr's MaxSubmit for you, if any); more pending tasks wait for a rerun.")
+    var maxSubmit: Int?
     @Option(name: .customLong("runs-per-task"), help: "With --slurm: units of work per task (default 500), so a task lasts minutes.")
     var runsPerTask: Int?
     @Flag(name: .customLong("dry-run"), help: "With --slurm: print the sbatch lines and submit nothing.") var dryRun = false
@@ -19,11 +23,12 @@ struct SlurmRunOptions: ParsableArguments {
     func check() throws {
         let given = [
             ("--partition", partition != nil), ("--cpus-per-task", cpusPerTask != nil), ("--time", time != nil), ("--max-array", maxArray != nil),
-            ("--runs-per-task", runsPerTask != nil), ("--dry-run", dryRun),
+            ("--max-submit", maxSubmit != nil), ("--runs-per-task", runsPerTask != nil), ("--dry-run", dryRun),
         ].filter(\.1).map(\.0)
         if !slurm, let first = given.first { throw ValidationError("\(first) applies with --slurm") }
         if let c = cpusPerTask, !(1...1024).contains(c) { throw ValidationError("--cpus-per-task must be from 1 to 1024, got \(c)") }
         if let m = maxArray, !(2...4_000_001).contains(m) { throw ValidationError("--max-array must be from 2 to 4000001, got \(m)") }
+        if let m = maxSubmit, !(1...10_000_000).contains(m) { throw ValidationError("--max-submit must be from 1 to 10000000, got \(m)") }
         if let r = runsPerTask, !(1...10_000_000).contains(r) { throw ValidationError("--runs-per-task must be from 1 to 10000000, got \(r)") }
         for (flag, v) in [("--partition", partition), ("--time", time)] {
             if let v, v.isEmpty || v.count > 128 || v.contains(where: { $0.isWhitespace || $0 == "," && flag == "--time" }) {
@@ -52,6 +57,7 @@ struct SlurmRunOptions: ParsableArguments {
         } else {
             printError("navbench: note: scontrol show config gave no MaxArraySize; assuming Slurm's default 1001 (give --max-array)")
         }
+        options.maxSubmit = maxSubmit ?? slurmMaxSubmitJobs(user: ProcessInfo.processInfo.userName)
         let plan: SlurmPlan
         do {
             plan = try planSlurmSweep(
@@ -61,7 +67,7 @@ struct SlurmRunOptions: ParsableArguments {
             printError("navbench: error: \(e.description)")
             throw ExitCode(2)
         }
-        print(plan.summary(maxArraySize: options.maxArraySize))
+        print(plan.summary(maxArraySize: options.maxArraySize, maxSubmit: options.maxSubmit))
         if plan.complete { return }
         if dryRun {
             for args in plan.arrayArguments { print(slurmCommandLine(args)) }
@@ -104,10 +110,14 @@ func slurmCommandLine(_ args: [String]) -> String {
 
 extension SlurmPlan {
     /// What the plan submits, for the terminal.
-    func summary(maxArraySize: Int) -> String {
+    func summary(maxArraySize: Int, maxSubmit: Int? = nil) -> String {
         if complete { return "nothing to submit: all \(units) units have a result and the report is written" }
         if pendingShards.isEmpty { return "\(units) units in \(shards) shards, all with their results; submitting the merge alone" }
-        return "\(units) units in \(shards) shards of about \(max(1, (units + shards - 1) / shards)) units; \(pendingShards.count) shards "
-            + "(\(pendingUnits) units) to run in \(arrays.count) array\(arrays.count == 1 ? "" : "s") (MaxArraySize \(maxArraySize)), then the merge"
+        let head =
+            "\(units) units in \(shards) shards of about \(max(1, (units + shards - 1) / shards)) units; \(pendingShards.count) shards "
+            + "(\(pendingUnits) units) to run in \(arrays.count) array\(arrays.count == 1 ? "" : "s") (MaxArraySize \(maxArraySize))"
+        guard !deferredShards.isEmpty, let maxSubmit else { return head + ", then the merge" }
+        return head + "; \(deferredShards.count) more shards and the merge exceed MaxSubmitJobs \(maxSubmit): "
+            + "run this command again when these have finished"
     }
 }

@@ -34,6 +34,15 @@ import Testing
         #expect(lines[3].hasPrefix("sbatch --parsable '--dependency=afterok:<array 1>:<array 2>' --time=10:00 --job-name=navbench-sl-merge"))
         #expect(lines[3].hasSuffix(" merge \(spec)'"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/out"))  // a dry run writes nothing
+        // Under --max-submit 3: three of the four shards, no merge, and what to do next.
+        let limited = try navbench(["run", spec, "--slurm", "--max-array", "3", "--runs-per-task", "4", "--max-submit", "3", "--dry-run"])
+        let limitedLines = limited.out.split(separator: "\n").map(String.init)
+        #expect(limited.status == 0 && limitedLines.count == 3)
+        #expect(
+            limitedLines.first
+                == "14 units in 4 shards of about 4 units; 3 shards (14 units) to run in 2 arrays (MaxArraySize 3); "
+                + "1 more shards and the merge exceed MaxSubmitJobs 3: run this command again when these have finished")
+        #expect(limitedLines[2].contains("--array=1 ") && !limited.out.contains("navbench-sl-merge"))
     }
 
     /// The tasks' log folder inside the output folder is never a planted link: refused before sbatch runs.

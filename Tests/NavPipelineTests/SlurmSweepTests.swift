@@ -50,8 +50,21 @@ import Testing
         #expect(plan.arrayArguments[1].last == "--wrap=exec /bin/nb run s.yaml --shard-from-array 2/\(plan.shards) --jobs 1 --quiet")
         #expect(
             plan.mergeArguments == [
-                ["--parsable", "--job-name=navbench-s-merge", "--output=\(dir)/logs/slurm-%j.out", "--wrap=exec /bin/nb merge s.yaml"]
+                [
+                    "--parsable", "--job-name=navbench-s-merge", "--kill-on-invalid-dep=yes", "--output=\(dir)/logs/slurm-%j.out",
+                    "--wrap=exec /bin/nb merge s.yaml",
+                ]
             ])
+        // Under MaxSubmitJobs 3 (tasks and merge all count): the first 3 shards alone, no merge;
+        // with room for every task and the merge, all of them.
+        options.maxSubmit = 3
+        let limited = try planSlurmSweep(spec, options: options, navbench: "/bin/nb", taskArguments: ["run"], mergeArguments: ["merge"])
+        #expect(limited.pendingShards == [1, 2, 3] && limited.deferredShards == Array(4...plan.shards))
+        #expect(limited.mergeArguments.isEmpty && limited.arrays.flatMap(\.shards) == [1, 2, 3])
+        options.maxSubmit = plan.shards + 1
+        let roomy = try planSlurmSweep(spec, options: options, navbench: "/bin/nb", taskArguments: ["run"], mergeArguments: ["merge"])
+        #expect(roomy.pendingShards == plan.pendingShards && roomy.deferredShards.isEmpty && roomy.mergeArguments.count == 1)
+        options.maxSubmit = nil
         // Shards 1 and 3 run (as their array tasks would): only the others are planned again,
         // with the shard count their stores name even when the units per task change.
         for k in [1, 3] { _ = try runExperiment(spec, workers: 1, shard: k, shards: plan.shards, command: "test") }
