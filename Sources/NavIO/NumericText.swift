@@ -38,22 +38,159 @@ package func readFileBytes(_ path: String) throws(TraceError) -> [UInt8] {
     return bytes
 }
 
-/// Exact powers of ten representable in a Double (10⁰ … 10²²).
-private let exactPowersOfTen: [Double] = (0...22).map { k in
-    var x = 1.0; for _ in 0..<k { x *= 10 }; return x
-}
+/// Exact powers of ten representable in a Double (10⁰ … 10²²: 5²² < 2⁵³). A literal, so that the
+/// table is static data (a computed global would cost a lazy-initialisation check per number).
+private let exactPowersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+]
 
 /// Parses one decimal floating-point token `[+-]digits[.digits][(e|E)[+-]digits]`, or
 /// nan/inf/infinity, occupying exactly `token` (no surrounding blanks).
 ///
-/// Correctly rounded, like Python's `float()` and numpy's `astype(float)`: when the
-/// significand has at most 19 significant digits, fits in 53 bits and |exponent| ≤ 22 the
-/// result is one IEEE multiplication or division of two exact values (Clinger 1990, the fast
-/// path); otherwise glibc's strtod (correctly rounded) decides.
+/// Correctly rounded, like Python's `float()` and numpy's `astype(float)`, equal bit for bit
+/// to glibc's strtod: the exact decimal w · 10^q (w the significand's digits) goes, in order,
+/// to Clinger's fast path (1990: w ≤ 2⁵³ and |q| ≤ 22, one IEEE multiplication or division of
+/// two exact values), to the Eisel–Lemire algorithm (`eiselLemire`: any w of at most 19
+/// significant digits), and to strtod for what both decline (more than 19 significant
+/// digits, an exponent too long to hold exactly).
 ///
 /// - Returns: nil when the token is not a number.
 /// - Complexity: O(token length).
 package func parseDecimal(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
+    guard let base = token.baseAddress, !token.isEmpty else { return nil }
+    if let r = scanDecimal(base, from: 0, limit: token.count), r.end == token.count { return r.value }
+    return parseDecimalExactly(token)
+}
+
+/// The first number of `base[start..<limit]` (`start < limit`), the common case only: at
+/// most 19 significant digits and an exponent of at most 5 digits. Returns the value
+/// (`decimalValue`) and the index just past the number; nil when the text there is not such
+/// a number (no digit, `e` without digits, more digits): the caller then asks
+/// `parseDecimalExactly` about the whole token. The caller also checks that the number ends
+/// where its token ends (`1.5x` stops at `x`).
+///
+/// The significand accumulates modulo 2⁶⁴ (`digitRun`, `fractionRun`): it is exact whenever the count of
+/// significant digits (leading zeros excluded) is ≤ 19, which is checked before it is used.
+@inline(__always)
+private func scanDecimal(_ base: UnsafePointer<UInt8>, from start: Int, limit: Int) -> (value: Double, end: Int)? {
+    var i = start
+    let c0 = base[i]
+    let negative = c0 == UInt8(ascii: "-")
+    if negative || c0 == UInt8(ascii: "+") { i += 1 }
+    let digitsStart = i
+    var w: UInt64 = 0
+    var digitCount = digitRun(base, &i, limit, &w)
+    var q = 0
+    if i < limit && base[i] == UInt8(ascii: ".") {
+        i += 1
+        let fractionDigits = fractionRun(base, &i, limit, &w)
+        q = -fractionDigits
+        digitCount += fractionDigits
+    }
+    if digitCount == 0 { return nil }
+    if i < limit && base[i] | 0x20 == UInt8(ascii: "e") {
+        i += 1
+        var expNegative = false
+        if i < limit && (base[i] == UInt8(ascii: "-") || base[i] == UInt8(ascii: "+")) {
+            expNegative = base[i] == UInt8(ascii: "-"); i += 1
+        }
+        let expStart = i
+        var e = 0
+        while i < limit {
+            let d = base[i] &- 48
+            if d > 9 { break }
+            e = e &* 10 &+ Int(d); i += 1
+        }
+        // No digit, or too many to be sure `e` is exact (the slow path decides).
+        if i == expStart || i - expStart > 5 { return nil }
+        q += expNegative ? -e : e
+    }
+    if digitCount > 19 {
+        // Leading zeros (and the point between them) are not significant.
+        var s = digitsStart
+        while s < i && (base[s] == UInt8(ascii: "0") || base[s] == UInt8(ascii: ".")) {
+            if base[s] == UInt8(ascii: "0") { digitCount -= 1 }
+            s += 1
+        }
+        if digitCount > 19 { return nil }
+    }
+    guard let v = decimalValue(w, q, negative: negative, token: UnsafeBufferPointer(start: base + start, count: i - start)) else {
+        return nil
+    }
+    return (v, i)
+}
+
+/// Reads the run of ASCII digits at `base[i..<limit]` into `w` (w · 10^k + their value,
+/// modulo 2⁶⁴), moves `i` past it and returns its length k. Byte by byte: the best for the
+/// short integer parts of trajectory files (1–2 digits; a word-wide test costs more than it
+/// saves there).
+@inline(__always)
+private func digitRun(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ limit: Int, _ w: inout UInt64) -> Int {
+    let start = i
+    while i < limit {
+        let d = base[i] &- 48
+        if d > 9 { break }
+        w = w &* 10 &+ UInt64(d); i &+= 1
+    }
+    return i &- start
+}
+
+/// `digitRun` for the digits after a decimal point, typically 6–9 of them: the first 8
+/// bytes as one 64-bit word when 8 remain (SWAR, Lemire 2021 §6). The digits that start the
+/// word are counted from the first byte that fails the digit test, shifted to the top of the
+/// word (the zero bytes shifted in count as leading zeros) and combined in three
+/// multiplications, without a branch per digit; the digits after a full word (a 9th, …) and
+/// those near the end of the text go byte by byte.
+@inline(__always)
+private func fractionRun(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ limit: Int, _ w: inout UInt64) -> Int {
+    if limit &- i >= 8 {
+        let chunk = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+        // Bytes 0x30…0x39 become 0x33 (no carry crosses a digit byte, and only bytes after the
+        // first non-digit can receive one); the first byte that differs ends the run.
+        let t = (chunk & 0xF0F0_F0F0_F0F0_F0F0) | (((chunk &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) &>> 4)
+        let k = (t ^ 0x3333_3333_3333_3333).trailingZeroBitCount &>> 3
+        if k < 8 {
+            if k > 0 { w = w &* powersOfTenUInt64[k] &+ eightDigitsValue(chunk &<< UInt64(64 &- 8 &* k)) }
+            i &+= k
+            return k
+        }
+        w = w &* 100_000_000 &+ eightDigitsValue(chunk)
+        i &+= 8
+        return 8 &+ digitRun(base, &i, limit, &w)
+    }
+    return digitRun(base, &i, limit, &w)
+}
+
+/// 10⁰ … 10⁸.
+private let powersOfTenUInt64: [UInt64] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+
+/// The value of 8 ASCII digits (first digit in the low byte; a zero byte counts as 0) with
+/// three multiplications: pairs, then quadruples, then the whole (Lemire 2021, §6).
+@inline(__always)
+private func eightDigitsValue(_ chunk: UInt64) -> UInt64 {
+    var v = chunk & 0x0F0F_0F0F_0F0F_0F0F
+    v = (v &* (10 << 8 + 1)) >> 8
+    v = ((v & 0x00FF_00FF_00FF_00FF) &* (100 << 16 + 1)) >> 16
+    return ((v & 0x0000_FFFF_0000_FFFF) &* (10_000 << 32 + 1)) >> 32
+}
+
+/// The double nearest to ±w · 10^q, w exact (at most 19 significant digits): Clinger's fast
+/// path, then Eisel–Lemire, then strtod on `token` (the same number written out; nil if
+/// strtod does not read all of it, which no token the scanners accept does).
+@inline(__always)
+private func decimalValue(_ w: UInt64, _ q: Int, negative: Bool, token: UnsafeBufferPointer<UInt8>) -> Double? {
+    if w <= 1 << 53 && q >= -22 && q <= 22 {
+        let m = Double(w)
+        let v = q < 0 ? m / exactPowersOfTen[-q] : m * exactPowersOfTen[q]
+        return negative ? -v : v
+    }
+    if let v = eiselLemire(w, q, negative: negative) { return v }
+    return strtodToken(token)
+}
+
+/// The careful scanner: any length, significands beyond 19 digits truncated (and then
+/// strtod decides), nan/inf/infinity, and the refusals.
+private func parseDecimalExactly(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
     let n = token.count
     if n == 0 { return nil }
     var i = 0
@@ -91,6 +228,7 @@ package func parseDecimal(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
         }
     }
     if !sawDigit { return parseSpecial(token) }
+    var exponentExact = true
     if i < n && (token[i] == UInt8(ascii: "e") || token[i] == UInt8(ascii: "E")) {
         i += 1
         var expNegative = false
@@ -99,19 +237,16 @@ package func parseDecimal(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
         while i < n {
             let d = token[i] &- 48
             if d > 9 { break }
-            if e < 100_000 { e = e * 10 + Int(d) }
+            if e < 100_000 { e = e * 10 + Int(d) } else { exponentExact = false }
             expDigits += 1; i += 1
         }
         if expDigits == 0 { return nil }
         exponent += expNegative ? -e : e
     }
     if i != n { return nil }
-    if !truncated && mantissa <= (1 << 53) && exponent >= -22 && exponent <= 22 {
-        let m = Double(mantissa)
-        let v = exponent < 0 ? m / exactPowersOfTen[-exponent] : m * exactPowersOfTen[exponent]
-        return negative ? -v : v
-    }
-    return strtodToken(token)
+    // A truncated significand or a clipped exponent is not the exact decimal: strtod reads the text.
+    if truncated || !exponentExact { return strtodToken(token) }
+    return decimalValue(mantissa, exponent, negative: negative, token: token)
 }
 
 /// nan, inf, infinity (any case, optional sign), as Python's float() accepts.
@@ -126,13 +261,16 @@ private func parseSpecial(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
     }
 }
 
+/// glibc's strtod on the token, which must be the whole of what it reads. The copy that
+/// NUL-terminates it lives on the stack for short tokens (`withUnsafeTemporaryAllocation`).
 private func strtodToken(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
-    var buf = [CChar](repeating: 0, count: token.count + 1)
-    for k in 0..<token.count { buf[k] = CChar(bitPattern: token[k]) }
-    return buf.withUnsafeBufferPointer { b -> Double? in
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: token.count + 1) { buf -> Double? in
+        let b = buf.baseAddress!
+        for k in 0..<token.count { b[k] = CChar(bitPattern: token[k]) }
+        b[token.count] = 0
         var endp: UnsafeMutablePointer<CChar>?
-        let v = strtod(b.baseAddress!, &endp)
-        guard let endp, endp - UnsafeMutablePointer(mutating: b.baseAddress!) == token.count else { return nil }
+        let v = strtod(b, &endp)
+        guard let endp, endp - b == token.count else { return nil }
         return v
     }
 }
@@ -164,31 +302,47 @@ package func parseNumericTable(
     lines.reserveCapacity(bytes.count / 60)
     var expected = -1
     var firstError: TraceError?
+    // Fields stored per row: `keep`, at most the largest accepted count (a longer row is an error).
+    let stored = min(keep ?? range.upperBound, range.upperBound)
     bytes.withUnsafeBufferPointer { buf in
+        guard let b = buf.baseAddress else { return }
         let n = buf.count
         var pos = 0
         var lineNo: Int32 = 0
-        var rowFields = [Double](repeating: 0, count: range.upperBound)
         @inline(__always) func isBlank(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 13 }
         @inline(__always) func isSeparator(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 13 || c == 44 }
+        /// The end of the token at `p`: the next separator, line feed or the end of the text.
+        @inline(__always) func tokenEnd(_ p: Int) -> Int {
+            var q = p
+            while q < n && b[q] != 10 && !isSeparator(b[q]) { q += 1 }
+            return q
+        }
+        // One pass: a number is read where its token starts, and its end must be the token's
+        // end (a separator, a line feed or the end of the text); anything else (nan, more
+        // than 19 digits, `1.5x`) goes to parseDecimal with the whole token.
         lineLoop: while pos < n {
             lineNo += 1
-            // Find the end of the line.
-            var end = pos
-            while end < n && buf[end] != 10 { end += 1 }
-            defer { pos = end + 1 }
             var p = pos
             // UTF-8 byte order mark on the first line.
-            if lineNo == 1 && end - p >= 3 && buf[p] == 0xEF && buf[p + 1] == 0xBB && buf[p + 2] == 0xBF { p += 3 }
-            while p < end && isBlank(buf[p]) { p += 1 }
-            if p == end || buf[p] == 35 { continue }  // blank or '#'
+            if lineNo == 1 && n - p >= 3 && b[p] == 0xEF && b[p + 1] == 0xBB && b[p + 2] == 0xBF { p += 3 }
+            while p < n && isBlank(b[p]) { p += 1 }
+            if p == n || b[p] == 10 || b[p] == 35 {  // blank or '#'
+                while p < n && b[p] != 10 { p += 1 }
+                pos = p + 1
+                continue
+            }
             var field = 0
-            while p < end {
-                var q = p
-                while q < end && !isSeparator(buf[q]) { q += 1 }
-                if q > p {
-                    if field < range.upperBound {
-                        let token = UnsafeBufferPointer(rebasing: buf[p..<q])
+            while true {
+                // Skip separators; a line feed or the end of the text ends the row.
+                while p < n && isSeparator(b[p]) { p += 1 }
+                if p == n || b[p] == 10 { break }
+                if field < range.upperBound {
+                    var value: Double
+                    if let r = scanDecimal(b, from: p, limit: n), r.end == n || b[r.end] == 10 || isSeparator(b[r.end]) {
+                        value = r.value; p = r.end
+                    } else {
+                        let q = tokenEnd(p)
+                        let token = UnsafeBufferPointer(start: b + p, count: q - p)
                         guard let v = parseDecimal(token) else {
                             let name = field < fieldNames.count ? " (\(fieldNames[field]))" : ""
                             let text = String(decoding: token.prefix(40), as: UTF8.self)
@@ -197,13 +351,15 @@ package func parseNumericTable(
                                 "field \(field + 1)\(name): expected a number, found \"\(text)\"")
                             break lineLoop
                         }
-                        rowFields[field] = v
+                        value = v; p = q
                     }
-                    field += 1
+                    if field < stored { values.append(value) }
+                } else {
+                    p = tokenEnd(p)
                 }
-                p = q
-                while p < end && isSeparator(buf[p]) { p += 1 }
+                field += 1
             }
+            pos = p + 1
             if expected < 0 {
                 guard range.contains(field) else {
                     firstError = TraceError(
@@ -218,8 +374,6 @@ package func parseNumericTable(
                     "expected \(expected) fields like the first data line, found \(field)")
                 break lineLoop
             }
-            let k = min(keep ?? field, field)
-            for c in 0..<k { values.append(rowFields[c]) }
             lines.append(lineNo)
         }
     }

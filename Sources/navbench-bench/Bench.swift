@@ -10,7 +10,10 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "navbench-bench",
         abstract: "Time navbench on the peer-bench workloads (figures to set beside the Python peers').",
-        subcommands: [ReadIMU.self, BenchSignal.self, BenchAPE.self, BenchRPE.self, BenchRDP.self, BenchExperiment.self, BenchSimulate.self])
+        subcommands: [
+            ReadIMU.self, BenchSignal.self, BenchAPE.self, BenchRPE.self, BenchRDP.self, BenchExperiment.self, BenchSimulate.self,
+            BenchParse.self,
+        ])
 
     /// As `navbench` runs: large buffers stay mapped (NavCore), unless NAVBENCH_MALLOC_DEFAULTS=1,
     /// except for the sweep (`experiment`, as `navbench run`: glibc's own thresholds).
