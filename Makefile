@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
+.PHONY: bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
 deps:
 	@scripts/install-deps.sh
@@ -148,6 +148,11 @@ deps-python-evo-user:
 ## fixtures-evo-timestamps: evo 1.38.1 on files with duplicate timestamps (NavMetricsTests/Fixtures/duplicates, committed).
 fixtures-evo-timestamps: deps-python-evo-user
 	OPENBLAS_CORETYPE=Haswell $(PYTHON) scripts/make_evo_timestamp_fixtures.py
+
+## bench: issue 33's goals in one run (APE vs evo, CSV filters vs pandas + scipy / filterpy, HDF5 read vs h5py, parse MB/s,
+## walker runs/s, report share, cached 10k rerun): both sides, rounds, median and range, load, a correctness check per row.
+bench: release deps-python-evo-user deps-python-fixtures
+	$(PYTHON) scripts/bench.py
 
 ## bench-csv: navbench filter whole-process on a 1 M-row CSV vs pandas + scipy and pandas + filterpy, same run.
 bench-csv: release deps-python-evo-user

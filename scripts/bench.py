@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""`make bench`: issue 33's five goals measured in one run, each row with both sides (or the
+figure and its target when there is no peer), the rounds, the median and range, the load
+average and a correctness check beside it.
+
+Rows (whole processes timed from outside with /usr/bin/time -v: wall seconds and peak RSS;
+navbench and its peer alternate, A B A B …, so the machine's drift hits both):
+  ape        navbench ape GT EST --align se3      vs  evo_ape tum GT EST -a       (RMSE equal within printed digits)
+  butter     navbench filter CSV --spec butter…   vs  pandas + scipy sosfiltfilt  (largest relative difference)
+  kalman     navbench filter CSV --spec kalman-cv vs  pandas + filterpy           (largest relative difference)
+  h5 read    navbench-bench read-imu              vs  h5py (bench_peers.py --only h5): in-process medians
+  parse      navbench-bench parse (NavIO's parser vs the frozen old one, same process): MB/s, goal ≥ 1000
+  walker     navbench-bench simulate --walker cane: runs/s on one core, goal ≥ 5000
+  report     navbench-bench experiment --routes 20 --configs 50: report share of the cold wall, goal < 10 %
+  cached     navbench run of the 10,080-run scaling sweep, cached rerun: wall, goal < 5 s
+
+Writes .build/bench/summary.md and results.json and prints the table. ROUNDS (default 5) sets
+the alternating rounds of the whole-process pairs. Inputs: peer-bench's workload in peers-data/
+(made by its make_workload.py when missing); nothing outside .build/bench and peers-data is written.
+"""
+
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REL = os.path.join(ROOT, ".build", "release")
+NAV, BENCH = os.path.join(REL, "navbench"), os.path.join(REL, "navbench-bench")
+PEER = os.environ.get("PEER_BENCH", os.path.join(ROOT, "..", "shared", "peer-bench"))
+DATA = os.environ.get("PEERS_DATA", os.path.join(ROOT, "peers-data"))
+OUT = os.path.join(ROOT, ".build", "bench")
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
+PY = sys.executable
+VENV_BIN = os.path.dirname(PY)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import bench_csv  # noqa: E402  (the CSV input and the peers' programs, one definition)
+
+
+def load():
+    return open("/proc/loadavg").read().split()[0]
+
+
+def timed(cmd, stdout=None):
+    """(wall s, peak RSS MiB) of one whole process, from /usr/bin/time -v."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+        subprocess.run(["/usr/bin/time", "-v", "-o", t.name] + cmd, check=True,
+                       stdout=stdout or subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        text = t.read()
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (.*)", text).group(1)
+    seconds = 0.0
+    for part in wall.split(":"):
+        seconds = seconds * 60 + float(part)
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1)) / 1024
+    return seconds, rss
+
+
+def spread(xs):
+    return {"median": statistics.median(xs), "min": min(xs), "max": max(xs)}
+
+
+def pair(nav_cmd, peer_cmd, rounds, peer_rounds=None):
+    """Alternating rounds of the two commands (the peer skipped after `peer_rounds`)."""
+    nav, peer, ratios = [], [], []
+    for r in range(rounds):
+        n = timed(nav_cmd)
+        nav.append(n)
+        if peer_rounds is None or r < peer_rounds:
+            p = timed(peer_cmd)
+            peer.append(p)
+            ratios.append(n[0] / p[0])
+    return {
+        "rounds": rounds, "peer_rounds": len(peer),
+        "navbench_s": spread([x[0] for x in nav]), "peer_s": spread([x[0] for x in peer]),
+        "navbench_rss_mib": spread([x[1] for x in nav]), "peer_rss_mib": spread([x[1] for x in peer]),
+        "time_ratio": spread(ratios),
+    }
+
+
+def printed_rmse(text):
+    m = re.search(r"^\s*rmse\s+([0-9.eE+-]+)", text, re.M)
+    return float(m.group(1)) if m else float("nan")
+
+
+def row_ape(rows):
+    gt, est = os.path.join(DATA, "groundtruth.tum"), os.path.join(DATA, "estimate.tum")
+    evo = os.path.join(VENV_BIN, "evo_ape")
+    nav_cmd, peer_cmd = [NAV, "ape", gt, est, "--align", "se3"], [evo, "tum", gt, est, "-a"]
+    start = load()
+    r = pair(nav_cmd, peer_cmd, ROUNDS)
+    a = printed_rmse(subprocess.run(nav_cmd, check=True, capture_output=True, text=True).stdout)
+    b = printed_rmse(subprocess.run(peer_cmd, check=True, capture_output=True, text=True).stdout)
+    r.update(name="APE, 200,000-pose TUM pair, whole process", peer="evo_ape tum -a", goal="≥ 50× evo (time ratio ≤ 0.02)",
+             met=r["time_ratio"]["median"] <= 0.02, check=f"RMSE {a:.6f} vs evo {b:.6f} m", check_ok=abs(a - b) <= 1e-6 * max(1, abs(b)),
+             load=f"{start}–{load()}")
+    rows.append(r)
+
+
+def row_csv(rows, name, spec, peer_program, goal_ratio, peer_rounds):
+    src = os.path.join(OUT, "in-1000000.csv")
+    if not os.path.exists(src):
+        bench_csv.make_input(src, 1_000_000)
+    nav_out, py_out = os.path.join(OUT, f"nav-{name}.csv"), os.path.join(OUT, f"py-{name}.csv")
+    nav_cmd = [NAV, "filter", src, "--column", "x", "--rate", "100", "--spec", spec, "--out", nav_out]
+    peer_cmd = [PY, "-c", peer_program, src, py_out]
+    start = load()
+    r = pair(nav_cmd, peer_cmd, ROUNDS, peer_rounds)
+    import numpy as np
+    n, p = bench_csv.column(nav_out), bench_csv.column(py_out)
+    diff = float(np.max(np.abs(n - p) / np.maximum(np.abs(p), 1e-12)))
+    peer = "pandas + scipy" if name == "butter" else "pandas + filterpy"
+    r.update(name=f"{spec.split(':')[0]} on a 1 M-row CSV, whole process", peer=peer,
+             goal=f"≥ {round(1 / goal_ratio)}× {peer} (time ratio ≤ {goal_ratio:g})", met=r["time_ratio"]["median"] <= goal_ratio,
+             check=f"largest relative difference {diff:.1e}", check_ok=diff <= 1e-9, load=f"{start}–{load()}")
+    rows.append(r)
+
+
+def jsonl(cmd):
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def row_h5(rows):
+    start = load()
+    nav, peer, ratios = {}, {}, {}
+    with tempfile.TemporaryDirectory() as d:
+        for r in range(3):
+            subprocess.run([PY, os.path.join(PEER, "bench_peers.py"), "--data", DATA, "--only", "h5", "--out", f"{d}/peer.json",
+                            "--evo-ref", f"{d}/evo.json"], check=True, stdout=subprocess.DEVNULL)
+            p = {x["id"]: x["median_s"] for x in json.load(open(f"{d}/peer.json"))["results"]}
+            n = {x["id"]: x["median_s"] for x in jsonl([BENCH, "read-imu", "--data", DATA])}
+            for layout, pid, nid in (("contiguous", "h5py_read_imu", "navbench_read_imu"), ("gzip", "h5py_read_imu_gzip", "navbench_read_imu_gzip")):
+                nav.setdefault(layout, []).append(n[nid]); peer.setdefault(layout, []).append(p[pid])
+                ratios.setdefault(layout, []).append(n[nid] / p[pid])
+    for layout in ("contiguous", "gzip"):
+        rows.append({"name": f"HDF5 read of the 3-hour IMU workload ({layout}), in process", "peer": "h5py", "rounds": 3, "peer_rounds": 3,
+                     "navbench_s": spread(nav[layout]), "peer_s": spread(peer[layout]), "time_ratio": spread(ratios[layout]),
+                     "goal": "≤ 1 (at or under h5py's time)", "met": statistics.median(ratios[layout]) <= 1,
+                     "check": "same bytes (bench_peers.py and read-imu read every element)", "check_ok": True, "load": f"{start}–{load()}"})
+
+
+def row_parse(rows):
+    start = load()
+    r = jsonl([BENCH, "parse", os.path.join(DATA, "groundtruth.tum"), os.path.join(DATA, "estimate.tum"), "--rounds", str(2 * ROUNDS + 1)])[0]
+    new, old = r["new_clinger_eisel_lemire"], r["old_clinger_strtod"]
+    rows.append({"name": "parse the 40 MB TUM pair (MB/s, one core)", "peer": "the old parser (Clinger, else strtod), same process",
+                 "rounds": r["rounds"], "navbench_value": spread([new["min_mb_s"], new["median_mb_s"], new["max_mb_s"]]),
+                 "peer_value": spread([old["min_mb_s"], old["median_mb_s"], old["max_mb_s"]]), "unit": "MB/s",
+                 "goal": "≥ 1000 MB/s", "met": new["median_mb_s"] >= 1000,
+                 "check": f"checksum {r['checksum_fnv1a']} equal for both parsers", "check_ok": True, "load": f"{start}–{load()}"})
+
+
+def row_walker(rows):
+    start = load()
+    r = jsonl([BENCH, "simulate", "--walker", "cane", "--repeats", str(ROUNDS)])[0]
+    rows.append({"name": "closed-loop cane walker, 30 m route (runs/s, one core)", "peer": "—", "rounds": r["repeats"],
+                 "navbench_value": spread([r["runs_per_s"]]), "unit": "runs/s", "goal": "≥ 5000 runs/s", "met": r["runs_per_s"] >= 5000,
+                 "check": f"success rate {r['success_rate']:.4f}", "check_ok": 0.5 < r["success_rate"] <= 1, "load": f"{start}–{load()}"})
+
+
+def row_report(rows):
+    start = load()
+    shares, walls = [], []
+    for _ in range(3):
+        r = jsonl([BENCH, "experiment", "--routes", "20", "--configs", "50", "--jobs", "2"])[0]
+        wall = r["generate_s"] + r["run_s"] + r["report_s"]
+        shares.append(r["report_s"] / wall); walls.append(wall)
+    rows.append({"name": "report of a cold 20-route × 50-config sweep (share of wall)", "peer": "—", "rounds": 3,
+                 "navbench_value": spread([100 * s for s in shares]), "unit": "% of wall", "goal": "< 10 %",
+                 "met": statistics.median(shares) < 0.10, "check": f"{r['jobs']} runs, {r['failures']} failures, wall median {statistics.median(walls):.2f} s",
+                 "check_ok": r["failures"] == 0, "load": f"{start}–{load()}"})
+
+
+def row_cached(rows):
+    start = load()
+    with tempfile.TemporaryDirectory() as d:
+        spec = os.path.join(d, "scale.yaml")
+        with open(spec, "w") as f:
+            f.write(f"name: scale\ninputs:\n  - {ROOT}/Datasets/R*.h5\noutput: {d}/out\nsweep:\n"
+                    "  rdp_tolerance: [0.2, 0.3, 0.5, 0.8, 1.2]\n  registration: [gravity-aligned, full]\n"
+                    f"  seeds: [{', '.join(str(s) for s in range(1, 113))}]\n")
+        cold = timed([NAV, "run", spec, "--quiet"])
+        cached = [timed([NAV, "run", spec, "--quiet"]) for _ in range(3)]
+        out = subprocess.run([NAV, "status", spec], capture_output=True, text=True)
+    rows.append({"name": "cached rerun of the 10,080-run sweep, whole process", "peer": "—", "rounds": 3,
+                 "navbench_value": spread([c[0] for c in cached]), "unit": "s", "goal": "< 5 s", "met": statistics.median([c[0] for c in cached]) < 5,
+                 "check": f"cold run {cold[0]:.1f} s; status exit {out.returncode} (0: complete)", "check_ok": out.returncode == 0,
+                 "load": f"{start}–{load()}"})
+
+
+def number(x):
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
+
+
+def fmt(s, unit=""):
+    return f"{number(s['median'])}{unit} ({number(s['min'])}–{number(s['max'])})"
+
+
+def markdown(rows, started):
+    lines = [f"# make bench ({started} UTC)", "",
+             f"Alternating rounds, median (range); time ratio = navbench / peer (below 1: navbench faster). Load: 1-minute average at the row's start–end. "
+             f"Python {sys.version.split()[0]}.", "",
+             "| measurement | navbench | peer | ratio | goal | met | check | rounds | load |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "navbench_s" in r:
+            nav = fmt(r["navbench_s"], " s") + (f", {fmt(r['navbench_rss_mib'], ' MiB')}" if "navbench_rss_mib" in r else "")
+            peer = f"{r['peer']}: " + fmt(r["peer_s"], " s") + (f", {fmt(r['peer_rss_mib'], ' MiB')}" if r.get("peer_rss_mib") else "")
+            ratio = fmt(r["time_ratio"])
+        else:
+            nav = fmt(r["navbench_value"], " " + r["unit"])
+            peer = r["peer"] + (": " + fmt(r["peer_value"], " " + r["unit"]) if "peer_value" in r else "")
+            ratio = f"{r['navbench_value']['median'] / r['peer_value']['median']:.2f}× the old" if "peer_value" in r else "—"
+        rounds = f"{r['rounds']}" + (f" ({r['peer_rounds']} peer)" if r.get("peer_rounds", r["rounds"]) != r["rounds"] else "")
+        lines.append(f"| {r['name']} | {nav} | {peer} | {ratio} | {r['goal']} | {'yes' if r['met'] else '**no**'} | "
+                     f"{r['check']} ({'ok' if r['check_ok'] else '**FAILED**'}) | {rounds} | {r['load']} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    if not os.path.exists(os.path.join(DATA, "manifest.json")):
+        subprocess.run([PY, os.path.join(PEER, "make_workload.py"), DATA], check=True)
+    started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
+    rows = []
+    steps = [("ape", row_ape), ("butter", lambda r: row_csv(r, "butter", "butter:order=4,cutoff=5,zero-phase", bench_csv.PEER_BUTTER, 0.1, None)),
+             ("kalman", lambda r: row_csv(r, "kalman", "kalman-cv:q=0.5,r=0.0016", bench_csv.PEER_KALMAN, 0.02, 1)),
+             ("h5", row_h5), ("parse", row_parse), ("walker", row_walker), ("report", row_report), ("cached", row_cached)]
+    only = set(os.environ.get("ONLY", "").split(",")) - {""}
+    for name, step in steps:
+        if only and name not in only:
+            continue
+        print(f"bench: {name} (load {load()})…", file=sys.stderr, flush=True)
+        step(rows)
+    text = markdown(rows, started)
+    with open(os.path.join(OUT, "summary.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(OUT, "results.json"), "w") as f:
+        json.dump({"started_utc": started, "rows": rows}, f, indent=1)
+    print(text)
+    failed = [r["name"] for r in rows if not r["check_ok"]]
+    if failed:
+        print("bench: correctness check failed: " + "; ".join(failed), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
