@@ -372,21 +372,33 @@ extension ExperimentStatistics {
         let columns = table.parameterColumns
         var levels: [[String]] = Array(repeating: [], count: columns.count)
         var seenLevels: [Set<String>] = Array(repeating: [], count: columns.count)
-        var lastParameters: [String]? = nil  // rows of one run share their parameters
-        for r in table.rows where r.parameters != lastParameters {
-            lastParameters = r.parameters
-            for (i, v) in r.parameters.enumerated() where !seenLevels[i].contains(v) { seenLevels[i].insert(v); levels[i].append(v) }
+        // One pass over the rows: the runs (consecutive rows sharing route, session and parameters)
+        // with each key metric's first value, so each (dimension, metric) below walks runs, not rows.
+        let distinctMetrics = Array(Set(keyMetrics))
+        let slot = Dictionary(uniqueKeysWithValues: distinctMetrics.enumerated().map { ($1, $0) })
+        var runs: [(route: String, session: String, parameters: [String], unit: String, values: [Double?])] = []
+        for r in table.rows {
+            if runs.last.map({ $0.route != r.route || $0.session != r.session || $0.parameters != r.parameters }) ?? true {
+                runs.append((r.route, r.session, r.parameters, view.unit(r), Array(repeating: nil, count: distinctMetrics.count)))
+                for (i, v) in r.parameters.enumerated() where !seenLevels[i].contains(v) { seenLevels[i].insert(v); levels[i].append(v) }
+            }
+            if let k = slot[r.metric], runs[runs.count - 1].values[k] == nil { runs[runs.count - 1].values[k] = r.value }
         }
         for (dim, name) in columns.enumerated() where name != "seed" && levels[dim].count > 1 {
+            // Each run's key without this dimension.
+            let keys = runs.map { run -> String in
+                var p = run.parameters
+                p[dim] = ""
+                return ([run.route, run.session] + p).joined(separator: "\u{1}")
+            }
             for m in keyMetrics {
-                // key without this dimension → value at each level.
+                // key without this dimension → value at each level (the first row's, as the table lists them).
                 var byKey: [String: [String: Double]] = [:], keyOrder: [String] = [], unitOf: [String: String] = [:]
-                for r in table.rows where r.metric == m {
-                    var p = r.parameters
-                    p[dim] = ""
-                    let k = ([r.route, r.session] + p).joined(separator: "\u{1}")
-                    if byKey[k] == nil { keyOrder.append(k); unitOf[k] = view.unit(r) }
-                    if byKey[k]?[r.parameters[dim]] == nil { byKey[k, default: [:]][r.parameters[dim]] = r.value }
+                let ms = slot[m]!
+                for (run, k) in zip(runs, keys) {
+                    guard let value = run.values[ms] else { continue }
+                    if byKey[k] == nil { keyOrder.append(k); unitOf[k] = run.unit }
+                    if byKey[k]?[run.parameters[dim]] == nil { byKey[k, default: [:]][run.parameters[dim]] = value }
                 }
                 let reference = levels[dim][0]
                 for level in levels[dim].dropFirst() {
