@@ -72,12 +72,26 @@ public enum Statistics {
     /// of the sorted values, bit for bit) by selecting only the order statistics they need; `x`
     /// is reordered in place.
     ///
-    /// Complexity: O(n log k) expected for k quantiles (multiple quickselect, median-of-three pivots).
+    /// When every order statistic needed lies within the outer eighth of ranks at either end
+    /// (the bootstrap's tail quantiles), they are read in one pass by `tailOrderStatistics`
+    /// instead, and `x` is left as it is.
+    ///
+    /// Complexity: O(n log k) expected for k quantiles (multiple quickselect, median-of-three
+    /// pivots); O(n + t log t) expected for tail ranks within t of the ends.
     public static func quantilesBySelection(_ x: inout [Double], _ qs: [Double]) -> [Double] {
         guard !x.isEmpty else { return qs.map { _ in .nan } }
         let positions = qs.map { quantilePosition(count: x.count, $0, method: .linear) }
         var needed = Set<Int>()
         for p in positions { needed.insert(p.lo); needed.insert(p.hi) }
+        let n = x.count, ranks = Array(needed).sorted()
+        let lowCount = (ranks.last { $0 < n / 2 }).map { $0 + 1 } ?? 0
+        let highCount = (ranks.first { $0 >= n / 2 }).map { n - $0 } ?? 0
+        if lowCount + highCount <= n / 8,
+            let tails = x.withUnsafeBufferPointer({ tailOrderStatistics($0, ranks: ranks, lowCount: lowCount, highCount: highCount) })
+        {
+            let value = Dictionary(uniqueKeysWithValues: zip(ranks, tails))
+            return positions.map { quantileInterpolate(value[$0.lo]!, value[$0.hi]!, $0.weight) }
+        }
         x.withUnsafeMutableBufferPointer { select(&$0, Array(needed).sorted(), 0, $0.count - 1) }
         return positions.map { quantileInterpolate(x[$0.lo], x[$0.hi], $0.weight) }
     }

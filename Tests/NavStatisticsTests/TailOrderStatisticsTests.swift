@@ -1,0 +1,52 @@
+import NavCore
+import Testing
+
+@testable import NavStatistics
+
+/// The tail order statistics read in one pass (`tailOrderStatistics`, and `quantilesBySelection`
+/// through it) against a full sort: the same values, bit for bit, with ties, sorted and reversed
+/// input, and ranks at both ends and next to the middle.
+@Suite struct TailOrderStatisticsTests {
+    static func sample(_ n: Int, seed: UInt64, distinct: Int) -> [Double] {
+        var g = SeededRandom(seed: seed)
+        return (0..<n).map { _ in distinct > 0 ? Double(g.next() % UInt64(distinct)) * 0.1 : g.gaussian() }
+    }
+
+    @Test func tailRanksEqualASort() {
+        for (n, distinct, seed) in [(2, 0, UInt64(2)), (17, 3, 3), (1_000, 0, 4), (10_000, 0, 5), (10_000, 126, 6), (9_999, 2, 7)] {
+            for order in 0..<3 {
+                var x = Self.sample(n, seed: seed, distinct: distinct)
+                if order == 1 { x.sort() } else if order == 2 { x.sort(by: >) }
+                let sorted = x.sorted()
+                let low = max(1, n / 40), high = max(1, n / 50)
+                let ranks = Array(Set([0, low - 1, low / 2, n - 1, n - high, n - 1 - high / 3].filter { $0 >= 0 && $0 < n })).sorted()
+                let got = x.withUnsafeBufferPointer { tailOrderStatistics($0, ranks: ranks, lowCount: low, highCount: high) }
+                #expect(got?.map(\.bitPattern) == ranks.map { sorted[$0].bitPattern }, "n \(n), distinct \(distinct), order \(order)")
+            }
+        }
+    }
+
+    @Test func declinesWhatItCannotAnswer() {
+        let x = Self.sample(100, seed: 9, distinct: 0)
+        // A rank between the tails, and a NaN in the sample.
+        #expect(x.withUnsafeBufferPointer { tailOrderStatistics($0, ranks: [50], lowCount: 5, highCount: 5) } == nil)
+        var withNaN = x
+        withNaN[40] = .nan
+        #expect(withNaN.withUnsafeBufferPointer { tailOrderStatistics($0, ranks: [0], lowCount: 5, highCount: 5) } == nil)
+    }
+
+    /// The bootstrap's four quantiles through the tails and through the quickselect (a middle
+    /// quantile forces it): equal to the sorted sample's numpy-linear quantiles.
+    @Test func quantilesBySelectionEqualTheSortedDefinition() {
+        for seed in UInt64(10)..<UInt64(16) {
+            let x = Self.sample(10_000, seed: seed, distinct: seed % 2 == 0 ? 0 : 300)
+            let sorted = x.sorted()
+            for qs in [[0.025, 0.975, 0.011, 0.991], [0.025, 0.975, 0.5, 0.9]] {
+                var y = x
+                let got = Statistics.quantilesBySelection(&y, qs)
+                let want = qs.map { quantile(sorted: sorted, $0, method: .linear) }
+                #expect(got.map(\.bitPattern) == want.map(\.bitPattern), "seed \(seed), \(qs)")
+            }
+        }
+    }
+}
