@@ -154,7 +154,13 @@ func traceMemory(_ plan: ExperimentPlan, _ label: String) {
     guard plan.tracesMemory,
         let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)
     else { return }
-    let fields = status.split(separator: "\n").filter { $0.hasPrefix("VmRSS:") || $0.hasPrefix("VmHWM:") }
-        .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().joined(separator: " ") }
-    FileHandle.standardError.write(Data("memory: \(label): rss \(fields.first ?? "?"), peak \(fields.last ?? "?")\n".utf8))
+    // By name: /proc lists VmHWM (the peak) before VmRSS.
+    func field(_ name: String) -> String {
+        status.split(separator: "\n").first { $0.hasPrefix(name) }
+            .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().joined(separator: " ") } ?? "?"
+    }
+    // The monotonic clock beside it: the difference of two lines is the phase's wall time.
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    FileHandle.standardError.write(
+        Data("memory: \(label): rss \(field("VmRSS:")), peak \(field("VmHWM:")), clock \(String(format: "%.3f", seconds)) s\n".utf8))
 }
