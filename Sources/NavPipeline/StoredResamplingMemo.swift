@@ -19,6 +19,9 @@ final class StoredResamplingMemo: ResamplingMemo {
 
     /// The most numbers one result holds (both bootstrap intervals).
     static let maximumResultCount = 4
+    /// Rows read from a store at most (≈ 200 bytes each in memory): a store edited to hold more
+    /// cannot make a report allocate without bound; results past it are computed again.
+    static let maximumRows = 2_000_000
 
     /// Reads the memo of `store` (empty when it has none).
     ///
@@ -28,11 +31,15 @@ final class StoredResamplingMemo: ResamplingMemo {
         var stored: [String: [Double]] = [:]
         do {
             try store.pool.read { db in
+                // Bounded in SQL (nothing longer reaches Swift; at most `maximumRows` rows are read).
                 let rows = try Row.fetchCursor(
-                    db, sql: "SELECT key, result, checksum FROM resampling_memo WHERE typeof(key) = 'text' AND typeof(result) = 'blob'")
+                    db,
+                    sql: "SELECT key, result, checksum FROM resampling_memo WHERE typeof(key) = 'text' AND length(key) = 64 "
+                        + "AND typeof(result) = 'blob' AND length(result) <= \(8 * Self.maximumResultCount) AND typeof(checksum) = 'text' "
+                        + "AND length(checksum) = 64 LIMIT \(Self.maximumRows)")
                 while let row = try rows.next() {
-                    let key: String = row[0], data: Data = row[1]
-                    guard let checksum = String.fromDatabaseValue(row[2] as DatabaseValue),
+                    guard let key = String.fromDatabaseValue(row[0] as DatabaseValue), let data = Data.fromDatabaseValue(row[1] as DatabaseValue),
+                        let checksum = String.fromDatabaseValue(row[2] as DatabaseValue),
                         data.count % 8 == 0, (8...(8 * Self.maximumResultCount)).contains(data.count),
                         checksum == Self.checksum(key: key, data: data)
                     else { continue }
@@ -60,21 +67,25 @@ final class StoredResamplingMemo: ResamplingMemo {
     /// Results computed by this report (not read from the memo).
     var computed: Int { state.withLock { $0.added.count } }
 
-    /// Writes the results computed in this report and removes the rows it did not use, in one
-    /// transaction.
+    /// Leaves in the store exactly the results this report used or computed, in one transaction:
+    /// nothing is written when it used every row and computed nothing (a cached rerun); otherwise
+    /// the table is rewritten, which also drops rows the reader skipped (damaged, oversized).
     ///
     /// - Throws: `TraceError.writeFailed` when the store cannot be written (a full disk).
+    /// - Complexity: O(rows kept) when anything changed.
     func save(to store: ResultsStore) throws {
         let (added, used) = state.withLock { ($0.added, $0.used) }
-        let unused = stored.keys.filter { !used.contains($0) }
-        guard !added.isEmpty || !unused.isEmpty else { return }
         try storeWrite(store.path) {
             try store.pool.write { db in
-                for key in unused { try db.execute(sql: "DELETE FROM resampling_memo WHERE key = ?", arguments: [key]) }
-                for key in added.keys.sorted() {
-                    let data = Self.bytes(added[key]!)
+                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resampling_memo") ?? 0
+                if added.isEmpty && rows == used.count { return }
+                var kept = added
+                for key in used where kept[key] == nil { kept[key] = stored[key] }
+                try db.execute(sql: "DELETE FROM resampling_memo")
+                for key in kept.keys.sorted() {
+                    let data = Self.bytes(kept[key]!)
                     try db.execute(
-                        sql: "INSERT OR REPLACE INTO resampling_memo(key, result, checksum) VALUES (?, ?, ?)",
+                        sql: "INSERT INTO resampling_memo(key, result, checksum) VALUES (?, ?, ?)",
                         arguments: [key, data, Self.checksum(key: key, data: data)])
                 }
             }

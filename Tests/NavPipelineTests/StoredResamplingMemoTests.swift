@@ -42,5 +42,17 @@ import Testing
         _ = try runExperiment(spec, workers: 2, command: "test")
         #expect(try read() == cold)
         #expect(try memoRows(storePath) == rows)
+        // Rows a store was edited to hold (a 1 MiB result, a key of the wrong length, a number for
+        // a checksum) are not read, do not change the report, and are gone after it.
+        try DatabaseQueue(path: storePath).write { db in
+            try db.execute(
+                sql: "INSERT INTO resampling_memo(key, result, checksum) VALUES (?, ?, ?), ('short', x'00', 'c'), (?, x'0000000000000000', 7)",
+                arguments: [
+                    String(repeating: "a", count: 64), Data(count: 1 << 20), String(repeating: "b", count: 64), String(repeating: "c", count: 64),
+                ])
+        }
+        _ = try runExperiment(spec, workers: 2, command: "test")
+        #expect(try read() == cold)
+        #expect(try memoRows(storePath) == rows)
     }
 }
