@@ -44,8 +44,8 @@ extension Array {
 /// (libhdf5 keeps its free-listed blocks for good) splits the heap into holes of exactly the
 /// arrays' sizes; the next small allocation carves a few KiB out of the smallest hole, the same
 /// array no longer fits it and takes the next one, and the last array grows the heap: a second
-/// read of the same three datasets peaked one 26 MB array higher than the first (123 vs 97 MB,
-/// h5py 99 MB). So this also sets aside `smallAllocationReserve` bytes of free heap below a
+/// read of the same three datasets peaked one 26 MB array higher than the first (119.8 vs 94.8
+/// MiB, h5py 96.5 MiB). So this also sets aside `smallAllocationReserve` bytes of free heap below a
 /// block that stays allocated (`reserveHeapForSmallAllocations`): glibc serves a small request
 /// from the smallest free block that fits, the reserve, so large arrays stay side by side at the
 /// heap top, merge back into it when freed, and the next read reuses the same pages — no faults
@@ -67,8 +67,8 @@ public func keepLargeBuffersMapped() {
 /// Bytes of free heap `keepLargeBuffersMapped` sets aside for small allocations: more than
 /// libhdf5 and the Swift runtime keep allocated between reads (tens of KiB), far less than the
 /// arrays it keeps apart. A gzip read's chunk buffers (1.5 MB) do not fit: they come from the
-/// top and are freed before the next array. 8 MiB held them too, but peaked 1.6 MB higher and
-/// read 2 % slower (scripts/bench-h5-rss.sh, docs/benchmarks.md).
+/// top and are freed before the next array. 8 MiB held them too, but peaked 1.6 MiB higher and
+/// its gzip reads were 1–2 % slower (scripts/bench-h5-rss.sh, docs/benchmarks.md).
 public let smallAllocationReserve = 1 << 20
 
 #if canImport(Glibc)
