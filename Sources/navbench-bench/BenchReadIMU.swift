@@ -11,6 +11,8 @@ struct ReadIMU: ParsableCommand {
     @Option(help: "peer-bench workload folder (make_workload.py output).") var data: String
     @Option(help: "Timed repeats.") var repeats: Int = 7
     @Option(help: "contiguous, gzip or both.") var layout: String = "both"
+    @Flag(help: "Read each file once, untimed, and print its bytes (a whole process for peak RSS: scripts/bench-h5-rss.sh).")
+    var once = false
 
     func validate() throws {
         try checkRepeats(repeats)
@@ -22,6 +24,10 @@ struct ReadIMU: ParsableCommand {
         let all = [("navbench_read_imu", "imu.h5", "contiguous"), ("navbench_read_imu_gzip", "imu_gzip.h5", "gzip")]
         for (id, name, kind) in all where layout == "both" || layout == kind {
             let path = (data as NSString).appendingPathComponent(name)
+            if once {
+                rows.append(try jsonLine(["id": id, "bytes": try readOnce(path)]))
+                continue
+            }
             var bytes = 0
             var faults = 0
             let (m, runs) = try medianSeconds(repeats: repeats) {
@@ -40,5 +46,15 @@ struct ReadIMU: ParsableCommand {
                 ]))
         }
         print(rows.joined(separator: "\n"))
+    }
+
+    /// Opens `path`, reads the three datasets fully (all three held at once, as h5py's
+    /// `f['imu/timestamps'][:]` etc.), closes; the bytes read.
+    func readOnce(_ path: String) throws -> Int {
+        let r = try HDF5Reader(path: path)
+        let t = try r.readDoubles("/imu/timestamps").values
+        let a = try r.readDoubles("/imu/accel").values
+        let g = try r.readDoubles("/imu/gyro").values
+        return withExtendedLifetime((t, a, g)) { 8 * (t.count + a.count + g.count) }
     }
 }
