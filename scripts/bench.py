@@ -111,11 +111,13 @@ def row_csv(rows, name, spec, peer_program, goal_ratio, peer_rounds):
     r = pair(nav_cmd, peer_cmd, ROUNDS, peer_rounds)
     import numpy as np
     n, p = bench_csv.column(nav_out), bench_csv.column(py_out)
-    diff = float(np.max(np.abs(n - p) / np.maximum(np.abs(p), 1e-12)))
+    # Relative to the signal's scale (an element's own relative difference explodes where the
+    # filtered signal crosses zero: 2e-7 there for differences of 3e-12).
+    diff = float(np.max(np.abs(n - p)) / np.max(np.abs(p)))
     peer = "pandas + scipy" if name == "butter" else "pandas + filterpy"
     r.update(name=f"{spec.split(':')[0]} on a 1 M-row CSV, whole process", peer=peer,
              goal=f"≥ {round(1 / goal_ratio)}× {peer} (time ratio ≤ {goal_ratio:g})", met=r["time_ratio"]["median"] <= goal_ratio,
-             check=f"largest relative difference {diff:.1e}", check_ok=diff <= 1e-9, load=f"{start}–{load()}")
+             check=f"largest difference {diff:.1e} of the largest |value|", check_ok=diff <= 1e-9, load=f"{start}–{load()}")
     rows.append(r)
 
 
@@ -169,14 +171,16 @@ def row_parse(rows):
     start = load()
     files = [os.path.join(DATA, "groundtruth.tum"), os.path.join(DATA, "estimate.tum")]
     nav_mb, peer_mb, checks = [], [], []
-    for _ in range(ROUNDS):
-        n = jsonl([BENCH, "parse"] + files + ["--rounds", "1"])[0]
-        p = json.loads(subprocess.run([PY, "-c", PANDAS_PARSE] + files + ["1"], check=True, capture_output=True, text=True).stdout)
-        nav_mb.append(n["wall"]["median_mb_s"])
-        peer_mb.append(p["bytes"] / 1e6 / p["runs_s"][0])
+    # Three alternating pairs of processes, each timing ROUNDS parses after a warm-up (a fresh
+    # process's first parse also pays the page faults of its buffers).
+    for _ in range(3):
+        n = jsonl([BENCH, "parse"] + files + ["--rounds", str(ROUNDS)])[0]
+        p = json.loads(subprocess.run([PY, "-c", PANDAS_PARSE] + files + [str(ROUNDS)], check=True, capture_output=True, text=True).stdout)
+        nav_mb += [n["bytes"] / 1e6 / t for t in n["wall"]["runs_s"]]
+        peer_mb += [p["bytes"] / 1e6 / t for t in p["runs_s"]]
         checks.append(n["checksum_fnv1a"] == p["checksum_fnv1a"])
     rows.append({"name": "parse the 40 MB TUM pair (MB/s, one core, bytes in memory)", "peer": "pandas.read_csv (C reader, round_trip)",
-                 "rounds": ROUNDS, "navbench_value": spread(nav_mb), "peer_value": spread(peer_mb), "unit": "MB/s",
+                 "rounds": 3 * ROUNDS, "navbench_value": spread(nav_mb), "peer_value": spread(peer_mb), "unit": "MB/s",
                  "goal": "≥ 1000 MB/s", "met": statistics.median(nav_mb) >= 1000,
                  "check": f"values' checksum {n['checksum_fnv1a']} equal to pandas' in every round", "check_ok": all(checks),
                  "load": f"{start}–{load()}"})
