@@ -40,9 +40,7 @@ public struct ClosedLoopWalkers: Sendable, Equatable {
         out.reserveCapacity(1 + Self.recordBytes * success.count)
         for i in success.indices {
             out.append(success[i] ? 1 : 0)
-            for v in [endOfRouteError[i], spl[i], ppws[i], routeDeviation[i]] {
-                withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) }
-            }
+            for v in [endOfRouteError[i], spl[i], ppws[i], routeDeviation[i]] { out.appendLittleEndian(v) }
         }
         return out
     }
@@ -53,11 +51,7 @@ public struct ClosedLoopWalkers: Sendable, Equatable {
         guard bytes.first == Self.version, (bytes.count - 1) % Self.recordBytes == 0 else { return nil }
         var walkers = ClosedLoopWalkers(success: [], endOfRouteError: [], spl: [], ppws: [], routeDeviation: [])
         var i = 1
-        func value(_ at: Int) -> Double {
-            var bits: UInt64 = 0
-            for k in 0..<8 { bits |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
-            return Double(bitPattern: bits)
-        }
+        func value(_ at: Int) -> Double { bytes.littleEndianDouble(at: at) }
         while i < bytes.count {
             guard bytes[i] <= 1 else { return nil }
             walkers.success.append(bytes[i] == 1)

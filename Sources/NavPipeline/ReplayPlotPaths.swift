@@ -34,7 +34,7 @@ struct ReplayPlotPaths: Equatable {
         var out = [UInt8]()
         out.reserveCapacity(size)
         for c in counts { withUnsafeBytes(of: UInt32(c).littleEndian) { out.append(contentsOf: $0) } }
-        func add(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
+        func add(_ v: Double) { out.appendLittleEndian(v) }
         for path in paths { for p in path { add(p[0]); add(p[1]) } }
         for e in positionErrors { add(e) }
         return out
@@ -50,10 +50,8 @@ struct ReplayPlotPaths: Equatable {
         guard 16 + 8 * (2 * (counts[0] + counts[1] + counts[2]) + counts[3]) == bytes.count else { return nil }
         var at = 16
         func next() -> Double {
-            var bits: UInt64 = 0
-            for k in 0..<8 { bits |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
-            at += 8
-            return Double(bitPattern: bits)
+            defer { at += 8 }
+            return bytes.littleEndianDouble(at: at)
         }
         func path(_ n: Int) -> [[Double]] {
             (0..<n).map { _ in

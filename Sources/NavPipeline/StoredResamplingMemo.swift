@@ -44,9 +44,7 @@ final class StoredResamplingMemo: ResamplingMemo {
                         checksum == Self.checksum(key: key, data: data)
                     else { continue }
                     let bytes = [UInt8](data)
-                    stored[key] = stride(from: 0, to: bytes.count, by: 8).map { i in
-                        Double(bitPattern: bytes[i..<i + 8].reduce(into: UInt64(0)) { w, b in w = w << 8 | UInt64(b) })
-                    }
+                    stored[key] = stride(from: 0, to: bytes.count, by: 8).map { bytes.littleEndianDouble(at: $0) }
                 }
             }
         } catch { throw ResultsStoreError.unreadable(path: store.path, reason: "\(error)") }
@@ -92,9 +90,11 @@ final class StoredResamplingMemo: ResamplingMemo {
         }
     }
 
-    /// Big-endian bit patterns.
+    /// The result's doubles, little-endian (`appendLittleEndian`, as the artifacts).
     static func bytes(_ result: [Double]) -> Data {
-        Data(result.flatMap { v in (0..<8).reversed().map { UInt8(truncatingIfNeeded: v.bitPattern >> (8 * UInt64($0))) } })
+        var out: [UInt8] = []
+        for v in result { out.appendLittleEndian(v) }
+        return Data(out)
     }
 
     static func checksum(key: String, data: Data) -> String {

@@ -24,8 +24,9 @@ public struct ResamplingKey: Hashable, Sendable {
     public let digest: String
 
     /// Changed whenever a memoised procedure could give other bits for the same inputs (a new
-    /// resampling scheme, another quantile rule): every stored result then misses.
-    static let revision = "resampling 1: bootstrap-mean (BCa, percentile, expanded), sign-flip (exact <= 20, Monte Carlo)"
+    /// resampling scheme, another quantile rule) or the stored encoding changes (2: little-endian
+    /// as the artifacts): every stored result then misses.
+    static let revision = "resampling 2: bootstrap-mean (BCa, percentile, expanded), sign-flip (exact <= 20, Monte Carlo)"
 
     /// - Complexity: O(values).
     init(procedure: String, parameters: [UInt64], values: [Double]) {

@@ -41,7 +41,7 @@ struct ReadIMU: ParsableCommand {
             }
             rows.append(
                 try jsonLine([
-                    "id": id, "median_s": m, "mb_per_s": Double(bytes) / 1e6 / m, "repeats": repeats, "runs": runs,
+                    "id": id, "median_s": m, "mb_per_s": Double(bytes) / 1e6 / m, "bytes": bytes, "repeats": repeats, "runs": runs,
                     "minor_faults_last_read": faults,
                 ]))
         }
