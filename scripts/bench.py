@@ -9,6 +9,7 @@ navbench and its peer alternate, A B A B …, so the machine's drift hits both):
   butter     navbench filter CSV --spec butter…   vs  pandas + scipy sosfiltfilt  (largest relative difference)
   kalman     navbench filter CSV --spec kalman-cv vs  pandas + filterpy           (largest relative difference)
   h5 read    navbench-bench read-imu              vs  h5py (bench_peers.py --only h5): in-process medians (bytes read equal)
+  h5-rss     navbench-bench read-imu --once       vs  python h5py, one read each: whole-process peak RSS ≤ h5py's
   parse      navbench-bench parse vs pandas.read_csv (round_trip), bytes in memory: MB/s, goal ≥ 1000, same values
   walker     navbench-bench simulate --walker cane: runs/s on one core, goal ≥ 5000
   report     navbench-bench experiment --routes 20 --configs 50: report share of the cold wall, goal < 10 %
@@ -169,6 +170,30 @@ print(json.dumps({"runs_s": runs, "bytes": sum(map(len, blobs)), "checksum_fnv1a
 """
 
 
+H5PY_READ_ONCE = r"""
+import h5py, sys
+with h5py.File(sys.argv[1], "r") as f:
+    t = f["imu/timestamps"][:]; a = f["imu/accel"][:]; g = f["imu/gyro"][:]
+print(t.nbytes + a.nbytes + g.nbytes)
+"""
+
+
+def row_h5_rss(rows):
+    """Peak RSS of one process that opens the workload, reads the three datasets and exits."""
+    for layout, name in (("contiguous", "imu.h5"), ("gzip", "imu_gzip.h5")):
+        start = load()
+        nav_cmd = [BENCH, "read-imu", "--data", DATA, "--once", "--layout", layout]
+        peer_cmd = [PY, "-c", H5PY_READ_ONCE, os.path.join(DATA, name)]
+        r = pair(nav_cmd, peer_cmd, ROUNDS)
+        nav_bytes = jsonl(nav_cmd)[0]["bytes"]
+        peer_bytes = int(subprocess.run(peer_cmd, check=True, capture_output=True, text=True).stdout.split()[-1])
+        rss = r["navbench_rss_mib"]["median"] / r["peer_rss_mib"]["median"]
+        r.update(name=f"HDF5 read of the IMU workload ({layout}), whole process, peak RSS", peer="h5py",
+                 goal="peak RSS ≤ h5py's", met=rss <= 1, check=f"peak RSS ratio {rss:.3f}; bytes read {nav_bytes:,} vs {peer_bytes:,}",
+                 check_ok=nav_bytes == peer_bytes, load=f"{start}–{load()}")
+        rows.append(r)
+
+
 def row_parse(rows):
     start = load()
     files = [os.path.join(DATA, "groundtruth.tum"), os.path.join(DATA, "estimate.tum")]
@@ -262,7 +287,7 @@ def main():
     rows = []
     steps = [("ape", row_ape), ("butter", lambda r: row_csv(r, "butter", "butter:order=4,cutoff=5,zero-phase", bench_csv.PEER_BUTTER, 0.1, None)),
              ("kalman", lambda r: row_csv(r, "kalman", "kalman-cv:q=0.5,r=0.0016", bench_csv.PEER_KALMAN, 0.02, 1)),
-             ("h5", row_h5), ("parse", row_parse), ("walker", row_walker), ("report", row_report), ("cached", row_cached)]
+             ("h5", row_h5), ("h5-rss", row_h5_rss), ("parse", row_parse), ("walker", row_walker), ("report", row_report), ("cached", row_cached)]
     only = set(os.environ.get("ONLY", "").split(",")) - {""}
     for name, step in steps:
         if only and name not in only:
