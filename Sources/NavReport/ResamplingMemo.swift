@@ -82,13 +82,14 @@ func memoisedSignFlipP(_ differences: [Double], resamples: Int, seed: UInt64, me
 public final class InMemoryResamplingMemo: ResamplingMemo, @unchecked Sendable {
     private let lock = NSLock()
     private var results: [ResamplingKey: [Double]] = [:]
+    private var answered = 0
     /// Lookups answered from the memo.
-    public private(set) var hits = 0
+    public var hits: Int { lock.lock(); defer { lock.unlock() }; return answered }
     public init() {}
     public func lookup(_ key: ResamplingKey) -> [Double]? {
         lock.lock(); defer { lock.unlock() }
         let r = results[key]
-        if r != nil { hits += 1 }
+        if r != nil { answered += 1 }
         return r
     }
     public func record(_ key: ResamplingKey, _ result: [Double]) {

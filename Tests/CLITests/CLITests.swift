@@ -114,3 +114,11 @@ let fixtures = "Tests/NavIOTests/Fixtures"
         #expect(r.err.hasPrefix("navbench: error: --navigations must be from 1 to 100, got 0"))
     }
 }
+
+/// A new empty folder under the temporary directory, named after `label` (the test) and a UUID;
+/// the caller removes it.
+func scratchFolder(_ prefix: String, _ label: String = #function) throws -> String {
+    let dir = NSTemporaryDirectory() + "nb-\(prefix)-\(label.filter(\.isLetter))-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+}

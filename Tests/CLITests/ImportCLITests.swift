@@ -6,16 +6,12 @@ import Testing
 @Suite(.serialized) struct ImportCLITests {
     static let imp = "Tests/NavImportTests/Fixtures/import"
 
-    func scratch(_ label: String = #function) -> String {
-        let dir = NSTemporaryDirectory() + "nb-import-\(label.filter(\.isLetter))-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    func scratch(_ label: String = #function) throws -> String { try scratchFolder("import", label) }
 
     /// The statistics of `navbench ape` on the TUM text files and on the imported trace agree
     /// to the last printed digit, and equal evo's RMSE 0.013470 m (SE(3) alignment, 785 pairs).
     @Test func apeOnImportedTraceEqualsApeOnTheOriginals() throws {
-        let dir = scratch()
+        let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let gt = "\(Self.imp)/real/tum-fr1-xyz/freiburg1_xyz-groundtruth.txt", est = "\(Self.imp)/real/tum-fr1-xyz/freiburg1_xyz-rgbdslam.txt"
         let imported = try navbench(["import", "tum", gt, est, "--out", dir + "/fr1.h5"], cwd: repoRoot)
@@ -36,7 +32,7 @@ import Testing
     }
 
     @Test func successPrintsTheStreams() throws {
-        let dir = scratch()
+        let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try navbench(["import", "clew-crd", "\(Self.imp)/clew/route.crd", "--out", dir + "/route.h5"], cwd: repoRoot)
         #expect(r.status == 0 && r.err == "")
@@ -57,7 +53,7 @@ import Testing
     }
 
     @Test func importErrorsAreOneLineAndWriteNothing() throws {
-        let dir = scratch()
+        let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let cases: [([String], String)] = [
             (
@@ -91,7 +87,7 @@ import Testing
     }
 
     @Test func notesGoToStandardError() throws {
-        let dir = scratch()
+        let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try navbench(["import", "coremotion-logger", "\(Self.imp)/real/coremotion-data-logger", "--out", dir + "/cm.h5"], cwd: repoRoot)
         #expect(r.status == 0)
@@ -116,7 +112,7 @@ import Testing
     /// committed bytes (the whole script: run it twice and diff the manifests).
     @Test(.enabled(if: FileManager.default.fileExists(atPath: source)))
     func realDatasetsRegenerateBitForBit() throws {
-        let dir = scratch()
+        let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let manifest =
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: repoRoot + "/Datasets/real/manifest.json")))

@@ -80,8 +80,7 @@ import Testing
 /// `import ipin`: a record type from the file is echoed in a note, escaped (never raw control bytes on a terminal).
 @Suite struct IPINImportCLITests {
     @Test func notesFromTheFileAreEscaped() throws {
-        let dir = NSTemporaryDirectory() + "nb-ipin-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try scratchFolder("ipin")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try "POSI;1.0;1;49.46;11.11;0;100\n\u{1B}[2J;1;2\n".write(toFile: dir + "/log.txt", atomically: true, encoding: .utf8)
         let r = try navbench(["import", "ipin", dir + "/log.txt", "--out", dir + "/t.h5"])
