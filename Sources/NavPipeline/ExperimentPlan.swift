@@ -3,8 +3,9 @@ import NavCore
 import NavGuidance
 import NavIO
 
-// The planned experiment and its replay jobs (values only: planning is `planExperiment`,
-// running is `executeJobs`, both in ExperimentRunner.swift).
+// The planned experiment and its replay jobs (values only: planning is `planExperiment` in
+// ExperimentRunner.swift; the jobs run as units of `GuidanceReplayKind` on the one engine,
+// `executeResultKinds`).
 
 /// One (route, navigation session, configuration) to run.
 public struct ExperimentJob: Sendable {

@@ -3,7 +3,6 @@ import NavCore
 import NavGuidance
 import NavIO
 import NavReport
-import Synchronization
 
 /// Checks the inputs and lists the jobs: every navigation session of a route × every
 /// configuration, paired with the route's recording, in a fixed order.
@@ -65,15 +64,6 @@ public func planExperiment(_ spec: ExperimentSpec, shard: Int = 1, shards: Int =
     return plan
 }
 
-/// The jobs of shard `shard` (1-based) of `shards`: a contiguous block of the job order (route,
-/// session, configuration), so a shard needs the inputs of few sessions. Block sizes differ by at
-/// most one; the blocks of 1…shards cover 0..<count once. Needs count ≥ 0 and 1 ≤ shard ≤
-/// shards; the products are taken at full width, so no count and shard overflow.
-public func shardRange(count: Int, shard: Int, shards: Int) -> Range<Int> {
-    func cut(_ k: Int) -> Int { shards.dividingFullWidth(count.multipliedFullWidth(by: k)).quotient }
-    return cut(shard - 1)..<cut(shard)
-}
-
 /// Pairs the inputs by route and lists the jobs (also for sessions made in memory or on demand,
 /// as the sweep benchmark does; `checksums` then identify them in the cache).
 public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums inputChecksums: [String: String], failures: [String]) -> ExperimentPlan
@@ -114,69 +104,25 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
         specSHA256: sha256Hex(of: Data(spec.text.utf8)))
 }
 
-/// Runs the plan's jobs (those of shard `shard` of `shards`, `shardRange` of the job indices) on `workers` threads. A job whose
+/// Runs the plan's replay jobs (those of shard `shard` of `shards`) on `workers` threads: the
+/// one engine (`executeResultKinds`) with the replay kind (`GuidanceReplayKind`). A job whose
 /// run is in the results store at `storePath` (`ResultsStore`, row checksum verified) is skipped;
 /// a new run's metrics are committed to the store in batches as jobs finish, with the paths the
-/// plots draw (`ReplayPlotPaths`) for a run of the plot sample (`PlotSample.ofWholePlan`), so no
-/// report, rerun or merge runs it again. A failing job is listed (and recorded in the store's
+/// plots draw for a run of the plot sample. A failing job is listed (and recorded in the store's
 /// `failures`) and the rest completes. No result is kept in memory: the report reads the store
 /// (`writeExperimentReport`).
 ///
-/// - Returns: jobs done (computed or found in the store), failure lines, and jobs computed.
+/// - Returns: jobs done (computed or found in the store), failure lines in job order, and jobs computed.
 /// - Throws: `ResultsStoreError` when the store cannot be opened or written.
-/// - Complexity: memory O(workers + batch + failures + sample), not O(jobs).
+/// - Complexity: memory O(jobs of the shard as units + workers + batch + failures).
 public func executeJobs(
     _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
     progress: ProgressHandler? = nil, stop: StopRequest? = nil
 ) throws -> (done: Int, failures: [String], computed: Int) {
-    let block = plan.shardJobs ?? shardRange(count: plan.jobs.count, shard: shard, shards: shards)
-    // Positions in plan.jobs (sorted by index) of the block: a contiguous range, no copy of the jobs.
-    let first = plan.jobs.firstIndex { $0.index >= block.lowerBound } ?? plan.jobs.endIndex
-    let indices = first..<(plan.jobs[first...].firstIndex { $0.index >= block.upperBound } ?? plan.jobs.endIndex)
-    try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    let store = try ResultsStore(path: storePath)
-    try store.describe(plan, shard: shard, shards: shards)
-    plan.inputs.reserve(workers: workers)
-    let sample = Set(PlotSample.ofWholePlan(plan).indices)
-    let state = Mutex((computed: 0, failures: [String](), storeError: String?.none))
-    let done = forEachConcurrently(indices.count, workers: workers, phase: "guidance runs", progress: progress, stop: stop) { i in
-        let job = plan.jobs[indices[indices.startIndex + i]]
-        var failure: String?, computed = false, storeError: String?
-        let stored = (try? store.read { try $0.metrics(key: job.key) }) ?? nil
-        if stored == nil {
-            let started = Date()
-            do {
-                let drawn = sample.contains(job.index)
-                let r = try runJob(job, plan: plan, paths: drawn)
-                let paths = drawn ? ReplayPlotPaths(r).bytes(limit: StoreLimits.artifactBytes) : nil
-                computed = true
-                do {
-                    try store.add(
-                        StoredResult(
-                            key: job.key, kind: guidanceResultKind, index: job.index, route: r.route, session: r.session,
-                            configuration: job.configuration.label, recordingSHA256: plan.checksums[job.recording] ?? "",
-                            navigationSHA256: plan.checksums[job.navigation] ?? "", seconds: Date().timeIntervalSince(started), metrics: r.metrics,
-                            artifacts: paths.map { [ReplayPlotPaths.artifactName: $0] } ?? [:]))
-                } catch { storeError = "\(error)" }
-            } catch {
-                failure = "\(job.navigation) [\(job.configuration.label)]: \(error)"
-                do {
-                    try store.fail(
-                        key: job.key, kind: guidanceResultKind, index: job.index, input: job.navigation, configuration: job.configuration.label,
-                        message: failure!)
-                } catch { storeError = "\(error)" }
-            }
-        }
-        return state.withLock { s in
-            if let failure { s.failures.append(failure) }
-            if computed { s.computed += 1 }
-            if let storeError, s.storeError == nil { s.storeError = storeError }
-            return s.storeError == nil ? .next : .stop
-        }
-    }
-    try store.flush()
-    if let e = state.withLock({ $0.storeError }) { throw ResultsStoreError.unreadable(path: storePath, reason: e) }
-    return state.withLock { s in (done - s.failures.count, s.failures.sorted(), s.computed) }
+    let counts = try executeResultKinds(
+        plan, kinds: [GuidanceReplayKind()], storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress,
+        stop: stop)
+    return (counts.done, counts.failures, counts.computed)
 }
 
 /// Copies the shard stores of the report folder into `OUTPUT/results.sqlite` (streamed in SQL,

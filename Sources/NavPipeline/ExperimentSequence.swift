@@ -98,7 +98,11 @@ public func mergeExperiment(
     traceMemory(plan, "planned \(plan.jobs.count) jobs")
     let (store, missing) = try mergeShardStores(plan)
     if !allowMissing { try checkMergeComplete(plan, store: store, resultKinds: resultKinds) }
-    let failures = missing.map { "\($0.navigation) [\($0.configuration.label)]: no result (failed or its shard did not run)" }
+    // A missing run's line as an unsharded report gives it: its stored failure (or "no result").
+    let missingKeys = Set(missing.map(\.key))
+    let failures = try store.read { reader in
+        try GuidanceReplayKind().units(of: plan).filter { missingKeys.contains($0.key) }.map { try missingResultLine($0, reader: reader) }
+    }
     let summaryPath = ExperimentOutputs(folder: spec.output).summary
     let before = existingReportBytes(summaryPath)
     let report = try writeExperimentReport(

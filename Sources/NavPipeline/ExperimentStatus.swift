@@ -124,9 +124,7 @@ public func experimentStatus(
 /// Every unit of work of `plan` (key and title), in the order each engine splits it across
 /// shards: replay runs, then each asked result kind's units (closed-loop cells among them).
 func unitBlocks(_ plan: ExperimentPlan, resultKinds: [any ResultKind]) -> [[(key: String, title: String)]] {
-    var blocks: [[(key: String, title: String)]] = [
-        plan.jobs.map { ($0.key, "\($0.navigation) [\($0.configuration.label)]") }
-    ]
+    var blocks: [[(key: String, title: String)]] = [GuidanceReplayKind().units(of: plan).map { ($0.key, $0.title) }]
     for kind in resultKinds where kind.isAsked(by: plan.spec) { blocks.append(kind.units(of: plan).map { ($0.key, $0.title) }) }
     return blocks
 }

@@ -4,15 +4,16 @@ import NavIO
 import NavReport
 import Synchronization
 
-// Result kinds beside guidance replay runs: heading calibration, beacon proximity, gyroscope
-// filters, APE, closed-loop cells, the walker-uncertainty analysis (`ResultKinds.standard`), and
-// any kind a caller registers.
-// Each kind plans its units of work from the experiment plan, computes one unit, and renders
-// its report section from the stored results; the engine below splits the units by the shard
-// rule (`shardRange`), runs them on the one executor (`forEachConcurrently`), commits them to
-// the one store schema (`ResultsStore`, their `kind` column) and reads them back, so a shard
-// computes its block, `merge` copies every kind and recomputes nothing. Adding a kind:
-// docs/result-kinds.md.
+// Kinds of units of work (`UnitKind`): guidance replay runs (`GuidanceReplayKind`) and the
+// result kinds (`ResultKind`: heading calibration, beacon proximity, gyroscope filters, APE,
+// closed-loop cells, the walker-uncertainty analysis — `ResultKinds.standard` — and any kind a
+// caller registers).
+// Each kind plans its units of work from the experiment plan and computes one unit; a result
+// kind also renders its report section from the stored results. The engine below splits the
+// units by the shard rule (`shardRange`), runs them on the one executor (`forEachConcurrently`),
+// commits them to the one store schema (`ResultsStore`, their `kind` column) and reads them
+// back, so a shard computes its block, `merge` copies every kind and recomputes nothing. Adding
+// a kind: docs/result-kinds.md.
 
 /// One unit of work of a result kind: what it reads, how it is labelled, its identity.
 public struct WorkUnit: Sendable, Equatable {
@@ -31,13 +32,17 @@ public struct WorkUnit: Sendable, Equatable {
     public var parameters: [String]
     /// What the unit is, for its failure line (`"<title>: <error>"`).
     public var title: String
+    /// The recording a replay run pairs with its navigation session `input` (stored as the
+    /// result's `recording_sha256`, the input's as `navigation_sha256`); empty for other kinds.
+    public var pairedRecording: String
 
     public init(
         key: String, index: Int, input: String, route: String, session: String, configuration: String, parameters: [String],
-        title: String
+        title: String, pairedRecording: String = ""
     ) {
         self.key = key; self.index = index; self.input = input; self.route = route; self.session = session
         self.configuration = configuration; self.parameters = parameters; self.title = title
+        self.pairedRecording = pairedRecording
     }
 }
 
@@ -92,37 +97,31 @@ func failureLine(_ unit: WorkUnit, _ error: Error) -> String {
     (error as? SharedUnitFailure)?.line ?? "\(unit.title): \(error)"
 }
 
-/// Computes units of one kind: `ResultKind.run`, or what `ResultKind.runner(for:plan:)` prepared.
+/// Computes units of one kind: `UnitKind.run`, or what `UnitKind.runner(for:plan:)` prepared.
 public typealias UnitRunner = @Sendable (WorkUnit) throws -> UnitOutcome
 
 /// The stored outcomes of one kind's units, in unit order (nil: failed or missing).
 public typealias KindResults = [(unit: WorkUnit, outcome: UnitOutcome?)]
 
-/// A kind of result: planned as units of work, each keyed, computed, stored and reported the
-/// same way by the engine (`executeResultKinds`, `resultKindSections`).
+/// A kind of unit of work: planned, keyed, computed and stored the same way by the one engine
+/// (`executeResultKinds`): guidance replay runs (`GuidanceReplayKind`, whose report streams from
+/// the store route by route) and every `ResultKind`.
 ///
-/// Contract: `units(of:)` is a function of the plan's input names, their checksums and the spec
-/// (never of stream lists, which a shard's plan lacks), so every shard and `merge` plan the same
-/// units with the same keys; `run` is deterministic; `section` is a function of the units and
-/// their stored outcomes, so a report written by `run` and one written by `merge` are the same bytes.
-public protocol ResultKind: Sendable {
+/// Contract: `units(of:)` is a function of the plan's input names, their metadata and checksums
+/// and the spec (never of stream lists, which a shard's plan lacks), so every shard and `merge`
+/// plan the same units with the same keys; `run` is deterministic.
+public protocol UnitKind: Sendable {
     /// The store's `kind` of its results (unique among the kinds of one run).
     var name: String { get }
-    /// The report's parameter columns (`WorkUnit.parameters` values) for its CSV file.
+    /// What its units are, for the progress display (default: `"<name> units"`).
+    var phase: String { get }
+    /// The names of `WorkUnit.parameters`, stored with each result (`name=value` per line) and,
+    /// for a result kind, its CSV's parameter columns.
     var parameterColumns: [String] { get }
-    /// Its rows' CSV in the report folder (`route, session, configuration, <parameters>, metric,
-    /// value, unit`, written by `section`): what `navbench compare` gates for this kind.
-    var csvFile: String { get }
-    /// Whether the spec asks for this kind: its section appears (even empty) only then.
-    func isAsked(by spec: ExperimentSpec) -> Bool
     /// The units, in a fixed order (see the contract above).
     func units(of plan: ExperimentPlan) -> [WorkUnit]
     /// Computes one unit; throws when it fails (listed, the batch goes on).
     func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome
-    /// The section from every unit with its stored outcome (nil: failed or missing), in unit order.
-    func section(_ results: KindResults, plan: ExperimentPlan) -> ReportSection
-    /// Whether `navbench compare` gates its CSV (default: yes).
-    var isGated: Bool { get }
     /// What computes the units one run computes (`units`, in unit order), with the work they
     /// share done once (the closed loop builds each scenario once for its cells). Default: `run`.
     /// The runner must give what `run` gives, unit by unit.
@@ -130,6 +129,45 @@ public protocol ResultKind: Sendable {
     /// Whether a stored outcome is a complete result of `unit` (default: any outcome). One that
     /// is not counts as missing: computed again by a run, "no result" in a report.
     func accepts(_ outcome: UnitOutcome, of unit: WorkUnit) -> Bool
+    /// The units of shard `shard` of `shards`: by default the block `shardRange` gives of the
+    /// unit order. (The replay's block is the plan's `shardJobs` when the plan is of one shard:
+    /// the same rule over the job indices, which a shard's plan keeps when it drops the jobs of
+    /// an unreadable input.)
+    func shardUnits(_ units: [WorkUnit], plan: ExperimentPlan, shard: Int, shards: Int) -> [WorkUnit]
+    /// Results committed per transaction: at most this many finished units are lost on
+    /// `kill -9` (default `resultKindBatchSize`).
+    var commitBatch: Int { get }
+}
+
+extension UnitKind {
+    public var phase: String { "\(name) units" }
+    public var commitBatch: Int { resultKindBatchSize }
+    public func runner(for units: [WorkUnit], plan: ExperimentPlan) -> UnitRunner {
+        let kind = self
+        return { try kind.run($0, plan: plan) }
+    }
+    public func accepts(_ outcome: UnitOutcome, of unit: WorkUnit) -> Bool { true }
+    public func shardUnits(_ units: [WorkUnit], plan: ExperimentPlan, shard: Int, shards: Int) -> [WorkUnit] {
+        Array(units[shardRange(count: units.count, shard: shard, shards: shards)])
+    }
+}
+
+/// A kind of result with its own report section: planned as units of work, each keyed,
+/// computed and stored by the engine (`UnitKind`), its section rendered from the stored outcomes
+/// (`resultKindSections`).
+///
+/// Contract (besides `UnitKind`'s): `section` is a function of the units and their stored
+/// outcomes, so a report written by `run` and one written by `merge` are the same bytes.
+public protocol ResultKind: UnitKind {
+    /// Its rows' CSV in the report folder (`route, session, configuration, <parameters>, metric,
+    /// value, unit`, written by `section`): what `navbench compare` gates for this kind.
+    var csvFile: String { get }
+    /// Whether the spec asks for this kind: its section appears (even empty) only then.
+    func isAsked(by spec: ExperimentSpec) -> Bool
+    /// The section from every unit with its stored outcome (nil: failed or missing), in unit order.
+    func section(_ results: KindResults, plan: ExperimentPlan) -> ReportSection
+    /// Whether `navbench compare` gates its CSV (default: yes).
+    var isGated: Bool { get }
     /// Kinds whose stored outcomes the section reads besides its own (default: none).
     var sectionReads: [any ResultKind] { get }
     /// The section, given also the stored outcomes of `sectionReads` by kind name. Default:
@@ -139,11 +177,6 @@ public protocol ResultKind: Sendable {
 
 extension ResultKind {
     public var isGated: Bool { true }
-    public func runner(for units: [WorkUnit], plan: ExperimentPlan) -> UnitRunner {
-        let kind = self
-        return { try kind.run($0, plan: plan) }
-    }
-    public func accepts(_ outcome: UnitOutcome, of unit: WorkUnit) -> Bool { true }
     public var sectionReads: [any ResultKind] { [] }
     public func section(_ results: KindResults, plan: ExperimentPlan, reading others: [String: KindResults]) -> ReportSection {
         section(results, plan: plan)
@@ -158,7 +191,7 @@ public func workUnitKey(kind: String, _ parts: [String]) -> String {
     return d.sha256
 }
 
-/// Counts of the result-kind units of one run.
+/// Counts of the units of one run.
 public struct ResultKindCounts: Sendable, Equatable {
     /// Units of this shard present afterwards (computed or found in the store).
     public var done = 0
@@ -173,33 +206,40 @@ public struct ResultKindCounts: Sendable, Equatable {
     }
 }
 
-/// Results of these kinds committed per transaction (at most this many lost on `kill -9`).
+/// Results committed per transaction (at most this many finished units are lost on `kill -9`).
 let resultKindBatchSize = 8
 
-/// Computes the units of `kinds` in shard `shard` of `shards` (`shardRange` of each kind's unit
-/// order) that are not present and verified in the store at `storePath` (`ResultKind.accepts`),
-/// on `workers` threads (one progress phase per kind, through its `runner`), committing each
-/// result, or its failure line, as it finishes. Counts are per kind too (`ResultKindCounts.byKind`).
+/// Computes the units of `kinds` in shard `shard` of `shards` (`UnitKind.shardUnits`: the
+/// `shardRange` block of each kind's unit order) that are not present and verified in the store
+/// at `storePath` (`UnitKind.accepts`), on `workers` threads (one progress phase per kind,
+/// through its `runner`), committing each result, or its failure line, as it finishes (results
+/// in batches of the kind's `commitBatch`). The store is created if needed and describes the plan (spec,
+/// inputs, configurations: what `merge` checks a shard store against) even when no kind has
+/// units. Counts are per kind too (`ResultKindCounts.byKind`).
 ///
 /// - Throws: `ResultsStoreError` when the store cannot be opened or written.
-/// - Complexity: O(units) keys; memory O(workers + batch + failures).
+/// - Complexity: O(units) keys, the presence checks on `workers` threads; memory O(units of one
+///   kind + workers + batch + failures).
 public func executeResultKinds(
-    _ plan: ExperimentPlan, kinds: [any ResultKind], storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
+    _ plan: ExperimentPlan, kinds: [any UnitKind], storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
     progress: ProgressHandler? = nil, stop: StopRequest? = nil
 ) throws -> ResultKindCounts {
-    let units = kinds.map { $0.units(of: plan) }
-    guard units.contains(where: { !$0.isEmpty }) else { return ResultKindCounts() }
     try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let store = try ResultsStore(path: storePath)
-    let writer = store.writer(batchSize: resultKindBatchSize)
+    try store.describe(plan, shard: shard, shards: shards)
+    plan.inputs.reserve(workers: workers)
     var counts = ResultKindCounts()
-    for (kind, all) in zip(kinds, units) where !all.isEmpty && stop?.isRequested != true {
-        let mine = Array(all[shardRange(count: all.count, shard: shard, shards: shards)])
-        let todo = try store.read { reader in try mine.filter { try !isPresent($0, of: kind, reader: reader) } }
+    for kind in kinds where stop?.isRequested != true {
+        let all = kind.units(of: plan)
+        guard !all.isEmpty else { continue }
+        let mine = kind.shardUnits(all, plan: plan, shard: shard, shards: shards)
+        let present = try presentUnits(mine, of: kind, store: store, workers: workers)
+        let todo = zip(mine, present).filter { !$0.1 }.map(\.0)
         let run = kind.runner(for: todo, plan: plan)
+        let writer = store.writer(batchSize: kind.commitBatch)
         let state = Mutex((computed: 0, failures: [Int: String](), storeError: String?.none))
         let kindName = kind.name
-        forEachConcurrently(todo.count, workers: workers, phase: "\(kindName) units", progress: progress, stop: stop) { i in
+        forEachConcurrently(todo.count, workers: workers, phase: kind.phase, progress: progress, stop: stop) { i in
             let unit = todo[i]
             var failure: String?, computed = false, storeError: String?
             let started = Date()
@@ -227,8 +267,10 @@ public func executeResultKinds(
         try writer.flush()
         let s = state.withLock { $0 }
         if let e = s.storeError { throw ResultsStoreError.unreadable(path: storePath, reason: e) }
-        let done = try store.read { reader in try mine.filter { try isPresent($0, of: kind, reader: reader) }.count }
-        let mineCounts = ResultKindCounts(done: done, computed: s.computed, failures: distinctLines(s.failures.keys.sorted().map { s.failures[$0]! }))
+        // Present before, and every unit computed now (each committed, or the flush above threw).
+        let mineCounts = ResultKindCounts(
+            done: mine.count - todo.count + s.computed, computed: s.computed,
+            failures: distinctLines(s.failures.keys.sorted().map { s.failures[$0]! }))
         counts.done += mineCounts.done
         counts.computed += mineCounts.computed
         counts.failures += mineCounts.failures
@@ -237,8 +279,31 @@ public func executeResultKinds(
     return counts
 }
 
+/// Whether each of `units` has a result of `kind` in the store that the kind accepts, checked in
+/// `workers` contiguous blocks, each in its own read transaction (the store's pool reads
+/// concurrently): a cached rerun's checks (a row, its metrics and artifacts, its checksum) run
+/// on every core.
+private func presentUnits(_ units: [WorkUnit], of kind: any UnitKind, store: ResultsStore, workers: Int) throws -> [Bool] {
+    let blocks = max(1, min(workers, units.count / 256))
+    let flags = Mutex([Bool](repeating: false, count: units.count))
+    let failure = Mutex(String?.none)
+    forEachConcurrently(blocks, workers: blocks, phase: "", progress: nil) { b in
+        let range = shardRange(count: units.count, shard: b + 1, shards: blocks)
+        do {
+            let found = try store.read { reader in try units[range].map { try isPresent($0, of: kind, reader: reader) } }
+            flags.withLock { $0.replaceSubrange(range, with: found) }
+            return .next
+        } catch {
+            failure.withLock { $0 = $0 ?? "\(error)" }
+            return .stop
+        }
+    }
+    if let e = failure.withLock({ $0 }) { throw ResultsStoreError.unreadable(path: store.path, reason: e) }
+    return flags.withLock { $0 }
+}
+
 /// Whether `unit` has a result of `kind` in the store that the kind accepts.
-private func isPresent(_ unit: WorkUnit, of kind: any ResultKind, reader: StoreReader) throws -> Bool {
+private func isPresent(_ unit: WorkUnit, of kind: any UnitKind, reader: StoreReader) throws -> Bool {
     guard let r = try reader.result(key: unit.key), r.kind == kind.name else { return false }
     return kind.accepts(UnitOutcome(metrics: r.metrics, note: r.note, artifacts: r.artifacts), of: unit)
 }
@@ -251,11 +316,13 @@ func distinctLines(_ lines: [String]) -> [String] {
 }
 
 /// A finished unit as it goes into the store.
-func storedResult(_ unit: WorkUnit, of kind: any ResultKind, outcome: UnitOutcome, plan: ExperimentPlan, seconds: Double) -> StoredResult {
-    StoredResult(
+func storedResult(_ unit: WorkUnit, of kind: any UnitKind, outcome: UnitOutcome, plan: ExperimentPlan, seconds: Double) -> StoredResult {
+    let paired = !unit.pairedRecording.isEmpty
+    return StoredResult(
         key: unit.key, kind: kind.name, index: unit.index, route: unit.route, session: unit.session, configuration: unit.configuration,
         parameters: storedParameters(unit.parameters, columns: kind.parameterColumns),
-        recordingSHA256: plan.checksums[unit.input] ?? "", seconds: seconds, note: outcome.note, metrics: outcome.metrics,
+        recordingSHA256: plan.checksums[paired ? unit.pairedRecording : unit.input] ?? "",
+        navigationSHA256: paired ? plan.checksums[unit.input] ?? "" : "", seconds: seconds, note: outcome.note, metrics: outcome.metrics,
         artifacts: outcome.artifacts)
 }
 
@@ -302,11 +369,17 @@ public func storedOutcomes(
                 let outcome = UnitOutcome(metrics: r.metrics, note: r.note, artifacts: r.artifacts)
                 if kind.accepts(outcome, of: u) { return (u, outcome) }
             }
-            failures.append(try reader.failure(key: u.key) ?? "\(u.title): no result (its shard did not run, or the run was stopped)")
+            failures.append(try missingResultLine(u, reader: reader))
             return (u, nil)
         }
     }
     return (results, distinctLines(failures))
+}
+
+/// The failure line of `unit`, which has no accepted result: its stored failure, or "no result"
+/// when its shard did not run or was stopped.
+func missingResultLine(_ unit: WorkUnit, reader: StoreReader) throws -> String {
+    try reader.failure(key: unit.key) ?? "\(unit.title): no result (its shard did not run, or the run was stopped)"
 }
 
 /// The units of a kind that runs each configuration on every input of the plan, in input-name

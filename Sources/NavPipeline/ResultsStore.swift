@@ -300,8 +300,6 @@ public final class ResultsStore: Sendable {
 
     public let path: String
     let pool: DatabasePool
-    /// The writer of replay runs (`add`, `flush`).
-    private let runs: ResultWriter
 
     /// Opens (creating or migrating if needed) the store at `path`.
     public init(path: String) throws {
@@ -325,7 +323,6 @@ public final class ResultsStore: Sendable {
         } catch {
             throw ResultsStoreError.unreadable(path: path, reason: "\(error)")
         }
-        runs = ResultWriter(pool: pool, batchSize: ResultsStore.batchSize)
     }
 
     /// The store schema's identity: its last migration.
@@ -368,9 +365,6 @@ public final class ResultsStore: Sendable {
     /// A writer committing results in batches of `batchSize` (its own queue; one per phase).
     func writer(batchSize: Int) -> ResultWriter { ResultWriter(pool: pool, batchSize: batchSize) }
 
-    /// Queues a finished replay run; commits the batch when it is full.
-    func add(_ result: StoredResult) throws { try runs.add(result) }
-
     /// Records a failed unit of any kind (replacing an earlier failure of the same key).
     func fail(key: String, kind: String, index: Int, input: String, configuration: String, message: String) throws {
         try storeWrite(path) {
@@ -380,9 +374,6 @@ public final class ResultsStore: Sendable {
             }
         }
     }
-
-    /// Commits the pending replay runs.
-    public func flush() throws { try runs.flush() }
 
     /// Copies the results of the shard store at `shardPath` into this store (ATTACH, one
     /// transaction), refusing a shard of another spec, store schema or navbench version.

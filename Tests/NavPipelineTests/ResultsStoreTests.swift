@@ -22,11 +22,12 @@ import Testing
         let values: [Double] = [.nan, -0.0, 0.0, .infinity, -.infinity, 5e-324, -1.5, 0.1]
         let metrics = values.enumerated().map { Metric("m\($0.offset)", $0.element, "m") }
         let store = try ResultsStore(path: dir + "/s.sqlite")
-        try store.add(
+        let writer = store.writer(batchSize: ResultsStore.batchSize)
+        try writer.add(
             StoredResult(
                 key: job.key, kind: guidanceResultKind, index: job.index, route: job.routeID, session: "nav1", configuration: job.configuration.label,
                 recordingSHA256: "r", navigationSHA256: "n", seconds: 0, metrics: metrics))
-        try store.flush()
+        try writer.flush()
         let back = try #require(try store.read { try $0.metrics(key: job.key) })
         #expect(back.session == "nav1")
         #expect(back.metrics.map(\.name) == metrics.map(\.name))
