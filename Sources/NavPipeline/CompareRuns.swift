@@ -32,7 +32,8 @@ private func isFolder(_ p: String) -> Bool {
 }
 
 /// Compares CURRENT with BASELINE (run folders or `metrics.csv` files) as `navbench compare`
-/// does, in one call a notebook or a test can make: the replay metrics (`noiseAwareGate`), each
+/// does, in one call a notebook or a test can make: the replay metrics (`noiseAwareGate`; when
+/// BASELINE is a run folder, only if it has a `metrics.csv`), each
 /// result kind of `kinds` whose CSV BASELINE has, and the closed loop when BASELINE has a
 /// `closed-loop.csv`. The gate's false-alarm budget `alpha` covers the whole comparison: with
 /// a closed loop it is split evenly between the closed-loop tests and the replay's pooled rows
@@ -45,7 +46,12 @@ public func compareRuns(
     baseline: String, current: String, tolerances: [String: CompareTolerance] = [:], resamples: Int = 10_000,
     kinds: [any ResultKind] = ResultKinds.standard, alpha: Double = 0.05
 ) throws(TraceError) -> RunComparison {
-    let b = try MetricsTable.read(runMetricsPath(baseline)), c = try MetricsTable.read(runMetricsPath(current))
+    // The replay is compared when BASELINE has it: a metrics.csv file, or a run folder with one
+    // (a spec without the replay, e.g. aids and APE only, writes none).
+    let replay = !isFolder(baseline) || FileManager.default.fileExists(atPath: runMetricsPath(baseline))
+    let none = MetricsTable(parameterColumns: Configuration.columns, rows: [])
+    let b = replay ? try MetricsTable.read(runMetricsPath(baseline)) : none
+    let c = replay ? try MetricsTable.read(runMetricsPath(current)) : none
     let closedLoopTables = try closedLoopTables(baseline: baseline, current: current)
     let share = closedLoopTables == nil ? alpha : alpha / 2
     var result = noiseAwareGate(baseline: b, current: c, tolerances: tolerances, resamples: resamples, pooledAlpha: share)

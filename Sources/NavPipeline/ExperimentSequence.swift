@@ -58,23 +58,27 @@ public func runExperiment(
     plan.tracesMemory = tracingMemory
     traceMemory(plan, "planned \(plan.jobs.count) jobs")
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
-    let (done, failures, computed) = try executeJobs(
-        plan, storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress, stop: stop)
+    // Replay runs, then the result kinds' units: one engine, one call per part (counts apart).
+    let replay = try executeResultKinds(
+        plan, kinds: [GuidanceReplayKind()], storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress,
+        stop: stop)
     let units = try executeResultKinds(
         plan, kinds: resultKinds, storePath: storePath, workers: workers, shard: shard, shards: shards,
         progress: progress, stop: stop)  // ResultKind.swift
     // Stopped (a preempted task): what finished is committed; no report from a partial store.
-    if stop?.isRequested == true { throw ExperimentStopped(stored: done + units.done, computed: computed + units.computed) }
+    if stop?.isRequested == true {
+        throw ExperimentStopped(stored: replay.done + units.done, computed: replay.computed + units.computed)
+    }
     traceMemory(plan, "jobs run")
-    var outcome = ExperimentOutcome(plan: plan, done: done, failures: plan.failures + failures, computed: computed)
+    var outcome = ExperimentOutcome(plan: plan, done: replay.done, failures: plan.failures, computed: replay.computed)
     outcome.resultKinds = units
-    // Unsharded, the report lists the units' failures (read from the store).
-    guard shards == 1 else { outcome.failures += units.failures; return outcome }
+    // Sharded, the failures are this shard's; unsharded, the report lists every unit's (read from the store).
+    guard shards == 1 else { outcome.failures += replay.failures + units.failures; return outcome }
     outcome.report = try writeExperimentReport(
-        plan, store: try ResultsStore(path: storePath), failures: failures, command: command,
-        facts: runFacts(started: started, jobs: workers, computed: computed, total: plan.jobs.count),
+        plan, store: try ResultsStore(path: storePath), failures: [], command: command,
+        facts: runFacts(started: started, jobs: workers, computed: replay.computed, total: plan.jobs.count),
         progress: progress, resultKinds: resultKinds)
-    outcome.failures += outcome.report?.failures ?? []  // calibration, proximity, filters, APE, cells: exit 1 too
+    outcome.failures += outcome.report?.failures ?? []  // replay runs, calibration, proximity, filters, APE, cells: exit 1 too
     return outcome
 }
 
@@ -98,18 +102,15 @@ public func mergeExperiment(
     traceMemory(plan, "planned \(plan.jobs.count) jobs")
     let (store, missing) = try mergeShardStores(plan)
     if !allowMissing { try checkMergeComplete(plan, store: store, resultKinds: resultKinds) }
-    // A missing run's line as an unsharded report gives it: its stored failure (or "no result").
-    let missingKeys = Set(missing.map(\.key))
-    let failures = try store.read { reader in
-        try GuidanceReplayKind().units(of: plan).filter { missingKeys.contains($0.key) }.map { try missingResultLine($0, reader: reader) }
-    }
     let summaryPath = ExperimentOutputs(folder: spec.output).summary
     let before = existingReportBytes(summaryPath)
+    // A run without a result is listed by the replay's section, as in an unsharded report:
+    // its stored failure, or "no result".
     let report = try writeExperimentReport(
-        plan, store: store, failures: failures, command: command,
+        plan, store: store, failures: [], command: command,
         facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count), resultKinds: resultKinds)
     var outcome = ExperimentOutcome(
-        plan: plan, done: plan.jobs.count - missing.count, failures: plan.failures + failures + report.failures,
+        plan: plan, done: plan.jobs.count - missing.count, failures: plan.failures + report.failures,
         computed: 0, report: report)
     outcome.reportUnchanged = before != nil && before == existingReportBytes(summaryPath)
     return outcome

@@ -65,24 +65,53 @@ public struct UnitOutcome: Sendable, Equatable {
 
 /// A section of the report: its Markdown in `summary.md` and the files it writes beside it.
 public struct ReportSection: Sendable {
-    public var markdown: String
-    /// (file name inside the report folder, contents), written atomically in this order.
+    /// Its Markdown, in pieces written one after another (a section of many routes is written
+    /// without being joined): the first piece opens with its `## ` heading.
+    public var pieces: [String]
+    /// Its Markdown whole (the pieces joined); setting it makes it one piece.
+    public var markdown: String {
+        get { pieces.joined() }
+        set { pieces = [newValue] }
+    }
+    /// (file name inside the report folder, contents), written atomically in this order (a
+    /// section that streams its files writes them itself and lists none).
     public var files: [(name: String, contents: String)]
     /// Its answers for the summary's Findings section, one line each (none: the section has no verdict).
     public var findings: [String]
-    /// Lines for the report's failure list besides its units' (a venue floor plan that could
-    /// not be read, so its walks used a corridor).
+    /// Lines for the report's failure list (a venue floor plan that could not be read, so its
+    /// walks used a corridor); the engine appends one for every unit without an accepted result.
     public var failures: [String]
     /// Each swept guidance level's effect on the closed-loop walkers' success (the Findings'
     /// lines where the replay and the closed loop disagree read them; empty for other kinds).
     public var levelEffects: [ClosedLoopEffect]
+    /// Each swept level's main effect on the replay's metrics, with the metrics' units: what the
+    /// disagreement lines compare `levelEffects` with (empty for other kinds).
+    public var metricEffects: [ExperimentStatistics.MainEffect]
+    public var metricUnits: [String: String]
     public init(
         markdown: String, files: [(name: String, contents: String)], findings: [String] = [], failures: [String] = [],
         levelEffects: [ClosedLoopEffect] = []
     ) {
-        self.markdown = markdown; self.files = files; self.findings = findings; self.failures = failures
-        self.levelEffects = levelEffects
+        self.init(pieces: [markdown], files: files, findings: findings, failures: failures, levelEffects: levelEffects)
     }
+    public init(
+        pieces: [String], files: [(name: String, contents: String)], findings: [String] = [], failures: [String] = [],
+        levelEffects: [ClosedLoopEffect] = [], metricEffects: [ExperimentStatistics.MainEffect] = [], metricUnits: [String: String] = [:]
+    ) {
+        self.pieces = pieces; self.files = files; self.findings = findings; self.failures = failures
+        self.levelEffects = levelEffects; self.metricEffects = metricEffects; self.metricUnits = metricUnits
+    }
+}
+
+/// What a section reads and where it writes: the plan, the store it renders (nothing is
+/// computed), the report folder, the progress display, and the resampling memo its statistics
+/// may read and add to.
+public struct SectionContext: Sendable {
+    public var plan: ExperimentPlan
+    public var store: ResultsStore
+    public var out: ExperimentOutputs
+    public var progress: ProgressHandler?
+    public var memo: (any ResamplingMemo)?
 }
 
 /// An error that several units share (the closed loop's scenario that cannot be built fails
@@ -152,22 +181,37 @@ extension UnitKind {
     }
 }
 
-/// A kind of result with its own report section: planned as units of work, each keyed,
-/// computed and stored by the engine (`UnitKind`), its section rendered from the stored outcomes
-/// (`resultKindSections`).
+/// A kind of unit with its own section of the report, rendered from the store by `report`:
+/// guidance replay runs (`GuidanceReplayKind`, whose section streams route by route) and every
+/// `ResultKind` (whose section receives its outcomes in memory).
 ///
-/// Contract (besides `UnitKind`'s): `section` is a function of the units and their stored
-/// outcomes, so a report written by `run` and one written by `merge` are the same bytes.
-public protocol ResultKind: UnitKind {
+/// Contract (besides `UnitKind`'s): `report` reads only the store and the plan, so a report
+/// written by `run` and one written by `merge` are the same bytes.
+public protocol SectionKind: UnitKind {
     /// Its rows' CSV in the report folder (`route, session, configuration, <parameters>, metric,
-    /// value, unit`, written by `section`): what `navbench compare` gates for this kind.
+    /// value, unit`): what `navbench compare` gates for this kind.
     var csvFile: String { get }
+    /// Whether `navbench compare` gates its CSV (default: yes).
+    var isGated: Bool { get }
+    /// Whether the plan asks for this kind: its section appears (even empty) only then.
+    func isAsked(in plan: ExperimentPlan) -> Bool
+    /// Its section from the stored results; its `failures` end with one line for every unit
+    /// without an accepted result (its stored failure, or "no result").
+    func report(_ context: SectionContext) throws -> ReportSection
+}
+
+extension SectionKind {
+    public var isGated: Bool { true }
+}
+
+/// A kind of result whose section is a function of its units' stored outcomes, given in
+/// memory, in unit order (`storedOutcomes`): calibration, proximity, gyroscope filters, APE,
+/// closed-loop cells, walker uncertainty, and any kind a caller registers.
+public protocol ResultKind: SectionKind {
     /// Whether the spec asks for this kind: its section appears (even empty) only then.
     func isAsked(by spec: ExperimentSpec) -> Bool
     /// The section from every unit with its stored outcome (nil: failed or missing), in unit order.
     func section(_ results: KindResults, plan: ExperimentPlan) -> ReportSection
-    /// Whether `navbench compare` gates its CSV (default: yes).
-    var isGated: Bool { get }
     /// Kinds whose stored outcomes the section reads besides its own (default: none).
     var sectionReads: [any ResultKind] { get }
     /// The section, given also the stored outcomes of `sectionReads` by kind name. Default:
@@ -176,10 +220,26 @@ public protocol ResultKind: UnitKind {
 }
 
 extension ResultKind {
-    public var isGated: Bool { true }
     public var sectionReads: [any ResultKind] { [] }
     public func section(_ results: KindResults, plan: ExperimentPlan, reading others: [String: KindResults]) -> ReportSection {
         section(results, plan: plan)
+    }
+    public func isAsked(in plan: ExperimentPlan) -> Bool { isAsked(by: plan.spec) }
+
+    /// Reads every unit's outcome (and those of `sectionReads`) and renders `section`; the
+    /// section's failure lines, then one per unit without an accepted result.
+    ///
+    /// - Complexity: O(units) store lookups; memory O(units of this kind and of what it reads + their metrics).
+    public func report(_ context: SectionContext) throws -> ReportSection {
+        let plan = context.plan
+        let (results, missing) = try storedOutcomes(of: self, plan, store: context.store)
+        var others: [String: KindResults] = [:]
+        for other in sectionReads where other.isAsked(by: plan.spec) {
+            others[other.name] = try storedOutcomes(of: other, plan, store: context.store).results
+        }
+        var section = self.section(results, plan: plan, reading: others)
+        section.failures += missing
+        return section
     }
 }
 
@@ -331,24 +391,15 @@ func storedParameters(_ values: [String], columns: [String]) -> String {
     zip(columns, values).map { "\($0)=\($1)" }.joined(separator: "\n")
 }
 
-/// The sections of the kinds the spec asks for, in `kinds` order, from the results in `store`
-/// (nothing is computed): each kind's section (given the outcomes of its `sectionReads`), and the
-/// failure lines: the section's own, then one for every unit without an accepted result (its
-/// stored failure, or "no result" when its shard did not run).
+/// The sections of the kinds the plan asks for (`SectionKind.isAsked`), in `kinds` order, from
+/// the results in `context.store` (nothing is computed), and their failure lines in that order.
 ///
-/// - Complexity: O(units) store lookups; memory O(units of one kind and of what it reads + their metrics).
-public func resultKindSections(
-    _ plan: ExperimentPlan, kinds: [any ResultKind], store: ResultsStore
-) throws -> (sections: [ReportSection], failures: [String]) {
+/// - Complexity: the kinds' `report`s.
+public func resultKindSections(_ kinds: [any SectionKind], context: SectionContext) throws -> (sections: [ReportSection], failures: [String]) {
     var sections: [ReportSection] = [], failures: [String] = []
-    for kind in kinds where kind.isAsked(by: plan.spec) {
-        let (results, missing) = try storedOutcomes(of: kind, plan, store: store)
-        var others: [String: KindResults] = [:]
-        for other in kind.sectionReads where other.isAsked(by: plan.spec) {
-            others[other.name] = try storedOutcomes(of: other, plan, store: store).results
-        }
-        let section = kind.section(results, plan: plan, reading: others)
-        failures += section.failures + missing
+    for kind in kinds where kind.isAsked(in: context.plan) {
+        let section = try kind.report(context)
+        failures += section.failures
         sections.append(section)
     }
     return (sections, failures)
@@ -359,7 +410,7 @@ public func resultKindSections(
 ///
 /// - Complexity: O(units) store lookups.
 public func storedOutcomes(
-    of kind: any ResultKind, _ plan: ExperimentPlan, store: ResultsStore
+    of kind: any UnitKind, _ plan: ExperimentPlan, store: ResultsStore
 ) throws -> (results: KindResults, failures: [String]) {
     var failures: [String] = []
     let units = kind.units(of: plan)

@@ -17,26 +17,13 @@ public struct ReportStamp: Sendable, Codable, Equatable {
 }
 
 /// Renders the experiment's `summary.md`, in pieces to be written one after another (joined, the
-/// page; a report of many routes is written without holding it whole): per route a table comparing configurations on the
-/// key metrics (`statistics`: mean [CI] over the units, the best in bold only when it beats every
-/// other after Holm), an overall table, failed inputs, and the stamp. Deterministic: no clock, no machine facts.
-///
-/// `routeSections`: the routes' sections rendered already, one piece a route (statistics computed
-/// with a `routeSink`, which hold no route table); otherwise each is rendered from `statistics`.
-///
-/// `findings` open the page (`## Findings`, one bullet each), before any table.
-///
-/// `sections` is the Markdown of the spec's other sections (aids, APE, closed loop), each starting
-/// with a blank line and a `## ` heading. With the guidance replay they follow the inputs table;
-/// with `guidance: false` (a spec with no `sweep` whose inputs hold no navigation session: nothing
-/// was asked of the replay) the run count, configurations and guidance sections are left out and
-/// the page opens with `sections`, then the failed inputs and the inputs.
-public func experimentSummaryPieces(
-    table: MetricsTable, stamp: ReportStamp, keyMetrics: [String],
-    failures: [String], plots: [String: [String]] = [:],
-    statistics: ExperimentStatistics, guidance: Bool = true, sections: String = "", findings: [String] = [],
-    routeSections: [String]? = nil
-) -> [String] {
+/// page; a report of many routes is written without holding it whole): the title and stamp line,
+/// the Findings (`findings`, one bullet each, before any table), the count of failures, each
+/// section's pieces in order (the guidance replay's first when it was asked: `guidanceReplayPieces`;
+/// then aids, APE, the closed loop…), and the footer: the failed inputs (or "None.") and the
+/// inputs with their checksums. Sections are separated by exactly one blank line, and a piece
+/// after a blank line loses its leading newlines. Deterministic: no clock, no machine facts.
+public func experimentSummaryPieces(stamp: ReportStamp, failures: [String], findings: [String], sections: [[String]]) -> [String] {
     var md = "# Experiment \(stamp.experiment)\n\n"
     md += "navbench \(stamp.navbenchVersion) · spec sha256 `\(stamp.specSHA256.prefix(16))` · regenerate with `\(stamp.command)`\n\n"
     if !findings.isEmpty {
@@ -45,11 +32,36 @@ public func experimentSummaryPieces(
             + "test says so; n counts independent units, never configurations). The tables follow.\n\n"
             + findings.map { "- \($0)\n" }.joined() + "\n"
     }
-    guard guidance else {
-        if !failures.isEmpty { md += "\(failures.count) failed (listed below).\n\n" }
-        return [md + sections.drop { $0 == "\n" } + (sections.isEmpty ? "" : "\n") + summaryFooter(stamp: stamp, failures: failures)]
+    if !failures.isEmpty { md += "\(failures.count) failed (listed below).\n\n" }
+    var pieces = [md]
+    /// Whether the page so far ends with a blank line.
+    var blank = true
+    for section in sections {
+        for (i, piece) in section.enumerated() {
+            var p = Substring(piece)
+            if blank || i == 0 { p = p.drop { $0 == "\n" } }
+            if i == 0 && !blank { p = "\n" + p }
+            guard !p.isEmpty else { continue }
+            pieces.append(String(p))
+            // The page's last two characters: this piece's, or its one after the last piece's.
+            blank = p.hasSuffix("\n\n") || (p == "\n" && pieces[pieces.count - 2].hasSuffix("\n"))
+        }
     }
-    // One pass, memory O(routes + configurations + sessions) whatever the number of rows.
+    pieces.append((blank ? "" : "\n") + summaryFooter(stamp: stamp, failures: failures))
+    return pieces
+}
+
+/// The guidance replay's section of `summary.md`, in pieces: the counts of routes,
+/// configurations and navigation runs (one pass over `table`, memory O(routes + configurations
+/// + sessions) whatever the number of rows), the configurations' legend, then per key metric the
+/// overall table comparing configurations (`statistics`: mean [CI] over the units, the best in
+/// bold only when it beats every other after Holm), the main effects, and the routes.
+///
+/// `routeSections`: the routes' sections rendered already, one piece a route (statistics computed
+/// with a `routeSink`, which hold no route table); otherwise each is rendered from `statistics`.
+public func guidanceReplayPieces(
+    table: MetricsTable, plots: [String: [String]] = [:], statistics: ExperimentStatistics, routeSections: [String]? = nil
+) -> [String] {
     var routes: [String] = [], configs: [String] = [], seenConfigs = Set<String>(), runs = Set<String>()
     var last = ("", "", "")
     for r in table.rows where (r.route, r.session, r.configuration) != last {
@@ -58,11 +70,10 @@ public func experimentSummaryPieces(
         if seenConfigs.insert(r.configuration).inserted { configs.append(r.configuration) }
         runs.insert(r.route + "/" + r.session)
     }
-    md += "\(routes.count) routes, \(configs.count) configurations, \(runs.count) navigation runs"
-    md += failures.isEmpty ? ".\n\n" : "; \(failures.count) failed (listed below).\n\n"
+    var md = "\(routes.count) routes, \(configs.count) configurations, \(runs.count) navigation runs.\n\n"
     md += "Configurations:\n\n" + configurationLegend(table) + "\n"
     let pieces = statisticalSections(statistics, routes: routes, plots: plots, routeSections: routeSections)
-    return [md + pieces[0]] + pieces.dropFirst() + [summaryFooter(stamp: stamp, failures: failures) + sections]
+    return [md + pieces[0]] + pieces.dropFirst()
 }
 
 /// The failed inputs (or "None.") and the inputs with their checksums.

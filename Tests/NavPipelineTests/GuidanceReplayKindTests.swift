@@ -11,22 +11,30 @@ import Testing
 @Suite struct GuidanceReplayKindTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// R2-turns' recording and both navigations, its own VIO and a failing estimator (`exec:false`).
+    /// R2-turns' recording and both navigations, its own VIO and an estimator whose files are
+    /// not trajectories (each run of it fails when it reads its file; no subprocess, so the suite
+    /// runs beside the others).
     func spec(_ output: String) throws -> ExperimentSpec {
         let d = Self.root + "/Datasets"
+        let folder = (output as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder + "/est", withIntermediateDirectories: true)
+        for session in ["R2-turns_nav1", "R2-turns_nav2"] {
+            try Data("not a trajectory\n".utf8).write(to: URL(fileURLWithPath: folder + "/est/\(session).tum"))
+        }
         let yaml = """
             name: replay-kind
             inputs: [\(d)/R2-turns_recording.h5, \(d)/R2-turns_nav1.h5, \(d)/R2-turns_nav2.h5]
             output: \(output)
             estimators:
-              broken: "exec:false"
+              broken: est/{session}.tum
             """
-        return try ExperimentSpec.parse(yaml, file: output + ".yaml")
+        return try ExperimentSpec.parse(yaml, file: folder + "/spec.yaml")
     }
 
     @Test func aUnitPerJobWithItsKeyAndTitle() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("navbench-replay-\(UUID().uuidString)").path
-        let plan = planExperiment(try spec(dir))
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let plan = planExperiment(try spec(dir + "/out"))
         let units = GuidanceReplayKind().units(of: plan)
         #expect(units.count == plan.jobs.count && units.count == 4)
         for (u, job) in zip(units, plan.jobs) {
@@ -35,7 +43,7 @@ import Testing
             #expect(u.route == "R2-turns" && u.configuration == job.configuration.label && u.parameters.isEmpty)
         }
         // Shard 2 of 3 of a shard's plan: its block of job indices, as shardRange gives it.
-        let shardPlan = planExperiment(try spec(dir), shard: 2, shards: 3)
+        let shardPlan = planExperiment(try spec(dir + "/out"), shard: 2, shards: 3)
         let mine = GuidanceReplayKind().shardUnits(GuidanceReplayKind().units(of: shardPlan), plan: shardPlan, shard: 2, shards: 3)
         #expect(mine.map(\.index) == Array(shardRange(count: 4, shard: 2, shards: 3)))
     }

@@ -1,0 +1,195 @@
+import Foundation
+import NavCore
+import NavGuidance
+import NavIO
+import NavReport
+import NavStatistics
+
+// The guidance replay's section of the report (`GuidanceReplayKind`): read from the store run
+// by run and route by route, so memory is flat in the number of runs and routes.
+
+extension GuidanceReplayKind: SectionKind {
+    public var csvFile: String { "metrics.csv" }
+
+    /// Asked when the spec sweeps a dimension or the inputs hold navigation sessions (jobs);
+    /// otherwise (e.g. Experiments/real.yaml: aids and APE only) the section is left out.
+    public func isAsked(in plan: ExperimentPlan) -> Bool { !plan.jobs.isEmpty || !plan.spec.sweep.levels.isEmpty }
+
+    /// `metrics.csv`, `routes/<route>.csv|md|tex`, the paths and error-CDF plots per route, the
+    /// trends over RDP tolerance, `cells.csv`, `comparisons.csv` and the box plots, each written
+    /// atomically as it is done; its Markdown (`guidanceReplayPieces`, then the trends), its
+    /// Findings and main effects; a failure line per job without a stored run (its stored
+    /// failure, or "no result").
+    ///
+    /// - Complexity: O(runs) store reads, memory O(rows of the metrics table + one route's plot sample).
+    public func report(_ context: SectionContext) throws -> ReportSection {
+        let plan = context.plan, store = context.store, out = context.out
+        var sample = PlotSample(plan)
+        let table = try metricsTable(plan, store: store, sample: &sample)
+        traceMemory(plan, "report: metrics table read")
+        try table.writeCSV(to: out.metrics)
+        // Routes in first-appearance order (a set beside the list: O(rows), not O(rows × routes)).
+        var routes: [String] = [], seenRoutes = Set<String>()
+        for r in table.rows where seenRoutes.insert(r.route).inserted { routes.append(r.route) }
+        // Route by route: the sample's runs of one route are read from the store with their paths,
+        // drawn and released before the next, so memory is flat in the number of routes.
+        let plots = try writeRouteFiles(plan, sample: sample, store: store, table: table, routes: routes, out: out, progress: context.progress)
+        try writeToleranceTrends(plan, table: table, routes: routes, out: out)
+        traceMemory(plan, "report: route files and plots")
+        let (statistics, routeSections) = try writeStatistics(
+            plan, table: table, plots: plots, out: out, progress: context.progress, memo: context.memo)
+        traceMemory(plan, "report: statistics")
+        let missing = try store.read { reader in
+            try units(of: plan).filter { try reader.metrics(key: $0.key) == nil }.map { try missingResultLine($0, reader: reader) }
+        }
+        let trends =
+            plan.spec.sweep.rdpTolerance.count > 1
+            ? "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
+            : ""
+        return ReportSection(
+            pieces: guidanceReplayPieces(table: table, plots: plots, statistics: statistics, routeSections: routeSections) + [trends],
+            files: [], findings: statistics.findings, failures: distinctLines(missing), metricEffects: statistics.mainEffects,
+            metricUnits: statistics.units)
+    }
+}
+
+/// The tidy table of the stored runs, in job order (route, session, configuration), metrics in
+/// their computed order; runs whose row does not verify are left out. Read a run at a time
+/// (`MetricRows` keeps 16 bytes a metric, not the runs).
+public func metricsTable(_ plan: ExperimentPlan, store: ResultsStore) throws -> MetricsTable {
+    var sample = PlotSample(plan)
+    return try metricsTable(plan, store: store, sample: &sample)
+}
+
+func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout PlotSample) throws -> MetricsTable {
+    var table = MetricsTable(parameterColumns: Configuration.columns, rows: [])
+    try store.read { reader in
+        for job in plan.jobs {
+            guard let run = try reader.metrics(key: job.key) else { continue }
+            if table.rows.isEmpty { table.rows.reserveCapacity(rows: plan.jobs.count * run.metrics.count, runs: plan.jobs.count) }
+            sample.offer(job)
+            let session = job.session ?? run.session
+            for m in run.metrics {
+                table.rows.append(
+                    MetricRow(
+                        route: job.routeID, session: session, configuration: job.configuration.label,
+                        parameters: job.configuration.parameters, metric: m.name, value: m.value, unit: m.unit))
+            }
+        }
+    }
+    return table
+}
+
+/// Per route: `routes/<route>.csv`, the walked paths (first configuration) and the position-error
+/// CDF per configuration, drawn from the `PlotSample`'s runs of that route with the paths the store
+/// keeps of them (`ReplayPlotPaths`; a run stored without them, by a navbench before them or
+/// for paths over the artifact limit, is run again), released before the next route. Returns
+/// the plots by route for the summary.
+///
+/// - Complexity: memory O(sample runs of one route + rows), time O(rows + sample runs).
+private func writeRouteFiles(
+    _ plan: ExperimentPlan, sample: PlotSample, store: ResultsStore, table: MetricsTable, routes: [String],
+    out: ExperimentOutputs, progress: ProgressHandler?
+) throws -> [String: [String]] {
+    func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
+    var plots: [String: [String]] = [:]
+    let firstConfig = plan.jobs.first?.configuration.label
+    let chosenByRoute = Dictionary(grouping: sample.indices) { plan.jobs[$0].routeID }
+    var rowsByRoute: [String: [Int]] = [:]
+    for (i, r) in zip(table.rows.indices, table.rows) { rowsByRoute[r.route, default: []].append(i) }
+    // The sample's runs stored with their paths (a pass over the sample's keys, no paths kept).
+    let withPaths = try store.read { reader in
+        try Set(sample.indices.filter { try reader.artifactNames(key: plan.jobs[$0].key).contains(ReplayPlotPaths.artifactName) })
+    }
+    let reruns = sample.indices.count - withPaths.count
+    var rerunsDone = 0
+    for route in routes {
+        try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rowIndices: rowsByRoute[route] ?? [])
+        let chosen = chosenByRoute[route] ?? []
+        let offset = rerunsDone
+        var routeProgress: ProgressHandler? = nil
+        if let progress {
+            routeProgress = { p in progress(WorkProgress(phase: p.phase, done: offset + p.done, total: reruns)) }
+        }
+        let stored = try storedPlotRuns(plan, chosen: chosen.filter(withPaths.contains), store: store)
+        let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: stored, progress: routeProgress)
+        rerunsDone += chosen.filter { stored[$0] == nil }.count
+        // Walked paths over the route (first configuration).
+        var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
+        for r in mine where r.configuration == firstConfig {
+            series.append(SVGPlot.Series(label: "\(r.session) true", points: r.truePath.map { (x: $0[0], y: $0[1]) }))
+            series.append(SVGPlot.Series(label: "\(r.session) estimated", points: r.estimatedPath.map { (x: $0[0], y: $0[1]) }, dashed: true))
+        }
+        let paths = SVGPlot(
+            title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
+            series: series, equalAspect: true)
+        try writeTextAtomically(paths.svg, to: path("plots/\(safeFileComponent(route))-paths.svg"))
+        // Position-error CDF per configuration.
+        var labels: [String] = []
+        for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
+        let cdf = SVGPlot(
+            title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
+            series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
+        try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
+        plots[route] = ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
+    }
+    return plots
+}
+
+/// The runs `chosen` (job indices) as stored, with the paths of their `plot_paths` artifact; a
+/// run whose row or artifact does not verify is left out (run again by the caller).
+private func storedPlotRuns(_ plan: ExperimentPlan, chosen: [Int], store: ResultsStore) throws -> [Int: JobResult] {
+    try store.read { reader in
+        var runs: [Int: JobResult] = [:]
+        for i in chosen {
+            let job = plan.jobs[i]
+            guard let row = try reader.result(key: job.key), row.kind == guidanceResultKind,
+                let bytes = row.artifacts[ReplayPlotPaths.artifactName], let paths = ReplayPlotPaths(bytes: bytes)
+            else { continue }
+            runs[i] = JobResult(
+                route: job.routeID, session: job.session ?? row.session, configuration: job.configuration.label,
+                parameters: job.configuration.parameters, metrics: [], truePath: paths.truePath, estimatedPath: paths.estimatedPath,
+                route2D: paths.route2D, positionErrors: paths.positionErrors)
+        }
+        return runs
+    }
+}
+
+/// `plots/<metric>-vs-tolerance.svg` when the sweep has several RDP tolerances.
+private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, routes: [String], out: ExperimentOutputs) throws {
+    func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
+    if plan.spec.sweep.rdpTolerance.count > 1 {
+        // One pass: sums by (metric, route, tolerance) of the two plotted metrics, in dense arrays
+        // (memory O(routes × tolerances), not a dictionary entry per metric and route).
+        let metrics = ["clock_agreement_within_1h", "end_of_route_error"]
+        let tolerances = plan.spec.sweep.rdpTolerance
+        // Rows carry each level's canonical text in the tolerance column: joined on it, not on a re-formatted number.
+        let levels = plan.spec.sweep.levels(of: .rdpTolerance).map(\.text)
+        let toleranceIndex = Dictionary(levels.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        guard let column = table.parameterColumns.firstIndex(of: SweepDimension.rdpTolerance.column) else { return }
+        let routeIndex = Dictionary(routes.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        var sums = [[(Double, Int)]](repeating: [(Double, Int)](repeating: (0, 0), count: routes.count * tolerances.count), count: metrics.count)
+        for r in table.rows where r.value.isFinite {
+            guard let m = metrics.firstIndex(of: r.metric), let ri = routeIndex[r.route], let ti = toleranceIndex[r.parameters[column]] else {
+                continue
+            }
+            sums[m][ri * tolerances.count + ti].0 += r.value
+            sums[m][ri * tolerances.count + ti].1 += 1
+        }
+        for (m, metric) in metrics.enumerated() {
+            let series = routes.enumerated().map { ri, route in
+                SVGPlot.Series(
+                    label: route,
+                    points: tolerances.enumerated().map { ti, tol in
+                        let (s, n) = sums[m][ri * tolerances.count + ti]
+                        return (x: tol, y: n == 0 ? .nan : s / Double(n))
+                    })
+            }
+            let unit = table.rows.first { $0.metric == metric }?.unit ?? ""
+            let plot = SVGPlot(
+                title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: unit.isEmpty ? metric : "\(metric) (\(unit))",
+                series: series)
+            try writeTextAtomically(plot.svg, to: path("plots/\(safeFileComponent(metric))-vs-tolerance.svg"))
+        }
+    }
+}
