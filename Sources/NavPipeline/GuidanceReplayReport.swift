@@ -25,7 +25,8 @@ extension GuidanceReplayKind: SectionKind {
     public func report(_ context: SectionContext) throws -> ReportSection {
         let plan = context.plan, store = context.store, out = context.out
         var sample = PlotSample(plan)
-        let table = try metricsTable(plan, store: store, sample: &sample)
+        var missing: [String] = []
+        let table = try metricsTable(plan, store: store, sample: &sample, missing: &missing)
         traceMemory(plan, "report: metrics table read")
         try table.writeCSV(to: out.metrics)
         // Routes in first-appearance order (a set beside the list: O(rows), not O(rows × routes)).
@@ -39,16 +40,13 @@ extension GuidanceReplayKind: SectionKind {
         let (statistics, routeSections) = try writeStatistics(
             plan, table: table, plots: plots, out: out, progress: context.progress, memo: context.memo)
         traceMemory(plan, "report: statistics")
-        let missing = try store.read { reader in
-            try units(of: plan).filter { try reader.metrics(key: $0.key) == nil }.map { try missingResultLine($0, reader: reader) }
-        }
         let trends =
             plan.spec.sweep.rdpTolerance.count > 1
             ? "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
             : ""
         return ReportSection(
             pieces: guidanceReplayPieces(table: table, plots: plots, statistics: statistics, routeSections: routeSections) + [trends],
-            files: [], findings: statistics.findings, failures: distinctLines(missing), metricEffects: statistics.mainEffects,
+            files: [], findings: statistics.findings, failures: missing, metricEffects: statistics.mainEffects,
             metricUnits: statistics.units)
     }
 }
@@ -58,14 +56,21 @@ extension GuidanceReplayKind: SectionKind {
 /// (`MetricRows` keeps 16 bytes a metric, not the runs).
 public func metricsTable(_ plan: ExperimentPlan, store: ResultsStore) throws -> MetricsTable {
     var sample = PlotSample(plan)
-    return try metricsTable(plan, store: store, sample: &sample)
+    var missing: [String] = []
+    return try metricsTable(plan, store: store, sample: &sample, missing: &missing)
 }
 
-func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout PlotSample) throws -> MetricsTable {
+/// The table, and the failure line of every job without a verified run (its stored failure, or
+/// "no result"), read in the same pass.
+func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout PlotSample, missing: inout [String]) throws -> MetricsTable {
     var table = MetricsTable(parameterColumns: Configuration.columns, rows: [])
+    var unmatched: [Int] = []
     try store.read { reader in
-        for job in plan.jobs {
-            guard let run = try reader.metrics(key: job.key) else { continue }
+        for (position, job) in plan.jobs.enumerated() {
+            guard let run = try reader.metrics(key: job.key) else {
+                unmatched.append(position)
+                continue
+            }
             if table.rows.isEmpty { table.rows.reserveCapacity(rows: plan.jobs.count * run.metrics.count, runs: plan.jobs.count) }
             sample.offer(job)
             let session = job.session ?? run.session
@@ -76,6 +81,9 @@ func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout Plo
                         parameters: job.configuration.parameters, metric: m.name, value: m.value, unit: m.unit))
             }
         }
+        guard !unmatched.isEmpty else { return }
+        let units = GuidanceReplayKind().units(of: plan)
+        missing = distinctLines(try unmatched.map { try missingResultLine(units[$0], reader: reader) })
     }
     return table
 }

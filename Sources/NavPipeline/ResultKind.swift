@@ -290,17 +290,21 @@ public func executeResultKinds(
     plan.inputs.reserve(workers: workers)
     var counts = ResultKindCounts()
     for kind in kinds where stop?.isRequested != true {
-        let all = kind.units(of: plan)
-        guard !all.isEmpty else { continue }
-        let mine = kind.shardUnits(all, plan: plan, shard: shard, shards: shards)
+        // The shard's units only (the whole list is released here); the ones to compute by position.
+        var mine: [WorkUnit]? = nil
+        do {
+            let all = kind.units(of: plan)
+            if !all.isEmpty { mine = kind.shardUnits(all, plan: plan, shard: shard, shards: shards) }
+        }
+        guard let mine else { continue }
         let present = try presentUnits(mine, of: kind, store: store, workers: workers)
-        let todo = zip(mine, present).filter { !$0.1 }.map(\.0)
-        let run = kind.runner(for: todo, plan: plan)
+        let todo = mine.indices.filter { !present[$0] }
+        let run = kind.runner(for: todo.map { mine[$0] }, plan: plan)
         let writer = store.writer(batchSize: kind.commitBatch)
         let state = Mutex((computed: 0, failures: [Int: String](), storeError: String?.none))
         let kindName = kind.name
         forEachConcurrently(todo.count, workers: workers, phase: kind.phase, progress: progress, stop: stop) { i in
-            let unit = todo[i]
+            let unit = mine[todo[i]]
             var failure: String?, computed = false, storeError: String?
             let started = Date()
             do {
