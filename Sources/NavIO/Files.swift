@@ -20,6 +20,11 @@ public func sha256Hex(of data: Data) -> String {
     lowercaseHex(SHA256.hash(data: data))
 }
 
+/// SHA-256 of bytes in an array, lowercase hex (no copy into `Data`).
+public func sha256Hex(of bytes: [UInt8]) -> String {
+    lowercaseHex(SHA256.hash(data: bytes))
+}
+
 /// Bytes as lowercase hex, two digits each (what `String(format: "%02x")` per byte gives,
 /// without a format string per byte: a cached rerun checks every stored result's digest).
 ///

@@ -73,6 +73,8 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
     var failures = failures + grouping.failures
     let configurations = spec.sweep.configurations
     let boxes = configurations.map(ConfigurationBox.init)
+    // Each configuration's options as keyed, encoded once (not once per job: a sweep's jobs repeat them).
+    let canonical = configurations.map(\.options.canonicalJSON)
     var jobs: [ExperimentJob] = []
     for group in grouping.routes where !group.navigations.isEmpty {
         let route = group.route
@@ -83,7 +85,7 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
             continue
         }
         for nav in group.navigations {
-            for (c, box) in zip(configurations, boxes) {
+            for ((c, box), json) in zip(zip(configurations, boxes), canonical) {
                 let extra: JobInputs
                 do { extra = try jobInputs(spec, c, navigation: inputs.entries[nav]!.metadata) } catch {
                     if !failures.contains("\(error)") { failures.append("\(error)") }  // a missing estimate or plugin: listed, the rest runs
@@ -91,7 +93,7 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
                 }
                 checksums.merge(extra.files) { a, _ in a }
                 let key = sha256Hex(
-                    of: Data("navbench \(NavbenchVersion.current)|\(checksums[rec]!)|\(checksums[nav]!)|\(c.options.canonicalJSON)\(extra.key)".utf8))
+                    of: Data("navbench \(NavbenchVersion.current)|\(checksums[rec]!)|\(checksums[nav]!)|\(json)\(extra.key)".utf8))
                 jobs.append(
                     ExperimentJob(
                         index: jobs.count, routeID: route, recording: rec, navigation: nav, shared: box, key: key,

@@ -4,6 +4,7 @@ import NavGuidance
 import NavIO
 import NavReport
 import NavStatistics
+import Synchronization
 
 // The guidance replay's section of the report (`GuidanceReplayKind`): read from the store run
 // by run and route by route, so memory is flat in the number of runs and routes.
@@ -61,17 +62,43 @@ public func metricsTable(_ plan: ExperimentPlan, store: ResultsStore) throws -> 
 }
 
 /// The table, and the failure line of every job without a verified run (its stored failure, or
-/// "no result"), read in the same pass.
-func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout PlotSample, missing: inout [String]) throws -> MetricsTable {
+/// "no result"), read in the same pass: jobs in blocks of `metricsReadBlock`, each block's runs
+/// read (and verified) on `workers` threads in their own read transactions, then appended in job
+/// order, so the table is the same whatever the workers.
+///
+/// - Complexity: O(runs) store reads; memory O(rows) for the table + one block's runs.
+func metricsTable(
+    _ plan: ExperimentPlan, store: ResultsStore, sample: inout PlotSample, missing: inout [String],
+    workers: Int = ProcessInfo.processInfo.activeProcessorCount
+) throws -> MetricsTable {
     var table = MetricsTable(parameterColumns: Configuration.columns, rows: [])
     var unmatched: [Int] = []
-    try store.read { reader in
-        for (position, job) in plan.jobs.enumerated() {
-            guard let run = try reader.metrics(key: job.key) else {
+    let jobs = plan.jobs
+    for start in stride(from: 0, to: jobs.count, by: metricsReadBlock) {
+        let block = start..<min(jobs.count, start + metricsReadBlock)
+        let parts = max(1, min(workers, block.count / 64))
+        let read = Mutex([[(session: String, metrics: [Metric])?]](repeating: [], count: parts))
+        let failure = Mutex(String?.none)
+        forEachConcurrently(parts, workers: parts) { k in
+            let range = shardRange(count: block.count, shard: k + 1, shards: parts)
+            do {
+                let runs = try store.read { reader in try range.map { try reader.metrics(key: jobs[start + $0].key) } }
+                read.withLock { $0[k] = runs }
+                return .next
+            } catch {
+                failure.withLock { $0 = $0 ?? "\(error)" }
+                return .stop
+            }
+        }
+        if let e = failure.withLock({ $0 }) { throw ResultsStoreError.unreadable(path: store.path, reason: e) }
+        let runs: [(session: String, metrics: [Metric])?] = read.withLock { $0.flatMap { $0 } }
+        for offset in runs.indices {
+            let position = start + offset, job = jobs[position]
+            guard let run = runs[offset] else {
                 unmatched.append(position)
                 continue
             }
-            if table.rows.isEmpty { table.rows.reserveCapacity(rows: plan.jobs.count * run.metrics.count, runs: plan.jobs.count) }
+            if table.rows.isEmpty { table.rows.reserveCapacity(rows: jobs.count * run.metrics.count, runs: jobs.count) }
             sample.offer(job)
             let session = job.session ?? run.session
             for m in run.metrics {
@@ -81,12 +108,16 @@ func metricsTable(_ plan: ExperimentPlan, store: ResultsStore, sample: inout Plo
                         parameters: job.configuration.parameters, metric: m.name, value: m.value, unit: m.unit))
             }
         }
-        guard !unmatched.isEmpty else { return }
+    }
+    if !unmatched.isEmpty {
         let units = GuidanceReplayKind().units(of: plan)
-        missing = distinctLines(try unmatched.map { try missingResultLine(units[$0], reader: reader) })
+        missing = try store.read { reader in distinctLines(try unmatched.map { try missingResultLine(units[$0], reader: reader) }) }
     }
     return table
 }
+
+/// Jobs whose stored runs the metrics table reads at a time (in parallel within a block).
+let metricsReadBlock = 2048
 
 /// Per route: `routes/<route>.csv`, the walked paths (first configuration) and the position-error
 /// CDF per configuration, drawn from the `PlotSample`'s runs of that route with the paths the store

@@ -333,6 +333,19 @@ public final class ResultsStore: Sendable {
         try storeWrite(path) {
             try pool.write { db in
                 let meta = [("navbench_version", NavbenchVersion.current), ("spec_sha256", plan.specSHA256), ("shard", "\(shard)/\(shards)")]
+                // Described already (a rerun, the engine's second call): the same spec and input
+                // checksums give the same configurations, so nothing is written again.
+                let stored = try Row.fetchAll(db, sql: "SELECT name, value FROM meta").reduce(into: [String: String]()) { d, row in
+                    if let n = String.fromDatabaseValue(row[0] as DatabaseValue), let v = String.fromDatabaseValue(row[1] as DatabaseValue) {
+                        d[n] = v
+                    }
+                }
+                let inputs = try Row.fetchAll(db, sql: "SELECT path, sha256 FROM inputs").reduce(into: [String: String]()) { d, row in
+                    if let p = String.fromDatabaseValue(row[0] as DatabaseValue), let v = String.fromDatabaseValue(row[1] as DatabaseValue) {
+                        d[p] = v
+                    }
+                }
+                if meta.allSatisfy({ stored[$0.0] == $0.1 }) && inputs == plan.checksums { return }
                 for (k, v) in meta { try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", arguments: [k, v]) }
                 for (p, sum) in plan.checksums.sorted(by: { $0.key < $1.key }) {
                     try db.execute(sql: "INSERT OR REPLACE INTO inputs(path, sha256) VALUES (?, ?)", arguments: [p, sum])
@@ -698,19 +711,22 @@ func resultChecksum(
 /// length (UInt64, little-endian) then its bytes, a number as its 8 little-endian bytes. The one
 /// encoding of the store's row checksums (`resultChecksum`) and of result-kind keys (`workUnitKey`).
 struct FieldDigest {
-    private var data = Data()
-    mutating func add(_ n: UInt64) { withUnsafeBytes(of: n.littleEndian) { data.append(contentsOf: $0) } }
+    /// The fields' bytes (one buffer, grown in place: a cached rerun digests every stored result).
+    private var bytes: [UInt8] = []
+    mutating func add(_ n: UInt64) { withUnsafeBytes(of: n.littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func add(_ s: String) {
-        let u = Array(s.utf8)
-        add(UInt64(u.count))
-        data.append(contentsOf: u)
+        var s = s
+        s.withUTF8 { u in
+            add(UInt64(u.count))
+            bytes.append(contentsOf: u)
+        }
     }
-    mutating func add(_ bytes: [UInt8]) {
-        add(UInt64(bytes.count))
-        data.append(contentsOf: bytes)
+    mutating func add(_ b: [UInt8]) {
+        add(UInt64(b.count))
+        bytes.append(contentsOf: b)
     }
     /// SHA-256 of the fields added, lowercase hex.
-    var sha256: String { sha256Hex(of: data) }
+    var sha256: String { sha256Hex(of: bytes) }
 }
 
 /// Runs `body`, a write to the store at `path`, turning SQLite's full-disk and I/O errors into a

@@ -39,15 +39,26 @@ public struct MetricsTable: Sendable, Equatable {
         let w = try AtomicTextWriter(path: path)
         w.write((Self.fixedLeading + parameterColumns + Self.fixedTrailing).joined(separator: ",") + "\n")
         // Rows of one run share route, session, configuration and parameters: their escaped
-        // prefix is built once per run (the line is `csvLine`'s, byte for byte).
-        var prefix = "", last: (route: String, session: String, configuration: String, parameters: [String])?
+        // prefix is built once per run, each metric's escaped name and unit once per table (the
+        // line is `csvLine`'s, byte for byte), and no row is materialised as a `MetricRow`.
+        var prefix = "", lastContext = -1
+        var metricText: [Int: (name: String, unit: String)] = [:]
         for i in rowIndices {
-            let r = rows[i]
-            if last == nil || last! != (r.route, r.session, r.configuration, r.parameters) {
-                last = (r.route, r.session, r.configuration, r.parameters)
-                prefix = ([r.route, r.session, r.configuration] + r.parameters).map(csvEscape).joined(separator: ",") + ","
+            let (c, m, value) = rows.parts(ofRow: i, after: lastContext)
+            if c != lastContext {
+                lastContext = c
+                let x = rows.context(c)
+                prefix = ([x.route, x.session, x.configuration] + x.parameters).map(csvEscape).joined(separator: ",") + ","
             }
-            w.write(prefix + csvEscape(r.metric) + "," + csvEscape(formatNumber(r.value)) + "," + csvEscape(r.unit) + "\n")
+            let text: (name: String, unit: String)
+            if let t = metricText[m] {
+                text = t
+            } else {
+                let n = rows.metric(m)
+                text = (csvEscape(n.name), csvEscape(n.unit))
+                metricText[m] = text
+            }
+            w.write(prefix + text.name + "," + csvEscape(formatNumber(value)) + "," + text.unit + "\n")
         }
         try w.commit()
     }
@@ -167,6 +178,31 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
         values.reserveCapacity(rows); metricOfRow.reserveCapacity(rows)
         contexts.reserveCapacity(runs); contextStart.reserveCapacity(runs)
     }
+
+    /// Row `i`'s context index, metric index and value, without building the row: O(1) when the
+    /// row belongs to context `hint` or the next (rows read in order), else O(log contexts).
+    func parts(ofRow i: Int, after hint: Int) -> (context: Int, metric: Int, value: Double) {
+        var c: Int
+        if hint >= 0, hint < contextStart.count, contextStart[hint] <= i, hint + 1 == contextStart.count || i < contextStart[hint + 1] {
+            c = hint
+        } else if hint + 1 >= 0, hint + 1 < contextStart.count, contextStart[hint + 1] <= i,
+            hint + 2 == contextStart.count || i < contextStart[hint + 2]
+        {
+            c = hint + 1
+        } else {
+            c = context(ofRow: i)
+        }
+        return (c, Int(metricOfRow[i]), values[i])
+    }
+
+    /// Context `c`'s labels.
+    func context(_ c: Int) -> (route: String, session: String, configuration: String, parameters: [String]) {
+        let x = contexts[c]
+        return (x.route, x.session, x.configuration, x.parameters)
+    }
+
+    /// Metric `m`'s name and unit.
+    func metric(_ m: Int) -> (name: String, unit: String) { metricNames[m] }
 
     /// The context of row `i`: the last context starting at or before it. O(log contexts).
     private func context(ofRow i: Int) -> Int {

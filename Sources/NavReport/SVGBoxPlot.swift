@@ -95,12 +95,19 @@ extension ExperimentStatistics {
     /// go through `safeFileComponent`.
     public func boxPlots(_ table: MetricsTable) -> [(file: String, svg: String)] {
         let view = RowView(table)
-        var configs: [String] = []
+        var configs: [String] = [], seenConfigs = Set<String>()
         var values: [String: [String: [Double]]] = [:]  // metric → configuration → values
+        let key = Set(keyMetrics)
+        var last = ("", "")  // (label, without seed) of the previous row: rows of one run share it
         for r in table.rows {
-            let c = view.configuration(r)
-            if !configs.contains(c) { configs.append(c) }
-            if keyMetrics.contains(r.metric) { values[r.metric, default: [:]][c, default: []].append(r.value) }
+            let c: String
+            if r.configuration == last.0 {
+                c = last.1
+            } else {
+                c = view.configuration(r); last = (r.configuration, c)
+                if seenConfigs.insert(c).inserted { configs.append(c) }
+            }
+            if key.contains(r.metric) { values[r.metric, default: [:]][c, default: []].append(r.value) }
         }
         let gs = groups[allRoutesLabel] ?? []
         return keyMetrics.compactMap { m -> (file: String, svg: String)? in
