@@ -279,6 +279,9 @@ let resultsStoreMigrator: DatabaseMigrator = {
             t.column("checksum", .text).notNull()
         }
     }
+    m.registerMigration("v7: resampling memo rows marked used") { db in
+        try db.alter(table: "resampling_memo") { t in t.add(column: "used", .integer).notNull().defaults(to: 0) }
+    }
     return m
 }()
 

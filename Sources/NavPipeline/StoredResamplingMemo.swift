@@ -5,89 +5,133 @@ import NavReport
 import Synchronization
 
 /// The report's resampling memo (`ResamplingMemo`) kept in the results store's
-/// `resampling_memo` table: read whole when a report starts (one row per cell, comparison and
-/// main effect: a few thousand rows of ≤ 32 bytes), consulted by the statistics from several
-/// threads, then `save`d: the results computed in this report added, the rows it did not use
-/// removed (a memo never outgrows one report).
+/// `resampling_memo` table, never held in memory (it has a row per cell, comparison and main
+/// effect: ≈ 500 a route at 10 configurations, so holding it grew the report by routes ×
+/// configurations): each lookup is one indexed read of a snapshot of the store taken when the
+/// report starts (none when the memo is empty), from any thread; the rows a
+/// report uses are marked `used` and the results it computes are written, both in batches of
+/// `batchSize`; `save` writes the last batch and removes the rows the report did not use (a
+/// memo never outgrows one report).
 ///
 /// A row is trusted only as far as the store is: its checksum (SHA-256 of key and result) must
-/// verify and its result be 1 to 4 numbers, else it is ignored (computed again, replaced).
+/// verify and its result be 1 to 4 numbers (bounded in SQL: nothing longer reaches Swift), else
+/// it is ignored (computed again, replaced).
+///
+/// Memory: O(batch). Cost: one read per lookup, one write per batch, one per report for the marks.
 final class StoredResamplingMemo: ResamplingMemo {
-    /// Results by digest, as read.
-    private let stored: [String: [Double]]
-    private let state = Mutex((added: [String: [Double]](), used: Set<String>()))
+    private let store: ResultsStore
+    /// The memo as the report found it, read without a transaction per lookup (one read
+    /// transaction held for the report; nil when the memo was empty: a cold run looks nothing up).
+    private let snapshot: DatabaseSnapshot?
+    /// Marks and results not yet written, the count computed, and the first write error.
+    private let state = Mutex((used: [String](), added: [(key: String, result: [Double])](), computed: 0, error: String?.none))
 
     /// The most numbers one result holds (both bootstrap intervals).
     static let maximumResultCount = 4
-    /// Rows read from a store at most (≈ 200 bytes each in memory): a store edited to hold more
-    /// cannot make a report allocate without bound; results past it are computed again.
-    static let maximumRows = 2_000_000
+    /// Marks and results written per transaction, in key order (the table is keyed by a digest:
+    /// inserting a batch sorted touches each B-tree page once, not once per row).
+    static let batchSize = 8192
 
-    /// Reads the memo of `store` (empty when it has none).
+    /// The memo of `store` (empty when it has none), its rows' marks cleared: this report marks
+    /// the rows it uses.
     ///
-    /// - Throws: `ResultsStoreError` when the store cannot be read.
-    /// - Complexity: O(rows).
+    /// - Throws: `TraceError.writeFailed` for a full disk, `ResultsStoreError` when the store
+    ///   cannot be written.
     init(store: ResultsStore) throws {
-        var stored: [String: [Double]] = [:]
+        self.store = store
         do {
-            try store.pool.read { db in
-                // Bounded in SQL (nothing longer reaches Swift; at most `maximumRows` rows are read).
-                let rows = try Row.fetchCursor(
-                    db,
-                    sql: "SELECT key, result, checksum FROM resampling_memo WHERE typeof(key) = 'text' AND length(key) = 64 "
-                        + "AND typeof(result) = 'blob' AND length(result) <= \(8 * Self.maximumResultCount) AND typeof(checksum) = 'text' "
-                        + "AND length(checksum) = 64 LIMIT \(Self.maximumRows)")
-                while let row = try rows.next() {
-                    guard let key = String.fromDatabaseValue(row[0] as DatabaseValue), let data = Data.fromDatabaseValue(row[1] as DatabaseValue),
-                        let checksum = String.fromDatabaseValue(row[2] as DatabaseValue),
-                        data.count % 8 == 0, (8...(8 * Self.maximumResultCount)).contains(data.count),
-                        checksum == Self.checksum(key: key, data: data)
-                    else { continue }
-                    let bytes = [UInt8](data)
-                    stored[key] = stride(from: 0, to: bytes.count, by: 8).map { bytes.littleEndianDouble(at: $0) }
+            let rows = try storeWrite(store.path) {
+                try store.pool.write { db in
+                    try db.execute(sql: "UPDATE resampling_memo SET used = 0 WHERE used != 0")
+                    return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resampling_memo") ?? 0
                 }
             }
+            snapshot = rows == 0 ? nil : try store.pool.makeSnapshot()
+        } catch let e as TraceError {
+            throw e
         } catch { throw ResultsStoreError.unreadable(path: store.path, reason: "\(error)") }
-        self.stored = stored
     }
 
     func lookup(_ key: ResamplingKey) -> [Double]? {
-        guard let r = stored[key.digest] else { return nil }
-        state.withLock { _ = $0.used.insert(key.digest) }
-        return r
+        guard let snapshot else { return nil }
+        let digest = key.digest
+        let found = try? snapshot.read { db -> [Double]? in
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: "SELECT result, checksum FROM resampling_memo WHERE key = ? AND typeof(result) = 'blob' "
+                            + "AND length(result) <= \(8 * Self.maximumResultCount) AND typeof(checksum) = 'text' AND length(checksum) = 64"),
+                    arguments: [digest]),
+                let data = Data.fromDatabaseValue(row[0] as DatabaseValue), let checksum = String.fromDatabaseValue(row[1] as DatabaseValue),
+                data.count % 8 == 0, (8...(8 * Self.maximumResultCount)).contains(data.count),
+                checksum == Self.checksum(key: digest, data: data)
+            else { return nil }
+            let bytes = [UInt8](data)
+            return stride(from: 0, to: bytes.count, by: 8).map { bytes.littleEndianDouble(at: $0) }
+        }
+        guard let result = found else { return nil }
+        let batch = state.withLock { s -> (used: [String], added: [(key: String, result: [Double])])? in
+            s.used.append(digest)
+            return s.used.count + s.added.count >= Self.batchSize ? Self.take(&s) : nil
+        }
+        if let batch { write(batch) }
+        return result
     }
 
     func record(_ key: ResamplingKey, _ result: [Double]) {
         guard (1...Self.maximumResultCount).contains(result.count) else { return }
-        state.withLock { $0.added[key.digest] = result }
+        let batch = state.withLock { s -> (used: [String], added: [(key: String, result: [Double])])? in
+            s.added.append((key.digest, result))
+            s.computed += 1
+            return s.used.count + s.added.count >= Self.batchSize ? Self.take(&s) : nil
+        }
+        if let batch { write(batch) }
     }
 
     /// Results computed by this report (not read from the memo).
-    var computed: Int { state.withLock { $0.added.count } }
+    var computed: Int { state.withLock { $0.computed } }
 
-    /// Leaves in the store exactly the results this report used or computed, in one transaction:
-    /// nothing is written when it used every row and computed nothing (a cached rerun); otherwise
-    /// the table is rewritten, which also drops rows the reader skipped (damaged, oversized).
+    /// Writes the last batch, then removes the rows this report did not use or compute (stale
+    /// results, and rows the reader skipped: damaged, oversized), in one transaction each.
     ///
-    /// - Throws: `TraceError.writeFailed` when the store cannot be written (a full disk).
-    /// - Complexity: O(rows kept) when anything changed.
+    /// - Throws: `TraceError.writeFailed` when the store cannot be written (a full disk), or the
+    ///   first error of a batch written earlier.
+    /// - Complexity: O(rows) in SQLite.
     func save(to store: ResultsStore) throws {
-        let (added, used) = state.withLock { ($0.added, $0.used) }
+        let batch = state.withLock { Self.take(&$0) }
+        write(batch)
+        if let e = state.withLock({ $0.error }) { throw ResultsStoreError.unreadable(path: store.path, reason: e) }
         try storeWrite(store.path) {
-            try store.pool.write { db in
-                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resampling_memo") ?? 0
-                if added.isEmpty && rows == used.count { return }
-                var kept = added
-                for key in used where kept[key] == nil { kept[key] = stored[key] }
-                try db.execute(sql: "DELETE FROM resampling_memo")
-                for key in kept.keys.sorted() {
-                    let data = Self.bytes(kept[key]!)
-                    try db.execute(
-                        sql: "INSERT INTO resampling_memo(key, result, checksum) VALUES (?, ?, ?)",
-                        arguments: [key, data, Self.checksum(key: key, data: data)])
+            try store.pool.write { db in try db.execute(sql: "DELETE FROM resampling_memo WHERE used = 0") }
+        }
+    }
+
+    /// The pending marks and results, taken out of `s`.
+    private static func take(
+        _ s: inout (used: [String], added: [(key: String, result: [Double])], computed: Int, error: String?)
+    ) -> (used: [String], added: [(key: String, result: [Double])]) {
+        defer { s.used = []; s.added = [] }
+        return (s.used, s.added)
+    }
+
+    /// Marks `used` and writes `added` (marked too) in one transaction; an error is kept for `save`.
+    private func write(_ batch: (used: [String], added: [(key: String, result: [Double])])) {
+        guard !batch.used.isEmpty || !batch.added.isEmpty else { return }
+        do {
+            try storeWrite(store.path) {
+                try store.pool.write { db in
+                    for key in batch.used.sorted() {
+                        try db.execute(sql: "UPDATE resampling_memo SET used = 1 WHERE key = ?", arguments: [key])
+                    }
+                    for (key, result) in batch.added.sorted(by: { $0.key < $1.key }) {
+                        let data = Self.bytes(result)
+                        try db.execute(
+                            sql: "INSERT OR REPLACE INTO resampling_memo(key, result, checksum, used) VALUES (?, ?, ?, 1)",
+                            arguments: [key, data, Self.checksum(key: key, data: data)])
+                    }
                 }
             }
-        }
+        } catch { state.withLock { $0.error = $0.error ?? "\(error)" } }
     }
 
     /// The result's doubles, little-endian (`appendLittleEndian`, as the artifacts).
