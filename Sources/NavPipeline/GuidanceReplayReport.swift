@@ -4,7 +4,6 @@ import NavGuidance
 import NavIO
 import NavReport
 import NavStatistics
-import Synchronization
 
 // The guidance replay's section of the report (`GuidanceReplayKind`): read from the store run
 // by run and route by route, so memory is flat in the number of runs and routes.
@@ -76,22 +75,9 @@ func metricsTable(
     let jobs = plan.jobs
     for start in stride(from: 0, to: jobs.count, by: metricsReadBlock) {
         let block = start..<min(jobs.count, start + metricsReadBlock)
-        let parts = max(1, min(workers, block.count / 64))
-        let read = Mutex([[(session: String, metrics: [Metric])?]](repeating: [], count: parts))
-        let failure = Mutex(String?.none)
-        forEachConcurrently(parts, workers: parts) { k in
-            let range = shardRange(count: block.count, shard: k + 1, shards: parts)
-            do {
-                let runs = try store.read { reader in try range.map { try reader.metrics(key: jobs[start + $0].key) } }
-                read.withLock { $0[k] = runs }
-                return .next
-            } catch {
-                failure.withLock { $0 = $0 ?? "\(error)" }
-                return .stop
-            }
+        let runs = try store.readInBlocks(block.count, blocks: min(workers, block.count / 64)) { reader, range in
+            try range.map { try reader.metrics(key: jobs[start + $0].key) }
         }
-        if let e = failure.withLock({ $0 }) { throw ResultsStoreError.unreadable(path: store.path, reason: e) }
-        let runs: [(session: String, metrics: [Metric])?] = read.withLock { $0.flatMap { $0 } }
         for offset in runs.indices {
             let position = start + offset, job = jobs[position]
             guard let run = runs[offset] else {

@@ -348,22 +348,9 @@ public func executeResultKinds(
 /// concurrently): a cached rerun's checks (a row, its metrics and artifacts, its checksum) run
 /// on every core.
 private func presentUnits(_ units: [WorkUnit], of kind: any UnitKind, store: ResultsStore, workers: Int) throws -> [Bool] {
-    let blocks = max(1, min(workers, units.count / 256))
-    let flags = Mutex([Bool](repeating: false, count: units.count))
-    let failure = Mutex(String?.none)
-    forEachConcurrently(blocks, workers: blocks, phase: "", progress: nil) { b in
-        let range = shardRange(count: units.count, shard: b + 1, shards: blocks)
-        do {
-            let found = try store.read { reader in try units[range].map { try isPresent($0, of: kind, reader: reader) } }
-            flags.withLock { $0.replaceSubrange(range, with: found) }
-            return .next
-        } catch {
-            failure.withLock { $0 = $0 ?? "\(error)" }
-            return .stop
-        }
+    try store.readInBlocks(units.count, blocks: min(workers, units.count / 256)) { reader, range in
+        try units[range].map { try isPresent($0, of: kind, reader: reader) }
     }
-    if let e = failure.withLock({ $0 }) { throw ResultsStoreError.unreadable(path: store.path, reason: e) }
-    return flags.withLock { $0 }
 }
 
 /// Whether `unit` has a result of `kind` in the store that the kind accepts.

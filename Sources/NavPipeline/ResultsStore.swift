@@ -378,6 +378,32 @@ public final class ResultsStore: Sendable {
         try pool.read { db in try body(StoreReader(db: db)) }
     }
 
+    /// `read` over positions 0..<`count` in `blocks` contiguous blocks (`shardRange`; at least
+    /// one), each on its own thread in its own read transaction (the pool reads concurrently),
+    /// the results joined in position order: the same whatever the blocks.
+    ///
+    /// - Throws: `ResultsStoreError.unreadable` with the first block's error.
+    func readInBlocks<T: Sendable>(
+        _ count: Int, blocks: Int, _ read: @Sendable (StoreReader, Range<Int>) throws -> [T]
+    ) throws -> [T] {
+        let blocks = max(1, blocks)
+        let parts = Mutex([[T]](repeating: [], count: blocks))
+        let failure = Mutex(String?.none)
+        forEachConcurrently(blocks, workers: blocks) { k in
+            let range = shardRange(count: count, shard: k + 1, shards: blocks)
+            do {
+                let part = try self.read { try read($0, range) }
+                parts.withLock { $0[k] = part }
+                return .next
+            } catch {
+                failure.withLock { $0 = $0 ?? "\(error)" }
+                return .stop
+            }
+        }
+        if let e = failure.withLock({ $0 }) { throw ResultsStoreError.unreadable(path: path, reason: e) }
+        return parts.withLock { $0.flatMap { $0 } }
+    }
+
     /// A writer committing results in batches of `batchSize` (its own queue; one per phase).
     func writer(batchSize: Int) -> ResultWriter { ResultWriter(pool: pool, batchSize: batchSize) }
 
