@@ -58,21 +58,24 @@ private let exactPowersOfTen: [Double] = [
 /// - Complexity: O(token length).
 package func parseDecimal(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
     guard let base = token.baseAddress, !token.isEmpty else { return nil }
-    if let r = scanDecimal(base, from: 0, limit: token.count), r.end == token.count { return r.value }
+    var end = 0
+    if let v = scanDecimal(base, at: &end, limit: token.count), end == token.count { return v }
     return parseDecimalExactly(token)
 }
 
-/// The first number of `base[start..<limit]` (`start < limit`), the common case only: at
+/// The first number of `base[position..<limit]` (`position < limit`), the common case only: at
 /// most 19 significant digits and an exponent of at most 5 digits. Returns the value
-/// (`decimalValue`) and the index just past the number; nil when the text there is not such
-/// a number (no digit, `e` without digits, more digits): the caller then asks
-/// `parseDecimalExactly` about the whole token. The caller also checks that the number ends
-/// where its token ends (`1.5x` stops at `x`).
+/// (`decimalValue`) and moves `position` just past the number; nil when the text there is not
+/// such a number (no digit, `e` without digits, more digits), `position` then anywhere in the
+/// token: the caller asks `parseDecimalExactly` about the whole token. The caller also checks
+/// that the number ends where its token ends (`1.5x` stops at `x`). The value alone is
+/// returned (no tuple): it stays in a floating-point register.
 ///
 /// The significand accumulates modulo 2⁶⁴ (`digitRun`, `fractionRun`): it is exact whenever the count of
 /// significant digits (leading zeros excluded) is ≤ 19, which is checked before it is used.
 @inline(__always)
-private func scanDecimal(_ base: UnsafePointer<UInt8>, from start: Int, limit: Int) -> (value: Double, end: Int)? {
+private func scanDecimal(_ base: UnsafePointer<UInt8>, at position: inout Int, limit: Int) -> Double? {
+    let start = position
     var i = start
     let c0 = base[i]
     let negative = c0 == UInt8(ascii: "-")
@@ -117,7 +120,8 @@ private func scanDecimal(_ base: UnsafePointer<UInt8>, from start: Int, limit: I
     guard let v = decimalValue(w, q, negative: negative, token: UnsafeBufferPointer(start: base + start, count: i - start)) else {
         return nil
     }
-    return (v, i)
+    position = i
+    return v
 }
 
 /// Reads the run of ASCII digits at `base[i..<limit]` into `w` (w · 10^k + their value,
@@ -296,19 +300,89 @@ package func parseNumericTable(
     _ bytes: [UInt8], path: String, columns range: ClosedRange<Int>, keep: Int? = nil,
     fieldNames: [String], formatName: String
 ) throws(TraceError) -> NumericTable {
-    var values: [Double] = []
-    var lines: [Int32] = []
-    values.reserveCapacity(bytes.count / 10)
-    lines.reserveCapacity(bytes.count / 60)
-    var expected = -1
-    var firstError: TraceError?
     // Fields stored per row: `keep`, at most the largest accepted count (a longer row is an error).
-    let stored = min(keep ?? range.upperBound, range.upperBound)
+    var scan = NumericTableScan(columns: range, stored: min(keep ?? range.upperBound, range.upperBound))
+    scan.lines.reserveCapacity(bytes.count / 60)
+    var values: [Double] = []
     bytes.withUnsafeBufferPointer { buf in
         guard let b = buf.baseAddress else { return }
-        let n = buf.count
-        var pos = 0
-        var lineNo: Int32 = 0
+        // Values are stored straight into the array's storage, one store each (no capacity test
+        // and count update per value as `append` makes): a pass fills an array of `capacity`
+        // (first a tenth of the bytes, the density of trajectory text) and stops before a row
+        // that might not fit; the next pass copies what was read into twice the room and goes on
+        // from that row — `append`'s own growth, tested once a row.
+        var capacity = max(scan.stored, buf.count / 10)
+        var finished = false
+        while !finished {
+            let previous = values
+            values = [Double](unsafeUninitializedCapacity: capacity) { out, initialized in
+                let o = out.baseAddress!
+                previous.withUnsafeBufferPointer { if let p = $0.baseAddress { o.update(from: p, count: previous.count) } }
+                (initialized, finished) = scan.rows(b, count: buf.count, into: o, from: previous.count, capacity: capacity)
+            }
+            capacity = capacity > Int.max / 2 ? Int.max : capacity * 2
+        }
+    }
+    if let problem = scan.problem {
+        let field = problem.field
+        switch problem.kind {
+        case .notANumber(let text):
+            let name = field < fieldNames.count ? " (\(fieldNames[field]))" : ""
+            throw TraceError(.badValue, file: path, object: "line \(problem.line)", "field \(field + 1)\(name): expected a number, found \"\(text)\"")
+        case .firstRowFields:
+            throw TraceError(
+                .wrongShape, file: path, object: "line \(problem.line)",
+                "expected \(columnText(range, fieldNames)) for \(formatName), found \(field) fields")
+        case .rowFields(let expected):
+            throw TraceError(
+                .wrongShape, file: path, object: "line \(problem.line)", "expected \(expected) fields like the first data line, found \(field)")
+        }
+    }
+    guard !scan.lines.isEmpty else {
+        throw TraceError(.empty, file: path, "no data lines (only blank or # comment lines), expected \(formatName) rows")
+    }
+    return NumericTable(values: values, lineNumbers: scan.lines, columns: min(keep ?? scan.expected, scan.expected))
+}
+
+/// The state of `parseNumericTable` between its passes: where the next line starts, its
+/// number, the field count the first data row fixed, the line numbers of the rows read, and
+/// the first problem found.
+private struct NumericTableScan {
+    struct Problem {
+        enum Kind {
+            case notANumber(String)
+            case firstRowFields
+            case rowFields(expected: Int)
+        }
+        var kind: Kind
+        var line: Int32
+        /// The field (0-based) that is not a number, or the fields found on the line.
+        var field: Int
+    }
+
+    let columns: ClosedRange<Int>
+    let stored: Int
+    var position = 0
+    var lineNumber: Int32 = 0
+    var expected = -1
+    var lines: [Int32] = []
+    var problem: Problem?
+
+    init(columns: ClosedRange<Int>, stored: Int) {
+        self.columns = columns
+        self.stored = stored
+    }
+
+    /// Reads rows of `b[position..<n]` into `o[count…]` while a row of `stored` values fits
+    /// below `capacity`. A number is read where its token starts, and its end must be the
+    /// token's end (a separator, a line feed or the end of the text); anything else (nan, more
+    /// than 19 digits, `1.5x`) goes to `parseDecimal` with the whole token.
+    ///
+    /// - Returns: the values now in `o`, and whether the text is done (read to its end, or a
+    ///   problem found).
+    mutating func rows(
+        _ b: UnsafePointer<UInt8>, count n: Int, into o: UnsafeMutablePointer<Double>, from start: Int, capacity: Int
+    ) -> (count: Int, finished: Bool) {
         @inline(__always) func isBlank(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 13 }
         @inline(__always) func isSeparator(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 13 || c == 44 }
         /// The end of the token at `p`: the next separator, line feed or the end of the text.
@@ -317,18 +391,18 @@ package func parseNumericTable(
             while q < n && b[q] != 10 && !isSeparator(b[q]) { q += 1 }
             return q
         }
-        // One pass: a number is read where its token starts, and its end must be the token's
-        // end (a separator, a line feed or the end of the text); anything else (nan, more
-        // than 19 digits, `1.5x`) goes to parseDecimal with the whole token.
-        lineLoop: while pos < n {
-            lineNo += 1
-            var p = pos
+        var count = start
+        let upper = columns.upperBound
+        while position < n {
+            if count &+ stored > capacity { return (count, false) }
+            lineNumber += 1
+            var p = position
             // UTF-8 byte order mark on the first line.
-            if lineNo == 1 && n - p >= 3 && b[p] == 0xEF && b[p + 1] == 0xBB && b[p + 2] == 0xBF { p += 3 }
+            if lineNumber == 1 && n - p >= 3 && b[p] == 0xEF && b[p + 1] == 0xBB && b[p + 2] == 0xBF { p += 3 }
             while p < n && isBlank(b[p]) { p += 1 }
             if p == n || b[p] == 10 || b[p] == 35 {  // blank or '#'
                 while p < n && b[p] != 10 { p += 1 }
-                pos = p + 1
+                position = p + 1
                 continue
             }
             var field = 0
@@ -336,52 +410,42 @@ package func parseNumericTable(
                 // Skip separators; a line feed or the end of the text ends the row.
                 while p < n && isSeparator(b[p]) { p += 1 }
                 if p == n || b[p] == 10 { break }
-                if field < range.upperBound {
+                if field < upper {
                     var value: Double
-                    if let r = scanDecimal(b, from: p, limit: n), r.end == n || b[r.end] == 10 || isSeparator(b[r.end]) {
-                        value = r.value; p = r.end
+                    var end = p
+                    if let v = scanDecimal(b, at: &end, limit: n), end == n || b[end] == 10 || isSeparator(b[end]) {
+                        value = v; p = end
                     } else {
                         let q = tokenEnd(p)
                         let token = UnsafeBufferPointer(start: b + p, count: q - p)
                         guard let v = parseDecimal(token) else {
-                            let name = field < fieldNames.count ? " (\(fieldNames[field]))" : ""
                             let text = String(decoding: token.prefix(40), as: UTF8.self)
-                            firstError = TraceError(
-                                .badValue, file: path, object: "line \(lineNo)",
-                                "field \(field + 1)\(name): expected a number, found \"\(text)\"")
-                            break lineLoop
+                            problem = Problem(kind: .notANumber(text), line: lineNumber, field: field)
+                            return (count, true)
                         }
                         value = v; p = q
                     }
-                    if field < stored { values.append(value) }
+                    if field < stored { o[count] = value; count &+= 1 }
                 } else {
                     p = tokenEnd(p)
                 }
                 field += 1
             }
-            pos = p + 1
+            position = p + 1
             if expected < 0 {
-                guard range.contains(field) else {
-                    firstError = TraceError(
-                        .wrongShape, file: path, object: "line \(lineNo)",
-                        "expected \(columnText(range, fieldNames)) for \(formatName), found \(field) fields")
-                    break lineLoop
+                guard columns.contains(field) else {
+                    problem = Problem(kind: .firstRowFields, line: lineNumber, field: field)
+                    return (count, true)
                 }
                 expected = field
             } else if field != expected {
-                firstError = TraceError(
-                    .wrongShape, file: path, object: "line \(lineNo)",
-                    "expected \(expected) fields like the first data line, found \(field)")
-                break lineLoop
+                problem = Problem(kind: .rowFields(expected: expected), line: lineNumber, field: field)
+                return (count, true)
             }
-            lines.append(lineNo)
+            lines.append(lineNumber)
         }
+        return (count, true)
     }
-    if let firstError { throw firstError }
-    guard !lines.isEmpty else {
-        throw TraceError(.empty, file: path, "no data lines (only blank or # comment lines), expected \(formatName) rows")
-    }
-    return NumericTable(values: values, lineNumbers: lines, columns: min(keep ?? expected, expected))
 }
 
 private func columnText(_ r: ClosedRange<Int>, _ names: [String]) -> String {

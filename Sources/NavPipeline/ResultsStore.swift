@@ -338,16 +338,23 @@ public final class ResultsStore: Sendable {
                 let meta = [("navbench_version", NavbenchVersion.current), ("spec_sha256", plan.specSHA256), ("shard", "\(shard)/\(shards)")]
                 // Described already (a rerun, the engine's second call): the same spec and input
                 // checksums give the same configurations, so nothing is written again.
-                let stored = try Row.fetchAll(db, sql: "SELECT name, value FROM meta").reduce(into: [String: String]()) { d, row in
-                    if let n = String.fromDatabaseValue(row[0] as DatabaseValue), let v = String.fromDatabaseValue(row[1] as DatabaseValue) {
-                        d[n] = v
+                // The store may come from elsewhere (an output folder is not trusted): only the rows
+                // this comparison can match are read, each bounded — a name, path or value longer
+                // than any the plan writes reads as NULL, and one row more than the plan has is
+                // enough to know the lists differ.
+                let bounded = { (table: String, key: String, value: String, rows: Int) throws -> [String: String] in
+                    try Row.fetchAll(
+                        db,
+                        sql: "SELECT CASE WHEN length(\(key)) <= \(StoreLimits.label) THEN \(key) END, "
+                            + "CASE WHEN length(\(value)) <= \(StoreLimits.label) THEN \(value) END FROM \(table) LIMIT \(rows + 1)"
+                    ).reduce(into: [String: String]()) { d, row in
+                        if let n = String.fromDatabaseValue(row[0] as DatabaseValue), let v = String.fromDatabaseValue(row[1] as DatabaseValue) {
+                            d[n] = v
+                        }
                     }
                 }
-                let inputs = try Row.fetchAll(db, sql: "SELECT path, sha256 FROM inputs").reduce(into: [String: String]()) { d, row in
-                    if let p = String.fromDatabaseValue(row[0] as DatabaseValue), let v = String.fromDatabaseValue(row[1] as DatabaseValue) {
-                        d[p] = v
-                    }
-                }
+                let stored = try bounded("meta", "name", "value", 64)
+                let inputs = try bounded("inputs", "path", "sha256", plan.checksums.count)
                 if meta.allSatisfy({ stored[$0.0] == $0.1 }) && inputs == plan.checksums { return }
                 for (k, v) in meta { try db.execute(sql: "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", arguments: [k, v]) }
                 for (p, sum) in plan.checksums.sorted(by: { $0.key < $1.key }) {
@@ -431,8 +438,14 @@ public final class ResultsStore: Sendable {
             (meta, applied) = try shard.read { db in
                 let applied = try resultsStoreMigrator.appliedMigrations(db)
                 guard try db.tableExists("meta") else { return ([:], applied) }
-                let rows = try Row.fetchAll(db, sql: "SELECT name, value FROM meta WHERE typeof(name) = 'text' AND typeof(value) = 'text'")
-                return (Dictionary(rows.map { ($0["name"] as String, $0["value"] as String) }, uniquingKeysWith: { a, _ in a }), applied)
+                // Only the two names checked below, each value bounded (a shard is not trusted): one
+                // longer than any navbench writes is read as its first 80 characters and an
+                // ellipsis, which matches nothing and names what was found.
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: "SELECT name, CASE WHEN length(value) <= \(StoreLimits.label) THEN value ELSE substr(value, 1, 80) || '…' END "
+                        + "FROM meta WHERE name IN ('navbench_version', 'spec_sha256') AND typeof(value) = 'text' LIMIT 4")
+                return (Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a }), applied)
             }
         } catch { throw ResultsStoreError.unreadable(path: shardPath, reason: "\(error)") }
         if applied != resultsStoreMigrator.migrations {

@@ -23,22 +23,26 @@ struct BenchParse: ParsableCommand {
     func run() throws {
         let texts = try files.map { path throws(TraceError) in (path, try readFileBytes(path)) }
         let bytes = texts.reduce(0) { $0 + $1.1.count }
-        /// Parses every file; the checksum of the values (FNV-1a over bit patterns, row by row) and their count.
-        func parseAll() throws -> (checksum: UInt64, count: Int) {
+        /// Parses every file: the values of each.
+        func parseAll() throws -> [[Double]] {
+            try texts.map { path, text in
+                try parseNumericTable(text, path: path, columns: 1...64, fieldNames: [], formatName: "numeric text").values
+            }
+        }
+        /// Wall time and this thread's CPU time of the parse (the second is what a busy machine
+        /// steals less of), then, untimed, the checksum of the values (FNV-1a over bit patterns,
+        /// row by row) and their count.
+        func timed() throws -> (seconds: Double, cpu: Double, checksum: UInt64, count: Int) {
+            let cpu0 = threadCPUSeconds(), start = DispatchTime.now().uptimeNanoseconds
+            let parsed = try parseAll()
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let cpu = threadCPUSeconds() - cpu0
             var h: UInt64 = 0xcbf2_9ce4_8422_2325, count = 0
-            for (path, text) in texts {
-                let values = try parseNumericTable(text, path: path, columns: 1...64, fieldNames: [], formatName: "numeric text").values
+            for values in parsed {
                 for v in values { h = (h ^ v.bitPattern) &* 0x100_0000_01b3 }
                 count += values.count
             }
-            return (h, count)
-        }
-        /// Wall time and this thread's CPU time (the second is what a busy machine steals less of).
-        func timed() throws -> (seconds: Double, cpu: Double, checksum: UInt64, count: Int) {
-            let cpu0 = threadCPUSeconds(), start = DispatchTime.now().uptimeNanoseconds
-            let r = try parseAll()
-            let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            return (wall, threadCPUSeconds() - cpu0, r.checksum, r.count)
+            return (wall, cpu, h, count)
         }
         let warm = try timed()
         var wall: [Double] = [], cpu: [Double] = []

@@ -233,6 +233,39 @@ import Darwin
         }
     }
 
+    /// Text denser than the first pass's room (a value every 2 bytes against a tenth of the
+    /// bytes reserved) goes through several passes, each resuming at the row the last one
+    /// stopped before: every value and line number as one strtod pass gives them; a problem
+    /// in a later pass names its line. Rows of 1, 8 and 64 fields (`keep` too).
+    @Test func denseTextGrowsAcrossPasses() throws {
+        for fields in [1, 8, 64] {
+            var rng = SeededRandom(seed: UInt64(fields))
+            var text = "", tokens: [String] = [], lines: [Int32] = []
+            var line: Int32 = 0
+            for r in 0..<5_000 {
+                line += 1
+                if r % 97 == 0 { text += "# note\n"; line += 1 }
+                let row = (0..<fields).map { _ in String(rng.next() % 10) }
+                tokens += row
+                lines.append(line)
+                text += row.joined(separator: " ") + "\n"
+            }
+            let bytes = Array(text.utf8)
+            let table = try parseNumericTable(bytes, path: "dense.txt", columns: 1...64, fieldNames: [], formatName: "test")
+            #expect(table.values.count > bytes.count / 10, "not past the first pass's room")
+            #expect(table.values.map(\.bitPattern) == tokens.map { strtod($0, nil).bitPattern }, "\(fields) fields")
+            #expect(table.lineNumbers == lines && table.columns == fields)
+            let kept = try parseNumericTable(bytes, path: "dense.txt", columns: 1...64, keep: 1, fieldNames: [], formatName: "test")
+            #expect(kept.values.map(\.bitPattern) == stride(from: 0, to: tokens.count, by: fields).map { strtod(tokens[$0], nil).bitPattern })
+            do {
+                _ = try parseNumericTable(Array((text + "1 x\n").utf8), path: "dense.txt", columns: 1...64, fieldNames: [], formatName: "test")
+                Issue.record("accepted a bad last line")
+            } catch {
+                #expect(error.description.contains("line \(line + 1)"), "\(error)")
+            }
+        }
+    }
+
     /// Every token of the peer-bench TUM pair (200,000 poses each, 40 MB), when the files are
     /// on this machine (not on CI): `PEERS_DATA`, the package's peers-data, or this
     /// machine's shared copy. strtod walks the text on its own, independently of the scanner.

@@ -184,4 +184,42 @@ import Testing
             }
         }
     }
+
+    /// Text the engine compares against its plan (meta, inputs) is read bounded from a store it
+    /// did not write: 8 MB values make a rerun rewrite them, and a shard's 8 MB spec checksum is
+    /// refused in one short line.
+    @Test func overlongMetaAndInputsAreReadBounded() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try ExperimentSpec.parse(
+            "name: t\ninputs:\n  - \(datasets)/R1-corridor_recording.h5\n  - \(datasets)/R1-corridor_nav1.h5\noutput: \(dir)/out\n"
+                + "sweep:\n  rdp_tolerance: [0.3]\n", file: "t.yaml")
+        _ = try runExperiment(s, workers: 1, command: "t")
+        let pristine = try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8)
+        func inflate(_ path: String, inputs: Bool) throws {
+            let q = try DatabaseQueue(path: path)
+            try q.write { db in
+                try db.execute(sql: "UPDATE meta SET value = printf('%.*c', 8000000, 'x') WHERE name = 'spec_sha256'")
+                if inputs { try db.execute(sql: "UPDATE inputs SET path = printf('%.*c', 8000000, 'p') || rowid") }
+            }
+            try q.close()
+        }
+        try inflate(experimentStorePath(s), inputs: true)
+        _ = try runExperiment(s, workers: 1, command: "t")
+        #expect(try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8) == pristine)
+        let spec = try DatabaseQueue(path: experimentStorePath(s)).read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'spec_sha256'")
+        }
+        #expect(spec?.count == 64)
+        var shardSpec = s
+        shardSpec.output = dir + "/shards"
+        for k in 1...2 { _ = try runExperiment(shardSpec, workers: 1, shard: k, shards: 2, command: "t") }
+        try inflate(dir + "/shards/results.shard-1-of-2.sqlite", inputs: false)
+        #expect(throws: ResultsStoreError.self) { _ = try mergeExperiment(shardSpec, command: "t") }
+        do { _ = try mergeExperiment(shardSpec, command: "t") } catch {
+            let line = "\(error)"
+            #expect(
+                line.contains("results.shard-1-of-2.sqlite") && line.contains("xxxx…") && !line.contains("\n") && line.count < 1_000,
+                "\(line.prefix(300))")
+        }
+    }
 }
