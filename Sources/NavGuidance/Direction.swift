@@ -26,10 +26,11 @@ public struct Direction: Sendable, Equatable {
         let height = last ? p.lastTargetHeight : p.targetHeight
         let width = last ? p.lastTargetWidth : p.targetWidth
         let yaw = PhoneHeading.yaw(pose)
-        let heading = Vector3(sin(yaw), 0, cos(yaw))
+        let sinYaw = sin(yaw), cosYaw = cos(yaw)
+        let heading = Vector3(sinYaw, 0, cosYaw)
         let delta = pose.translation - kp.position
         let bearing = atan2(pose.translation.x - kp.position.x, pose.translation.z - kp.position.z)
-        angle = PhoneHeading.angleDifference(yaw, bearing)
+        angle = PhoneHeading.angleDifference(sine: sinYaw, cosine: cosYaw, bearing)
         hour = ClockFace.hour(angle: angle)
         sector = ClockFace.sector(angle: angle)
         distance = (10 * Vector3(delta.x, 0, delta.z).norm).rounded() / 10

@@ -22,7 +22,13 @@ public enum PhoneHeading {
     /// Clew's `getAngleDiff`: both angles normalised to (−π, π] through atan2(sin, cos), then
     /// the difference taken the short way round.
     public static func angleDifference(_ a1: Double, _ a2: Double) -> Double {
-        let a = atan2(sin(a1), cos(a1)), b = atan2(sin(a2), cos(a2))
+        angleDifference(sine: sin(a1), cosine: cos(a1), a2)
+    }
+
+    /// `angleDifference(a1, a2)` given sin a1 and cos a1 (a caller that has them already: the
+    /// same bits, one sine and one cosine fewer).
+    public static func angleDifference(sine s1: Double, cosine c1: Double, _ a2: Double) -> Double {
+        let a = atan2(s1, c1), b = atan2(sin(a2), cos(a2))
         let d1 = a - b
         var d2 = 2 * Double.pi - abs(d1)
         if d1 > 0 { d2 = -d2 }

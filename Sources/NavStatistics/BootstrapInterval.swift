@@ -118,8 +118,12 @@ public struct BootstrapInterval: Sendable, Equatable {
             : -StandardNormal.quantile(alpha)
         let tail = smallSampleExpansion ? StandardNormal.cdf(-zExpanded) : alpha
         // Bias correction: share of resampled means below θ̂ (ties count half).
+        // Counted without a branch per mean (which one is taken is a coin toss near θ̂).
         var below = 0, equal = 0
-        for m in means { if m < theta { below += 1 } else if m == theta { equal += 1 } }
+        for m in means {
+            below &+= m < theta ? 1 : 0
+            equal &+= m == theta ? 1 : 0
+        }
         let z0 = StandardNormal.quantile((Double(below) + 0.5 * Double(equal)) / Double(resamples))
         // Acceleration from the jackknife (leave-one-out means).
         let total = values.reduce(0, +)

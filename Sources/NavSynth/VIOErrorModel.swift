@@ -155,6 +155,25 @@ public struct VIODrift: Sendable {
     /// Tracking is lost at `time`.
     @inlinable public func isLost(at time: Double) -> Bool { time >= lossStart && time < lossEnd }
 
+    /// Both random walks are zero: `advance` draws four normals a step only to multiply them by 0.
+    @inlinable public var isNoiseless: Bool { yawRandomWalkDegreesPerSqrtSecond == 0 && positionRandomWalkPerSqrtSecond == 0 }
+
+    /// `advance` of a noiseless drift (`isNoiseless`) without its draws, for a caller whose
+    /// stream nothing reads afterwards (the closed-loop walker's `vio/ROUTE/RUN`). The same
+    /// estimate: `advance` adds ψ += N·0 (+0 + ±0 is +0, so ψ stays +0) and p̂ += R·Δp + N·0
+    /// (a ±0 term, which changes no component but the sign of a zero that is already −0:
+    /// the estimate's components start at the walk's start, and a −0 there is the one case
+    /// whose zero could come out +0 the other way). `ClosedLoopWalkTests` compares the two
+    /// outcome by outcome.
+    ///
+    /// - Complexity: O(1), no draw.
+    @discardableResult
+    public mutating func advanceNoiseless(trueStep step: Vector3, time: Double) -> Bool {
+        let lost = isLost(at: time)
+        if !lost { estimate += Quaternion(yaw: yawDrift).act(on: scale * step) }
+        return lost
+    }
+
     /// Advances by one step of `dt` seconds whose true displacement is `step`; returns whether
     /// tracking was lost.
     @discardableResult
