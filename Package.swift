@@ -97,7 +97,7 @@ let package = Package(
         ),
         .target(
             name: "NavMetrics",
-            dependencies: ["NavCore", "NavGeometry", .product(name: "RealModule", package: "swift-numerics")]
+            dependencies: ["NavCore", "NavGeometry", "NavStatistics", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .target(name: "NavGuidance", dependencies: ["NavCore"], swiftSettings: optimisedInDebug),
         .target(name: "NavAids", dependencies: ["NavCore", "NavSignal"]),

@@ -143,15 +143,18 @@ private func timedPoses(
     seconds: (Double) -> Double
 ) throws(TraceError) -> (stamps: [Double], poses: [Pose]) {
     let n = table.rows
-    var stamps = [Double](repeating: 0, count: n)
-    var poses = [Pose](repeating: .identity, count: n)
+    // Appended into reserved room: each array's memory is written once (a `repeating:` fill
+    // first wrote the 200,000 poses of a TUM file twice).
+    var stamps: [Double] = [], poses: [Pose] = []
+    stamps.reserveCapacity(n)
+    poses.reserveCapacity(n)
     try table.values.withUnsafeBufferPointer { v throws(TraceError) in
         for r in 0..<n {
             let b = 8 * r
             try checkFinite(v, from: b, count: 8, names: names, path: path, line: table.lineNumbers[r])
-            stamps[r] = seconds(v[b])
+            stamps.append(seconds(v[b]))
             let q = try unitQuaternion(x: v[b + c.0], y: v[b + c.1], z: v[b + c.2], w: v[b + c.3], path: path, line: table.lineNumbers[r])
-            poses[r] = Pose(rotation: q, translation: Vector3(v[b + 1], v[b + 2], v[b + 3]))
+            poses.append(Pose(rotation: q, translation: Vector3(v[b + 1], v[b + 2], v[b + 3])))
         }
     }
     return (stamps, poses)

@@ -1,4 +1,5 @@
 import NavCore
+import NavStatistics
 
 /// The summary statistics evo reports for an error array, with evo's (numpy's) conventions.
 ///
@@ -21,7 +22,8 @@ public struct ErrorStatistics: Codable, Equatable, Sendable {
     public var count: Int
 
     /// - Throws: `MetricError.noErrors` for an empty array, `.nonFinite` if an error is NaN or infinite.
-    /// - Complexity: O(n log n) (the median sorts a copy).
+    /// - Complexity: O(n) expected (the median selects its two order statistics in a copy
+    ///   instead of sorting it: the same bits, `quantilePosition` and `quantileInterpolate`).
     public init(_ e: [Double]) throws(MetricError) {
         guard !e.isEmpty else { throw .noErrors }
         if let i = e.firstIndex(where: { !$0.isFinite }) { throw .nonFinite(index: i, value: e[i]) }
@@ -40,7 +42,8 @@ public struct ErrorStatistics: Codable, Equatable, Sendable {
         for x in e { let d = x - mean; dev.add(d * d) }
         std = (dev.value / n).squareRoot()
         min = lo; max = hi
-        median = quantile(sorted: e.sorted(), 0.5, method: .linear)
+        var copy = e
+        median = Statistics.quantilesBySelection(&copy, [0.5])[0]
         count = e.count
     }
 }
