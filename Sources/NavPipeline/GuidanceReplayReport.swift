@@ -4,6 +4,7 @@ import NavGuidance
 import NavIO
 import NavReport
 import NavStatistics
+import Synchronization
 
 // The guidance replay's section of the report (`GuidanceReplayKind`): read from the store run
 // by run and route by route, so memory is flat in the number of runs and routes.
@@ -116,49 +117,75 @@ private func writeRouteFiles(
     _ plan: ExperimentPlan, sample: PlotSample, store: ResultsStore, table: MetricsTable, routes: [String],
     out: ExperimentOutputs, progress: ProgressHandler?
 ) throws -> [String: [String]] {
-    func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
-    var plots: [String: [String]] = [:]
+    let folder = out.folder
+    @Sendable func path(_ p: String) -> String { (folder as NSString).appendingPathComponent(p) }
     let firstConfig = plan.jobs.first?.configuration.label
     let chosenByRoute = Dictionary(grouping: sample.indices) { plan.jobs[$0].routeID }
-    var rowsByRoute: [String: [Int]] = [:]
-    for (i, r) in zip(table.rows.indices, table.rows) { rowsByRoute[r.route, default: []].append(i) }
+    let rowsByRoute = Dictionary(grouping: table.rows.indices) { table.rows[$0].route }
     // The sample's runs stored with their paths (a pass over the sample's keys, no paths kept).
     let withPaths = try store.read { reader in
         try Set(sample.indices.filter { try reader.artifactNames(key: plan.jobs[$0].key).contains(ReplayPlotPaths.artifactName) })
     }
     let reruns = sample.indices.count - withPaths.count
-    var rerunsDone = 0
-    for route in routes {
-        try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rowIndices: rowsByRoute[route] ?? [])
-        let chosen = chosenByRoute[route] ?? []
-        let offset = rerunsDone
-        var routeProgress: ProgressHandler? = nil
-        if let progress {
-            routeProgress = { p in progress(WorkProgress(phase: p.phase, done: offset + p.done, total: reruns)) }
+    // Routes on the cores (each route's files are its own; at most one route per worker is
+    // held, so memory stays flat in routes): the plots by route index, the first failure by
+    // route order, and one count of re-runs for the progress (told under its lock, in order).
+    let rerunsDone = Mutex(0)
+    let routePlots = Mutex([[String]?](repeating: nil, count: routes.count))
+    let failure = Mutex<RouteFailure?>(nil)
+    var progressOfReruns: ProgressHandler?
+    if let progress {
+        progressOfReruns = { p in
+            rerunsDone.withLock { done in
+                done += 1
+                progress(WorkProgress(phase: p.phase, done: done, total: reruns))
+            }
         }
-        let stored = try storedPlotRuns(plan, chosen: chosen.filter(withPaths.contains), store: store)
-        let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: stored, progress: routeProgress)
-        rerunsDone += chosen.filter { stored[$0] == nil }.count
-        // Walked paths over the route (first configuration).
-        var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
-        for r in mine where r.configuration == firstConfig {
-            series.append(SVGPlot.Series(label: "\(r.session) true", points: r.truePath.map { (x: $0[0], y: $0[1]) }))
-            series.append(SVGPlot.Series(label: "\(r.session) estimated", points: r.estimatedPath.map { (x: $0[0], y: $0[1]) }, dashed: true))
-        }
-        let paths = SVGPlot(
-            title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
-            series: series, equalAspect: true)
-        try writeTextAtomically(paths.svg, to: path("plots/\(safeFileComponent(route))-paths.svg"))
-        // Position-error CDF per configuration.
-        var labels: [String] = []
-        for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
-        let cdf = SVGPlot(
-            title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
-            series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
-        try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
-        plots[route] = ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
     }
+    let routeProgress = progressOfReruns
+    forEachConcurrently(routes.count, workers: ProcessInfo.processInfo.activeProcessorCount) { k in
+        do {
+            let route = routes[k]
+            try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rowIndices: rowsByRoute[route] ?? [])
+            let chosen = chosenByRoute[route] ?? []
+            let stored = try storedPlotRuns(plan, chosen: chosen.filter(withPaths.contains), store: store)
+            let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: stored, progress: routeProgress)
+            // Walked paths over the route (first configuration).
+            var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
+            for r in mine where r.configuration == firstConfig {
+                series.append(SVGPlot.Series(label: "\(r.session) true", points: r.truePath.map { (x: $0[0], y: $0[1]) }))
+                series.append(
+                    SVGPlot.Series(label: "\(r.session) estimated", points: r.estimatedPath.map { (x: $0[0], y: $0[1]) }, dashed: true))
+            }
+            let paths = SVGPlot(
+                title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
+                series: series, equalAspect: true)
+            try writeTextAtomically(paths.svg, to: path("plots/\(safeFileComponent(route))-paths.svg"))
+            // Position-error CDF per configuration.
+            var labels: [String] = []
+            for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
+            let cdf = SVGPlot(
+                title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
+                series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
+            try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
+            let files = ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
+            routePlots.withLock { $0[k] = files }
+            return .next
+        } catch {
+            failure.withLock { if $0 == nil || k < $0!.route { $0 = RouteFailure(route: k, error: error) } }
+            return .stop
+        }
+    }
+    if let f = failure.withLock({ $0 }) { throw f.error }
+    var plots: [String: [String]] = [:]
+    for (route, files) in zip(routes, routePlots.withLock { $0 }) { if let files { plots[route] = files } }
     return plots
+}
+
+/// The first route whose files could not be written (`writeRouteFiles`), and why.
+private struct RouteFailure: Sendable {
+    var route: Int
+    var error: any Error
 }
 
 /// The runs `chosen` (job indices) as stored, with the paths of their `plot_paths` artifact; a

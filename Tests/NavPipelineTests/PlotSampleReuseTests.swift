@@ -43,6 +43,20 @@ import Testing
         #expect(!recorder.phases.contains("plot runs"))
         // Without the stored paths (a store of a navbench before them) the sample is run again,
         // and the plots are the same bytes: the stored paths are exactly the computed ones.
+        try Self.dropStoredPaths(plan, spec: spec, store: store)
+        for p in plots { try FileManager.default.removeItem(atPath: dir + "/out/plots/" + p) }
+        let rerunRecorder = PhaseRecorder()
+        _ = try writeExperimentReport(
+            plan, store: try ResultsStore(path: experimentStorePath(spec)), failures: [], command: "test", facts: [:],
+            progress: rerunRecorder.handler)
+        #expect(rerunRecorder.phases.contains("plot runs"))
+        let rerun = try plots.map { try String(contentsOfFile: dir + "/out/plots/" + $0, encoding: .utf8) }
+        #expect(cold == rerun)
+    }
+
+    /// Makes the store one of a navbench before stored paths: the `plot_paths` artifacts
+    /// deleted, each row's checksum what it is without them.
+    static func dropStoredPaths(_ plan: ExperimentPlan, spec: ExperimentSpec, store: ResultsStore) throws {
         let rows = try plan.jobs.map { job in (job.key, try #require(try store.read { try $0.result(key: job.key) })) }
         try DatabaseQueue(path: experimentStorePath(spec)).write { db in
             try db.execute(sql: "DELETE FROM artifacts WHERE name = ?", arguments: [ReplayPlotPaths.artifactName])
@@ -54,14 +68,33 @@ import Testing
                 try db.execute(sql: "UPDATE results SET checksum = ? WHERE key = ?", arguments: [sum, key])
             }
         }
-        for p in plots { try FileManager.default.removeItem(atPath: dir + "/out/plots/" + p) }
-        let rerunRecorder = PhaseRecorder()
+    }
+
+    /// Routes' files are written on the cores side by side: with two routes to re-run, the
+    /// progress still counts each re-run once, 1, 2, … up to the sample's size, and the files
+    /// are those of the cold run.
+    @Test func reRunsAcrossRoutesCountOnceEach() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = "name: t\ninputs:\n  - \(datasets)/R1-corridor_*.h5\n  - \(datasets)/R2-turns_*.h5\noutput: \(dir)/out\n" + Self.sweep
+        let spec = try ExperimentSpec.parse(text, file: "t.yaml")
+        let plan = planExperiment(spec)
+        _ = try runExperiment(spec, workers: 2, command: "test")
+        let plots = try plotFiles(dir + "/out")
+        #expect(plots.count == 4)
+        let cold = try plots.map { try String(contentsOfFile: dir + "/out/plots/" + $0, encoding: .utf8) }
+        let routeCSVs = try ["R1-corridor", "R2-turns"].map { try String(contentsOfFile: dir + "/out/routes/\($0).csv", encoding: .utf8) }
+        try Self.dropStoredPaths(plan, spec: spec, store: try ResultsStore(path: experimentStorePath(spec)))
+        try FileManager.default.removeItem(atPath: dir + "/out/plots")
+        try FileManager.default.removeItem(atPath: dir + "/out/routes")
+        let recorder = PhaseRecorder()
         _ = try writeExperimentReport(
             plan, store: try ResultsStore(path: experimentStorePath(spec)), failures: [], command: "test", facts: [:],
-            progress: rerunRecorder.handler)
-        #expect(rerunRecorder.phases.contains("plot runs"))
-        let rerun = try plots.map { try String(contentsOfFile: dir + "/out/plots/" + $0, encoding: .utf8) }
-        #expect(cold == rerun)
+            progress: recorder.handler)
+        let counted = recorder.steps("plot runs")
+        let sampled = PlotSample.ofWholePlan(plan).indices.count
+        #expect(sampled > 0 && counted.map(\.done) == Array(1...sampled) && counted.allSatisfy { $0.total == sampled })
+        #expect(try plots.map { try String(contentsOfFile: dir + "/out/plots/" + $0, encoding: .utf8) } == cold)
+        #expect(try ["R1-corridor", "R2-turns"].map { try String(contentsOfFile: dir + "/out/routes/\($0).csv", encoding: .utf8) } == routeCSVs)
     }
 
     /// Shards store their part of the sample; the merged store has all of it, and the merge's
@@ -109,7 +142,9 @@ import Testing
 
 /// The phases a progress handler was called with.
 final class PhaseRecorder: Sendable {
-    private let seen = Mutex(Set<String>())
-    var phases: Set<String> { seen.withLock { $0 } }
-    var handler: ProgressHandler { { [self] p in seen.withLock { _ = $0.insert(p.phase) } } }
+    private let seen = Mutex([WorkProgress]())
+    var phases: Set<String> { Set(seen.withLock { $0.map(\.phase) }) }
+    /// What a phase reported, in the order of the calls.
+    func steps(_ phase: String) -> [WorkProgress] { seen.withLock { $0.filter { $0.phase == phase } } }
+    var handler: ProgressHandler { { [self] p in seen.withLock { $0.append(p) } } }
 }
