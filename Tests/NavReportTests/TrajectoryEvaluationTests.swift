@@ -97,6 +97,19 @@ import Testing
             _ = try evaluateAPE(reference: TrajectorySource(path: "/nonexistent.tum"), estimate: Self.est)
             Issue.record("expected an input error")
         } catch { #expect(error.description.hasPrefix("/nonexistent.tum: ")) }
+        // The two files are read side by side; when both fail the reference's error is the one
+        // reported (as when they were read in turn), and an estimate that fails alone is named.
+        for _ in 0..<20 {
+            do {
+                _ = try evaluateAPE(
+                    reference: TrajectorySource(path: "/nonexistent-ref.tum"), estimate: TrajectorySource(path: "/nonexistent-est.tum"))
+                Issue.record("expected an input error")
+            } catch { #expect(error.description.hasPrefix("/nonexistent-ref.tum: ")) }
+        }
+        do {
+            _ = try evaluateAPE(reference: Self.ref, estimate: TrajectorySource(path: "/nonexistent-est.tum"))
+            Issue.record("expected an input error")
+        } catch { #expect(error.description.hasPrefix("/nonexistent-est.tum: ")) }
     }
 
     @Test func kittiWithoutTimesPairsByIndex() throws {
