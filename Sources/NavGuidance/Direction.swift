@@ -40,12 +40,90 @@ public struct Direction: Sendable, Equatable {
         } else {
             lateralRatio = (-heading * (delta.dot(kp.orientation) / along) + delta).norm / width
         }
+        atTarget = Self.isAtTarget(delta: delta, keypoint: kp, depth: depth, height: height, width: width, test: p.arrivalTest)
+    }
+
+    /// Whether `position` is inside the arrival box of keypoint `k`: the `atTarget` of a
+    /// direction from any pose at that position (the box test does not use the heading).
+    public static func isAtTarget(_ position: Vector3, keypoint k: Int, of route: GuidanceRoute, parameters p: GuidanceParameters) -> Bool {
+        let kp = route.keypoints[k]
+        let last = k == route.keypoints.count - 1
+        return isAtTarget(
+            delta: position - kp.position, keypoint: kp, depth: last ? p.lastTargetDepth : p.targetDepth,
+            height: last ? p.lastTargetHeight : p.targetHeight, width: last ? p.lastTargetWidth : p.targetWidth, test: p.arrivalTest)
+    }
+
+    /// Clew's box test on delta = p − kp: x = delta·o, y = delta·ŷ, z = delta·(o × ŷ).
+    @inline(__always)
+    static func isAtTarget(
+        delta: Vector3, keypoint kp: Keypoint, depth: Double, height: Double, width: Double, test: GuidanceParameters.ArrivalTest
+    ) -> Bool {
         let up = Vector3(0, 1, 0)
         let x = delta.dot(kp.orientation), y = delta.dot(up), z = delta.dot(kp.orientation.cross(up))
-        switch p.arrivalTest {
-        case .faithful: atTarget = x <= depth && y <= height && z <= width
-        case .symmetric: atTarget = abs(x) <= depth && abs(y) <= height && abs(z) <= width
+        switch test {
+        case .faithful: return x <= depth && y <= height && z <= width
+        case .symmetric: return abs(x) <= depth && abs(y) <= height && abs(z) <= width
         }
+    }
+
+    /// `Direction(from: pose, to: k, …).onTrack(p)` decided without a trigonometric call when
+    /// the answer is certain, nil when only the exact computation can tell.
+    ///
+    /// The exact test compares the lateral ratio with `lateralToleranceRatio` and |angle| with
+    /// `coneHalfWidth`, from the heading (sin ψ, cos ψ) with ψ = atan2(v.x, v.z) (`PhoneHeading`)
+    /// and the bearing of delta. Here the heading is v's horizontal part normalised, the same
+    /// unit vector up to ~1e-15 (libm's atan2, sin and cos are within an ulp or two), and the
+    /// angle test is cos(angle) = heading · delta/|delta| against cos(coneHalfWidth). Each test
+    /// answers only when its value lies farther from its threshold than 10⁴ times a bound on
+    /// the difference between the two computations (1e-9 · the scale of the value, over the
+    /// obliquity of the heading to the keypoint plane for the lateral ratio); else, and for
+    /// non-finite input, a zero axis, a heading within 1e-6 of the keypoint plane or delta within
+    /// 1e-100 of zero, nil. `GuidanceEngine` then computes the direction
+    /// (`DirectionShortcutTests` compare both over adversarial and random poses, walks and replays).
+    ///
+    /// - Complexity: O(1), two square roots, no atan2, sin or cos.
+    /// - Parameter coneCosine: cos(`p.coneHalfWidth`) (computed when nil; a caller checking
+    ///   many poses passes it).
+    static func onTrackWithoutAngles(
+        _ pose: Pose, keypoint kp: Keypoint, last: Bool, parameters p: GuidanceParameters, coneCosine: Double? = nil
+    ) -> Bool? {
+        let v = PhoneHeading.floorAxis(pose)
+        let n = (v.x * v.x + v.z * v.z).squareRoot()
+        let o = kp.orientation
+        let width = last ? p.lastTargetWidth : p.targetWidth
+        let tolerance = p.lateralToleranceRatio
+        let delta = pose.translation - kp.position
+        guard n > 1e-100, n.isFinite, delta.x.isFinite, delta.y.isFinite, delta.z.isFinite, o.x.isFinite, o.y.isFinite, o.z.isFinite,
+            width > 0, width.isFinite, tolerance.isFinite
+        else { return nil }
+        let hx = v.x / n, hz = v.z / n
+        // Sums of magnitudes stand for norms in the bounds (never smaller: the margins only grow).
+        let oNorm = abs(o.x) + abs(o.y) + abs(o.z)
+        let along = o.x * hx + o.z * hz
+        // Lateral ratio: ∞ (not on track by it) when the heading points away from the plane.
+        var lateralOnTrack: Bool?
+        if along < -1e-6 * oNorm {
+            lateralOnTrack = false
+        } else if along > 1e-6 * oNorm {
+            let t = delta.dot(o) / along
+            let rx = delta.x - hx * t, rz = delta.z - hz * t
+            let ratio = (rx * rx + delta.y * delta.y + rz * rz).squareRoot() / width
+            let deltaNorm = abs(delta.x) + abs(delta.y) + abs(delta.z)
+            let margin = 1e-9 * (1 + deltaNorm + abs(t)) * (1 + oNorm / along) / width
+            guard ratio.isFinite, margin.isFinite else { return nil }
+            if abs(ratio - tolerance) > margin { lateralOnTrack = ratio < tolerance }
+        }
+        if lateralOnTrack == true { return true }
+        // Angle to the bearing of delta (the exact test runs it only when the ratio says no).
+        let u = (delta.x * delta.x + delta.z * delta.z).squareRoot()
+        let cone = p.coneHalfWidth
+        guard u > 1e-100, u.isFinite, cone > 0, cone < .pi / 2 else { return nil }
+        let cosine = (hx * delta.x + hz * delta.z) / u
+        let threshold = coneCosine ?? cos(cone)
+        guard abs(cosine - threshold) > 1e-9 else { return nil }
+        // On track by the angle whatever the ratio; off by it, as the ratio says (if it says).
+        if cosine > threshold { return true }
+        return lateralOnTrack == false ? false : nil
     }
 
     /// On track for a haptic pulse: lateral ratio below the tolerance or angle inside the cone.

@@ -16,7 +16,8 @@ import NavCore
 /// Events accumulate in `events`; a step reports the range it appended, so a driver reads
 /// what it heard without a per-tick allocation.
 ///
-/// - Complexity: O(1) per step (at most two `Direction` computations; none when the pose and
+/// - Complexity: O(1) per step (at most two `Direction` computations, none when the on-track
+///   test is certain without angles and nothing is said (`Direction.onTrackWithoutAngles`); none when the pose and
 ///   target are those of the previous computation, compared bit for bit).
 public struct GuidanceEngine: Sendable {
     public let route: GuidanceRoute
@@ -43,6 +44,15 @@ public struct GuidanceEngine: Sendable {
     /// The last direction computed: a driver that holds its pose between ticks (the closed
     /// loop updates it at the VIO rate) gets it again without recomputing (same inputs, same bits).
     var memo: (pose: Pose, target: Int, direction: Direction)?
+    /// The last on-track test decided without angles (`Direction.onTrackWithoutAngles`), by
+    /// pose (bit for bit) and target: `decided` nil when the direction had to decide.
+    var quickPose = Pose.identity, quickTarget = -1
+    var quickDecided: Bool?
+    /// Always compute the direction for the on-track test and the arrival test (tests compare
+    /// the shortcuts with it).
+    var exactChecks = false
+    /// cos(coneHalfWidth), for the on-track test without angles.
+    let coneCosine: Double
 
     /// What one tick produced.
     public struct Step: Sendable, Equatable {
@@ -64,6 +74,7 @@ public struct GuidanceEngine: Sendable {
         self.start = start
         self.recordChecks = recordChecks
         followEvery = max(1, Int((parameters.followInterval / parameters.hapticInterval).rounded()))
+        coneCosine = cos(parameters.coneHalfWidth)
         previousKeypoint = initialPosition ?? route.keypoints.first?.position ?? .zero
         lastDirection = start  // Clew sets this when navigation starts: no early corrections
         lastPulse = start
@@ -77,6 +88,30 @@ public struct GuidanceEngine: Sendable {
         let d = Direction(from: pose, to: k, of: route, parameters: parameters)
         memo = (pose, k, d)
         return d
+    }
+
+    /// The on-track test of this tick's haptic check: `Direction.onTrack`, decided without
+    /// angles when that is certain (the same answer), from the direction otherwise.
+    mutating func isOnTrack(_ pose: Pose, _ k: Int) -> Bool {
+        if !exactChecks {
+            if quickTarget == k, samePose(quickPose, pose) {
+                if let d = quickDecided { return d }
+            } else {
+                let d = Direction.onTrackWithoutAngles(
+                    pose, keypoint: route.keypoints[k], last: k == route.keypoints.count - 1, parameters: parameters,
+                    coneCosine: coneCosine)
+                (quickPose, quickTarget, quickDecided) = (pose, k, d)
+                if let d { return d }
+            }
+        }
+        return direction(pose, k).onTrack(parameters)
+    }
+
+    /// Whether the pose is in the arrival box of keypoint `k` (`Direction.atTarget`, which does
+    /// not need the heading's angles).
+    func isAtTarget(_ pose: Pose, _ k: Int) -> Bool {
+        if let m = memo, m.target == k, samePose(m.pose, pose) { return m.direction.atTarget }
+        return Direction.isAtTarget(pose.translation, keypoint: k, of: route, parameters: parameters)
     }
 
     /// Time of the next tick: start + (tick + 1) · hapticInterval.
@@ -100,8 +135,8 @@ public struct GuidanceEngine: Sendable {
         }
         // followCrumb
         if tick % followEvery == 0 {
-            let d = direction(pose, target)
-            if d.atTarget {
+            if exactChecks ? direction(pose, target).atTarget : isAtTarget(pose, target) {
+                let d = direction(pose, target)
                 if target < route.keypoints.count - 1 {
                     events.append(
                         GuidanceEvent(
@@ -122,14 +157,14 @@ public struct GuidanceEngine: Sendable {
                 }
             }
         }
-        // getHapticFeedback
-        let d = direction(pose, target)
-        let onTrack = d.onTrack(p)
+        // getHapticFeedback: the direction itself only when the test needs it or an event is said.
+        let onTrack = isOnTrack(pose, target)
         if recordChecks { checks.append(HapticCheck(time: t, target: target, onTrack: onTrack)) }
         if onTrack {
             offTrackSince = nil
             lastCorrection = nil
             if t - lastPulse > p.pulseInterval {
+                let d = direction(pose, target)
                 events.append(
                     GuidanceEvent(
                         time: t, kind: .pulse, text: "", keypoint: target, hour: d.hour, sector: d.sector, distance: d.distance, angle: d.angle))
@@ -141,6 +176,7 @@ public struct GuidanceEngine: Sendable {
                 let multiplier = target == 0 ? 2.0 : 1.0
                 if lastCorrection == nil || t - lastCorrection! > p.correctionInterval * multiplier {
                     lastCorrection = t
+                    let d = direction(pose, target)
                     let side = d.angle > 0 ? "right" : "left"
                     let text = target == 0 ? "Bear \(side) to face the start" : "Bear \(side) to get on track"
                     events.append(

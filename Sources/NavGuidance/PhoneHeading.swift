@@ -9,14 +9,22 @@ public enum PhoneHeading {
     /// ψ = atan2(v.x, v.z). Both axes point back toward the user, so ψ is the direction
     /// *from* the phone's front *to* the user.
     public static func yaw(_ pose: Pose) -> Double {
+        let v = floorAxis(pose)
+        return atan2(v.x, v.z)
+    }
+
+    /// The camera axis `yaw` projects on the floor (column 2 of the rotation matrix, or column 0
+    /// when that one is more horizontal): ψ = atan2(v.x, v.z), so (sin ψ, cos ψ) is (v.x, v.z)
+    /// normalised.
+    @inline(__always)
+    static func floorAxis(_ pose: Pose) -> Vector3 {
         // Columns 0 and 2 of the rotation matrix (the same expressions as
         // `Quaternion.rotationMatrix`, without allocating it: this runs every tick).
         let q = pose.rotation
         let (qx, qy, qz, qw) = (q.x, q.y, q.z, q.w)
         let z = Vector3(2 * (qx * qz + qy * qw), 2 * (qy * qz - qx * qw), 1 - 2 * (qx * qx + qy * qy))
         let x = Vector3(1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy + qz * qw), 2 * (qx * qz - qy * qw))
-        let v = abs(z.y) < abs(x.y) ? z : x
-        return atan2(v.x, v.z)
+        return abs(z.y) < abs(x.y) ? z : x
     }
 
     /// Clew's `getAngleDiff`: both angles normalised to (−π, π] through atan2(sin, cos), then

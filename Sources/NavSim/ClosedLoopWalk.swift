@@ -292,7 +292,9 @@ struct ClosedLoopWalker {
             if engine.tick % vioEvery == vioEvery - 1 { updateEstimate() }
             if engine.tick % followEvery == followEvery - 1, engine.target < trueReached.count, !engine.completed {
                 // The true pose in the true box of the current target (for missed arrivals).
-                if Direction(from: truePose, to: engine.target, of: s.trueRoute, parameters: p).atTarget { trueReached[engine.target] = true }
+                if Direction.isAtTarget(Vector3(x, y, z), keypoint: engine.target, of: s.trueRoute, parameters: p) {
+                    trueReached[engine.target] = true
+                }
             }
             let step = engine.step(pose: seen, time: t)
             for i in step.newEvents { hear(engine.events[i], deg: deg) }
@@ -360,8 +362,9 @@ struct ClosedLoopWalker {
                 yaw -= bias + stepStd * stepRNG.gaussian()
                 updateDirection()
             }
-            let floor = s.floorPlan.floor(phoneAt: y)
-            let m = wallsByFloor[floor]?.move(x: x, z: z, dx: d * dirX, dz: d * dirZ) ?? (x: x + d * dirX, z: z + d * dirZ, contact: false)
+            // Open space (no walls on any floor): no floor to find.
+            let walls = wallsByFloor.isEmpty ? nil : wallsByFloor[s.floorPlan.floor(phoneAt: y)]
+            let m = walls?.move(x: x, z: z, dx: d * dirX, dz: d * dirZ) ?? (x: x + d * dirX, z: z + d * dirZ, contact: false)
             pathLength += Double.hypot(m.x - x, m.z - z)
             x = m.x; z = m.z
             if m.contact && !inContact { contacts += 1 }
@@ -429,9 +432,9 @@ struct ClosedLoopWalker {
             lastPulseFelt = t
             if mode == .seeking { pending.append((t + w.hapticReactionSeconds, .stopSeeking)) }
         case .arrival:
-            if Direction(from: truePose, to: e.keypoint, of: s.trueRoute, parameters: p).atTarget == false { falseArrivals += 1 }
+            if !Direction.isAtTarget(Vector3(x, y, z), keypoint: e.keypoint, of: s.trueRoute, parameters: p) { falseArrivals += 1 }
         case .arrived:
-            if Direction(from: truePose, to: e.keypoint, of: s.trueRoute, parameters: p).atTarget == false { falseArrivals += 1 }
+            if !Direction.isAtTarget(Vector3(x, y, z), keypoint: e.keypoint, of: s.trueRoute, parameters: p) { falseArrivals += 1 }
             pending.append((t + w.hapticReactionSeconds, .stop))
         }
     }

@@ -1,10 +1,10 @@
 import Foundation
 import NavCore
 import NavGeometry
-import NavGuidance
 import NavSynth
 import Testing
 
+@testable import NavGuidance
 @testable import NavSim
 
 /// A walk whose VIO drift has no random walk (`VIODrift.isNoiseless`) skips the drift's draws
@@ -68,5 +68,41 @@ import Testing
         for spec in ["yaw_drift=0.5", "position_noise=0.05"] {
             #expect(!VIODrift(spec: try VIOErrorSpec(parsing: spec), start: .zero, lossWindow: (2, 3), rng: &g).isNoiseless, "\(spec)")
         }
+    }
+}
+
+/// The engine's on-track and arrival tests without angles (`Direction.onTrackWithoutAngles`,
+/// `GuidanceEngine.isAtTarget`) change no walk: every outcome and every event heard equal the
+/// walks whose engine computes the direction for every test (`exactChecks`), over every
+/// profile, VIO noise and scenario.
+@Suite struct DirectionShortcutWalkTests {
+    static func walk(_ s: ClosedLoopScenario, _ settings: ClosedLoopSettings, run: Int, exact: Bool) -> String {
+        var w = ClosedLoopWalker(s, walls: WallIndex.byFloor(s.floorPlan), settings: settings, seed: 12, run: run, recordPath: false)
+        w.engine.exactChecks = exact
+        w.walk()
+        return "\(w.outcome())\n" + w.engine.events.map { "\($0)" }.joined(separator: "\n")
+    }
+
+    @Test func shortcutsChangeNoWalk() throws {
+        let specs = ["none", "synth", "yaw_drift=2,position_noise=0.2", "yaw_offset=6,scale=0.05"]
+        var walks = 0
+        for s in NoiselessVIOTests.scenarios() {
+            for name in NavigatorProfile.names {
+                for spec in specs {
+                    var settings = ClosedLoopSettings(walker: NavigatorProfile.named(name)!, vioError: try VIOErrorSpec(parsing: spec))
+                    if s.routeID == "sighted" { settings.registration = SimulatedRegistration(mode: .gravityAligned) }
+                    for strict in [true, false] {
+                        settings.guidance.strictHaptic = strict
+                        for run in 0..<3 {
+                            #expect(
+                                Self.walk(s, settings, run: run, exact: false) == Self.walk(s, settings, run: run, exact: true),
+                                "\(s.routeID), \(name), \(spec), strict \(strict), run \(run)")
+                            walks += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(walks == 5 * 3 * 4 * 2 * 3)
     }
 }
