@@ -72,58 +72,71 @@ public struct Direction: Sendable, Equatable {
     /// The exact test compares the lateral ratio with `lateralToleranceRatio` and |angle| with
     /// `coneHalfWidth`, from the heading (sin ψ, cos ψ) with ψ = atan2(v.x, v.z) (`PhoneHeading`)
     /// and the bearing of delta. Here the heading is v's horizontal part normalised, the same
-    /// unit vector up to ~1e-15 (libm's atan2, sin and cos are within an ulp or two), and the
-    /// angle test is cos(angle) = heading · delta/|delta| against cos(coneHalfWidth). Each test
-    /// answers only when its value lies farther from its threshold than 10⁴ times a bound on
-    /// the difference between the two computations (1e-9 · the scale of the value, over the
-    /// obliquity of the heading to the keypoint plane for the lateral ratio); else, and for
-    /// non-finite input, a zero axis, a heading within 1e-6 of the keypoint plane or delta within
-    /// 1e-100 of zero, nil. `GuidanceEngine` then computes the direction
-    /// (`DirectionShortcutTests` compare both over adversarial and random poses, walks and replays).
+    /// unit vector up to ~1e-15 (libm's atan2, sin and cos are within an ulp or two), written so
+    /// that |v| cancels: the crossing offset is delta − v·(delta·o)/(o·v), compared by its square
+    /// with (tolerance · width ± margin)², and cos(angle) = (v·delta)/(|v||delta|) by its square
+    /// with (cos(coneHalfWidth) ± 1e-9)². Each test answers only when its value lies farther from
+    /// its threshold than 10⁴ times a bound on the difference between the two computations
+    /// (1e-9 · the scale of the value, over the obliquity of the heading to the keypoint plane
+    /// for the lateral ratio); else, and for non-finite input, a zero axis, a heading within
+    /// 1e-6 of the keypoint plane or delta within 1e-100 of zero, nil. `GuidanceEngine` then
+    /// computes the direction (`DirectionShortcutTests` compare both over adversarial and random
+    /// poses and walks).
     ///
-    /// - Complexity: O(1), two square roots, no atan2, sin or cos.
+    /// - Complexity: O(1), no square root, one division, no atan2, sin or cos.
     /// - Parameter coneCosine: cos(`p.coneHalfWidth`) (computed when nil; a caller checking
     ///   many poses passes it).
     static func onTrackWithoutAngles(
         _ pose: Pose, keypoint kp: Keypoint, last: Bool, parameters p: GuidanceParameters, coneCosine: Double? = nil
     ) -> Bool? {
         let v = PhoneHeading.floorAxis(pose)
-        let n = (v.x * v.x + v.z * v.z).squareRoot()
         let o = kp.orientation
         let width = last ? p.lastTargetWidth : p.targetWidth
         let tolerance = p.lateralToleranceRatio
         let delta = pose.translation - kp.position
-        guard n > 1e-100, n.isFinite, delta.x.isFinite, delta.y.isFinite, delta.z.isFinite, o.x.isFinite, o.y.isFinite, o.z.isFinite,
+        // No square root and no division on the way to an answer: the heading is v/|v|, and
+        // both tests are written so that |v| cancels or compare squares.
+        let vv = v.x * v.x + v.z * v.z
+        guard vv > 1e-200, vv.isFinite, delta.x.isFinite, delta.y.isFinite, delta.z.isFinite, o.x.isFinite, o.y.isFinite, o.z.isFinite,
             width > 0, width.isFinite, tolerance.isFinite
         else { return nil }
-        let hx = v.x / n, hz = v.z / n
         // Sums of magnitudes stand for norms in the bounds (never smaller: the margins only grow).
-        let oNorm = abs(o.x) + abs(o.y) + abs(o.z)
-        let along = o.x * hx + o.z * hz
-        // Lateral ratio: ∞ (not on track by it) when the heading points away from the plane.
+        let oNorm = abs(o.x) + abs(o.y) + abs(o.z), vNorm = abs(v.x) + abs(v.z)
+        let deltaNorm = abs(delta.x) + abs(delta.y) + abs(delta.z)
+        // along = o·heading = ov/|v|; the crossing offset r = delta − heading·(delta·o)/along
+        // = delta − v·(delta·o)/ov.
+        let ov = o.x * v.x + o.z * v.z
         var lateralOnTrack: Bool?
-        if along < -1e-6 * oNorm {
-            lateralOnTrack = false
-        } else if along > 1e-6 * oNorm {
-            let t = delta.dot(o) / along
-            let rx = delta.x - hx * t, rz = delta.z - hz * t
-            let ratio = (rx * rx + delta.y * delta.y + rz * rz).squareRoot() / width
-            let deltaNorm = abs(delta.x) + abs(delta.y) + abs(delta.z)
-            let margin = 1e-9 * (1 + deltaNorm + abs(t)) * (1 + oNorm / along) / width
-            guard ratio.isFinite, margin.isFinite else { return nil }
-            if abs(ratio - tolerance) > margin { lateralOnTrack = ratio < tolerance }
+        if ov < -1e-6 * oNorm * vNorm {
+            lateralOnTrack = false  // the heading points away from the plane: ratio ∞
+        } else if ov > 1e-6 * oNorm * vNorm {
+            let w = delta.dot(o)
+            let s = w / ov
+            let rx = delta.x - v.x * s, rz = delta.z - v.z * s
+            let r2 = rx * rx + delta.y * delta.y + rz * rz
+            // |t| = |w|/along ≤ |w|·vNorm/ov and |o|/along ≤ oNorm·vNorm/ov; a margin in metres.
+            let margin = 1e-9 * (1 + deltaNorm + abs(w) * vNorm / ov) * (1 + oNorm * vNorm / ov)
+            let edge = tolerance * width
+            guard r2.isFinite, margin.isFinite, edge.isFinite else { return nil }
+            if r2 > (edge + margin) * (edge + margin) {
+                lateralOnTrack = false
+            } else if edge > margin && r2 < (edge - margin) * (edge - margin) {
+                lateralOnTrack = true
+            }
         }
         if lateralOnTrack == true { return true }
-        // Angle to the bearing of delta (the exact test runs it only when the ratio says no).
-        let u = (delta.x * delta.x + delta.z * delta.z).squareRoot()
+        // Angle to the bearing of delta (the exact test runs it only when the ratio says no):
+        // cos(angle) = P/√N against c = cos(coneHalfWidth), by squares.
+        let uu = delta.x * delta.x + delta.z * delta.z
         let cone = p.coneHalfWidth
-        guard u > 1e-100, u.isFinite, cone > 0, cone < .pi / 2 else { return nil }
-        let cosine = (hx * delta.x + hz * delta.z) / u
-        let threshold = coneCosine ?? cos(cone)
-        guard abs(cosine - threshold) > 1e-9 else { return nil }
+        guard uu > 1e-200, cone > 0, cone < .pi / 2 else { return nil }
+        let c = coneCosine ?? cos(cone)
+        let dot = v.x * delta.x + v.z * delta.z, nn = vv * uu
+        guard c > 1e-6, nn.isFinite, (dot * dot).isFinite else { return nil }
         // On track by the angle whatever the ratio; off by it, as the ratio says (if it says).
-        if cosine > threshold { return true }
-        return lateralOnTrack == false ? false : nil
+        if dot > 0 && dot * dot > (c + 1e-9) * (c + 1e-9) * nn { return true }
+        if dot <= 0 || dot * dot < (c - 1e-9) * (c - 1e-9) * nn { return lateralOnTrack == false ? false : nil }
+        return nil
     }
 
     /// On track for a haptic pulse: lateral ratio below the tolerance or angle inside the cone.

@@ -36,6 +36,8 @@ public struct GuidanceEngine: Sendable {
     /// The end-of-route haptic is over: nothing more happens.
     public private(set) var finished = false
     let followEvery: Int
+    /// tick modulo followEvery, counted with the ticks.
+    var followPhase = 0
     var previousKeypoint: Vector3
     var lastDirection: Double
     var lastPulse: Double
@@ -124,6 +126,7 @@ public struct GuidanceEngine: Sendable {
     /// or nil when it has none yet (the tick still counts).
     public mutating func step(pose: Pose?, time t: Double) -> Step {
         tick += 1
+        followPhase = followPhase == followEvery - 1 ? 0 : followPhase + 1
         let first = events.count
         guard !finished, let pose else { return Step(newEvents: first..<first, onTrack: nil) }
         let p = parameters
@@ -134,7 +137,7 @@ public struct GuidanceEngine: Sendable {
             return Step(newEvents: first..<first, onTrack: nil)
         }
         // followCrumb
-        if tick % followEvery == 0 {
+        if followPhase == 0 {
             if exactChecks ? direction(pose, target).atTarget : isAtTarget(pose, target) {
                 let d = direction(pose, target)
                 if target < route.keypoints.count - 1 {

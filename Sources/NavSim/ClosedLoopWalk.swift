@@ -286,17 +286,21 @@ struct ClosedLoopWalker {
     mutating func walk() {
         let deg = Double.pi / 180
         logTruth(); logSeen()
+        // engine.tick modulo vioEvery and followEvery, counted (a division each tick cost more).
+        var vioPhase = engine.tick % vioEvery, followPhase = engine.tick % followEvery
         while mode != .stopped {
             t = engine.nextTime
             move()
-            if engine.tick % vioEvery == vioEvery - 1 { updateEstimate() }
-            if engine.tick % followEvery == followEvery - 1, engine.target < trueReached.count, !engine.completed {
+            if vioPhase == vioEvery - 1 { updateEstimate() }
+            if followPhase == followEvery - 1, engine.target < trueReached.count, !engine.completed {
                 // The true pose in the true box of the current target (for missed arrivals).
                 if Direction.isAtTarget(Vector3(x, y, z), keypoint: engine.target, of: s.trueRoute, parameters: p) {
                     trueReached[engine.target] = true
                 }
             }
             let step = engine.step(pose: seen, time: t)
+            vioPhase = vioPhase == vioEvery - 1 ? 0 : vioPhase + 1
+            followPhase = followPhase == followEvery - 1 ? 0 : followPhase + 1
             for i in step.newEvents { hear(engine.events[i], deg: deg) }
             act()
             if mode == .waiting && t >= w.startWaitSeconds { mode = .walking; lastPulseFelt = t; lastHeard = t }

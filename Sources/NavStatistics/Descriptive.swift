@@ -68,13 +68,18 @@ public enum Statistics {
         return (ranks, ties)
     }
 
+    /// Values from which `quantilesBySelection` reads tail order statistics in one pass.
+    static let tailPassMinimumCount = 2_048
+
     /// The quantiles `qs` of `x` (numpy's `linear` method: NavCore's `quantile(sorted:_:method:)`
     /// of the sorted values, bit for bit) by selecting only the order statistics they need; `x`
     /// is reordered in place.
     ///
     /// When every order statistic needed lies within the outer eighth of ranks at either end
-    /// (the bootstrap's tail quantiles), they are read in one pass by `tailOrderStatistics`
-    /// instead, and `x` is left as it is.
+    /// (the bootstrap's tail quantiles) of at least `tailPassMinimumCount` values, they are read
+    /// in one pass by `tailOrderStatistics` instead, and `x` is left as it is (on fewer, the
+    /// heaps' bookkeeping costs more than the partitions: a walk's 95th percentile of ~350
+    /// deviations).
     ///
     /// Complexity: O(n log k) expected for k quantiles (multiple quickselect, median-of-three
     /// pivots); O(n + t log t) expected for tail ranks within t of the ends.
@@ -86,7 +91,7 @@ public enum Statistics {
         let n = x.count, ranks = Array(needed).sorted()
         let lowCount = (ranks.last { $0 < n / 2 }).map { $0 + 1 } ?? 0
         let highCount = (ranks.first { $0 >= n / 2 }).map { n - $0 } ?? 0
-        if lowCount + highCount <= n / 8,
+        if n >= tailPassMinimumCount, lowCount + highCount <= n / 8,
             let tails = x.withUnsafeBufferPointer({ tailOrderStatistics($0, ranks: ranks, lowCount: lowCount, highCount: highCount) })
         {
             let value = Dictionary(uniqueKeysWithValues: zip(ranks, tails))

@@ -48,5 +48,19 @@ import Testing
                 #expect(got.map(\.bitPattern) == want.map(\.bitPattern), "seed \(seed), \(qs)")
             }
         }
+        // Below `tailPassMinimumCount` the tails go through the quickselect too (a walk's 95th
+        // percentile of a few hundred deviations): the same bits, at and around the switch.
+        for n in [1, 2, 7, 350, Statistics.tailPassMinimumCount - 1, Statistics.tailPassMinimumCount] {
+            for distinct in [0, 5] {
+                let x = Self.sample(n, seed: UInt64(n), distinct: distinct)
+                let sorted = x.sorted()
+                for qs in [[0.95], [0.025, 0.975, 0.011, 0.991]] {
+                    var y = x
+                    let got = Statistics.quantilesBySelection(&y, qs)
+                    let want = qs.map { quantile(sorted: sorted, $0, method: .linear) }
+                    #expect(got.map(\.bitPattern) == want.map(\.bitPattern), "n \(n), distinct \(distinct), \(qs)")
+                }
+            }
+        }
     }
 }
