@@ -35,14 +35,17 @@ public struct GuidanceRoute: Sendable, Equatable {
     /// - Complexity: O(keypoints).
     public func distanceToRoute(_ p: Vector3) -> Double {
         guard keypoints.count > 1 else { return keypoints.first.map { ($0.position - p).norm } ?? .nan }
+        // The smallest squared distance, then one square root: the same bits as the smallest of
+        // the distances (a correctly rounded square root is monotone).
         var best = Double.infinity
         for i in 1..<keypoints.count {
             let a = keypoints[i - 1].position, b = keypoints[i].position
             let ab = b - a
             let len2 = ab.dot(ab)
             let t = len2 > 0 ? min(1, max(0, (p - a).dot(ab) / len2)) : 0
-            best = min(best, (a + t * ab - p).norm)
+            let d = a + t * ab - p
+            best = min(best, d.dot(d))
         }
-        return best
+        return best.squareRoot()
     }
 }

@@ -490,9 +490,17 @@ struct ClosedLoopWalker {
         let end = k.last?.position ?? .zero
         let err = Double.hypot(x - end.x, z - end.z)
         let arrived = engine.completed
-        let events = engine.events
+        // One pass over the events, counting by kind (no filtered copies of them).
         var arrivals = Set<Int>()
-        for e in events where e.kind == .arrival || e.kind == .arrived { arrivals.insert(e.keypoint) }
+        var instructions = 0, corrections = 0, pulses = 0
+        for e in engine.events {
+            switch e.kind {
+            case .arrival, .arrived: arrivals.insert(e.keypoint)
+            case .instruction: instructions += 1
+            case .correction: corrections += 1
+            case .pulse: pulses += 1
+            }
+        }
         let missed = trueReached.indices.filter { trueReached[$0] && !arrivals.contains($0) }.count
         let length = s.trueRoute.length
         let success = arrived && !lost && err <= 2
@@ -504,9 +512,7 @@ struct ClosedLoopWalker {
             end_of_route_error: err, completion: k.isEmpty ? 0 : Double(arrivals.count) / Double(k.count),
             path_length_ratio: length > 0 ? pathLength / length : .nan,
             time_to_complete: engine.arrivedAt.map { $0 - engine.start },
-            instructions: events.filter { $0.kind == .instruction }.count,
-            corrections: events.filter { $0.kind == .correction }.count,
-            pulses: events.filter { $0.kind == .pulse }.count,
+            instructions: instructions, corrections: corrections, pulses: pulses,
             wall_contacts: contacts, false_arrivals: falseArrivals, missed_arrivals: missed,
             spl: success ? length / max(pathLength, length) : 0,
             ppws: elapsed > 0 && w.speed > 0 ? 100 * (pathLength / elapsed) / w.speed : .nan,

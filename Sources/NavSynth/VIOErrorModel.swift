@@ -170,9 +170,16 @@ public struct VIODrift: Sendable {
     @discardableResult
     public mutating func advanceNoiseless(trueStep step: Vector3, time: Double) -> Bool {
         let lost = isLost(at: time)
-        if !lost { estimate += Quaternion(yaw: yawDrift).act(on: scale * step) }
+        if !lost {
+            // ψ does not move without noise: its rotation is computed once (the same bits).
+            if noiselessTurn?.yaw.bitPattern != yawDrift.bitPattern { noiselessTurn = (yawDrift, Quaternion(yaw: yawDrift)) }
+            estimate += noiselessTurn!.rotation.act(on: scale * step)
+        }
         return lost
     }
+
+    /// R_y(ψ) of `advanceNoiseless`, with the ψ it was computed for.
+    private var noiselessTurn: (yaw: Double, rotation: Quaternion)?
 
     /// Advances by one step of `dt` seconds whose true displacement is `step`; returns whether
     /// tracking was lost.
