@@ -94,17 +94,21 @@ public struct GuidanceEngine: Sendable {
 
     /// The on-track test of this tick's haptic check: `Direction.onTrack`, decided without
     /// angles when that is certain (the same answer), from the direction otherwise.
+    @inline(__always)
     mutating func isOnTrack(_ pose: Pose, _ k: Int) -> Bool {
-        if !exactChecks {
-            if quickTarget == k, samePose(quickPose, pose) {
-                if let d = quickDecided { return d }
-            } else {
-                let d = Direction.onTrackWithoutAngles(
-                    pose, keypoint: route.keypoints[k], last: k == route.keypoints.count - 1, parameters: parameters,
-                    coneCosine: coneCosine)
-                (quickPose, quickTarget, quickDecided) = (pose, k, d)
-                if let d { return d }
-            }
+        // The pose held since the last tick (3 ticks in 4 of a closed loop): the answer kept.
+        if !exactChecks, quickTarget == k, samePose(quickPose, pose), let d = quickDecided { return d }
+        return isOnTrackComputed(pose, k)
+    }
+
+    @inline(never)
+    mutating func isOnTrackComputed(_ pose: Pose, _ k: Int) -> Bool {
+        if !exactChecks && !(quickTarget == k && samePose(quickPose, pose)) {
+            let d = Direction.onTrackWithoutAngles(
+                pose, keypoint: route.keypoints[k], last: k == route.keypoints.count - 1, parameters: parameters,
+                coneCosine: coneCosine)
+            (quickPose, quickTarget, quickDecided) = (pose, k, d)
+            if let d { return d }
         }
         return direction(pose, k).onTrack(parameters)
     }
