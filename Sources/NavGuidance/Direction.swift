@@ -94,7 +94,7 @@ public struct Direction: Sendable, Equatable {
         let width = last ? p.lastTargetWidth : p.targetWidth
         let tolerance = p.lateralToleranceRatio
         let delta = pose.translation - kp.position
-        // No square root and no division on the way to an answer: the heading is v/|v|, and
+        // No square root and one division on the way to an answer: the heading is v/|v|, and
         // both tests are written so that |v| cancels or compare squares.
         let vv = v.x * v.x + v.z * v.z
         guard vv > 1e-200, vv.isFinite, delta.x.isFinite, delta.y.isFinite, delta.z.isFinite, o.x.isFinite, o.y.isFinite, o.z.isFinite,

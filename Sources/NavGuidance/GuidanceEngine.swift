@@ -16,9 +16,9 @@ import NavCore
 /// Events accumulate in `events`; a step reports the range it appended, so a driver reads
 /// what it heard without a per-tick allocation.
 ///
-/// - Complexity: O(1) per step (at most two `Direction` computations, none when the on-track
-///   test is certain without angles and nothing is said (`Direction.onTrackWithoutAngles`); none when the pose and
-///   target are those of the previous computation, compared bit for bit).
+/// - Complexity: O(1) per step: at most two `Direction` computations; none when the on-track
+///   test is certain without angles (`Direction.onTrackWithoutAngles`) and nothing is said, nor
+///   when the pose and target are those of the previous computation (compared bit for bit).
 public struct GuidanceEngine: Sendable {
     public let route: GuidanceRoute
     public let parameters: GuidanceParameters
