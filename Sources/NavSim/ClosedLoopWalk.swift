@@ -408,10 +408,19 @@ struct ClosedLoopWalker {
             drift.advance(trueStep: now - vioLast, time: t, dt: Double(vioEvery) * dt, rng: &vioRNG)
         }
         vioLast = now
-        let estimated = Pose(rotation: Quaternion(yaw: yaw + drift.yawDrift) * tilt, translation: drift.estimate)
-        seen = seenFromVenue * estimated
+        // The phone's rotation as seen (E·T_RV · R_y(ψ + drift) · tilt), computed again only when
+        // ψ + drift moved: a walker walking straight keeps it between steps (the same bits).
+        let seenYaw = yaw + drift.yawDrift
+        if seenRotation?.yaw.bitPattern != seenYaw.bitPattern {
+            seenRotation = (seenYaw, seenFromVenue.rotation * (Quaternion(yaw: seenYaw) * tilt))
+        }
+        // `seenFromVenue * estimated` (Pose.*) with the rotation kept.
+        seen = Pose(rotation: seenRotation!.rotation, translation: seenFromVenue.rotation.act(on: drift.estimate) + seenFromVenue.translation)
         logSeen()
     }
+
+    /// The rotation `updateEstimate` last composed, with the yaw it was composed for.
+    var seenRotation: (yaw: Double, rotation: Quaternion)?
 
     /// A reaction time to speech from its standard normal `u`.
     func reaction(_ u: Double) -> Double { max(0, w.speechReactionSeconds + w.speechReactionStdSeconds * u) }
