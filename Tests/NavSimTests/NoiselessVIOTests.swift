@@ -29,6 +29,22 @@ import Testing
         ]
     }
 
+    /// Every scenario × profile × VIO spec of `specs` (the "sighted" scenario with a simulated
+    /// gravity-aligned registration), with a label naming them.
+    static func forEachSetting(
+        _ specs: [String], _ body: (ClosedLoopScenario, ClosedLoopSettings, String) throws -> Void
+    ) throws {
+        for s in scenarios() {
+            for name in NavigatorProfile.names {
+                for spec in specs {
+                    var settings = ClosedLoopSettings(walker: NavigatorProfile.named(name)!, vioError: try VIOErrorSpec(parsing: spec))
+                    if s.routeID == "sighted" { settings.registration = SimulatedRegistration(mode: .gravityAligned) }
+                    try body(s, settings, "\(s.routeID), \(name), \(spec)")
+                }
+            }
+        }
+    }
+
     /// The outcome and the phone's poses of one walk, in text that tells −0 from +0 and NaN apart.
     static func walk(_ s: ClosedLoopScenario, _ settings: ClosedLoopSettings, run: Int, draws: Bool) -> String {
         var w = ClosedLoopWalker(s, walls: WallIndex.byFloor(s.floorPlan), settings: settings, seed: 11, run: run, recordPath: false)
@@ -45,18 +61,12 @@ import Testing
     @Test func skippingTheDrawsChangesNoOutcome() throws {
         let specs = ["none", "scale=0.05", "tracking_loss=1", "yaw_offset=4", "scale=0.03,tracking_loss=0.5,tracking_loss_seconds=1-3"]
         var walks = 0
-        for s in Self.scenarios() {
-            for name in NavigatorProfile.names {
-                for spec in specs {
-                    var settings = ClosedLoopSettings(walker: NavigatorProfile.named(name)!, vioError: try VIOErrorSpec(parsing: spec))
-                    if s.routeID == "sighted" { settings.registration = SimulatedRegistration(mode: .gravityAligned) }
-                    for run in 0..<4 {
-                        let skipped = Self.walk(s, settings, run: run, draws: false)
-                        let drawn = Self.walk(s, settings, run: run, draws: true)
-                        #expect(skipped == drawn, "\(s.routeID), \(name), \(spec), run \(run)")
-                        walks += 1
-                    }
-                }
+        try Self.forEachSetting(specs) { s, settings, label in
+            for run in 0..<4 {
+                let skipped = Self.walk(s, settings, run: run, draws: false)
+                let drawn = Self.walk(s, settings, run: run, draws: true)
+                #expect(skipped == drawn, "\(label), run \(run)")
+                walks += 1
             }
         }
         #expect(walks == 5 * 3 * 5 * 4)
@@ -86,20 +96,15 @@ import Testing
     @Test func shortcutsChangeNoWalk() throws {
         let specs = ["none", "synth", "yaw_drift=2,position_noise=0.2", "yaw_offset=6,scale=0.05"]
         var walks = 0
-        for s in NoiselessVIOTests.scenarios() {
-            for name in NavigatorProfile.names {
-                for spec in specs {
-                    var settings = ClosedLoopSettings(walker: NavigatorProfile.named(name)!, vioError: try VIOErrorSpec(parsing: spec))
-                    if s.routeID == "sighted" { settings.registration = SimulatedRegistration(mode: .gravityAligned) }
-                    for strict in [true, false] {
-                        settings.guidance.strictHaptic = strict
-                        for run in 0..<3 {
-                            #expect(
-                                Self.walk(s, settings, run: run, exact: false) == Self.walk(s, settings, run: run, exact: true),
-                                "\(s.routeID), \(name), \(spec), strict \(strict), run \(run)")
-                            walks += 1
-                        }
-                    }
+        try NoiselessVIOTests.forEachSetting(specs) { s, settings, label in
+            var settings = settings
+            for strict in [true, false] {
+                settings.guidance.strictHaptic = strict
+                for run in 0..<3 {
+                    #expect(
+                        Self.walk(s, settings, run: run, exact: false) == Self.walk(s, settings, run: run, exact: true),
+                        "\(label), strict \(strict), run \(run)")
+                    walks += 1
                 }
             }
         }
