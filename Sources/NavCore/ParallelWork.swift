@@ -75,3 +75,29 @@ public func forEachConcurrently(
     }
     return state.withLock { $0.done }
 }
+
+/// `body(i)` for every `i` in `0..<count` on `min(workers, count)` threads
+/// (`forEachConcurrently`), the results in index order: the same array whatever the workers.
+/// When a body throws, no further index is handed out, and the error of the lowest index that
+/// threw is rethrown (indices are handed out in order, so every lower index ran): the error a
+/// loop over the indices in turn would have stopped at.
+///
+/// - Complexity: O(count) hand-outs; memory O(count) results.
+public func mapConcurrently<T: Sendable, E: Error>(
+    _ count: Int, workers: Int, _ body: @Sendable (Int) throws(E) -> T
+) throws(E) -> [T] {
+    let results = Mutex([T?](repeating: nil, count: max(0, count)))
+    let failure = Mutex<(index: Int, error: E)?>(nil)
+    forEachConcurrently(count, workers: workers) { i in
+        do throws(E) {
+            let r = try body(i)
+            results.withLock { $0[i] = r }
+            return .next
+        } catch {
+            failure.withLock { if $0 == nil || i < $0!.index { $0 = (i, error) } }
+            return .stop
+        }
+    }
+    if let f = failure.withLock({ $0 }) { throw f.error }
+    return results.withLock { $0.map { $0! } }
+}

@@ -32,7 +32,7 @@ func writeExperimentReport(
     let context = SectionContext(plan: plan, store: store, out: out, progress: progress, memo: memo)
     let kinds: [any SectionKind] = [GuidanceReplayKind()] + resultKinds
     let (sections, sectionFailures) = try resultKindSections(kinds, context: context)
-    try memo.save(to: store)
+    try memo.save()
     for section in sections {
         for file in section.files { try writeTextAtomically(file.contents, to: (out.folder as NSString).appendingPathComponent(file.name)) }
     }

@@ -127,12 +127,10 @@ private func writeRouteFiles(
         try Set(sample.indices.filter { try reader.artifactNames(key: plan.jobs[$0].key).contains(ReplayPlotPaths.artifactName) })
     }
     let reruns = sample.indices.count - withPaths.count
-    // Routes on the cores (each route's files are its own; at most one route per worker is
-    // held, so memory stays flat in routes): the plots by route index, the first failure by
-    // route order, and one count of re-runs for the progress (told under its lock, in order).
+    // Routes on the cores (`mapConcurrently`: each route's files are its own; at most one
+    // route per worker is held, so memory stays flat in routes; the first failure in route
+    // order), and one count of re-runs for the progress (told under its lock, in order).
     let rerunsDone = Mutex(0)
-    let routePlots = Mutex([[String]?](repeating: nil, count: routes.count))
-    let failure = Mutex<RouteFailure?>(nil)
     var progressOfReruns: ProgressHandler?
     if let progress {
         progressOfReruns = { p in
@@ -143,49 +141,33 @@ private func writeRouteFiles(
         }
     }
     let routeProgress = progressOfReruns
-    forEachConcurrently(routes.count, workers: ProcessInfo.processInfo.activeProcessorCount) { k in
-        do {
-            let route = routes[k]
-            try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rowIndices: rowsByRoute[route] ?? [])
-            let chosen = chosenByRoute[route] ?? []
-            let stored = try storedPlotRuns(plan, chosen: chosen.filter(withPaths.contains), store: store)
-            let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: stored, progress: routeProgress)
-            // Walked paths over the route (first configuration).
-            var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
-            for r in mine where r.configuration == firstConfig {
-                series.append(SVGPlot.Series(label: "\(r.session) true", points: r.truePath.map { (x: $0[0], y: $0[1]) }))
-                series.append(
-                    SVGPlot.Series(label: "\(r.session) estimated", points: r.estimatedPath.map { (x: $0[0], y: $0[1]) }, dashed: true))
-            }
-            let paths = SVGPlot(
-                title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
-                series: series, equalAspect: true)
-            try writeTextAtomically(paths.svg, to: path("plots/\(safeFileComponent(route))-paths.svg"))
-            // Position-error CDF per configuration.
-            var labels: [String] = []
-            for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
-            let cdf = SVGPlot(
-                title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
-                series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
-            try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
-            let files = ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
-            routePlots.withLock { $0[k] = files }
-            return .next
-        } catch {
-            failure.withLock { if $0 == nil || k < $0!.route { $0 = RouteFailure(route: k, error: error) } }
-            return .stop
+    let files = try mapConcurrently(routes.count, workers: ProcessInfo.processInfo.activeProcessorCount) { k in
+        let route = routes[k]
+        try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rowIndices: rowsByRoute[route] ?? [])
+        let chosen = chosenByRoute[route] ?? []
+        let stored = try storedPlotRuns(plan, chosen: chosen.filter(withPaths.contains), store: store)
+        let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: stored, progress: routeProgress)
+        // Walked paths over the route (first configuration).
+        var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
+        for r in mine where r.configuration == firstConfig {
+            series.append(SVGPlot.Series(label: "\(r.session) true", points: r.truePath.map { (x: $0[0], y: $0[1]) }))
+            series.append(
+                SVGPlot.Series(label: "\(r.session) estimated", points: r.estimatedPath.map { (x: $0[0], y: $0[1]) }, dashed: true))
         }
+        let paths = SVGPlot(
+            title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
+            series: series, equalAspect: true)
+        try writeTextAtomically(paths.svg, to: path("plots/\(safeFileComponent(route))-paths.svg"))
+        // Position-error CDF per configuration.
+        var labels: [String] = []
+        for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
+        let cdf = SVGPlot(
+            title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
+            series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
+        try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
+        return ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
     }
-    if let f = failure.withLock({ $0 }) { throw f.error }
-    var plots: [String: [String]] = [:]
-    for (route, files) in zip(routes, routePlots.withLock { $0 }) { if let files { plots[route] = files } }
-    return plots
-}
-
-/// The first route whose files could not be written (`writeRouteFiles`), and why.
-private struct RouteFailure: Sendable {
-    var route: Int
-    var error: any Error
+    return Dictionary(zip(routes, files), uniquingKeysWith: { a, _ in a })
 }
 
 /// The runs `chosen` (job indices) as stored, with the paths of their `plot_paths` artifact; a

@@ -394,21 +394,11 @@ public final class ResultsStore: Sendable {
         _ count: Int, blocks: Int, _ read: @Sendable (StoreReader, Range<Int>) throws -> [T]
     ) throws -> [T] {
         let blocks = max(1, blocks)
-        let parts = Mutex([[T]](repeating: [], count: blocks))
-        let failure = Mutex(String?.none)
-        forEachConcurrently(blocks, workers: blocks) { k in
-            let range = shardRange(count: count, shard: k + 1, shards: blocks)
-            do {
-                let part = try self.read { try read($0, range) }
-                parts.withLock { $0[k] = part }
-                return .next
-            } catch {
-                failure.withLock { $0 = $0 ?? "\(error)" }
-                return .stop
-            }
-        }
-        if let e = failure.withLock({ $0 }) { throw ResultsStoreError.unreadable(path: path, reason: e) }
-        return parts.withLock { $0.flatMap { $0 } }
+        do {
+            return try mapConcurrently(blocks, workers: blocks) { k in
+                try self.read { try read($0, shardRange(count: count, shard: k + 1, shards: blocks)) }
+            }.flatMap { $0 }
+        } catch { throw ResultsStoreError.unreadable(path: path, reason: "\(error)") }
     }
 
     /// A writer committing results in batches of `batchSize` (its own queue; one per phase).

@@ -24,7 +24,7 @@ final class StoredResamplingMemo: ResamplingMemo {
     /// transaction held for the report; nil when the memo was empty: a cold run looks nothing up).
     private let snapshot: DatabaseSnapshot?
     /// Marks and results not yet written, the count computed, and the first write error.
-    private let state = Mutex((used: [String](), added: [(key: String, result: [Double])](), computed: 0, error: String?.none))
+    private let state = Mutex((used: [String](), added: [(key: String, result: [Double])](), computed: 0, error: TraceError?.none))
 
     /// The most numbers one result holds (both bootstrap intervals).
     static let maximumResultCount = 4
@@ -94,13 +94,14 @@ final class StoredResamplingMemo: ResamplingMemo {
     /// Writes the last batch, then removes the rows this report did not use or compute (stale
     /// results, and rows the reader skipped: damaged, oversized), in one transaction each.
     ///
-    /// - Throws: `TraceError.writeFailed` when the store cannot be written (a full disk), or the
-    ///   first error of a batch written earlier.
+    /// - Throws: `TraceError.writeFailed` naming the store when it cannot be written (a full
+    ///   disk), this batch's or the first of a batch written earlier.
     /// - Complexity: O(rows) in SQLite.
-    func save(to store: ResultsStore) throws {
+    func save() throws {
         let batch = state.withLock { Self.take(&$0) }
         write(batch)
-        if let e = state.withLock({ $0.error }) { throw ResultsStoreError.unreadable(path: store.path, reason: e) }
+        // A batch's error as it was thrown (a full disk is `TraceError.writeFailed`, not an unreadable store).
+        if let e = state.withLock({ $0.error }) { throw e }
         try storeWrite(store.path) {
             try store.pool.write { db in try db.execute(sql: "DELETE FROM resampling_memo WHERE used = 0") }
         }
@@ -108,7 +109,7 @@ final class StoredResamplingMemo: ResamplingMemo {
 
     /// The pending marks and results, taken out of `s`.
     private static func take(
-        _ s: inout (used: [String], added: [(key: String, result: [Double])], computed: Int, error: String?)
+        _ s: inout (used: [String], added: [(key: String, result: [Double])], computed: Int, error: TraceError?)
     ) -> (used: [String], added: [(key: String, result: [Double])]) {
         defer { s.used = []; s.added = [] }
         return (s.used, s.added)
@@ -131,7 +132,11 @@ final class StoredResamplingMemo: ResamplingMemo {
                     }
                 }
             }
-        } catch { state.withLock { $0.error = $0.error ?? "\(error)" } }
+        } catch {
+            // One line naming the store: a full disk as `storeWrite` says it, anything else too.
+            let e = error as? TraceError ?? TraceError(.writeFailed, file: store.path, "cannot write the resampling memo (\(error))")
+            state.withLock { $0.error = $0.error ?? e }
+        }
     }
 
     /// The result's doubles, little-endian (`appendLittleEndian`, as the artifacts).

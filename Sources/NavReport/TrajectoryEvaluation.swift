@@ -3,7 +3,6 @@ import NavCore
 import NavGeometry
 import NavIO
 import NavMetrics
-import Synchronization
 
 /// A trajectory file and how to read it.
 public struct TrajectorySource: Sendable, Equatable {
@@ -210,23 +209,15 @@ public func prepareTrajectoryPair(
 ) throws(EvaluationError) -> PreparedPair {
     // The two files are read side by side (two cores: parsing 40 MB of TUM text is most of an
     // APE); an error is the reference's when both fail, as when they were read in turn.
-    let read = Mutex([Result<TrajectoryFile, TraceError>?](repeating: nil, count: 2))
-    forEachConcurrently(2, workers: 2) { i in
-        let r = Result { () throws(TraceError) -> TrajectoryFile in
+    let files: [TrajectoryFile]
+    do {
+        files = try mapConcurrently(2, workers: 2) { i throws(TraceError) in
             i == 0
                 ? try reference.read(defaultStream: defaultStream(reference, "groundtruth"))
                 : try estimate.read(defaultStream: defaultStream(estimate, "vio"))
         }
-        read.withLock { $0[i] = r }
-        return .next
-    }
-    let (ref, est) = read.withLock { ($0[0]!, $0[1]!) }
-    let referenceFile: TrajectoryFile, estimateFile: TrajectoryFile
-    do {
-        referenceFile = try ref.get()
-        estimateFile = try est.get()
     } catch { throw .input(error) }
-    return try PreparedPair(reference: referenceFile, estimate: estimateFile, settings: settings)
+    return try PreparedPair(reference: files[0], estimate: files[1], settings: settings)
 }
 
 private func defaultStream(_ s: TrajectorySource, _ role: String) -> String? {

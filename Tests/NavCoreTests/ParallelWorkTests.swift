@@ -51,4 +51,22 @@ import Testing
             } == 0)
         #expect(calls.withLock { $0 } == 0)
     }
+
+    /// `mapConcurrently`: results in index order whatever the workers; of the indices that
+    /// throw, the lowest one's error (what a loop in turn stops at); nothing for no items.
+    @Test(arguments: [1, 2, 7])
+    func mapKeepsOrderAndTheFirstError(workers: Int) throws {
+        struct Failed: Error, Equatable { var index: Int }
+        let squares = try mapConcurrently(100, workers: workers) { i throws(Failed) in i * i }
+        #expect(squares == (0..<100).map { $0 * $0 })
+        #expect(try mapConcurrently(0, workers: workers) { i throws(Failed) in i }.isEmpty)
+        for _ in 0..<20 {
+            #expect(throws: Failed(index: 17)) {
+                _ = try mapConcurrently(100, workers: workers) { i throws(Failed) in
+                    if i == 17 || i == 40 || i == 90 { throw Failed(index: i) }
+                    return i
+                }
+            }
+        }
+    }
 }
