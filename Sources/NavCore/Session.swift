@@ -169,13 +169,23 @@ public struct Session: Sendable {
     public var anchors: AnchorStream?
     public var location: LocationStream?
     public var groundTruth: GroundTruthStream?
+    /// Labelled instants and intervals (heel strikes, segments, turns, events), by stream name.
+    public var annotations: [AnnotationStream]
+    /// Free-text facts about the session beside the root attributes above (a subject, a
+    /// mobility aid, a pocket), stored as the root attribute `session_attributes` (JSON).
+    public var attributes: [String: String]
 
     public init(
         metadata: SessionMetadata, imu: IMUStream? = nil, compass: CompassStream? = nil,
         ble: BLEStream? = nil, vio: VIOStream? = nil, anchors: AnchorStream? = nil,
-        location: LocationStream? = nil, groundTruth: GroundTruthStream? = nil
+        location: LocationStream? = nil, groundTruth: GroundTruthStream? = nil,
+        annotations: [AnnotationStream] = [], attributes: [String: String] = [:]
     ) {
         self.metadata = metadata; self.imu = imu; self.compass = compass; self.ble = ble
         self.vio = vio; self.anchors = anchors; self.location = location; self.groundTruth = groundTruth
+        self.annotations = annotations; self.attributes = attributes
     }
+
+    /// The annotation stream called `name`, if the session has one.
+    public func annotation(_ name: String) -> AnnotationStream? { annotations.first { $0.name == name } }
 }

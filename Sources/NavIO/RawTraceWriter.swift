@@ -20,6 +20,7 @@ public func writeTrace(_ trace: LoadedTrace, to path: String) throws(TraceError)
             case let .string(v): try w.write(path, strings: v)
             }
         }
+        for key in stream.attributes.keys.sorted() { try w.setAttribute(key, string: stream.attributes[key]!, on: "/\(stream.name)") }
     }
     try w.commit()
 }

@@ -31,7 +31,9 @@ public func addingStream(
         )
     }
     guard let spec = TraceSchema.stream(named: name) else {
-        throw TraceEditError("--as \(escapedForMessage(name)): expected one of \(TraceSchema.streams.map(\.name).joined(separator: ", "))")
+        throw TraceEditError(
+            "--as \(escapedForMessage(name)): expected one of \(TraceSchema.streams.map(\.name).joined(separator: ", ")) or annotations/NAME (NAME: a–z, 0–9, _, -)"
+        )
     }
     guard timeOffset.isFinite else { throw TraceEditError("--t-offset \(timeOffset): expected a finite number of seconds") }
     if trace.stream(name) != nil, !replace {
@@ -47,6 +49,13 @@ public func addingStream(
         }
         copy.data[ds.name] = raw
         if let u = s.units[ds.name] { copy.units[ds.name] = u }
+    }
+    copy.attributes = s.attributes
+    if spec.isAnnotation != (TraceSchema.annotationName(stream) != nil) {
+        throw TraceEditError("--as \(escapedForMessage(name)): an annotation stream stays an annotation stream and a sensor stream a sensor stream")
+    }
+    if timeOffset != 0, case let .float(shape, e)? = copy.data["end"] {
+        copy.data["end"] = .float(shape: shape, values: e.map { $0 + timeOffset })
     }
     if timeOffset != 0, case let .float(shape, t)? = copy.data["timestamps"] {
         copy.data["timestamps"] = .float(shape: shape, values: t.map { $0 + timeOffset })
@@ -97,10 +106,15 @@ public func trimmingTrace(_ trace: LoadedTrace, start: Double, end: Double) thro
         throw TraceEditError("--start \(start) --end \(end): expected finite seconds with start ≤ end")
     }
     var out = trace
+    var emptied: [String] = []
     for (k, s) in trace.streams.enumerated() {
         guard let spec = TraceSchema.stream(named: s.name) else { continue }
         let t = s.timestamps
         let keep = t.indices.filter { t[$0] >= start && t[$0] <= end }
+        if keep.isEmpty && spec.isAnnotation {
+            emptied.append(s.name)  // labels outside the window: the stream goes, the trace stays valid
+            continue
+        }
         guard !keep.isEmpty else {
             throw TraceEditError(
                 "\(escapedForMessage(trace.file)): /\(s.name) has no sample between \(start) and \(end) s (it spans \(t.first ?? .nan)…\(t.last ?? .nan) s)"
@@ -120,10 +134,12 @@ public func trimmingTrace(_ trace: LoadedTrace, start: Double, end: Double) thro
             }
         }
     }
+    out.streams.removeAll { emptied.contains($0.name) }
     return out
 }
 
-private func streamOrder(_ name: String) -> Int { TraceSchema.streams.firstIndex { $0.name == name } ?? Int.max }
+/// Sensor streams in the schema's order, then annotation streams by name.
+private func streamOrder(_ name: String) -> (Int, String) { (TraceSchema.streams.firstIndex { $0.name == name } ?? Int.max, name) }
 
 /// Validates `inputs` (the first error stops the edit), applies `edit` to their loaded traces,
 /// appends `command` to the root attribute `processing`, writes `output` atomically (a

@@ -21,6 +21,17 @@ public struct StreamSummary: Codable, Sendable, Equatable {
     public var meanRateHz: Double
     public var largestGapSeconds: Double
     public var datasets: [DatasetSummary]
+    /// An annotation stream's kind (instants or intervals) and source; nil for a sensor stream.
+    public var kind: String?
+    public var source: String?
+    /// An annotation stream's most frequent labels (at most 5, most frequent first, then by label).
+    public var labels: [LabelCount]?
+}
+
+/// How often a label occurs in an annotation stream.
+public struct LabelCount: Codable, Sendable, Equatable {
+    public var label: String
+    public var count: Int
 }
 
 /// What `inspect` reports about one file.
@@ -72,11 +83,18 @@ public func inspectTrace(at path: String, policy: HDF5ReadPolicy = .standard) th
             }
             datasets.append(DatasetSummary(name: ds.name, shape: raw.shape, units: st.units[ds.name], min: lo, max: hi))
         }
-        streams.append(
-            StreamSummary(
-                name: st.name, samples: t.count, start: s.start, end: s.end,
-                durationSeconds: s.duration, meanRateHz: s.meanRate,
-                largestGapSeconds: s.largestGap, datasets: datasets))
+        var summary = StreamSummary(
+            name: st.name, samples: t.count, start: s.start, end: s.end,
+            durationSeconds: s.duration, meanRateHz: s.meanRate,
+            largestGapSeconds: s.largestGap, datasets: datasets)
+        if spec.isAnnotation {
+            summary.kind = st.attributes["kind"]
+            summary.source = st.attributes["source"]
+            var counts: [String: Int] = [:]
+            for l in st.data["label"]?.strings ?? [] { counts[l, default: 0] += 1 }
+            summary.labels = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map { LabelCount(label: $0.key, count: $0.value) }
+        }
+        streams.append(summary)
     }
     return TraceSummary(
         file: path, attributes: attrs, streams: streams,
@@ -92,7 +110,7 @@ extension TraceSummary {
         let keys = ["session_kind", "session_id", "route_id", "venue", "device"]
         out += "  " + keys.compactMap { k in attributes[k].map { "\(k)=\(escapedForMessage($0))" } }.joined(separator: " ") + "\n"
         if errors > 0 || warnings > 0 { out += "  validation: \(errors) errors, \(warnings) warnings (run navbench validate)\n" }
-        for s in streams {
+        for s in streams where s.kind == nil {
             out +=
                 "  \(escapedForMessage(s.name)): \(s.samples) samples, \(fmt(s.durationSeconds, digits: 4)) s, "
                 + "\(fmt(s.meanRateHz, digits: 4)) Hz mean, largest gap \(fmt(s.largestGapSeconds, digits: 4)) s\n"
@@ -107,6 +125,13 @@ extension TraceSummary {
                 }.joined(separator: " ")
                 out +=
                     "    \(escapedForMessage(d.name).padding(toLength: 20, withPad: " ", startingAt: 0)) \(shape.padding(toLength: 12, withPad: " ", startingAt: 0)) \(escapedForMessage(d.units ?? "").padding(toLength: 7, withPad: " ", startingAt: 0)) \(ranges)\n"
+            }
+        }
+        for s in streams where s.kind != nil {
+            out +=
+                "  \(escapedForMessage(s.name)): \(s.samples) \(s.kind ?? ""), \(fmt(s.start, digits: 6))…\(fmt(s.end, digits: 6)) s; source: \(escapedForMessage(s.source ?? "", limit: 120))\n"
+            if let labels = s.labels, !labels.isEmpty {
+                out += "    labels: " + labels.map { "\"\(escapedForMessage($0.label, limit: 60))\" ×\($0.count)" }.joined(separator: ", ") + "\n"
             }
         }
         return out

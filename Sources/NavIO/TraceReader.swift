@@ -102,5 +102,31 @@ public func session(from trace: LoadedTrace) -> Session {
     if let st = trace.stream("groundtruth") {
         s.groundTruth = GroundTruthStream(timestamps: st.timestamps, poses: poses(st), floor: st.data["floor"]?.int32s)
     }
+    s.annotations = trace.streams.compactMap(decodedAnnotation)
+    s.attributes = trace.attributes["session_attributes"].flatMap(decodeSessionAttributes) ?? [:]
+    return s
+}
+
+/// A loaded annotation stream as a value (nil for a sensor stream).
+public func decodedAnnotation(_ st: LoadedStream) -> AnnotationStream? {
+    guard let name = TraceSchema.annotationName(st.name) else { return nil }
+    return AnnotationStream(
+        name: name, kind: AnnotationStream.Kind(rawValue: st.attributes["kind"] ?? "") ?? .intervals, source: st.attributes["source"] ?? "",
+        start: st.timestamps, end: st.data["end"]?.doubles ?? st.timestamps, label: st.data["label"]?.strings ?? [],
+        value: st.data["value"]?.doubles, valueUnits: st.units["value"] ?? "1")
+}
+
+/// An annotation stream as a trace stream (`annotations/<name>`), for `editTrace`.
+public func loadedStream(_ a: AnnotationStream) -> LoadedStream {
+    var s = LoadedStream(name: "\(TraceSchema.annotationsGroup)/\(a.name)")
+    s.data["timestamps"] = .float(shape: [a.count], values: a.start)
+    s.data["end"] = .float(shape: [a.count], values: a.end)
+    s.data["label"] = .string(a.label)
+    s.units = ["timestamps": "s", "end": "s"]
+    if let v = a.value {
+        s.data["value"] = .float(shape: [a.count], values: v)
+        s.units["value"] = a.valueUnits
+    }
+    s.attributes = ["kind": a.kind.rawValue, "source": a.source]
     return s
 }

@@ -1,3 +1,5 @@
+import NavCore
+
 /// The layout of trace format v1 (`docs/trace-format.md`), as data: the reader,
 /// writer, validator and inspector all walk this one table.
 public enum TraceSchema {
@@ -42,6 +44,31 @@ public enum TraceSchema {
         public let timeOrder: TimeOrderKind
         public let datasets: [Dataset]
         public let summary: String
+        /// An annotation stream (`/annotations/<name>`): rows are labels, not samples, so no gap
+        /// check, and the group carries the attributes `kind` and `source`.
+        public var isAnnotation = false
+    }
+
+    /// The group holding annotation streams, one subgroup each (`docs/trace-format.md`).
+    public static let annotationsGroup = "annotations"
+
+    /// The schema of the annotation stream `/annotations/<name>`: `timestamps` = each row's
+    /// start, `end`, `label` and an optional `value` in any unit its `units` attribute names.
+    public static func annotationStream(_ name: String) -> Stream {
+        Stream(
+            name: "\(annotationsGroup)/\(name)", timeOrder: .nonDecreasing,
+            datasets: [
+                timestamps,
+                Dataset("end", units: "s"),
+                Dataset("label", units: nil, kind: .string),
+                Dataset("value", units: nil, role: .valuesOrNaN, required: false),
+            ], summary: "labelled instants or intervals", isAnnotation: true)
+    }
+
+    /// The annotation stream name in a stream path (`annotations/steps` → `steps`), nil for a sensor stream.
+    public static func annotationName(_ streamName: String) -> String? {
+        let prefix = annotationsGroup + "/"
+        return streamName.hasPrefix(prefix) ? String(streamName.dropFirst(prefix.count)) : nil
     }
 
     public enum TimeOrderKind: Sendable { case strictlyIncreasing, nonDecreasing }
@@ -130,9 +157,14 @@ public enum TraceSchema {
         ("frame_convention", false, "coordinate conventions, ARKit by default"),
         ("generator", false, "JSON of the generator's parameters (synthetic sessions)"),
         ("processing", false, "what navbench did to derive this file from another (commands, in order)"),
+        ("session_attributes", false, "JSON object of string values: subject, mobility aid, path, pocket, … (importers set them)"),
     ]
 
     public static let formatName = "navbench-trace"
 
-    public static func stream(named name: String) -> Stream? { streams.first { $0.name == name } }
+    /// A sensor stream's schema by name, or an annotation stream's (`annotations/<valid name>`).
+    public static func stream(named name: String) -> Stream? {
+        if let a = annotationName(name) { return AnnotationStream.isValidName(a) ? annotationStream(a) : nil }
+        return streams.first { $0.name == name }
+    }
 }

@@ -35,6 +35,8 @@ public struct LoadedStream: Sendable {
     public let name: String
     public var data: [String: RawData] = [:]
     public var units: [String: String] = [:]
+    /// String attributes of the stream's group (an annotation stream's `kind` and `source`).
+    public var attributes: [String: String] = [:]
     public var timestamps: [Double] { data["timestamps"]?.doubles ?? [] }
     /// Float datasets checked block by block but not loaded (`validateTrace(…, loadValues: false)`): their shapes.
     public var deferredShapes: [String: [Int]] = [:]
@@ -132,13 +134,19 @@ public func validateTrace(
     readRootAttributes(reader, &trace, fail: fail)
 
     let topLevel = (try? reader.children(of: "/")) ?? []
-    let known = Set(TraceSchema.streams.map(\.name))
+    let known = Set(TraceSchema.streams.map(\.name) + [TraceSchema.annotationsGroup])
     trace.unknownGroups = topLevel.filter { !known.contains($0) }
     for g in trace.unknownGroups { warn("/\(g)", "not a trace format v1 stream; ignored") }
 
-    let present = TraceSchema.streams.filter { topLevel.contains($0.name) }
+    var present = TraceSchema.streams.filter { topLevel.contains($0.name) }
     if present.isEmpty {
         fail(.noStreams, nil, "no streams; expected at least one of \(TraceSchema.streams.map(\.name).joined(separator: ", "))")
+    }
+    if topLevel.contains(TraceSchema.annotationsGroup) {
+        present += annotationStreamSchemas(reader, fail: fail)
+    }
+    if let json = trace.attributes["session_attributes"], decodeSessionAttributes(json) == nil {
+        fail(.badValue, "/@session_attributes", "expected a JSON object of string values (at most \(sessionAttributesMaximumBytes) bytes)")
     }
 
     for spec in present {
@@ -191,6 +199,14 @@ public func validateTrace(
                 beaconRows = rows
             }
             // Units.
+            if ds.units == nil, ds.kind != .string {
+                // A quantity of the stream's choosing (an annotation's value): any units string.
+                if let u = reader.attribute("units", of: objectPath)?.stringValue, !u.isEmpty, u.utf8.count <= 64 {
+                    stream.units[ds.name] = u
+                } else {
+                    fail(.wrongUnits, objectPath, "missing units attribute: expected a string of at most 64 bytes naming the values' unit")
+                }
+            }
             if let expected = ds.units {
                 let attribute = reader.attribute("units", of: objectPath)
                 let found = attribute?.stringValue
@@ -212,7 +228,7 @@ public func validateTrace(
                 }
             }
             // Values.
-            if !loadValues && ds.kind == .float {
+            if !loadValues && ds.kind == .float && !spec.isAnnotation {
                 stream.deferredShapes[ds.name] = info.shape
                 if ds.role == .timestamps {  // checked as a time axis below, once its size is plausible
                     do { try reader.checkDeclaredSize(objectPath) } catch {
@@ -245,9 +261,16 @@ public func validateTrace(
                 }
             } catch { report.problems.append(ValidationProblem(severity: .error, error: error)) }
         }
+        if spec.isAnnotation { checkAnnotationGroup(reader, spec, &stream, fail: fail) }
         // Time axis.
         let t = stream.timestamps
-        if stream.data["timestamps"] != nil {
+        if spec.isAnnotation {
+            if stream.data["timestamps"] != nil {
+                do { try validateTimestamps(t, order: .nonDecreasing) } catch {
+                    fail(.badTimestamps, "\(group)/timestamps", error.description + " (rows are sorted by start)")
+                }
+            }
+        } else if stream.data["timestamps"] != nil {
             do {
                 try validateTimestamps(t, order: spec.timeOrder == .strictlyIncreasing ? .strictlyIncreasing : .nonDecreasing)
                 let s = SamplingSummary(timestamps: t)
@@ -337,4 +360,86 @@ func readRootAttributes(
     } else {
         fail(.missing, "/@session_kind", "missing root attribute, expected recording or navigation")
     }
+}
+
+// MARK: - Annotation streams
+
+/// The schemas of the annotation streams under `/annotations`, in name order; a child that is
+/// not a group or whose name is not a valid stream name is an error.
+private func annotationStreamSchemas(_ reader: HDF5Reader, fail: (TraceError.Kind, String?, String) -> Void) -> [TraceSchema.Stream] {
+    let group = "/\(TraceSchema.annotationsGroup)"
+    guard reader.isGroup(group) else {
+        fail(.wrongType, group, "expected a group of annotation streams")
+        return []
+    }
+    let names: [String]
+    do { names = try reader.children(of: group) } catch {
+        fail(error.kind, group, error.problem)
+        return []
+    }
+    var out: [TraceSchema.Stream] = []
+    for name in names.sorted() {
+        guard AnnotationStream.isValidName(name) else {
+            fail(.badValue, "\(group)/\(name)", "an annotation stream's name must be 1–64 characters of a–z, 0–9, _ or -")
+            continue
+        }
+        out.append(TraceSchema.annotationStream(name))
+    }
+    if names.isEmpty { fail(.missing, group, "empty; expected at least one annotation stream (or no /annotations group)") }
+    return out
+}
+
+/// Checks an annotation stream's group attributes (`kind`, `source`) and rows (each end ≥ its
+/// start; = for instants; labels without NUL), and keeps the attributes in `stream`.
+private func checkAnnotationGroup(
+    _ reader: HDF5Reader, _ spec: TraceSchema.Stream, _ stream: inout LoadedStream,
+    fail: (TraceError.Kind, String?, String) -> Void
+) {
+    let group = "/\(spec.name)"
+    guard let kindText = reader.attribute("kind", of: group)?.stringValue, let kind = AnnotationStream.Kind(rawValue: kindText) else {
+        fail(.missing, "\(group)/@kind", "expected the string attribute kind = instants or intervals")
+        return
+    }
+    guard let source = reader.attribute("source", of: group)?.stringValue, !source.isEmpty, source.utf8.count <= 4_096 else {
+        fail(.missing, "\(group)/@source", "expected the string attribute source (who or what made the labels, at most 4,096 bytes)")
+        return
+    }
+    stream.attributes = ["kind": kind.rawValue, "source": source]
+    guard let start = stream.data["timestamps"]?.doubles, let end = stream.data["end"]?.doubles else { return }
+    for i in start.indices where i < end.count {
+        if kind == .instants, end[i] != start[i] {
+            fail(.badValue, "\(group)/end", "row \(i): an instant's end (\(fmt(end[i])) s) must equal its start (\(fmt(start[i])) s)")
+            return
+        }
+        if kind == .intervals, end[i] < start[i] {
+            fail(.badValue, "\(group)/end", "row \(i): the interval ends (\(fmt(end[i])) s) before it starts (\(fmt(start[i])) s)")
+            return
+        }
+    }
+    if let labels = stream.data["label"]?.strings, let bad = labels.firstIndex(where: { $0.utf8.count > 4_096 }) {
+        fail(.badValue, "\(group)/label", "row \(bad): a label longer than 4,096 bytes")
+    }
+}
+
+/// The most bytes of the root attribute `session_attributes`.
+public let sessionAttributesMaximumBytes = 65_536
+
+/// The session attributes stored as JSON (`session_attributes`), nil when the text is not a
+/// JSON object of strings within the size bound.
+public func decodeSessionAttributes(_ attribute: HDF5Attribute) -> [String: String]? {
+    guard let text = attribute.stringValue, text.utf8.count <= sessionAttributesMaximumBytes,
+        let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    else { return nil }
+    var out: [String: String] = [:]
+    for (k, v) in object {
+        guard let s = v as? String, k.utf8.count <= 256, s.utf8.count <= 4_096 else { return nil }
+        out[k] = s
+    }
+    return out
+}
+
+/// The JSON text of session attributes: keys sorted, so the same attributes give the same bytes.
+public func encodeSessionAttributes(_ attributes: [String: String]) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: attributes, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
 }

@@ -15,6 +15,7 @@ public func writeTrace(_ session: Session, to path: String) throws(TraceError) {
     try w.setAttribute("device", string: m.device)
     try w.setAttribute("frame_convention", string: m.frameConvention)
     try w.setAttribute("generator", string: m.generator)
+    if !session.attributes.isEmpty { try w.setAttribute("session_attributes", string: encodeSessionAttributes(session.attributes)) }
 
     func vectors(_ name: String, _ v: [Vector3], _ units: String) throws(TraceError) {
         try w.write(name, doubles: v.flatMap { [$0.x, $0.y, $0.z] }, shape: [v.count, 3], units: units)
@@ -74,6 +75,18 @@ public func writeTrace(_ session: Session, to path: String) throws(TraceError) {
         try vectors("/groundtruth/position", s.poses.map(\.translation), "m")
         try quaternions("/groundtruth/orientation", s.poses.map(\.rotation))
         if let f = s.floor { try w.write("/groundtruth/floor", int32s: f, shape: [f.count], units: "level") }
+    }
+    for a in session.annotations.sorted(by: { $0.name < $1.name }) {
+        if let problem = a.problem() {
+            throw TraceError(.badValue, file: path, object: "/\(TraceSchema.annotationsGroup)/\(a.name)", problem)
+        }
+        let group = "/\(TraceSchema.annotationsGroup)/\(a.name)"
+        try scalars("\(group)/timestamps", a.start, "s")
+        try scalars("\(group)/end", a.end, "s")
+        try w.write("\(group)/label", strings: a.label)
+        if let v = a.value { try scalars("\(group)/value", v, a.valueUnits) }
+        try w.setAttribute("kind", string: a.kind.rawValue, on: group)
+        try w.setAttribute("source", string: a.source, on: group)
     }
     try w.commit()
 }

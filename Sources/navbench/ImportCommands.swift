@@ -23,7 +23,7 @@ struct Import: ParsableCommand {
         subcommands: [
             ImportTUM.self, ImportKITTI.self, ImportEuRoC.self, ImportCoreMotionLogger.self, ImportARKitLogger.self,
             ImportCSVCommand.self, ImportHDF5Mapped.self, ImportBLEAnnotated.self, ImportClewCRD.self, ImportIPIN.self,
-            ImportRosbag.self, ImportMCAP.self,
+            ImportRosbag.self, ImportMCAP.self, ImportWeAllWalk.self,
         ])
 }
 
@@ -177,6 +177,31 @@ struct ImportCoreMotionLogger: ParsableCommand {
         try output.run(source: folder) { () throws(TraceError) in try importCoreMotionLogger(folder, locationClock: clock, options: output.options) }
     }
 }
+
+struct ImportWeAllWalk: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "weallwalk",
+        abstract: "A WeAllWalk phone file (and its walk's XML) → imu (with attitude, magnetometer) and annotation streams.",
+        discussion: """
+            One phone per trace (1L: left pocket, 2R: right). The walk's XML adds its heel strikes (annotations/steps), straight \
+            segments, turns (with TurnInDegrees) and events (wall contacts, stops, …) as hand-annotated streams; subject, mobility \
+            aid, path and pocket become session attributes. Columns 39 and 40 (the turn and step flags) are the ground truth \
+            and are never imported (docs/pdr.md).
+            """
+    )
+    @Argument(help: "The phone file, iPhoneSensors_T{path}_ID{subject}_{1L|2R}_{WC|GD|NA}.csv.") var phoneFile: String
+    @Argument(help: "The walk's annotation file, T{path}_ID{subject}_{WC|GD|NA}.xml (optional).") var annotations: String?
+    @Option(help: "Gyroscope to import: raw (columns 33–35, with bias) or device-motion (CoreMotion's rotationRate).")
+    var gyroscope: WeAllWalkGyroscope = .raw
+    @OptionGroup var output: ImportOutput
+    func run() throws {
+        try output.run(source: phoneFile) { () throws(TraceError) in
+            try importWeAllWalk(phoneFile: phoneFile, annotations: annotations, gyroscope: gyroscope, options: output.options)
+        }
+    }
+}
+
+extension WeAllWalkGyroscope: ExpressibleByArgument {}
 
 struct ImportARKitLogger: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -16,7 +16,7 @@ struct Navbench: ParsableCommand {
             APECommand.self, RPECommand.self, SimplifyCommand.self, Guide.self, Simulate.self, Calibrate.self, Proximity.self, Run.self, Merge.self,
             Status.self, Compare.self,
             ExportNotebook.self, Import.self, Export.self, ResCommand.self, DriftCommand.self, ScoreCommand.self,
-            TraceCommand.self, WalkerCommand.self,
+            TraceCommand.self, WalkerCommand.self, Steps.self, Turns.self, PDR.self,
         ])
 }
 

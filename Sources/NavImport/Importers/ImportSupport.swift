@@ -55,6 +55,7 @@ public struct ImportResult: Sendable {
         if let x = s.anchors { out.append(("anchors", x.timestamps.count)) }
         if let x = s.location { out.append(("location", x.timestamps.count)) }
         if let x = s.groundTruth { out.append(("groundtruth", x.timestamps.count)) }
+        for a in s.annotations.sorted(by: { $0.name < $1.name }) { out.append(("annotations/\(a.name)", a.count)) }
         return out
     }
 }
@@ -187,7 +188,14 @@ public func trimSession(_ s: Session, from: Double?, to: Double?, file: String) 
         let k = t.indices.filter { t[$0] >= lo && t[$0] < hi }
         return k.isEmpty ? nil : k
     }
-    var out = Session(metadata: s.metadata)
+    var out = Session(metadata: s.metadata, attributes: s.attributes)
+    out.annotations = s.annotations.compactMap { a in
+        keep(a.start).map { k in
+            AnnotationStream(
+                name: a.name, kind: a.kind, source: a.source, start: k.map { a.start[$0] }, end: k.map { a.end[$0] }, label: k.map { a.label[$0] },
+                value: a.value.map { v in k.map { v[$0] } }, valueUnits: a.valueUnits)
+        }
+    }
     if let x = s.imu, let k = keep(x.timestamps) {
         out.imu = IMUStream(
             timestamps: k.map { x.timestamps[$0] }, accelerometer: k.map { x.accelerometer[$0] },

@@ -1,0 +1,63 @@
+import NavCore
+import NavIO
+import NavMetrics
+
+/// A walk with hand annotations, as step and turn detectors are scored on it: its IMU, who walked
+/// it, and the annotation streams WeAllWalk's protocol reads (docs/pdr.md).
+public struct AnnotatedWalk: Sendable {
+    public var file: String
+    /// The subject (the unit of analysis: walks of one subject are not independent).
+    public var subject: String
+    /// cane, guide-dog, sighted, or unknown (from the session attribute `mobility_aid`).
+    public var community: String
+    public var imu: IMUStream
+    public var straightSegments: [TimeSpan]
+    public var events: [TimeSpan]
+    public var heelStrikes: [Double]
+    public var turns: [(span: TimeSpan, nominal: Double)]
+
+    /// The annotation streams read, by name (`import weallwalk` writes them).
+    public static let stepsStream = "steps", straightStream = "straight_segments", eventsStream = "events", turnsStream = "turns"
+}
+
+/// The community a mobility aid's walkers are reported in.
+public func community(ofMobilityAid aid: String?) -> String {
+    switch aid {
+    case "long cane": return "cane"
+    case "guide dog": return "guide-dog"
+    case "none": return "sighted"
+    default: return "unknown"
+    }
+}
+
+/// A session as an annotated walk: it needs an `imu` stream and the hand-annotated streams
+/// `steps` and `straight_segments` (`events` and `turns` when present).
+///
+/// - Throws: one line naming the file and what is missing.
+public func annotatedWalk(_ session: Session, file: String) throws(TraceError) -> AnnotatedWalk {
+    guard let imu = session.imu else { throw TraceError(.missing, file: file, object: "/imu", "no imu stream; step and turn detection read it") }
+    func stream(_ name: String) throws(TraceError) -> AnnotationStream {
+        guard let a = session.annotation(name) else {
+            throw TraceError(
+                .missing, file: file, object: "/annotations/\(name)",
+                "no annotation stream \(name); expected the walk's hand annotations (navbench import weallwalk PHONE.csv WALK.xml)")
+        }
+        return a
+    }
+    let steps = try stream(AnnotatedWalk.stepsStream)
+    let straight = try stream(AnnotatedWalk.straightStream)
+    let events = session.annotation(AnnotatedWalk.eventsStream)
+    let turns = session.annotation(AnnotatedWalk.turnsStream)
+    var turnList: [(span: TimeSpan, nominal: Double)] = []
+    if let turns {
+        guard let v = turns.value else {
+            throw TraceError(.missing, file: file, object: "/annotations/turns/value", "turns need their signed nominal angle (degrees) as values")
+        }
+        for i in 0..<turns.count where v[i].isFinite { turnList.append((TimeSpan(turns.start[i], turns.end[i]), v[i])) }
+    }
+    return AnnotatedWalk(
+        file: file, subject: session.attributes["subject"] ?? session.metadata.sessionID,
+        community: community(ofMobilityAid: session.attributes["mobility_aid"]), imu: imu,
+        straightSegments: zip(straight.start, straight.end).map { TimeSpan($0, $1) },
+        events: events.map { zip($0.start, $0.end).map { TimeSpan($0, $1) } } ?? [], heelStrikes: steps.start, turns: turnList)
+}

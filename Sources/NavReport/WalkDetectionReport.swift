@@ -1,0 +1,221 @@
+import Foundation
+import NavCore
+import NavIO
+import NavMetrics
+import NavSignal
+import NavStatistics
+
+/// Turn detection scored on every walk (one detector).
+public struct TurnEvaluation: Sendable {
+    public var detector: TurnDetector
+    public var tolerance: Double
+    /// scores[walk], nil where detection failed.
+    public var scores: [TurnDetectionScore?]
+    public var failures: [String]
+}
+
+/// Detects turns on every walk and matches them with the annotated turns (`tolerance` seconds).
+public func evaluateTurnDetector(_ walks: [AnnotatedWalk], detector: TurnDetector, tolerance: Double = 2, workers: Int = 2) -> TurnEvaluation {
+    let rows: [(TurnDetectionScore?, String?)] = mapConcurrently(walks.count, workers: max(1, workers)) {
+        (w: Int) -> (TurnDetectionScore?, String?) in
+        let walk = walks[w]
+        do {
+            let turns = try detector.detect(walk.imu)
+            return (
+                scoreTurns(annotated: walk.turns, detected: turns.map { (TimeSpan($0.start, $0.end), $0.angle) }, tolerance: tolerance), nil
+            )
+        } catch { return (nil, "\(walk.file): turn detector: \(error)") }
+    }
+    return TurnEvaluation(detector: detector, tolerance: tolerance, scores: rows.map(\.0), failures: rows.compactMap(\.1))
+}
+
+/// What `navbench pdr` writes: summary.md (Findings first), steps.csv (walk × detector),
+/// subjects.csv (subject × detector), loso.csv (each held-out subject's choice and score),
+/// turns.csv (walk). Names from data are escaped in Markdown and quoted in CSV.
+public struct WalkDetectionReport: Sendable {
+    public var summary: String
+    public var stepsCSV: String
+    public var subjectsCSV: String
+    public var losoCSV: String
+    public var turnsCSV: String
+    /// The detector leave-one-subject-out chose most often over every subject (ties: the first
+    /// in the sweep's order): the one `navbench steps` runs by default when it was chosen on the
+    /// shared subset (docs/pdr.md).
+    public var modalChoice: Int?
+
+    /// Writes the five files into `folder`, each atomically.
+    public func write(to folder: String) throws(TraceError) {
+        for (name, text) in [
+            ("summary.md", summary), ("steps.csv", stepsCSV), ("subjects.csv", subjectsCSV), ("loso.csv", losoCSV), ("turns.csv", turnsCSV),
+        ] {
+            try writeTextAtomically(text, to: (folder as NSString).appendingPathComponent(name))
+        }
+    }
+}
+
+private func pct(_ x: Double) -> String { x.isFinite ? String(format: "%.1f %%", 100 * x) : "–" }
+private func num3(_ x: Double) -> String { x.isFinite ? String(format: "%.3f", x) : "–" }
+
+/// Builds the report of a step evaluation (and a turn evaluation of the same walks).
+///
+/// Statistics: the unit is the subject (a subject's walks are pooled); a community's error is the
+/// mean of its subjects' errors with a 95 % Student t interval over subjects; choices of a
+/// detector are made leave-one-subject-out within the community; a detector is called better
+/// than another only when the exact Wilcoxon signed-rank test over subjects gives p < 0.05.
+public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, title: String = "Step and turn detection on annotated walks")
+    -> WalkDetectionReport
+{
+    var md = "# \(markdownInline(title))\n\n"
+    let names = e.detectors.map(\.description)
+    var findings: [String] = []
+    var details = ""
+    var loso = "community,held_out_subject,chosen_detector,true_steps,under1_rate,over1_rate,under3_rate,over3_rate\n"
+
+    // Leave one subject out, within each community.
+    details += "## Leave one subject out, per community\n\n"
+    details +=
+        "Each subject's error under the detector chosen on the community's other subjects (smallest mean metric-1 error). n = subjects.\n\n"
+    details +=
+        "| community | n | metric 1 error (under + over) | 95 % CI | under₁ | over₁ | metric 3 error | under₃ | over₃ | chosen (per held-out subject) |\n"
+    details += "|---|---|---|---|---|---|---|---|---|---|\n"
+    var perCommunityError: [String: [Double]] = [:]
+    for c in e.communities {
+        let folds = leaveOneSubjectOut(e, community: c)
+        for f in folds {
+            loso +=
+                "\(csvEscape(c)),\(csvEscape(f.subject)),\(csvEscape(names[f.chosen])),\(f.score.trueSteps),\(formatNumber(f.score.under1Rate)),\(formatNumber(f.score.over1Rate)),\(formatNumber(f.score.under3Rate)),\(formatNumber(f.score.over3Rate))\n"
+        }
+        guard !folds.isEmpty else {
+            details += "| \(markdownInline(c)) | \(e.subjects(in: c).count) | – (one subject: nothing to choose on) | | | | | | | |\n"
+            continue
+        }
+        let e1 = folds.map(\.score.metric1Error), e3 = folds.map(\.score.metric3Error)
+        perCommunityError[c] = e1
+        let ci = StudentTInterval(e1)
+        let mean = { (k: KeyPath<StepCountScore, Double>) in folds.map { $0.score[keyPath: k] }.reduce(0, +) / Double(folds.count) }
+        let chosen = folds.map { "\(markdownInline($0.subject)): \(markdownCode(names[$0.chosen]))" }.joined(separator: "; ")
+        details +=
+            "| \(markdownInline(c)) | \(folds.count) | \(pct(ci.mean)) | \(ci.low.isFinite ? "[\(pct(ci.low)), \(pct(ci.high))]" : "– (n = 1)") | \(pct(mean(\.under1Rate))) | \(pct(mean(\.over1Rate))) | \(pct(Statistics.mean(e3))) | \(pct(mean(\.under3Rate))) | \(pct(mean(\.over3Rate))) | \(chosen) |\n"
+        findings.append(
+            "On \(markdownInline(c)) walkers, the detector chosen without the subject it is scored on misses or adds \(pct(ci.mean)) of heel strikes (metric 1, undercount \(pct(mean(\.under1Rate))) + overcount \(pct(mean(\.over1Rate))); 95 % CI \(ci.low.isFinite ? "\(pct(ci.low))–\(pct(ci.high))" : "not defined"), n = \(folds.count) subjects); metric 3 (per-segment counts) \(pct(Statistics.mean(e3)))."
+        )
+    }
+
+    // Best two detectors per community, by mean per-subject error over all its subjects.
+    details += "\n## Detectors compared, per community\n\n"
+    details +=
+        "Mean per-subject metric-1 error of every detector over all the community's subjects (not held out: for comparing methods, not for choosing).\n\n"
+    for c in e.communities {
+        let subjects = e.subjects(in: c)
+        var ranking: [(d: Int, mean: Double)] = []
+        for d in e.detectors.indices {
+            let errors = subjects.compactMap { e.subjectScore($0, community: c, detector: d)?.metric1Error }
+            if errors.count == subjects.count, !errors.isEmpty { ranking.append((d, Statistics.mean(errors))) }
+        }
+        ranking.sort { ($0.mean, $0.d) < ($1.mean, $1.d) }
+        guard ranking.count >= 2 else { continue }
+        details += "### \(markdownInline(c)) (n = \(subjects.count) subjects)\n\n| rank | detector | mean metric-1 error |\n|---|---|---|\n"
+        for (i, r) in ranking.prefix(5).enumerated() { details += "| \(i + 1) | \(markdownCode(names[r.d])) | \(pct(r.mean)) |\n" }
+        // Best of each method, and the top two overall.
+        if let cmp = compareDetectors(e, community: c, ranking[0].d, ranking[1].d) {
+            let p = cmp.pValue.map { String(format: "%.3g", $0) } ?? "– (all equal)"
+            let verdict =
+                cmp.isSignificant
+                ? "better than"
+                : "not significantly different from"
+            details +=
+                "\nTop two: \(markdownCode(names[cmp.first])) − \(markdownCode(names[cmp.second])): \(pct(cmp.meanDifference)) (95 % CI \(pct(cmp.low))–\(pct(cmp.high))), Wilcoxon signed-rank p = \(p), n = \(cmp.n) subjects.\n\n"
+            findings.append(
+                "On \(markdownInline(c)) walkers the lowest mean error is \(markdownCode(names[cmp.first])) (\(pct(ranking[0].mean))), \(verdict) the runner-up \(markdownCode(names[cmp.second])) (difference \(pct(cmp.meanDifference)), p = \(p), n = \(cmp.n) subjects)."
+            )
+        }
+        var methodsLine: [String] = []
+        for m in StepDetector.Method.allCases {
+            if let best = ranking.first(where: { e.detectors[$0.d].method == m }) {
+                methodsLine.append("\(m.rawValue) \(pct(best.mean)) (\(markdownCode(names[best.d])))")
+            }
+        }
+        details += "Best of each method: " + methodsLine.joined(separator: "; ") + ".\n\n"
+    }
+
+    // Cane users against sighted walkers.
+    if let cane = perCommunityError["cane"], let sighted = perCommunityError["sighted"], cane.count >= 2, sighted.count >= 2 {
+        let mc = Statistics.mean(cane), ms = Statistics.mean(sighted)
+        let test = WelchTTest(
+            mean1: mc, sd1: Statistics.standardDeviation(cane), n1: cane.count, mean2: ms, sd2: Statistics.standardDeviation(sighted),
+            n2: sighted.count)
+        let ratio = ms > 0 ? String(format: "%.2f×", mc / ms) : "–"
+        findings.append(
+            "Cane users' held-out step-count error is \(ratio) the sighted walkers' (\(pct(mc)), n = \(cane.count) vs \(pct(ms)), n = \(sighted.count) subjects; Welch t test p = \(test.map { String(format: "%.3g", $0.pTwoSided) } ?? "–")). Flores & Manduchi reported about 1.5× on the whole data set."
+        )
+    }
+
+    // Turns.
+    var turnsCSV =
+        "file,subject,community,annotated,detected,matched,missed,false,sign_errors,mean_abs_error_45,mean_abs_error_90,mean_abs_error_180\n"
+    if let turns {
+        details +=
+            "## Turns\n\nDetector: \(markdownCode(turns.detector.description)); a detection matches an annotated turn when its centre lies within the turn ± \(formatNumber(turns.tolerance)) s. Pooled over each community's walks; n = subjects.\n\n"
+        details +=
+            "| community | n | annotated | precision | recall | sign errors | mean abs angle error 45° | 90° | 180° |\n|---|---|---|---|---|---|---|---|---|\n"
+        for c in e.communities {
+            var pooled = TurnDetectionScore()
+            for (w, walk) in e.walks.enumerated() where walk.community == c { if let s = turns.scores[w] { pooled = pooled + s } }
+            func err(_ a: Double) -> String { pooled.meanAbsoluteAngleError(nominal: a).map { String(format: "%.1f°", $0) } ?? "–" }
+            details +=
+                "| \(markdownInline(c)) | \(e.subjects(in: c).count) | \(pooled.annotated) | \(pct(pooled.precision)) | \(pct(pooled.recall)) | \(pooled.signErrors) | \(err(45)) | \(err(90)) | \(err(180)) |\n"
+            findings.append(
+                "Turns on \(markdownInline(c)) walks: recall \(pct(pooled.recall)), precision \(pct(pooled.precision)) of \(pooled.annotated) annotated turns; 90° turns measured with a mean absolute error of \(err(90)) (n = \(e.subjects(in: c).count) subjects)."
+            )
+        }
+        for (w, walk) in e.walks.enumerated() {
+            guard let s = turns.scores[w] else { continue }
+            func err(_ a: Double) -> String { s.meanAbsoluteAngleError(nominal: a).map(formatNumber) ?? "" }
+            turnsCSV +=
+                "\(csvEscape(walk.file)),\(csvEscape(walk.subject)),\(csvEscape(walk.community)),\(s.annotated),\(s.detected),\(s.matched),\(s.missed),\(s.falseDetections),\(s.signErrors),\(err(45)),\(err(90)),\(err(180))\n"
+        }
+    }
+
+    // The default: leave one subject out over every subject.
+    let global = leaveOneSubjectOut(e, community: nil)
+    var counts: [Int: Int] = [:]
+    for f in global { counts[f.chosen, default: 0] += 1 }
+    let modal = counts.sorted { ($0.value, -$0.key) > ($1.value, -$1.key) }.first?.key
+    if let modal {
+        findings.append(
+            "Chosen most often when each subject is left out of every community's walks: \(markdownCode(names[modal])) (\(counts[modal]!) of \(global.count) folds)."
+        )
+    }
+
+    md += "## Findings\n\n"
+    md +=
+        "> Caveats: \(e.walks.count) walks of \(e.subjects(in: nil).count) subjects; the unit of analysis is the subject, so every CI and test has the few subjects it says (n). Walks are real (WeAllWalk where imported from it); no positions are known.\n\n"
+    md += findings.map { "- " + $0 }.joined(separator: "\n") + "\n\n"
+    md += details
+    md +=
+        "\n## Protocol\n\nWeAllWalk's metrics (docs/pdr.md): straight segments only, annotated event intervals cut out; metric 1 splits each piece at the true heel strikes (an interval without a detection is an undercount, k ≥ 2 detections are k − 1 overcounts), metric 3 compares counts per segment; rates are divided by the true steps. \(e.detectors.count) detector configurations, \(e.walks.count) walks.\n"
+    if !e.failures.isEmpty || !(turns?.failures.isEmpty ?? true) {
+        let all = e.failures + (turns?.failures ?? [])
+        md += "\n## Failures (\(all.count))\n\n" + all.prefix(50).map { "- " + markdownInline($0) }.joined(separator: "\n") + "\n"
+    }
+
+    var steps = "file,subject,community,detector,true_steps,detected_steps,under1,over1,under3,over3,scored_seconds\n"
+    for (w, walk) in e.walks.enumerated() {
+        for d in e.detectors.indices {
+            guard let s = e.scores[w][d] else { continue }
+            steps +=
+                "\(csvEscape(walk.file)),\(csvEscape(walk.subject)),\(csvEscape(walk.community)),\(csvEscape(names[d])),\(s.trueSteps),\(s.detectedSteps),\(s.under1),\(s.over1),\(s.under3),\(s.over3),\(formatNumber(s.scoredSeconds))\n"
+        }
+    }
+    var subjects = "community,subject,detector,true_steps,under1_rate,over1_rate,under3_rate,over3_rate,cadence,cadence_error\n"
+    for c in e.communities {
+        for s in e.subjects(in: c) {
+            for d in e.detectors.indices {
+                guard let x = e.subjectScore(s, community: c, detector: d) else { continue }
+                subjects +=
+                    "\(csvEscape(c)),\(csvEscape(s)),\(csvEscape(names[d])),\(x.trueSteps),\(formatNumber(x.under1Rate)),\(formatNumber(x.over1Rate)),\(formatNumber(x.under3Rate)),\(formatNumber(x.over3Rate)),\(formatNumber(x.cadence)),\(formatNumber(x.cadenceError))\n"
+            }
+        }
+    }
+    return WalkDetectionReport(summary: md, stepsCSV: steps, subjectsCSV: subjects, losoCSV: loso, turnsCSV: turnsCSV, modalChoice: modal)
+}

@@ -1,0 +1,117 @@
+import Foundation
+import NavCore
+
+/// A turn found in a walk: when it started and ended and by how much the walker turned.
+public struct DetectedTurn: Sendable, Equatable, Codable {
+    /// Seconds on the recording's clock.
+    public var start: Double
+    public var end: Double
+    /// Heading change, degrees, positive counter-clockwise seen from above (a left turn), as
+    /// WeAllWalk's `TurnInDegrees` counts them.
+    public var angle: Double
+    public var duration: Double { end - start }
+    public init(start: Double, end: Double, angle: Double) { self.start = start; self.end = end; self.angle = angle }
+}
+
+/// Turn detection from the angular rate about the vertical, with the phone anywhere on the body
+/// (a trouser pocket included): the attitude's yaw is near gimbal lock in a pocket (pitch ≈ 70°),
+/// the rate about gravity is not.
+///
+/// 1. ω_v = gyroscope · up (up from the attitude, or the low-passed accelerometer), minus its
+///    median over the walk (the gyroscope's bias about the vertical; the walk is mostly straight);
+/// 2. smoothed by a centred moving mean of `smoothing` seconds;
+/// 3. a turn is a run where |ω_v| > `onsetRate`, widened to where it falls below `releaseRate`,
+///    runs of one sign closer than `mergeGap` seconds joined;
+/// 4. its angle is the integral of ω_v (trapezoids, unsmoothed) over the run; turns smaller
+///    than `minimumAngle` are dropped.
+public struct TurnDetector: Sendable, Equatable, CustomStringConvertible {
+    /// deg/s.
+    public var onsetRate: Double
+    /// deg/s.
+    public var releaseRate: Double
+    /// seconds.
+    public var smoothing: Double
+    /// seconds.
+    public var mergeGap: Double
+    /// degrees.
+    public var minimumAngle: Double
+    /// Subtract the median vertical rate (the gyroscope's bias) first.
+    public var removesBias: Bool
+
+    public init(
+        onsetRate: Double = 25, releaseRate: Double = 8, smoothing: Double = 0.8, mergeGap: Double = 1.0, minimumAngle: Double = 30,
+        removesBias: Bool = true
+    ) {
+        self.onsetRate = onsetRate; self.releaseRate = releaseRate; self.smoothing = smoothing
+        self.mergeGap = mergeGap; self.minimumAngle = minimumAngle; self.removesBias = removesBias
+    }
+
+    public var description: String {
+        "vertical-rate onset=\(formatDecimal(onsetRate)) release=\(formatDecimal(releaseRate)) smoothing=\(formatDecimal(smoothing)) min-angle=\(formatDecimal(minimumAngle))"
+    }
+
+    public func problem() -> String? {
+        if !(onsetRate > 0 && onsetRate <= 3_600) { return "onset rate \(onsetRate) deg/s: expected (0, 3600]" }
+        if !(releaseRate >= 0 && releaseRate <= onsetRate) { return "release rate \(releaseRate) deg/s: expected [0, onset rate]" }
+        if !(smoothing >= 0 && smoothing <= 60) { return "smoothing \(smoothing) s: expected [0, 60]" }
+        if !(mergeGap >= 0 && mergeGap <= 60) { return "merge gap \(mergeGap) s: expected [0, 60]" }
+        if !(minimumAngle >= 0 && minimumAngle <= 3_600) { return "minimum angle \(minimumAngle)°: expected [0, 3600]" }
+        return nil
+    }
+
+    /// The angular rate about the vertical, deg/s, positive counter-clockwise (bias removed when asked).
+    public func verticalRate(_ imu: IMUStream) throws(StepDetectionError) -> [Double] {
+        let n = imu.timestamps.count
+        guard n >= 8, imu.gyroscope.count == n, imu.accelerometer.count == n else {
+            throw StepDetectionError("expected at least 8 IMU samples with accelerometer and gyroscope, found \(n)")
+        }
+        let rate = medianSampleRate(imu.timestamps)
+        guard rate.isFinite, rate > 0, rate <= 10_000 else { throw StepDetectionError("cannot tell the sampling rate (\(rate) Hz)") }
+        let up = upDirections(imu, sampleRate: rate)
+        var w = zip(imu.gyroscope, up).map { $0.dot($1) * 180 / .pi }
+        if removesBias {
+            var sorted = w
+            sorted.sort()
+            let m = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+            w = w.map { $0 - m }
+        }
+        return w
+    }
+
+    /// The turns of a walk, in time order.
+    ///
+    /// - Complexity: O(n).
+    public func detect(_ imu: IMUStream) throws(StepDetectionError) -> [DetectedTurn] {
+        if let p = problem() { throw StepDetectionError(p) }
+        let w = try verticalRate(imu)
+        let t = imu.timestamps
+        let rate = medianSampleRate(t)
+        let half = Int((smoothing * rate / 2).rounded())
+        let s = half > 0 ? centredMoments(w, half: half).mean : w
+        // Runs above the onset rate, widened to the release rate.
+        var runs: [(lo: Int, hi: Int, sign: Double)] = []
+        var i = 0
+        while i < s.count {
+            guard abs(s[i]) > onsetRate else { i += 1; continue }
+            let sign: Double = s[i] > 0 ? 1 : -1
+            var lo = i, hi = i
+            while lo > 0, s[lo - 1] * sign > releaseRate { lo -= 1 }
+            while hi + 1 < s.count, s[hi + 1] * sign > releaseRate { hi += 1 }
+            if let last = runs.last, last.sign == sign, t[lo] - t[last.hi] <= mergeGap {
+                runs[runs.count - 1].hi = hi
+            } else if let last = runs.last, lo <= last.hi {
+                runs[runs.count - 1].hi = max(last.hi, hi)  // an overlap of opposite signs cannot happen; kept safe
+            } else {
+                runs.append((lo, hi, sign))
+            }
+            i = hi + 1
+        }
+        var out: [DetectedTurn] = []
+        for r in runs {
+            var angle = 0.0
+            if r.hi > r.lo { for k in r.lo..<r.hi { angle += (w[k] + w[k + 1]) / 2 * (t[k + 1] - t[k]) } }
+            if abs(angle) >= minimumAngle { out.append(DetectedTurn(start: t[r.lo], end: t[r.hi], angle: angle)) }
+        }
+        return out
+    }
+}
