@@ -23,14 +23,16 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## demo: build, validate the bundled Datasets/, run the default experiment (Reports/default/) and the real-data one (Reports/real/).
+## demo: build, validate the bundled Datasets/, run the default experiment (Reports/default/), the real-data one (Reports/real/) and
+## step and turn detection on the bundled WeAllWalk walks (Reports/real/pdr/).
 demo: release deps-python
 	.build/release/navbench validate --quiet Datasets/*.h5 Datasets/venue/*.h5
 	.build/release/navbench survey Datasets --out Reports/datasets
 	.build/release/navbench run Experiments/default.yaml
 	.build/release/navbench run Experiments/real.yaml
+	.build/release/navbench pdr Datasets/real/weallwalk/*.h5 --out Reports/real/pdr
 	.build/release/navbench export-notebook Experiments/default.yaml
-	@echo "report: Reports/default/summary.md; real recordings: Reports/real/summary.md; dataset survey: Reports/datasets/summary.md"
+	@echo "report: Reports/default/summary.md; real recordings: Reports/real/summary.md; blind walkers' steps and turns: Reports/real/pdr/summary.md; dataset survey: Reports/datasets/summary.md"
 
 ## test: the whole suite: the layer check, the committed statistics/KITTI/TUM-RPE references
 ## regenerated under three BLAS kernels and without FMA (docs/reproducibility.md), swift test

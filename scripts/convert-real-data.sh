@@ -64,6 +64,15 @@ for track in "$SRC"/ble-position-annotated/trk/*_all_sensors.mbd; do
         --out "$OUT/ble-position-annotated/$name.h5")
 done
 
+# WeAllWalk: one walk of path T1 for two subjects of each community (cane 2, 3; guide dog 1, 4; sighted 11, 12),
+# the left-pocket phone, with the walk's hand annotations (steps, segments, turns, events).
+mkdir -p "$OUT/weallwalk"
+for walk in T1_ID2_1L_WC T1_ID3_1L_WC T1_ID1_1L_GD T1_ID4_1L_GD T1_ID11_1L_NA T1_ID12_1L_NA; do
+    IFS=_ read -r path subject _ aid <<< "$walk"
+    (cd "$SRC/weallwalk" && nb import weallwalk "sensor/iPhoneSensors_$walk.csv" "xml/${path}_${subject}_${aid}.xml" \
+        --out "$OUT/weallwalk/$walk.h5")
+done
+
 # manifest.json: sha256 and size of every trace file, sorted by path (the layout of Datasets/manifest.json).
 manifest="$OUT/manifest.json.tmp"
 {

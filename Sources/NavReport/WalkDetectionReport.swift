@@ -5,28 +5,94 @@ import NavMetrics
 import NavSignal
 import NavStatistics
 
-/// Turn detection scored on every walk (one detector).
-public struct TurnEvaluation: Sendable {
-    public var detector: TurnDetector
-    public var tolerance: Double
-    /// scores[walk], nil where detection failed.
-    public var scores: [TurnDetectionScore?]
-    public var failures: [String]
+/// The turn detectors a sweep compares: onset rate × smoothing × least angle (docs/pdr.md).
+public enum TurnDetectorSweep {
+    public static let onsetRates: [Double] = [15, 25, 40]
+    public static let smoothings: [Double] = [0.8, 2.0]
+    public static let minimumAngles: [Double] = [30, 60]
+
+    public static func standard() -> [TurnDetector] {
+        var out: [TurnDetector] = []
+        for o in onsetRates {
+            for s in smoothings {
+                for a in minimumAngles { out.append(TurnDetector(onsetRate: o, releaseRate: min(8, o), smoothing: s, minimumAngle: a)) }
+            }
+        }
+        return out
+    }
 }
 
-/// Detects turns on every walk and matches them with the annotated turns (`tolerance` seconds).
-public func evaluateTurnDetector(_ walks: [AnnotatedWalk], detector: TurnDetector, tolerance: Double = 2, workers: Int = 2) -> TurnEvaluation {
-    let rows: [(TurnDetectionScore?, String?)] = mapConcurrently(walks.count, workers: max(1, workers)) {
-        (w: Int) -> (TurnDetectionScore?, String?) in
-        let walk = walks[w]
-        do {
-            let turns = try detector.detect(walk.imu)
-            return (
-                scoreTurns(annotated: walk.turns, detected: turns.map { (TimeSpan($0.start, $0.end), $0.angle) }, tolerance: tolerance), nil
-            )
-        } catch { return (nil, "\(walk.file): turn detector: \(error)") }
+/// Turn detectors scored on every walk.
+public struct TurnEvaluation: Sendable {
+    public var detectors: [TurnDetector]
+    public var tolerance: Double
+    /// scores[walk][detector], nil where detection failed.
+    public var scores: [[TurnDetectionScore?]]
+    public var failures: [String]
+
+    /// A subject's walks of a community (every community when nil) pooled, nil when one failed or none.
+    public func subjectScore(_ e: StepEvaluation, _ subject: String, community: String?, detector d: Int) -> TurnDetectionScore? {
+        var total = TurnDetectionScore()
+        var any = false
+        for (w, walk) in e.walks.enumerated() where walk.subject == subject && (community == nil || walk.community == community) {
+            guard let s = scores[w][d] else { return nil }
+            total = total + s
+            any = true
+        }
+        return any ? total : nil
     }
-    return TurnEvaluation(detector: detector, tolerance: tolerance, scores: rows.map(\.0), failures: rows.compactMap(\.1))
+}
+
+/// F1 of a turn score: the harmonic mean of precision and recall (0 when both are 0).
+public func turnF1(_ s: TurnDetectionScore) -> Double {
+    let p = s.precision, r = s.recall
+    return p + r > 0 ? 2 * p * r / (p + r) : 0
+}
+
+/// Detects turns with every detector on every walk and matches them with the annotated turns
+/// (`tolerance` seconds); walks in order whatever the number of workers.
+public func evaluateTurnDetectors(_ walks: [AnnotatedWalk], detectors: [TurnDetector], tolerance: Double = 2, workers: Int = 2) -> TurnEvaluation {
+    let rows: [([TurnDetectionScore?], [String])] = mapConcurrently(walks.count, workers: max(1, workers)) {
+        (w: Int) -> ([TurnDetectionScore?], [String]) in
+        let walk = walks[w]
+        var row: [TurnDetectionScore?] = []
+        var failures: [String] = []
+        for d in detectors {
+            do {
+                let turns = try d.detect(walk.imu)
+                row.append(scoreTurns(annotated: walk.turns, detected: turns.map { (TimeSpan($0.start, $0.end), $0.angle) }, tolerance: tolerance))
+            } catch {
+                row.append(nil)
+                failures.append("\(walk.file): turn detector \(d): \(error)")
+            }
+        }
+        return (row, failures)
+    }
+    return TurnEvaluation(detectors: detectors, tolerance: tolerance, scores: rows.map(\.0), failures: rows.flatMap(\.1))
+}
+
+/// Leave one subject out for turns: the detector with the largest mean per-subject F1 over the
+/// other subjects of `community` (every subject when nil; ties to the first), and the held-out
+/// subject's pooled score under it.
+public func leaveOneSubjectOutTurns(_ t: TurnEvaluation, _ e: StepEvaluation, community: String?) -> [(
+    subject: String, chosen: Int, score: TurnDetectionScore
+)] {
+    let subjects = e.subjects(in: community)
+    var out: [(String, Int, TurnDetectionScore)] = []
+    for s in subjects {
+        let training = subjects.filter { $0 != s }
+        guard !training.isEmpty else { continue }
+        var best: (d: Int, f1: Double)?
+        for d in t.detectors.indices {
+            let f1 = training.compactMap { t.subjectScore(e, $0, community: community, detector: d).map(turnF1) }
+            guard f1.count == training.count else { continue }
+            let m = f1.reduce(0, +) / Double(f1.count)
+            if best == nil || m > best!.f1 { best = (d, m) }
+        }
+        guard let best, let score = t.subjectScore(e, s, community: community, detector: best.d) else { continue }
+        out.append((s, best.d, score))
+    }
+    return out
 }
 
 /// What `navbench pdr` writes: summary.md (Findings first), steps.csv (walk × detector),
@@ -150,29 +216,68 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
         )
     }
 
-    // Turns.
-    var turnsCSV =
-        "file,subject,community,annotated,detected,matched,missed,false,sign_errors,mean_abs_error_45,mean_abs_error_90,mean_abs_error_180\n"
-    if let turns {
+    // Every community under one detector (the default one, when the sweep holds it).
+    if let d = e.detectors.firstIndex(of: StepDetector.chosenOnWeAllWalk) {
+        var perCommunity: [String: [Double]] = [:]
         details +=
-            "## Turns\n\nDetector: \(markdownCode(turns.detector.description)); a detection matches an annotated turn when its centre lies within the turn ± \(formatNumber(turns.tolerance)) s. Pooled over each community's walks; n = subjects.\n\n"
-        details +=
-            "| community | n | annotated | precision | recall | sign errors | mean abs angle error 45° | 90° | 180° |\n|---|---|---|---|---|---|---|---|---|\n"
+            "## One detector for everyone\n\nThe default detector \(markdownCode(names[d])) on every subject (metric-1 error per subject; n = subjects).\n\n"
+        details += "| community | n | metric 1 error | 95 % CI | metric 3 error | cadence (steps/s) |\n|---|---|---|---|---|---|\n"
         for c in e.communities {
-            var pooled = TurnDetectionScore()
-            for (w, walk) in e.walks.enumerated() where walk.community == c { if let s = turns.scores[w] { pooled = pooled + s } }
-            func err(_ a: Double) -> String { pooled.meanAbsoluteAngleError(nominal: a).map { String(format: "%.1f°", $0) } ?? "–" }
+            let scores = e.subjects(in: c).compactMap { e.subjectScore($0, community: c, detector: d) }
+            guard !scores.isEmpty else { continue }
+            let e1 = scores.map(\.metric1Error)
+            perCommunity[c] = e1
+            let ci = StudentTInterval(e1)
             details +=
-                "| \(markdownInline(c)) | \(e.subjects(in: c).count) | \(pooled.annotated) | \(pct(pooled.precision)) | \(pct(pooled.recall)) | \(pooled.signErrors) | \(err(45)) | \(err(90)) | \(err(180)) |\n"
+                "| \(markdownInline(c)) | \(scores.count) | \(pct(ci.mean)) | \(ci.low.isFinite ? "[\(pct(ci.low)), \(pct(ci.high))]" : "–") | \(pct(Statistics.mean(scores.map(\.metric3Error)))) | \(num3(Statistics.mean(scores.map(\.cadence)))) |\n"
+        }
+        details += "\n"
+        if let cane = perCommunity["cane"], let sighted = perCommunity["sighted"], cane.count >= 2, sighted.count >= 2 {
+            let mc = Statistics.mean(cane), ms = Statistics.mean(sighted)
+            let test = WelchTTest(
+                mean1: mc, sd1: Statistics.standardDeviation(cane), n1: cane.count, mean2: ms, sd2: Statistics.standardDeviation(sighted),
+                n2: sighted.count)
             findings.append(
-                "Turns on \(markdownInline(c)) walks: recall \(pct(pooled.recall)), precision \(pct(pooled.precision)) of \(pooled.annotated) annotated turns; 90° turns measured with a mean absolute error of \(err(90)) (n = \(e.subjects(in: c).count) subjects)."
+                "With one detector for everyone (\(markdownCode(names[d]))), cane users' step-count error is \(ms > 0 ? String(format: "%.2f×", mc / ms) : "–") the sighted walkers' (\(pct(mc)), n = \(cane.count) vs \(pct(ms)), n = \(sighted.count) subjects; Welch t test p = \(test.map { String(format: "%.3g", $0.pTwoSided) } ?? "–"))."
             )
         }
+    }
+
+    // Turns.
+    var turnsCSV =
+        "file,subject,community,detector,annotated,detected,matched,missed,false,sign_errors,mean_abs_error_45,mean_abs_error_90,mean_abs_error_180\n"
+    if let turns {
+        let turnNames = turns.detectors.map(\.description)
+        details +=
+            "## Turns, leave one subject out\n\nA detection matches an annotated turn when its centre lies within the turn ± \(formatNumber(turns.tolerance)) s. Each subject is scored with the detector of the largest mean F1 (precision and recall) on the community's other subjects; counts pooled over the held-out subjects; n = subjects.\n\n"
+        details +=
+            "| community | n | annotated | precision | recall | sign errors | mean abs angle error 45° | 90° | 180° | chosen (per held-out subject) |\n|---|---|---|---|---|---|---|---|---|---|\n"
+        for c in e.communities {
+            let folds = leaveOneSubjectOutTurns(turns, e, community: c)
+            guard !folds.isEmpty else { continue }
+            let pooled = folds.reduce(TurnDetectionScore()) { $0 + $1.score }
+            func err(_ a: Double) -> String { pooled.meanAbsoluteAngleError(nominal: a).map { String(format: "%.1f°", $0) } ?? "–" }
+            let chosen = folds.map { "\(markdownInline($0.subject)): \(markdownCode(turnNames[$0.chosen]))" }.joined(separator: "; ")
+            details +=
+                "| \(markdownInline(c)) | \(folds.count) | \(pooled.annotated) | \(pct(pooled.precision)) | \(pct(pooled.recall)) | \(pooled.signErrors) | \(err(45)) | \(err(90)) | \(err(180)) | \(chosen) |\n"
+            findings.append(
+                "Turns on \(markdownInline(c)) walks, detector chosen without the subject scored: recall \(pct(pooled.recall)), precision \(pct(pooled.precision)) of \(pooled.annotated) annotated turns; 90° turns measured with a mean absolute error of \(err(90)) (n = \(folds.count) subjects)."
+            )
+        }
+        let global = leaveOneSubjectOutTurns(turns, e, community: nil)
+        var counts: [Int: Int] = [:]
+        for f in global { counts[f.chosen, default: 0] += 1 }
+        if let m = counts.sorted(by: { ($0.value, -$0.key) > ($1.value, -$1.key) }).first?.key {
+            details +=
+                "\nChosen most often leaving one subject out of every community's walks: \(markdownCode(turnNames[m])) (\(counts[m]!) of \(global.count) folds).\n\n"
+        }
         for (w, walk) in e.walks.enumerated() {
-            guard let s = turns.scores[w] else { continue }
-            func err(_ a: Double) -> String { s.meanAbsoluteAngleError(nominal: a).map(formatNumber) ?? "" }
-            turnsCSV +=
-                "\(csvEscape(walk.file)),\(csvEscape(walk.subject)),\(csvEscape(walk.community)),\(s.annotated),\(s.detected),\(s.matched),\(s.missed),\(s.falseDetections),\(s.signErrors),\(err(45)),\(err(90)),\(err(180))\n"
+            for d in turns.detectors.indices {
+                guard let s = turns.scores[w][d] else { continue }
+                func err(_ a: Double) -> String { s.meanAbsoluteAngleError(nominal: a).map(formatNumber) ?? "" }
+                turnsCSV +=
+                    "\(csvEscape(walk.file)),\(csvEscape(walk.subject)),\(csvEscape(walk.community)),\(csvEscape(turnNames[d])),\(s.annotated),\(s.detected),\(s.matched),\(s.missed),\(s.falseDetections),\(s.signErrors),\(err(45)),\(err(90)),\(err(180))\n"
+            }
         }
     }
 

@@ -50,7 +50,10 @@ public struct StepDetector: Sendable, Equatable, CustomStringConvertible {
 
     /// The detector `navbench steps` runs without flags: the configuration leave-one-subject-out
     /// chose most often on the shared WeAllWalk subset (docs/pdr.md gives the run and its scores).
-    public static let chosenOnWeAllWalk = StepDetector()
+    /// Chosen in 7 of 8 folds on 2026-11-27 (`navbench pdr` over the 60 phone files, subjects 1–5, 11–13).
+    public static let chosenOnWeAllWalk = StepDetector(
+        method: .peak, signal: .magnitude, filter: try? FilterSpec(parsing: "kalman:q=1,r=4"), minimumInterval: 0.3, threshold: 0.5,
+        minimumHeight: 0.5)
 
     /// The detector as a short text (`peak/magnitude filter=butter:… interval=0.3 k=0.5`): the
     /// source of a detected-steps annotation stream and a row label in reports.

@@ -22,8 +22,9 @@ public struct DetectedTurn: Sendable, Equatable, Codable {
 /// 2. smoothed by a centred moving mean of `smoothing` seconds;
 /// 3. a turn is a run where |ω_v| > `onsetRate`, widened to where it falls below `releaseRate`,
 ///    runs of one sign closer than `mergeGap` seconds joined;
-/// 4. its angle is the integral of ω_v (trapezoids, unsmoothed) over the run; turns smaller
-///    than `minimumAngle` are dropped.
+/// 4. its angle is the change of the relative heading (ω_v integrated by trapezoids, unsmoothed):
+///    its mean over `headingWindow` seconds after the run minus its mean over as many before;
+///    turns smaller than `minimumAngle` are dropped.
 public struct TurnDetector: Sendable, Equatable, CustomStringConvertible {
     /// deg/s.
     public var onsetRate: Double
@@ -37,14 +38,22 @@ public struct TurnDetector: Sendable, Equatable, CustomStringConvertible {
     public var minimumAngle: Double
     /// Subtract the median vertical rate (the gyroscope's bias) first.
     public var removesBias: Bool
+    /// The turn's angle is the mean heading over this many seconds after it minus the mean over
+    /// as many before it (0: the heading at its end minus at its start).
+    public var headingWindow: Double
 
     public init(
         onsetRate: Double = 25, releaseRate: Double = 8, smoothing: Double = 0.8, mergeGap: Double = 1.0, minimumAngle: Double = 30,
-        removesBias: Bool = true
+        removesBias: Bool = true, headingWindow: Double = 1
     ) {
         self.onsetRate = onsetRate; self.releaseRate = releaseRate; self.smoothing = smoothing
         self.mergeGap = mergeGap; self.minimumAngle = minimumAngle; self.removesBias = removesBias
+        self.headingWindow = headingWindow
     }
+
+    /// The detector `navbench turns` runs: chosen in 8 of 8 leave-one-subject-out folds (largest
+    /// mean F1) on the shared WeAllWalk subset, 2026-11-27 (docs/pdr.md).
+    public static let chosenOnWeAllWalk = TurnDetector(onsetRate: 15, releaseRate: 8, smoothing: 2, minimumAngle: 60)
 
     public var description: String {
         "vertical-rate onset=\(formatDecimal(onsetRate)) release=\(formatDecimal(releaseRate)) smoothing=\(formatDecimal(smoothing)) min-angle=\(formatDecimal(minimumAngle))"
@@ -56,6 +65,7 @@ public struct TurnDetector: Sendable, Equatable, CustomStringConvertible {
         if !(smoothing >= 0 && smoothing <= 60) { return "smoothing \(smoothing) s: expected [0, 60]" }
         if !(mergeGap >= 0 && mergeGap <= 60) { return "merge gap \(mergeGap) s: expected [0, 60]" }
         if !(minimumAngle >= 0 && minimumAngle <= 3_600) { return "minimum angle \(minimumAngle)°: expected [0, 3600]" }
+        if !(headingWindow >= 0 && headingWindow <= 60) { return "heading window \(headingWindow) s: expected [0, 60]" }
         return nil
     }
 
@@ -106,10 +116,18 @@ public struct TurnDetector: Sendable, Equatable, CustomStringConvertible {
             }
             i = hi + 1
         }
+        // Relative heading (trapezoids), and its mean over `headingWindow` seconds before the run
+        // and after it: the heading change between straight walking, gait sway averaged out.
+        var heading = [Double](repeating: 0, count: w.count)
+        for k in 1..<w.count { heading[k] = heading[k - 1] + (w[k - 1] + w[k]) / 2 * (t[k] - t[k - 1]) }
+        func mean(_ lo: Int, _ hi: Int) -> Double {
+            let a = max(0, lo), b = min(heading.count - 1, hi)
+            return b >= a ? heading[a...b].reduce(0, +) / Double(b - a + 1) : heading[max(0, min(heading.count - 1, lo))]
+        }
+        let span = max(0, Int((headingWindow * rate).rounded(.toNearestOrEven)))
         var out: [DetectedTurn] = []
         for r in runs {
-            var angle = 0.0
-            if r.hi > r.lo { for k in r.lo..<r.hi { angle += (w[k] + w[k + 1]) / 2 * (t[k + 1] - t[k]) } }
+            let angle = span > 0 ? mean(r.hi, r.hi + span) - mean(r.lo - span, r.lo) : heading[r.hi] - heading[r.lo]
             if abs(angle) >= minimumAngle { out.append(DetectedTurn(start: t[r.lo], end: t[r.hi], angle: angle)) }
         }
         return out

@@ -144,17 +144,22 @@ struct Turns: ParsableCommand {
             "Angles in degrees, positive counter-clockwise (a left turn), as WeAllWalk's TurnInDegrees. --out writes start_s,end_s,duration_s,angle_deg rows."
     )
     @Argument(help: "Trace file (.h5) with an imu stream.") var file: String
-    @Option(help: "Onset rate, deg/s.") var onset: Double = TurnDetector().onsetRate
-    @Option(help: "Least turn kept, degrees.") var minimumAngle: Double = TurnDetector().minimumAngle
+    @Option(help: "Onset rate, deg/s.") var onset: Double = TurnDetector.chosenOnWeAllWalk.onsetRate
+    @Option(help: "Smoothing window, seconds.") var smoothing: Double = TurnDetector.chosenOnWeAllWalk.smoothing
+    @Option(help: "Least turn kept, degrees.") var minimumAngle: Double = TurnDetector.chosenOnWeAllWalk.minimumAngle
     @Option(help: "Matching tolerance, seconds.") var tolerance: Double = 2
     @Flag(help: "Print JSON.") var json = false
     @Option(help: "Write the turns as CSV here.") var out: String?
 
+    var detector: TurnDetector {
+        var d = TurnDetector.chosenOnWeAllWalk
+        d.onsetRate = onset; d.smoothing = smoothing; d.minimumAngle = minimumAngle
+        d.releaseRate = min(d.releaseRate, onset)
+        return d
+    }
+
     func validate() throws {
-        var d = TurnDetector()
-        d.onsetRate = onset; d.minimumAngle = minimumAngle
-        if d.releaseRate > onset { d.releaseRate = onset }
-        if let p = d.problem() { throw ValidationError(p) }
+        if let p = detector.problem() { throw ValidationError(p) }
         guard tolerance.isFinite, tolerance >= 0, tolerance <= 600 else {
             throw ValidationError("--tolerance \(tolerance): expected [0, 600] seconds")
         }
@@ -163,9 +168,7 @@ struct Turns: ParsableCommand {
     func run() throws {
         try checkOutput(out)
         do {
-            var d = TurnDetector()
-            d.onsetRate = onset; d.minimumAngle = minimumAngle
-            d.releaseRate = min(d.releaseRate, onset)
+            let d = detector
             let session = try readTrace(at: file, policy: commandLineReadPolicy)
             guard let imu = session.imu else { throw TraceError(.missing, file: file, object: "/imu", "no imu stream; turns are detected in it") }
             let turns = try d.detect(imu)
@@ -241,7 +244,8 @@ struct PDR: ParsableCommand {
         let grid = detectors == "standard" ? StepDetectorSweep.standard() : [StepDetector.chosenOnWeAllWalk]
         var evaluation = evaluateStepDetectors(walks, detectors: grid, workers: workers)
         evaluation.failures = failures + evaluation.failures
-        let turns = evaluateTurnDetector(walks, detector: TurnDetector(), workers: workers)
+        let turnGrid = detectors == "standard" ? TurnDetectorSweep.standard() : [TurnDetector.chosenOnWeAllWalk]
+        let turns = evaluateTurnDetectors(walks, detectors: turnGrid, workers: workers)
         let report = walkDetectionReport(evaluation, turns: turns)
         do { try report.write(to: out) } catch {
             printErrorLine(error)
