@@ -343,7 +343,8 @@ public func parseWeAllWalkAnnotations(_ path: String) throws(TraceError) -> WeAl
     }
     var walk = WeAllWalkAnnotations()
     func number(_ text: String?, _ what: String) throws(TraceError) -> Double {
-        let s = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let text else { throw TraceError(.missing, file: path, object: what, "missing; expected a number of seconds or degrees") }
+        let s = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let v = parseFiniteNumber(s) else {
             throw TraceError(.badValue, file: path, object: what, "expected a finite number, found \"\(escapedForMessage(s, limit: 60))\"")
         }
