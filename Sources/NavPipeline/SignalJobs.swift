@@ -35,6 +35,13 @@ public func traceSeries(_ path: String, dataset: String) throws -> [NamedSeries]
     }
 }
 
+/// The vector magnitude ‖v‖ of the columns of one dataset (same time axis), nil for fewer than two columns.
+public func vectorMagnitude(_ columns: [NamedSeries]) -> NamedSeries? {
+    guard columns.count >= 2, let first = columns.first else { return nil }
+    let values = first.values.indices.map { i in columns.reduce(0) { $0 + $1.values[i] * $1.values[i] }.squareRoot() }
+    return NamedSeries(name: "magnitude", timestamps: first.timestamps, values: values, units: first.units)
+}
+
 /// A CSV column with its time axis: the `timeColumn` if given (seconds), else k / rate.
 public func csvSeries(_ table: CSVTable, column: String, timeColumn: String?, rate: Double?) throws -> NamedSeries {
     let values = try table.numbers(column)

@@ -12,9 +12,12 @@ struct SeriesSource: ParsableArguments {
     @Option(help: "Trace dataset to process, e.g. imu/accelerometer or compass/heading.") var stream: String?
     @Option(help: "Sample rate in Hz (default: from the timestamps).") var rate: Double?
     @Option(help: "CSV column with sample times in seconds (default: k / rate).") var timeColumn: String?
+    @Flag(help: "Process the vector magnitude ‖v‖ of a vector dataset (--stream imu/accelerometer) instead of its columns.")
+    var magnitude = false
 
     func validate() throws {
         if (column == nil) == (stream == nil) { throw ValidationError("give exactly one of --column (CSV) or --stream (trace file)") }
+        if magnitude && stream == nil { throw ValidationError("--magnitude needs --stream with a vector dataset (imu/accelerometer, …)") }
         if let rate, !(rate > 0 && rate.isFinite && (1 / rate).isFinite) {
             throw ValidationError("--rate must be a positive number of Hz with a finite period, got \(rate)")
         }
@@ -23,7 +26,14 @@ struct SeriesSource: ParsableArguments {
     var isTrace: Bool { stream != nil }
 
     func load() throws -> [NamedSeries] {
-        if let stream { return try traceSeries(input, dataset: stream) }
+        if let stream {
+            let columns = try traceSeries(input, dataset: stream)
+            guard magnitude else { return columns }
+            guard let m = vectorMagnitude(columns) else {
+                throw ValidationError("--magnitude: /\(stream) has \(columns.count) column(s); expected a vector dataset")
+            }
+            return [m]
+        }
         return [try csvSeries(try CSVTable.read(input), column: column!, timeColumn: timeColumn, rate: rate)]
     }
 }
@@ -63,7 +73,12 @@ struct Filter: ParsableCommand {
             do { _ = try HDF5Compression(parsing: compression) } catch { throw ValidationError(error.description) }
             if !source.isTrace { throw ValidationError("--compression applies to trace output (--stream); CSV output is text") }
         }
-        if source.isTrace && out.hasSuffix(".csv") { throw ValidationError("--out \(out): trace input writes a trace file (.h5)") }
+        if source.isTrace && out.hasSuffix(".csv") && !source.magnitude {
+            throw ValidationError("--out \(out): trace input writes a trace file (.h5); with --magnitude it writes CSV")
+        }
+        if source.magnitude && !out.hasSuffix(".csv") {
+            throw ValidationError("--out \(out): --magnitude writes a CSV (t_s, magnitude, magnitude_filtered); name a .csv file")
+        }
     }
 
     func run() throws {
@@ -79,7 +94,14 @@ struct Filter: ParsableCommand {
         var filter = try FilterSpec(parsing: spec)
         if angle && !filter.flags.contains("angle") { filter = try FilterSpec(parsing: spec + (spec.contains(":") ? ",angle" : ":angle")) }
         let command = "navbench filter --spec \(spec) --stream \(source.stream ?? "") \(fileName(of: source.input))"
-        if let stream = source.stream {
+        if source.magnitude {
+            let m = try source.load()[0]
+            let rate = try sampleRate(of: m, given: source.rate)
+            let filtered = try filter.apply(m.values, timestamps: m.timestamps, sampleRate: rate)
+            var csv = "t_s,magnitude,magnitude_filtered\n"
+            for i in m.values.indices { csv += "\(formatNumber(m.timestamps[i])),\(formatNumber(m.values[i])),\(formatNumber(filtered[i]))\n" }
+            try writeTextAtomically(csv, to: out)
+        } else if let stream = source.stream {
             let level = try compression.map { try HDF5Compression(parsing: $0) } ?? .filterDefault
             try filterTrace(
                 input: source.input, output: out, spec: filter, dataset: stream, rate: source.rate, command: command, compression: level,
@@ -122,7 +144,7 @@ struct PSD: ParsableCommand {
         for s in series {
             let r = try Welch.psd(s.values, sampleRate: fs, segmentLength: nperseg, scaling: Welch.Scaling(rawValue: scaling)!)
             results.append(r)
-            let dom = Welch.dominantFrequency(r, low: b[0], high: b[1]).map { String(format: "%.4f Hz", $0) } ?? "none in band"
+            let dom = SpectralPeak(r, low: b[0], high: b[1]).map { $0.describe(low: b[0], high: b[1]) } ?? "none: no frequency bin in the band"
             print(
                 "\(s.name): \(r.segments) segments of \(min(nperseg, s.values.count)) at \(String(format: "%.6g", fs)) Hz; dominant frequency in \(b[0])–\(b[1]) Hz: \(dom)"
             )

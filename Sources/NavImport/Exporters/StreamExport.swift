@@ -63,7 +63,7 @@ func streamCSV(_ s: LoadedStream, spec: TraceSchema.Stream) -> (text: String, co
         let k = ds.columns ?? 1
         let names = k == 1 ? [ds.name] : suffixes(k, quaternion: ds.role == .quaternion).map { ds.name + $0 }
         for (c, name) in names.enumerated() {
-            header.append("\(name) [\(units)]")
+            header.append(ds.kind == .string ? name : "\(name) [\(units)]")  // text has no units
             switch raw {
             case let .float(_, v): columns.append { formatNumber(v[$0 * k + c]) }
             case let .integer(_, v): columns.append { String(v[$0 * k + c]) }
