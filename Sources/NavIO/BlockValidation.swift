@@ -22,8 +22,9 @@ struct ValueChecker {
     /// Checks `v` (row-major, `columns` per row) whose first row is `firstRow`.
     mutating func check(_ v: [Double], firstRow: Int) {
         if spec.role == .timestamps { return }  // checked as a time axis
-        if spec.role != .valuesOrNaN {
-            for (i, x) in v.enumerated() where !x.isFinite {
+        if spec.role != .valuesOrNaN || v.contains(where: \.isInfinite) {
+            // NaN marks "unknown" in a valuesOrNaN dataset; an infinity is never a value.
+            for (i, x) in v.enumerated() where spec.role == .valuesOrNaN ? x.isInfinite : !x.isFinite {
                 if firstNonFinite == nil { firstNonFinite = (firstRow + i / columns, x) }
                 nonFinite += 1
             }

@@ -129,7 +129,7 @@ extension TraceSummary {
         }
         for s in streams where s.kind != nil {
             out +=
-                "  \(escapedForMessage(s.name)): \(s.samples) \(s.kind ?? ""), \(fmt(s.start, digits: 6))…\(fmt(s.end, digits: 6)) s; source: \(escapedForMessage(s.source ?? "", limit: 120))\n"
+                "  \(escapedForMessage(s.name)): \(s.samples) \(s.kind ?? ""), starts \(fmt(s.start, digits: 6))…\(fmt(s.end, digits: 6)) s; source: \(escapedForMessage(s.source ?? "", limit: 120))\n"
             if let labels = s.labels, !labels.isEmpty {
                 out += "    labels: " + labels.map { "\"\(escapedForMessage($0.label, limit: 60))\" ×\($0.count)" }.joined(separator: ", ") + "\n"
             }

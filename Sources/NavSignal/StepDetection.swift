@@ -37,7 +37,9 @@ public struct StepDetector: Sendable, Equatable, CustomStringConvertible {
     public var threshold: Double
     /// A peak's least height above the local mean, m/s² (peak detector; rejects standing still).
     public var minimumHeight: Double
-    /// The local mean and standard deviation's centred window, seconds.
+    /// The local mean and standard deviation's centred window, seconds; 0 for fixed thresholds
+    /// (peak: `minimumHeight` above the walk's mean, as `find_peaks(height=…)`; crossings: a band
+    /// of ±`threshold` signal units).
     public var window: Double
 
     public init(
@@ -61,6 +63,7 @@ public struct StepDetector: Sendable, Equatable, CustomStringConvertible {
         var s = method == .gyroscope ? method.rawValue : "\(method.rawValue)/\(signal.rawValue)"
         s += " filter=\(filter?.text ?? "none") interval=\(formatDecimal(minimumInterval)) k=\(formatDecimal(threshold))"
         if method == .peak { s += " height=\(formatDecimal(minimumHeight))" }
+        if window != 2 { s += " window=\(formatDecimal(window))" }
         return s
     }
 
@@ -69,7 +72,7 @@ public struct StepDetector: Sendable, Equatable, CustomStringConvertible {
         if !(minimumInterval > 0 && minimumInterval <= 10) { return "minimum interval \(minimumInterval) s: expected (0, 10]" }
         if !(threshold >= 0 && threshold <= 100) { return "threshold \(threshold): expected [0, 100] standard deviations" }
         if !(minimumHeight >= 0 && minimumHeight <= 1_000) { return "minimum height \(minimumHeight) m/s²: expected [0, 1000]" }
-        if !(window >= 0.2 && window <= 600) { return "window \(window) s: expected [0.2, 600]" }
+        if !(window == 0 || (window >= 0.2 && window <= 600)) { return "window \(window) s: expected 0 (fixed thresholds) or [0.2, 600]" }
         return nil
     }
 
@@ -104,12 +107,16 @@ public struct StepDetector: Sendable, Equatable, CustomStringConvertible {
             do { x = try filter.apply(x, timestamps: t, sampleRate: rate) } catch { throw StepDetectionError(error.description) }
             guard x.count == n, x.allSatisfy(\.isFinite) else { throw StepDetectionError("filter '\(filter.text)' gave non-finite values") }
         }
+        // window 0: no local statistics — a fixed height above the walk's mean (the common Python
+        // pipeline: find_peaks(height=…)) and a fixed hysteresis band of `threshold` signal units.
+        let fixed = window == 0
         let half = max(1, Int((window * rate / 2).rounded()))
-        let (localMean, localStd) = centredMoments(x, half: half)
+        let (localMean, localStd) = fixed ? ([Double](repeating: 0, count: n), [Double](repeating: 1, count: n)) : centredMoments(x, half: half)
         let gap = max(1, Int((minimumInterval * rate).rounded(.toNearestOrEven)))  // Python's round(), as the peer pipeline
         switch method {
         case .peak:
-            let floor = zip(localMean, localStd).map { $0 + max(threshold * $1, minimumHeight) }
+            let floor =
+                fixed ? [Double](repeating: minimumHeight, count: n) : zip(localMean, localStd).map { $0 + max(threshold * $1, minimumHeight) }
             return findPeaks(x, minimumHeights: floor, distance: gap).map { t[$0] }
         case .zeroCrossing:
             return hysteresisCrossings(x, t, band: localStd.map { threshold * $0 }, minimumInterval: minimumInterval, bothDirections: false)

@@ -21,6 +21,7 @@ struct StepDetectorOptions: ParsableArguments {
     @Option(help: "Fewest seconds between two steps.") var interval: Double?
     @Option(help: "Adaptive threshold, in local standard deviations.") var threshold: Double?
     @Option(help: "Peak detector: least height above the local mean, m/s².") var height: Double?
+    @Option(help: "Window of the local mean and deviation, s; 0 for fixed thresholds (find_peaks(height=…)).") var window: Double?
 
     func validate() throws {
         if let filter, filter != "none" {
@@ -31,12 +32,16 @@ struct StepDetectorOptions: ParsableArguments {
 
     func resolved() throws -> StepDetector {
         var d = StepDetector.chosenOnWeAllWalk
-        if let detector { d.method = detector }
+        if let detector {
+            d.method = detector
+            d.signal = detector == .zeroCrossing ? .vertical : .magnitude  // as the sweep pairs them; --signal overrides
+        }
         if let signal { d.signal = signal }
         if let filter { d.filter = filter == "none" ? nil : try FilterSpec(parsing: filter) }
         if let interval { d.minimumInterval = interval }
         if let threshold { d.threshold = threshold }
         if let height { d.minimumHeight = height }
+        if let window { d.window = window }
         return d
     }
 }
@@ -72,31 +77,52 @@ struct Steps: ParsableCommand {
             --out writes one step per row, its time in seconds (the recording's clock) in the first column; --annotate \
             writes a copy of the trace with the steps as the annotation stream detected_steps.
             """)
-    @Argument(help: "Trace file (.h5) with an imu stream.") var file: String
+    @Argument(help: "Trace files (.h5) with an imu stream (--out and --annotate take one).") var files: [String]
     @OptionGroup var options: StepDetectorOptions
-    @Flag(help: "Print JSON: file, detector, steps (seconds), score.") var json = false
+    @Flag(help: "Print JSON: file, detector, steps (seconds), score; an array for several files.") var json = false
     @Option(help: "Write the detected steps as CSV (time_s) here.") var out: String?
     @Option(help: "Write a copy of the trace with the annotation stream detected_steps here (.h5).") var annotate: String?
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give a trace file") }
+        if files.count > 1 && (out != nil || annotate != nil) {
+            throw ValidationError("--out and --annotate take one trace file, got \(files.count)")
+        }
+    }
 
     func run() throws {
         try checkOutput(out)
         try checkOutput(annotate, flag: "--annotate")
-        do {
-            let detector = try options.resolved()
-            let session = try readTrace(at: file, policy: commandLineReadPolicy)
-            guard let imu = session.imu else { throw TraceError(.missing, file: file, object: "/imu", "no imu stream; steps are detected in it") }
-            let steps = try detector.detect(imu)
-            let score = try? annotatedWalk(session, file: file)
-            let s = score.map {
-                scoreStepCount(straightSegments: $0.straightSegments, events: $0.events, heelStrikes: $0.heelStrikes, detections: steps)
+        var outputs: [StepsOutput] = []
+        var failed = false
+        for file in files {
+            do { outputs.append(try detect(file)) } catch {
+                printErrorLine(error)
+                failed = true
             }
-            if let out {
-                try writeTextAtomically("time_s\n" + steps.map(formatNumber).map { $0 + "\n" }.joined(), to: out)
+        }
+        if json { print(outputs.count == 1 && files.count == 1 ? try jsonText(outputs[0]) : try jsonText(outputs)) }
+        if failed { throw ExitCode(1) }
+    }
+
+    func detect(_ file: String) throws -> StepsOutput {
+        let detector = try options.resolved()
+        let session = try readTrace(at: file, policy: commandLineReadPolicy)
+        guard let imu = session.imu else { throw TraceError(.missing, file: file, object: "/imu", "no imu stream; steps are detected in it") }
+        let steps = try detector.detect(imu)
+        let walk = try? annotatedWalk(session, file: file)
+        let s = walk.map { scoreStepCount(straightSegments: $0.straightSegments, events: $0.events, heelStrikes: $0.heelStrikes, detections: steps) }
+        if let out {
+            do { try writeTextAtomically("time_s\n" + steps.map(formatNumber).map { $0 + "\n" }.joined(), to: out) } catch {
+                printErrorLine(error)
+                throw failureStatus(error)
             }
-            if let annotate {
-                let stream = AnnotationStream(
-                    name: "detected_steps", kind: .instants, source: "detected by navbench steps (\(detector))", start: steps,
-                    label: Array(repeating: "step", count: steps.count))
+        }
+        if let annotate {
+            let stream = AnnotationStream(
+                name: "detected_steps", kind: .instants, source: "detected by navbench steps (\(detector))", start: steps,
+                label: Array(repeating: "step", count: steps.count))
+            do {
                 try editTrace(inputs: [file], output: annotate, command: commandProvenance(from: "steps"), readPolicy: commandLineReadPolicy) {
                     traces in
                     var t = traces[0]
@@ -104,22 +130,21 @@ struct Steps: ParsableCommand {
                     t.streams.append(loadedStream(stream))
                     return t
                 }
+            } catch {
+                printErrorLine(error)
+                throw failureStatus(error)
             }
-            if json {
-                print(try jsonText(StepsOutput(file: file, detector: detector.description, steps: steps, score: s.map(StepScoreOutput.init))))
-            } else {
-                print("\(escapedForMessage(file)): \(steps.count) steps (\(escapedForMessage(detector.description)))")
-                if let s {
-                    print(
-                        "  against \(s.trueSteps) hand-annotated heel strikes on straight segments: metric 1 undercount \(String(format: "%.2f", 100 * s.under1Rate)) %, overcount \(String(format: "%.2f", 100 * s.over1Rate)) %; metric 3 undercount \(String(format: "%.2f", 100 * s.under3Rate)) %, overcount \(String(format: "%.2f", 100 * s.over3Rate)) %"
-                    )
-                }
-                for o in [out, annotate].compactMap({ $0 }) where o != "-" { print(o) }
-            }
-        } catch {
-            printErrorLine(error)
-            throw failureStatus(error)
         }
+        if !json {
+            print("\(escapedForMessage(file)): \(steps.count) steps (\(escapedForMessage(detector.description)))")
+            if let s {
+                print(
+                    "  against \(s.trueSteps) hand-annotated heel strikes on straight segments: metric 1 undercount \(String(format: "%.2f", 100 * s.under1Rate)) %, overcount \(String(format: "%.2f", 100 * s.over1Rate)) %; metric 3 undercount \(String(format: "%.2f", 100 * s.under3Rate)) %, overcount \(String(format: "%.2f", 100 * s.over3Rate)) %"
+                )
+            }
+            for o in [out, annotate].compactMap({ $0 }) where o != "-" { print(o) }
+        }
+        return StepsOutput(file: file, detector: detector.description, steps: steps, score: s.map(StepScoreOutput.init))
     }
 }
 
@@ -172,9 +197,12 @@ struct Turns: ParsableCommand {
             let session = try readTrace(at: file, policy: commandLineReadPolicy)
             guard let imu = session.imu else { throw TraceError(.missing, file: file, object: "/imu", "no imu stream; turns are detected in it") }
             let turns = try d.detect(imu)
-            let walk = try? annotatedWalk(session, file: file)
-            let score = walk.map {
-                scoreTurns(annotated: $0.turns, detected: turns.map { (TimeSpan($0.start, $0.end), $0.angle) }, tolerance: tolerance)
+            // Scored against /annotations/turns alone (its values are the signed nominal angles).
+            let annotated = session.annotation(AnnotatedWalk.turnsStream).flatMap { a in
+                a.value.map { v in (0..<a.count).filter { v[$0].isFinite }.map { (span: TimeSpan(a.start[$0], a.end[$0]), nominal: v[$0]) } }
+            }
+            let score = annotated.map {
+                scoreTurns(annotated: $0, detected: turns.map { (TimeSpan($0.start, $0.end), $0.angle) }, tolerance: tolerance)
             }
             if let out {
                 try writeTextAtomically(

@@ -81,7 +81,7 @@ import Testing
         ])
         #expect(r.status == 0, "\(r.err)")
         let inspect = try navbench(["inspect", dir + "/l.h5"])
-        #expect(inspect.out.contains("annotations/lab_events: 2 intervals, 1…3.5 s; source: our lab"))
+        #expect(inspect.out.contains("annotations/lab_events: 2 intervals, starts 1…3.5 s; source: our lab"))
         try "t,until\n2,1\n".write(toFile: dir + "/bad.csv", atomically: true, encoding: .utf8)
         let bad = try navbench([
             "trace", "add-annotations", walks[0], "--csv", dir + "/bad.csv", "--name", "x", "--source", "s", "--start", "t", "--end", "until",

@@ -34,7 +34,7 @@ import Testing
         #expect(FileManager.default.contents(atPath: path) == FileManager.default.contents(atPath: again))
         // inspect lists them after the sensor streams.
         let text = try inspectTrace(at: path).text
-        #expect(text.contains("annotations/steps: 4 instants") && text.contains("annotations/turns: 1 intervals"))
+        #expect(text.contains("annotations/steps: 4 instants, starts") && text.contains("annotations/turns: 1 intervals, starts"))
     }
 
     @Test func writerRefusesBadStreams() {
@@ -82,6 +82,13 @@ import Testing
             ("rowCount", "/annotations/a/end", { try stream($0, "a", start: [1, 2], end: [1]) }),
             ("nanTime", "/annotations/a/timestamps", { try stream($0, "a", start: [.nan], end: [1]) }),
             ("badAttributes", "/@session_attributes", { try $0.setAttribute("session_attributes", string: "[1, 2]") }),
+            (
+                "infiniteValue", "/annotations/a/value",
+                {
+                    try stream($0, "a", start: [1], end: [1])
+                    try $0.write("/annotations/a/value", doubles: [.infinity], shape: [1], units: "deg")
+                }
+            ),
         ]
         for (label, object, body) in cases {
             let path = try file(label, body)
