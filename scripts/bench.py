@@ -14,6 +14,7 @@ navbench and its peer alternate, A B A B …, so the machine's drift hits both):
   walker     navbench-bench simulate --walker cane: runs/s on one core, goal ≥ 5000
   report     navbench-bench experiment --routes 20 --configs 50: report share of the cold wall, goal < 10 %
   cached     navbench run of the 10,080-run scaling sweep, cached rerun: wall, goal < 5 s
+  pdr        navbench steps on the 60 WeAllWalk phone files vs pandas + scipy butter/sosfiltfilt + find_peaks: ≥ 10×, same peaks
 
 Writes .build/bench/summary.md and results.json and prints the table. ROUNDS (default 5) sets
 the alternating rounds of the whole-process pairs. Inputs: peer-bench's workload in peers-data/
@@ -119,6 +120,39 @@ def row_csv(rows, name, spec, peer_program, goal_ratio, peer_rounds):
     r.update(name=f"{spec.split(':')[0]} on a 1 M-row CSV, whole process", peer=peer,
              goal=f"≥ {round(1 / goal_ratio)}× {peer} (time ratio ≤ {goal_ratio:g})", met=r["time_ratio"]["median"] <= goal_ratio,
              check=f"largest difference {diff:.1e} of the largest |value|", check_ok=diff <= 1e-9, load=f"{start}–{load()}")
+    rows.append(r)
+
+
+WEALLWALK = os.path.join(ROOT, "..", "shared", "real-data", "weallwalk", "sensor")
+PDR_SPEC = ["--detector", "peak", "--signal", "magnitude", "--filter", "butter:order=4,low=0.5,high=3,type=band,zero-phase",
+            "--window", "0", "--height", "0.5", "--interval", "0.3"]
+
+
+def row_pdr(rows):
+    """Step detection on every shared WeAllWalk phone file: navbench steps (the phone files read as
+    import weallwalk reads them, with their annotations) vs the common Python pipeline (pandas
+    read_csv + butter/sosfiltfilt + find_peaks, scripts/pdr_reference.py peaks); the same peaks."""
+    if not os.path.isdir(WEALLWALK):
+        print("bench: pdr skipped: no ../shared/real-data/weallwalk", file=sys.stderr)
+        return
+    files = sorted(os.path.join(WEALLWALK, f) for f in os.listdir(WEALLWALK) if f.endswith(".csv"))
+    nav_cmd = [NAV, "steps"] + files + PDR_SPEC + ["--json"]
+    peer_cmd = [PY, os.path.join(ROOT, "scripts", "pdr_reference.py"), "peaks"] + files
+    start = load()
+    r = pair(nav_cmd, peer_cmd, ROUNDS)
+    nav = json.loads(subprocess.run(nav_cmd, check=True, capture_output=True, text=True).stdout)
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import pdr_reference
+    same, total = 0, 0
+    for f, o in zip(files, nav):
+        times = list(pdr_reference.peak_pipeline(f))
+        total += len(times)
+        # Times within 0.021 s: navbench puts a repeated time (the phone's glitch) midway (docs/pdr.md).
+        same += len(times) == len(o["steps"]) and all(abs(a - b) <= 0.021 for a, b in zip(times, o["steps"]))
+    r.update(name=f"step detection on {len(files)} WeAllWalk phone files (Butterworth band-pass + peaks), whole process",
+             peer="pandas + scipy butter/sosfiltfilt + find_peaks", goal="≥ 10× the Python pipeline (time ratio ≤ 0.1)",
+             met=r["time_ratio"]["median"] <= 0.1, check=f"{same} of {len(files)} files with the same {total} peaks",
+             check_ok=same == len(files), load=f"{start}–{load()}")
     rows.append(r)
 
 
@@ -287,7 +321,7 @@ def main():
     rows = []
     steps = [("ape", row_ape), ("butter", lambda r: row_csv(r, "butter", "butter:order=4,cutoff=5,zero-phase", bench_csv.PEER_BUTTER, 0.1, None)),
              ("kalman", lambda r: row_csv(r, "kalman", "kalman-cv:q=0.5,r=0.0016", bench_csv.PEER_KALMAN, 0.02, 1)),
-             ("h5", row_h5), ("h5-rss", row_h5_rss), ("parse", row_parse), ("walker", row_walker), ("report", row_report), ("cached", row_cached)]
+             ("h5", row_h5), ("h5-rss", row_h5_rss), ("parse", row_parse), ("walker", row_walker), ("report", row_report), ("cached", row_cached), ("pdr", row_pdr)]
     only = set(os.environ.get("ONLY", "").split(",")) - {""}
     for name, step in steps:
         if only and name not in only:

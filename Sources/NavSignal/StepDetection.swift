@@ -95,7 +95,7 @@ public struct StepDetector: Sendable, Equatable, CustomStringConvertible {
         case .gyroscope: x = principalAxisComponent(imu.gyroscope)
         case .peak, .zeroCrossing:
             switch signal {
-            case .magnitude: x = imu.accelerometer.map(\.norm)
+            case .magnitude: x = imu.accelerometer.map { $0.norm }
             case .vertical:
                 let up = upDirections(imu, sampleRate: rate)
                 x = zip(imu.accelerometer, up).map { $0.dot($1) }
@@ -149,7 +149,7 @@ public func upDirections(_ imu: IMUStream, sampleRate rate: Double) -> [Vector3]
         return q.map { $0.conjugate.act(on: Vector3(0, 1, 0)) }
     }
     let half = max(1, Int((rate / 2).rounded()))
-    let axes = [\Vector3.x, \Vector3.y, \Vector3.z].map { k in centredMoments(imu.accelerometer.map { $0[keyPath: k] }, half: half).mean }
+    let axes = (0..<3).map { k in centredMoments(imu.accelerometer.map { $0[k] }, half: half).mean }
     return imu.accelerometer.indices.map { i in
         let v = Vector3(axes[0][i], axes[1][i], axes[2][i])
         let n = v.norm
@@ -160,15 +160,14 @@ public func upDirections(_ imu: IMUStream, sampleRate rate: Double) -> [Vector3]
 /// The component of `v` along the device axis (x, y or z) with the largest variance; ties go to
 /// the first axis.
 func principalAxisComponent(_ v: [Vector3]) -> [Double] {
-    let axes = [\Vector3.x, \Vector3.y, \Vector3.z]
     var best = 0, bestVariance = -1.0
-    for (k, axis) in axes.enumerated() {
-        let c = v.map { $0[keyPath: axis] }
+    for k in 0..<3 {
+        let c = v.map { $0[k] }
         let m = c.reduce(0, +) / Double(max(1, c.count))
         let variance = c.reduce(0) { $0 + ($1 - m) * ($1 - m) }
         if variance > bestVariance { best = k; bestVariance = variance }
     }
-    return v.map { $0[keyPath: axes[best]] }
+    return v.map { $0[best] }
 }
 
 /// Mean and population standard deviation of `x` over the centred window [i − half, i + half]

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NavCore
 import NavIO
+import NavImport
 import NavMetrics
 import NavReport
 import NavSignal
@@ -77,7 +78,11 @@ struct Steps: ParsableCommand {
             --out writes one step per row, its time in seconds (the recording's clock) in the first column; --annotate \
             writes a copy of the trace with the steps as the annotation stream detected_steps.
             """)
-    @Argument(help: "Trace files (.h5) with an imu stream (--out and --annotate take one).") var files: [String]
+    @Argument(
+        help:
+            "Trace files (.h5) with an imu stream, or WeAllWalk phone files (.csv, read as import weallwalk reads them, with the walk's XML beside in ../xml when it is there); --out and --annotate take one trace."
+    )
+    var files: [String]
     @OptionGroup var options: StepDetectorOptions
     @Flag(help: "Print JSON: file, detector, steps (seconds), score; an array for several files.") var json = false
     @Option(help: "Write the detected steps as CSV (time_s) here.") var out: String?
@@ -93,11 +98,20 @@ struct Steps: ParsableCommand {
     func run() throws {
         try checkOutput(out)
         try checkOutput(annotate, flag: "--annotate")
+        // Files side by side on the two cores (reading a phone file is pure Swift; HDF5 reads
+        // take its lock in turn); printed in the order given.
+        let results: [Result<(StepsOutput, String), ErrorLine>] = mapConcurrently(files.count, workers: files.count > 1 ? 2 : 1) { i in
+            do { return .success(try detect(files[i])) } catch { return .failure(ErrorLine(error)) }
+        }
         var outputs: [StepsOutput] = []
         var failed = false
-        for file in files {
-            do { outputs.append(try detect(file)) } catch {
-                printErrorLine(error)
+        for r in results {
+            switch r {
+            case let .success((o, text)):
+                outputs.append(o)
+                if !json { print(text, terminator: "") }
+            case let .failure(e):
+                printErrorLine(e.error)
                 failed = true
             }
         }
@@ -105,47 +119,55 @@ struct Steps: ParsableCommand {
         if failed { throw ExitCode(1) }
     }
 
-    func detect(_ file: String) throws -> StepsOutput {
+    /// One file's steps and the text lines `steps` prints for it.
+    func detect(_ file: String) throws -> (StepsOutput, String) {
         let detector = try options.resolved()
-        let session = try readTrace(at: file, policy: commandLineReadPolicy)
+        let session = try readWalk(file)
         guard let imu = session.imu else { throw TraceError(.missing, file: file, object: "/imu", "no imu stream; steps are detected in it") }
         let steps = try detector.detect(imu)
         let walk = try? annotatedWalk(session, file: file)
         let s = walk.map { scoreStepCount(straightSegments: $0.straightSegments, events: $0.events, heelStrikes: $0.heelStrikes, detections: steps) }
-        if let out {
-            do { try writeTextAtomically("time_s\n" + steps.map(formatNumber).map { $0 + "\n" }.joined(), to: out) } catch {
-                printErrorLine(error)
-                throw failureStatus(error)
-            }
-        }
+        if let out { try writeTextAtomically("time_s\n" + steps.map(formatNumber).map { $0 + "\n" }.joined(), to: out) }
         if let annotate {
             let stream = AnnotationStream(
                 name: "detected_steps", kind: .instants, source: "detected by navbench steps (\(detector))", start: steps,
                 label: Array(repeating: "step", count: steps.count))
-            do {
-                try editTrace(inputs: [file], output: annotate, command: commandProvenance(from: "steps"), readPolicy: commandLineReadPolicy) {
-                    traces in
-                    var t = traces[0]
-                    t.streams.removeAll { $0.name == "annotations/detected_steps" }
-                    t.streams.append(loadedStream(stream))
-                    return t
-                }
-            } catch {
-                printErrorLine(error)
-                throw failureStatus(error)
+            try editTrace(inputs: [file], output: annotate, command: commandProvenance(from: "steps"), readPolicy: commandLineReadPolicy) { traces in
+                var t = traces[0]
+                t.streams.removeAll { $0.name == "annotations/detected_steps" }
+                t.streams.append(loadedStream(stream))
+                return t
             }
         }
-        if !json {
-            print("\(escapedForMessage(file)): \(steps.count) steps (\(escapedForMessage(detector.description)))")
-            if let s {
-                print(
-                    "  against \(s.trueSteps) hand-annotated heel strikes on straight segments: metric 1 undercount \(String(format: "%.2f", 100 * s.under1Rate)) %, overcount \(String(format: "%.2f", 100 * s.over1Rate)) %; metric 3 undercount \(String(format: "%.2f", 100 * s.under3Rate)) %, overcount \(String(format: "%.2f", 100 * s.over3Rate)) %"
-                )
-            }
-            for o in [out, annotate].compactMap({ $0 }) where o != "-" { print(o) }
+        var text = "\(escapedForMessage(file)): \(steps.count) steps (\(escapedForMessage(detector.description)))\n"
+        if let s {
+            text +=
+                "  against \(s.trueSteps) hand-annotated heel strikes on straight segments: metric 1 undercount \(String(format: "%.2f", 100 * s.under1Rate)) %, overcount \(String(format: "%.2f", 100 * s.over1Rate)) %; metric 3 undercount \(String(format: "%.2f", 100 * s.under3Rate)) %, overcount \(String(format: "%.2f", 100 * s.over3Rate)) %\n"
         }
-        return StepsOutput(file: file, detector: detector.description, steps: steps, score: s.map(StepScoreOutput.init))
+        for o in [out, annotate].compactMap({ $0 }) where o != "-" { text += o + "\n" }
+        return (StepsOutput(file: file, detector: detector.description, steps: steps, score: s.map(StepScoreOutput.init)), text)
     }
+}
+
+/// An error carried out of a parallel map as a value, printed by the caller.
+struct ErrorLine: Error, @unchecked Sendable {
+    let error: any Error
+    init(_ e: any Error) { error = e }
+}
+
+/// A trace, or a WeAllWalk phone file read in memory as `import weallwalk` reads it (with its
+/// walk's annotations when `../xml/T…_ID…_….xml` or `T…_ID…_….xml` is beside it).
+func readWalk(_ file: String) throws -> Session {
+    guard file.hasSuffix(".csv") else { return try readTrace(at: file, policy: commandLineReadPolicy) }
+    guard let name = WeAllWalkWalkName(fileName: fileName(of: file)) else {
+        throw TraceError(
+            .badValue, file: file,
+            "a .csv here must be a WeAllWalk phone file (iPhoneSensors_T…_ID…_1L|2R_WC|GD|NA.csv); import other CSV files first")
+    }
+    let folder = parentFolder(of: file)
+    let candidates = [folder.isEmpty ? "../xml" : folder + "/../xml", folder].map { ($0.isEmpty ? "" : $0 + "/") + name.annotationFileName }
+    let xml = candidates.first { FileManager.default.fileExists(atPath: $0) }
+    return try importWeAllWalk(phoneFile: file, annotations: xml).session
 }
 
 struct TurnsOutput: Encodable {
@@ -194,7 +216,7 @@ struct Turns: ParsableCommand {
         try checkOutput(out)
         do {
             let d = detector
-            let session = try readTrace(at: file, policy: commandLineReadPolicy)
+            let session = try readWalk(file)
             guard let imu = session.imu else { throw TraceError(.missing, file: file, object: "/imu", "no imu stream; turns are detected in it") }
             let turns = try d.detect(imu)
             // Scored against /annotations/turns alone (its values are the signed nominal angles).

@@ -344,18 +344,18 @@ public func parseWeAllWalkAnnotations(_ path: String) throws(TraceError) -> WeAl
     var walk = WeAllWalkAnnotations()
     func number(_ text: String?, _ what: String) throws(TraceError) -> Double {
         guard let text else { throw TraceError(.missing, file: path, object: what, "missing; expected a number of seconds or degrees") }
-        let s = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = text.trimmedASCIISpace
         guard let v = parseFiniteNumber(s) else {
             throw TraceError(.badValue, file: path, object: what, "expected a finite number, found \"\(escapedForMessage(s, limit: 60))\"")
         }
         return v
     }
     func integer(_ text: String?) -> Int? {
-        text.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.flatMap { (0...9_999).contains($0) ? $0 : nil }
+        text.flatMap { Int($0.trimmedASCIISpace) }.flatMap { (0...9_999).contains($0) ? $0 : nil }
     }
     walk.path = integer(collector.root["PathID"])
     walk.subject = integer(collector.root["SubjectID"])
-    walk.aid = collector.root["MobilityTool"].flatMap { MobilityAid(weAllWalkCode: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    walk.aid = collector.root["MobilityTool"].flatMap { MobilityAid(weAllWalkCode: $0.trimmedASCIISpace) }
     var outside = 0, worst = 0.0
     for (i, raw) in collector.segments.enumerated() {
         let at = "PathSegment \(i + 1)"
@@ -364,7 +364,7 @@ public func parseWeAllWalkAnnotations(_ path: String) throws(TraceError) -> WeAl
         guard end >= start else {
             throw TraceError(.badValue, file: path, object: at, "ends (\(num(end)) s) before it starts (\(num(start)) s)")
         }
-        let direction = (raw.fields["Direction"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let direction = (raw.fields["Direction"] ?? "").trimmedASCIISpace
         var turn: Double?
         if let text = raw.fields["TurnInDegrees"] {
             let a = try number(text, "\(at)/TurnInDegrees")
@@ -382,11 +382,11 @@ public func parseWeAllWalkAnnotations(_ path: String) throws(TraceError) -> WeAl
                 outside += 1
                 worst = max(worst, time < start ? start - time : time - end)
             }
-            steps.append((s.foot.trimmingCharacters(in: .whitespacesAndNewlines), time))
+            steps.append((s.foot.trimmedASCIISpace, time))
         }
         walk.segments.append(
             .init(
-                spatialID: (raw.fields["SpatialSegmentID"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines), start: start, end: end,
+                spatialID: (raw.fields["SpatialSegmentID"] ?? "").trimmedASCIISpace, start: start, end: end,
                 direction: direction, turnDegrees: turn, steps: steps))
         for (j, f) in raw.features.enumerated() {
             let fs = try number(f.start, "\(at)/Feature \(j + 1)/StartTime")
@@ -394,7 +394,7 @@ public func parseWeAllWalkAnnotations(_ path: String) throws(TraceError) -> WeAl
             guard fe >= fs else {
                 throw TraceError(.badValue, file: path, object: "\(at)/Feature \(j + 1)", "ends (\(num(fe)) s) before it starts (\(num(fs)) s)")
             }
-            walk.events.append(.init(start: fs, end: fe, description: f.description.trimmingCharacters(in: .whitespacesAndNewlines)))
+            walk.events.append(.init(start: fs, end: fe, description: f.description.trimmedASCIISpace))
         }
     }
     guard !walk.segments.isEmpty else { throw TraceError(.missing, file: path, object: "Segments", "no PathSegment; expected a WeAllWalk walk file") }
@@ -471,5 +471,17 @@ private final class WeAllWalkXMLCollector: NSObject, XMLParserDelegate {
         case ("PathSegment", _): if !segments.isEmpty { segments[segments.count - 1].fields[name] = text }
         default: break
         }
+    }
+}
+
+extension String {
+    /// Without leading and trailing ASCII spaces, tabs and line ends (what XML text nodes carry
+    /// around a value); Foundation's `trimmingCharacters` cost an eighth of reading a walk.
+    var trimmedASCIISpace: String {
+        let u = utf8
+        func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        guard let first = u.firstIndex(where: { !space($0) }) else { return "" }
+        let last = u.lastIndex(where: { !space($0) })!
+        return String(self[first...last])
     }
 }
