@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
+.PHONY: weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
 deps:
 	@scripts/install-deps.sh
@@ -23,16 +23,15 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## demo: build, validate the bundled Datasets/, run the default experiment (Reports/default/), the real-data one (Reports/real/) and
-## step and turn detection on the bundled WeAllWalk walks (Reports/real/pdr/).
+## demo: build, validate the bundled Datasets/, run the default experiment (Reports/default/) and the real-data one (Reports/real/,
+## with step and turn detection on the bundled WeAllWalk walks).
 demo: release deps-python
 	.build/release/navbench validate --quiet Datasets/*.h5 Datasets/venue/*.h5
 	.build/release/navbench survey Datasets --out Reports/datasets
 	.build/release/navbench run Experiments/default.yaml
 	.build/release/navbench run Experiments/real.yaml
-	.build/release/navbench pdr Datasets/real/weallwalk/*.h5 --out Reports/real/pdr
 	.build/release/navbench export-notebook Experiments/default.yaml
-	@echo "report: Reports/default/summary.md; real recordings: Reports/real/summary.md; blind walkers' steps and turns: Reports/real/pdr/summary.md; dataset survey: Reports/datasets/summary.md"
+	@echo "report: Reports/default/summary.md; real recordings (blind walkers' steps and turns included): Reports/real/summary.md; dataset survey: Reports/datasets/summary.md"
 
 ## test: the whole suite: the layer check, the committed statistics/KITTI/TUM-RPE references
 ## regenerated under three BLAS kernels and without FMA (docs/reproducibility.md), swift test
@@ -155,6 +154,12 @@ fixtures-evo-timestamps: deps-python-evo-user
 ## walker runs/s, report share, cached 10k rerun): both sides, rounds, median and range, load, a correctness check per row.
 bench: release deps-python-evo-user deps-python-fixtures
 	$(PYTHON) scripts/bench.py
+
+## weallwalk: step and turn detection on the whole shared WeAllWalk subset (../shared/real-data/weallwalk):
+## its 60 phone files imported into .build/weallwalk, then Experiments/weallwalk.yaml (Reports/weallwalk/).
+weallwalk: release
+	scripts/import-weallwalk.sh
+	.build/release/navbench run Experiments/weallwalk.yaml
 
 ## bench-csv: navbench filter whole-process on a 1 M-row CSV vs pandas + scipy and pandas + filterpy, same run.
 bench-csv: release deps-python-evo-user

@@ -27,6 +27,8 @@ public struct ExperimentSpec: Sendable, Equatable {
     public var gyroFilters: [String] = []
     /// Trajectory pairs evaluated with APE (evo's conventions): reference, estimate, alignment.
     public var ape: [[String]] = []
+    /// Step and turn detection on annotated walks (`pdr: standard | default`, docs/pdr.md); none when nil.
+    public var pdr: String?
     /// Closed-loop walkers (docs/navigator.md); none when nil.
     public var closedLoop: ClosedLoopSpec?
     /// The spec file's text, hashed into reports.
@@ -97,7 +99,7 @@ extension ExperimentSpec {
     static let topKeys = [
         "name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "proximity_options", "gyro_filters", "ape",
         "statistics", "data_seeds",
-        "closed_loop", "estimators", "plugin_timeout",
+        "closed_loop", "estimators", "plugin_timeout", "pdr",
     ]
     static var sweepKeys: [String] { SweepDimension.all.map(\.key) }
 
@@ -191,6 +193,12 @@ extension ExperimentSpec {
             assign(l)
         }
         if let o = top["proximity_options"] { spec.proximityOptions = try ProximityFitOptions.parse(o, file: file) }
+        if let p = top["pdr"] {
+            guard let v = p as? String, ["standard", "default"].contains(v) else {
+                throw fail("pdr", "expected standard (the sweep of docs/pdr.md) or default (the detectors chosen on WeAllWalk)")
+            }
+            spec.pdr = v
+        }
         if let a = top["ape"] {
             guard let l = a as? [[String: Any]], !l.isEmpty else {
                 throw fail("ape", "expected a list of {reference: FILE, estimate: FILE, align: se3|sim3|yaw|origin|none}")

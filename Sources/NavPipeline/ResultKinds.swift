@@ -5,6 +5,6 @@ public enum ResultKinds {
     /// (docs/result-kinds.md); a caller may also pass its own list to `runExperiment(…, resultKinds:)`.
     public static let standard: [any ResultKind] = [
         HeadingCalibrationKind(), BeaconProximityKind(), GyroFilterKind(), TrajectoryAPEKind(), ClosedLoopKind(),
-        WalkerUncertaintyKind(),
+        WalkerUncertaintyKind(), WalkDetectionKind(),
     ]
 }

@@ -134,6 +134,7 @@ extension ExperimentSpec {
             y += "proximity_options: {" + parts.joined(separator: ", ") + "}\n"
         }
         if !gyroFilters.isEmpty { y += "gyro_filters: \(list(gyroFilters))\n" }
+        if let pdr { y += "pdr: \(pdr)\n" }
         if !ape.isEmpty {
             y += "ape:\n" + ape.map { "  - {reference: \(q($0[0])), estimate: \(q($0[1])), align: \(q($0[2]))}\n" }.joined()
         }

@@ -39,12 +39,17 @@ public struct StepEvaluation: Sendable {
         public var file: String
         public var subject: String
         public var community: String
+        public init(file: String, subject: String, community: String) { self.file = file; self.subject = subject; self.community = community }
     }
     public var detectors: [StepDetector]
     public var walks: [Walk]
     /// scores[walk][detector]; nil where the detector failed on the walk (`failures` says why).
     public var scores: [[StepCountScore?]]
     public var failures: [String]
+
+    public init(detectors: [StepDetector], walks: [Walk], scores: [[StepCountScore?]], failures: [String]) {
+        self.detectors = detectors; self.walks = walks; self.scores = scores; self.failures = failures
+    }
 
     /// The subjects of a community (all communities when nil), sorted numerically where they are numbers.
     public func subjects(in community: String?) -> [String] {

@@ -30,6 +30,10 @@ public struct TurnEvaluation: Sendable {
     public var scores: [[TurnDetectionScore?]]
     public var failures: [String]
 
+    public init(detectors: [TurnDetector], tolerance: Double, scores: [[TurnDetectionScore?]], failures: [String]) {
+        self.detectors = detectors; self.tolerance = tolerance; self.scores = scores; self.failures = failures
+    }
+
     /// A subject's walks of a community (every community when nil) pooled, nil when one failed or none.
     public func subjectScore(_ e: StepEvaluation, _ subject: String, community: String?, detector d: Int) -> TurnDetectionScore? {
         var total = TurnDetectionScore()
@@ -108,6 +112,8 @@ public struct WalkDetectionReport: Sendable {
     /// in the sweep's order): the one `navbench steps` runs by default when it was chosen on the
     /// shared subset (docs/pdr.md).
     public var modalChoice: Int?
+    /// The Findings lines (as in `summary`, the caveats first), for a report that gathers several sections' Findings.
+    public var findings: [String] = []
 
     /// Writes the five files into `folder`, each atomically.
     public func write(to folder: String) throws(TraceError) {
@@ -292,10 +298,12 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
         )
     }
 
+    let caveat =
+        "Caveats: \(e.walks.count) walks of \(e.subjects(in: nil).count) subjects; the unit of analysis is the subject, so every CI and test has the few subjects it says (n). Walks are real (WeAllWalk where imported from it); no positions are known."
+    findings.insert(caveat, at: 0)
     md += "## Findings\n\n"
-    md +=
-        "> Caveats: \(e.walks.count) walks of \(e.subjects(in: nil).count) subjects; the unit of analysis is the subject, so every CI and test has the few subjects it says (n). Walks are real (WeAllWalk where imported from it); no positions are known.\n\n"
-    md += findings.map { "- " + $0 }.joined(separator: "\n") + "\n\n"
+    md += "> \(caveat)\n\n"
+    md += findings.dropFirst().map { "- " + $0 }.joined(separator: "\n") + "\n\n"
     md += details
     md +=
         "\n## Protocol\n\nWeAllWalk's metrics (docs/pdr.md): straight segments only, annotated event intervals cut out; metric 1 splits each piece at the true heel strikes (an interval without a detection is an undercount, k ≥ 2 detections are k − 1 overcounts), metric 3 compares counts per segment; rates are divided by the true steps. \(e.detectors.count) detector configurations, \(e.walks.count) walks.\n"
@@ -322,5 +330,6 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
             }
         }
     }
-    return WalkDetectionReport(summary: md, stepsCSV: steps, subjectsCSV: subjects, losoCSV: loso, turnsCSV: turnsCSV, modalChoice: modal)
+    return WalkDetectionReport(
+        summary: md, stepsCSV: steps, subjectsCSV: subjects, losoCSV: loso, turnsCSV: turnsCSV, modalChoice: modal, findings: findings)
 }

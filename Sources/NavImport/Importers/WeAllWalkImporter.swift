@@ -222,10 +222,11 @@ public func importWeAllWalk(
         notes += clipNotes + walk.notes
     }
 
+    // No route id: a walk is no route to replay (its path is the session attribute `path`).
     var session = Session(
         metadata: importMetadata(
             options, sessionID: fileName(of: phoneFile).replacingOccurrences(of: ".csv", with: ""),
-            routeID: name.map { "T\($0.path)" } ?? "", venue: "", device: "iPhone 6s in a trouser pocket (WeAllWalk)",
+            routeID: "", venue: "", device: "iPhone 6s in a trouser pocket (WeAllWalk)",
             frameConvention: SessionMetadata.arkitFrame
                 + "; imu in ARKit's camera axes (x = −y, y = x, z = z of CoreMotion's device frame); attitude world = CoreMotion's reference frame (z up, yaw arbitrary) turned to y up; gyroscope = \(gyroscope == .raw ? "raw (with bias)" : "CoreMotion rotationRate")"
         ))
