@@ -30,9 +30,10 @@ public struct WalkDetectionKind: ResultKind {
 
     /// One unit per input, keyed by its checksum and the detectors' descriptions.
     public func units(of plan: ExperimentPlan) -> [WorkUnit] {
+        guard let pdr = plan.spec.pdr else { return [] }  // the engine plans every kind: none unless asked
         let (steps, turns) = Self.detectors(plan.spec)
         let grid = (steps.map(\.description) + turns.map(\.description)).joined(separator: "\n")
-        return perInputUnits(kind: name, plan: plan, configurations: [plan.spec.pdr ?? "standard"], routes: false, keyParts: { [$0, grid] }) {
+        return perInputUnits(kind: name, plan: plan, configurations: [pdr], routes: false, keyParts: { [$0, grid] }) {
             file, _ in "\(file) [step and turn detection]"
         }
     }

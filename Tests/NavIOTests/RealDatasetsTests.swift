@@ -15,7 +15,7 @@ import Testing
         let listed = Set(files.map { $0["file"]! })
         let present = Set(FileManager.default.enumerator(atPath: Self.folder)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".h5") })
         #expect(listed == present)
-        #expect(listed.count == 16)
+        #expect(listed.count == 22)
     }
 
     @Test func everyFileValidatesAndIsSmall() throws {
