@@ -75,6 +75,18 @@ for f in "$C"/crd/* "$C"/findings/*.crd; do [ -e "$f" ] && job import clew-crd "
 for f in "$C"/mbd/*; do job import ble-annotated "$f" --out O/b.h5; done
 for f in "$C"/arkit/*; do job import arkit-logger "$f" --out O/a.h5; done
 for f in "$C"/ipin/*; do job import ipin "$f" --out O/i.h5; done
+# WeAllWalk: hostile phone files with a good walk XML, a good phone file with hostile XML (steps and
+# turns read a phone file with the XML beside it); pdr on sessions that are no annotated walks.
+for f in "$C"/weallwalk/*.csv; do
+    job import weallwalk "$f" "$C/weallwalk/ok/T1_ID1_WC.xml" --out O/w.h5
+    job steps "$f"
+done
+for d in "$C"/weallwalk/*/; do
+    job import weallwalk "${d}iPhoneSensors_T1_ID1_1L_WC.csv" "${d}T1_ID1_WC.xml" --out O/w.h5
+    job steps "${d}iPhoneSensors_T1_ID1_1L_WC.csv" --json
+    job turns "${d}iPhoneSensors_T1_ID1_1L_WC.csv"
+done
+job pdr "$REC" "$NAV" "$C/h5/fifo" --out O/pdr --detectors default
 for f in "$C"/csv/ok.csv "$C"/csv/dup_cols.csv "$C"/csv/long_field.csv; do job score --protocol kaggle-indoor "$f" "$f"; done
 job import csv "$C/csv/ok.csv" "$C/csv/crlf.csv" --mapping "$C/mapping/ok.yaml" --out O/c.h5
 job import rosbag "$C/h5/fifo" --list

@@ -98,6 +98,38 @@ huge("huge_2p62.h5", (2**62,), chunks=(1 << 20,))
 huge("huge_2d_overflow.h5", (2**40, 2**40), chunks=(16, 16), where="vio/position")
 huge("huge_imu.h5", (2**35, 3), chunks=(1024, 3), where="imu/accelerometer")
 huge("huge_strings.h5", (2**40,), chunks=(1024,), dtype="S36", where="ble/beacons/uuid")
+# annotation streams (/annotations/<name>): hostile groups in an otherwise valid trace
+def annotations(name, build):
+    with h5(name) as f:
+        build(f)
+    note("h5")
+def ann_group(f, g, start, end, label=None, kind="intervals", source="x", value=None):
+    grp = f.create_group(f"annotations/{g}")
+    grp["timestamps"] = np.asarray(start, dtype="f8"); grp["timestamps"].attrs["units"] = "s"
+    grp["end"] = np.asarray(end, dtype="f8"); grp["end"].attrs["units"] = "s"
+    grp["label"] = np.array(label if label is not None else [b"a"] * len(start), dtype="S")
+    if kind is not None: grp.attrs["kind"] = kind
+    if source is not None: grp.attrs["source"] = source
+    if value is not None: grp["value"] = np.asarray(value, dtype="f8"); grp["value"].attrs["units"] = "deg"
+annotations("ann_ok.h5", lambda f: ann_group(f, "turns", [1, 2], [1.5, 3], value=[90, -90]))
+annotations("ann_bad_name.h5", lambda f: ann_group(f, "A B\x1b[31m", [1], [1]))
+annotations("ann_long_name.h5", lambda f: ann_group(f, "a" * 10000, [1], [1]))
+annotations("ann_end_before_start.h5", lambda f: ann_group(f, "a", [2], [1]))
+annotations("ann_instant_length.h5", lambda f: ann_group(f, "a", [1], [2], kind="instants"))
+annotations("ann_no_kind.h5", lambda f: ann_group(f, "a", [1], [1], kind=None))
+annotations("ann_huge_source.h5", lambda f: ann_group(f, "a", [1], [1], source="s" * 10_000_000))
+annotations("ann_value_inf.h5", lambda f: ann_group(f, "a", [1], [1], value=[np.inf]))
+annotations("ann_nan_times.h5", lambda f: ann_group(f, "a", [np.nan, 1e300], [np.nan, 1e300]))
+annotations("ann_label_nul.h5", lambda f: ann_group(f, "a", [1], [1], label=[b"x\x00y" + b"z" * 5000]))
+annotations("ann_rows.h5", lambda f: ann_group(f, "a", [1, 2, 3], [1]))
+annotations("ann_empty_group.h5", lambda f: f.create_group("annotations"))
+annotations("ann_dataset.h5", lambda f: f.create_dataset("annotations", data=[1, 2, 3]))
+annotations("ann_session_attrs.h5", lambda f: f.attrs.__setitem__("session_attributes", '{"subject": ' * 5000))
+with h5("ann_huge_rows.h5") as f:
+    ann_group(f, "a", [1], [1])
+    del f["annotations/a/timestamps"]
+    f.create_dataset("annotations/a/timestamps", shape=(2**40,), dtype="f8", chunks=(1024,)).attrs["units"] = "s"
+note("h5")
 huge("huge_rows_vs_ts.h5", (2**33, 4), chunks=(1024, 4), where="vio/orientation")
 # numeric hostility
 def setds(name, where, values, src=NAV):
@@ -443,6 +475,59 @@ for name in ("sample-bz2.bag", "sample-lz4.bag", "sample-none.bag", "sample-lz4.
         c = bytearray(b)
         for j in rng.integers(13, len(c), size=8): c[j] = int(rng.integers(0, 256))
         text(reader, f"flip{i}_{name}", bytes(c))
+
+# ---------------------------------------------------------------- WeAllWalk phone files and walk XML
+def ww_row(t, extra=None):
+    v = [f"{t:.6f}"] + ["0.100000"] * 12 + ["0.000000", "0.000000", "0.000000", "1.000000"] + ["0.010000"] * 12 + ["-1"] \
+        + ["0.010000", "-0.990000", "0.050000"] + ["0.001000"] * 3 + ["20.0", "30.0", "-40.0"] + ["0", "0"]
+    if extra: extra(v)
+    return ",".join(v) + "\n"
+ww_ok = "".join(ww_row(i * 0.04) for i in range(300))
+text("weallwalk", "iPhoneSensors_T1_ID1_1L_WC.csv", ww_ok)
+text("weallwalk", "iPhoneSensors_T1_ID2_1L_WC.csv", ww_ok.replace("\n", "\r\n"))
+text("weallwalk", "iPhoneSensors_T1_ID3_1L_WC.csv", ww_ok[:5000] + "0.1,\0" + ww_ok[5000:])
+text("weallwalk", "iPhoneSensors_T1_ID4_1L_GD.csv", "".join(ww_row(i * 1e306) for i in range(50)))
+text("weallwalk", "iPhoneSensors_T1_ID5_1L_WC.csv", "".join(ww_row(10 - i * 0.04) for i in range(50)))
+text("weallwalk", "iPhoneSensors_T2_ID1_1L_WC.csv", "".join(ww_row(0.0) for i in range(50)))
+text("weallwalk", "iPhoneSensors_T2_ID2_1L_WC.csv", "".join(ww_row(i * 0.04, lambda v: v.__setitem__(31, "nan")) for i in range(50)))
+text("weallwalk", "iPhoneSensors_T2_ID3_1L_WC.csv", "".join(ww_row(i * 0.04, lambda v: v.__setitem__(14, "1e300")) for i in range(50)))
+text("weallwalk", "iPhoneSensors_T2_ID4_1L_GD.csv", "1," * 200000 + "\n")
+text("weallwalk", "iPhoneSensors_T2_ID5_1L_WC.csv", rng.integers(0, 256, 5000, dtype=np.uint8).tobytes())
+text("weallwalk", "iPhoneSensors_T3_ID1_1L_WC.csv", "")
+text("weallwalk", "iPhoneSensors_T3_ID2_1L_WC.csv", ww_ok[:-30])
+def ww_xml(segments, head="<PathID>1</PathID><SubjectID>1</SubjectID><MobilityTool>WC</MobilityTool>", prolog=""):
+    return prolog + "<root>" + head + "<Segments>" + segments + "</Segments></root>\n"
+def seg(sid, start, end, steps=(), turn=None, features=""):
+    t = f"<TurnInDegrees>{turn}</TurnInDegrees>" if turn is not None else ""
+    d = "TurnEtoS" if turn is not None else "E"
+    st = "".join(f"<Step><WhichFoot>L</WhichFoot><Time>{s}</Time></Step>" for s in steps)
+    return (f"<PathSegment><SpatialSegmentID>{sid}</SpatialSegmentID><StartTime>{start}</StartTime><EndTime>{end}</EndTime>"
+            f"<Direction>{d}</Direction>{t}<Steps>{st}</Steps><Features>{features}</Features></PathSegment>")
+def ww_case(name, xml):
+    """A walk folder: the phone file and its XML under the name steps/turns look for beside it."""
+    d = os.path.join(out, "weallwalk", name); os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, "iPhoneSensors_T1_ID1_1L_WC.csv"), "w").write(ww_ok)
+    open(os.path.join(d, "T1_ID1_WC.xml"), "wb").write(xml if isinstance(xml, bytes) else xml.encode("utf-8", "surrogatepass"))
+    note("weallwalk")
+ok_segments = seg("1", 0.5, 6, [1, 1.5, 2, 2.5, 3, 3.5, 4]) + seg("1-2", 6, 8, [6.5, 7], turn=-90) + seg("2", 8, 11.9, [8.5, 9, 9.5])
+def feature(desc): return f"<Feature><StartTime>1</StartTime><EndTime>2</EndTime><Description>{desc}</Description></Feature>"
+ww_case("ok", ww_xml(ok_segments))
+ww_case("xxe", ww_xml(seg("1", 0.5, 6, [1], features=feature("&xxe;")),
+        prolog='<?xml version="1.0"?><!DOCTYPE root [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'))
+lol = '<!DOCTYPE root [<!ENTITY a "lollollollollollollollollollol">' + "".join(
+    f'<!ENTITY {c} "' + f"&{p};" * 10 + '">' for p, c in zip("abcdefgh", "bcdefghi")) + "]>"
+ww_case("billion_laughs", ww_xml(seg("1", 0.5, 6, [1], features=feature("&i;")), prolog=lol))
+ww_case("deep", "<root>" + "<a>" * 100000 + "</a>" * 100000 + "</root>\n")
+ww_case("reversed", ww_xml(seg("1", 6, 0.5, [1])))
+ww_case("huge_times", ww_xml(seg("1", 0.5, 1e308, [1e308, 1e300]) + seg("1-2", -1e308, 1e308, [], turn=1e9)))
+ww_case("nan_times", ww_xml(seg("1", "nan", "inf", ["nan"])))
+ww_case("nul_time", ww_xml(seg("1", 0.5, 6, ["1&#0;.5"])))
+ww_case("hostile_text", ww_xml(ok_segments.replace("<Features></Features>", "<Features>" + feature(
+    "&lt;/script&gt;&lt;!-- | `x` $(reboot) \u202e =cmd|' /C calc'!A0\n## heading") + "</Features>", 1)))
+ww_case("many_steps", ww_xml(seg("1", 0, 11.9, [i * 1e-5 for i in range(200000)])))
+ww_case("subject_mismatch", ww_xml(ok_segments, head="<PathID>9</PathID><SubjectID>77</SubjectID><MobilityTool>GD</MobilityTool>"))
+ww_case("binary", rng.integers(0, 256, 3000, dtype=np.uint8).tobytes())
+ww_case("empty", "")
 
 total = sum(count.values())
 with open(os.path.join(out, "COUNTS"), "w") as f:

@@ -144,6 +144,23 @@ import Testing
         #expect(!shown.contains("\u{202E}") && shown.contains("\\u{202E}"))
     }
 
+    /// An external entity is never resolved: a walk XML naming /etc/passwd imports without it.
+    @Test func externalEntitiesAreNotResolved() throws {
+        let text = try String(contentsOfFile: xml, encoding: .utf8)
+        let dir = temporaryFolder()
+        let withEvent = text.replacingOccurrences(
+            of: "</Steps>\n</PathSegment>",
+            with:
+                "</Steps>\n<Features><Feature><StartTime>5</StartTime><EndTime>6</EndTime><Description>&xxe;</Description></Feature></Features>\n</PathSegment>",
+            options: [], range: text.range(of: "</Steps>\n</PathSegment>"))
+        let xxe = withEvent.replacingOccurrences(
+            of: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            with: "<?xml version=\"1.0\" encoding=\"UTF-8\"?><!DOCTYPE root [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>")
+        try xxe.write(toFile: dir + "/x.xml", atomically: true, encoding: .utf8)
+        let s = try importWeAllWalk(phoneFile: csv, annotations: dir + "/x.xml").session
+        #expect(s.annotation("events")?.label == [""])
+    }
+
     /// `trace trim` keeps the annotation rows that start inside the window and drops a stream left empty.
     @Test func trimCarriesAnnotations() throws {
         let (_, path) = try roundTrip(try importWeAllWalk(phoneFile: csv, annotations: xml))

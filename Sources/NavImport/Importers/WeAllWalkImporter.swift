@@ -127,6 +127,15 @@ public func importWeAllWalk(
             bytes.removeSubrange((lastNewline + 1)...)
         }
     }
+    // The first line's field count, said in one short line (the parser's message would list 41 names).
+    let firstLine = bytes.prefix { $0 != 0x0A }
+    let firstFields = firstLine.split(separator: 0x2C, omittingEmptySubsequences: false).count
+    guard firstFields == WeAllWalkColumn.count else {
+        throw TraceError(
+            .wrongShape, file: phoneFile, object: "line 1",
+            "expected WeAllWalk's \(WeAllWalkColumn.count) comma-separated columns (time, attitude, …, the two flag columns), found \(firstFields) fields"
+        )
+    }
     let table = try parseNumericTable(
         bytes, path: phoneFile, columns: WeAllWalkColumn.count...WeAllWalkColumn.count, keep: WeAllWalkColumn.kept,
         fieldNames: (0..<WeAllWalkColumn.count).map { "column \($0)" }, formatName: "WeAllWalk phone file")
