@@ -116,7 +116,7 @@ let package = Package(
             name: "NavImport",
             dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavRosbag", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics", "NavSignal", "NavStatistics"]),
+        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics", "NavSignal", "NavSim", "NavStatistics"]),
         .target(
             name: "NavPipeline",
             dependencies: [

@@ -15,6 +15,12 @@ public struct AnnotatedWalk: Sendable {
     public var events: [TimeSpan]
     public var heelStrikes: [Double]
     public var turns: [(span: TimeSpan, nominal: Double)]
+    /// The straight segments' labels (`SpatialSegmentID Direction` for WeAllWalk), in order.
+    public var straightLabels: [String] = []
+    /// The events' labels (free text: "touches wall", "stops", …), in order of `events`.
+    public var eventLabels: [String] = []
+    /// The path walked (session attribute `path`), "" when unknown.
+    public var path: String = ""
 
     /// The annotation streams read, by name (`import weallwalk` writes them).
     public static let stepsStream = "steps", straightStream = "straight_segments", eventsStream = "events", turnsStream = "turns"
@@ -59,5 +65,6 @@ public func annotatedWalk(_ session: Session, file: String) throws(TraceError) -
         file: file, subject: session.attributes["subject"] ?? session.metadata.sessionID,
         community: community(ofMobilityAid: session.attributes["mobility_aid"]), imu: imu,
         straightSegments: zip(straight.start, straight.end).map { TimeSpan($0, $1) },
-        events: events.map { zip($0.start, $0.end).map { TimeSpan($0, $1) } } ?? [], heelStrikes: steps.start, turns: turnList)
+        events: events.map { zip($0.start, $0.end).map { TimeSpan($0, $1) } } ?? [], heelStrikes: steps.start, turns: turnList,
+        straightLabels: straight.label, eventLabels: events?.label ?? [], path: session.attributes["path"] ?? "")
 }

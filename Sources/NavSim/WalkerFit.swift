@@ -31,6 +31,11 @@ public struct WalkerParameterEstimate: Sendable, Equatable, Codable {
     public var counts: String
     public var method: String
 
+    public init(key: String, unit: String, value: Double, low: Double, high: Double, n: Int, counts: String, method: String) {
+        self.key = key; self.unit = unit; self.value = value; self.low = low; self.high = high; self.n = n; self.counts = counts
+        self.method = method
+    }
+
     /// Whether `x` lies in the interval (bounds widened by 1e-9 relative: an estimate that is
     /// exact in the model, such as a simulated walker's speed, has an interval of width 0 up to
     /// rounding).

@@ -3,6 +3,7 @@ import Foundation
 import NavCore
 import NavIO
 import NavPipeline
+import NavReport
 import NavSim
 import NavSynth
 
@@ -36,19 +37,67 @@ struct WalkerFitCommand: ParsableCommand {
             "Clew's guidance is replayed on each session's VIO along the route of RECORDING (the guidance flags as in guide: what the walker was told and when); the true path gives speed, step length, reaction time, over-rotation, turn rate, veering and initial orientation (docs/navigator.md, \"Fitting a walker\"). A session that cannot be read or replayed is one error line; the others are fitted and the exit status is 1."
     )
 
-    @Argument(help: "The route's recording session (.h5).") var recording: String
-    @Argument(help: "Navigation sessions with ground truth along that route (.h5).") var navigations: [String]
+    @Argument(help: "The route's recording session (.h5).") var recording: String?
+    @Argument(help: "Navigation sessions with ground truth along that route (.h5).") var navigations: [String] = []
+    @Option(
+        name: .customLong("imu"), parsing: .upToNextOption,
+        help: "Instead: annotated walks (.h5 from import weallwalk) whose gait and turning are measured, per mobility aid, CIs over subjects.")
+    var imuWalks: [String] = []
+    @Option(help: "With --imu: only this community (cane, guide-dog or sighted; default every one present).") var aid: String?
     @OptionGroup var base: WalkerBaseFlag
     @OptionGroup var flags: GuidanceFlags
     @Flag(help: "Print JSON: estimates, notes and failures.") var json = false
     @Option(help: "Also write the fitted walker as a walker profile file, usable as --walker @FILE.") var out: String?
 
     func validate() throws {
-        guard !navigations.isEmpty else { throw ValidationError("expected at least one navigation session after the recording") }
+        if !imuWalks.isEmpty {
+            guard recording == nil else { throw ValidationError("give annotated walks with --imu, or a recording and navigation sessions, not both") }
+            guard out == nil else {
+                throw ValidationError("--out writes a profile fitted from navigation sessions; with --imu the gait estimates are printed (--json)")
+            }
+            guard imuWalks.count <= 100_000 else { throw ValidationError("at most 100000 walks, got \(imuWalks.count)") }
+            if let aid, !["cane", "guide-dog", "sighted"].contains(aid) {
+                throw ValidationError("--aid \(aid): expected cane, guide-dog or sighted")
+            }
+            return
+        }
+        guard recording != nil, !navigations.isEmpty else {
+            throw ValidationError("expected a recording and at least one navigation session after it (or --imu WALK.h5…)")
+        }
         guard navigations.count <= 100_000 else { throw ValidationError("at most 100000 navigation sessions, got \(navigations.count)") }
     }
 
+    /// `--imu`: gait and turning of annotated walks, per community (docs/navigator.md).
+    func runIMU() throws {
+        var walks: [AnnotatedWalk] = [], failures: [String] = []
+        for path in imuWalks {
+            do { walks.append(try annotatedWalk(try readTrace(at: path, policy: commandLineReadPolicy), file: fileName(of: path))) } catch {
+                failures.append("\(error)")
+            }
+        }
+        for f in failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
+        let present = Set(walks.map(\.community))
+        let communities = ["cane", "guide-dog", "sighted"].filter { (c: String) -> Bool in present.contains(c) && (aid.map { $0 == c } ?? true) }
+        struct Community: Encodable { var aid: String, walks: Int, estimates: [WalkerParameterEstimate] }
+        let results = communities.map { c in
+            Community(aid: c, walks: walks.filter { $0.community == c }.count, estimates: GaitFit.estimates(walks, community: c))
+        }
+        if json {
+            struct Report: Encodable { var source: String, communities: [Community], failures: [String] }
+            print(try jsonText(Report(source: "annotated walks (--imu)", communities: results, failures: failures)))
+        } else {
+            for r in results {
+                print("walker fit --imu: \(r.aid), \(r.walks) walks")
+                print(walkerEstimateTable(r.estimates))
+                print("")
+            }
+        }
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+
     func run() throws {
+        if !imuWalks.isEmpty { return try runIMU() }
+        guard let recording else { return }
         let walker = try base.base()
         let options = try flags.options()
         let rec = try readTrace(at: recording, policy: commandLineReadPolicy)

@@ -91,6 +91,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/b.h5"))
     }
 
+    /// `walker fit --imu`: per community the estimates in walker fit's JSON shape, n = subjects.
+    @Test func walkerFitFromAnnotatedWalks() throws {
+        let r = try navbench(["walker", "fit", "--imu"] + walks + ["--json"])
+        #expect(r.status == 0, "\(r.err)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as! [String: Any]
+        let communities = json["communities"] as! [[String: Any]]
+        #expect(communities.map { $0["aid"] as! String } == ["cane", "guide-dog", "sighted"])
+        let cadence = (communities[0]["estimates"] as! [[String: Any]]).first { $0["key"] as? String == "cadence" }!
+        #expect(cadence["n"] as? Int == 2 && cadence["unit"] as? String == "steps/s")
+        for k in ["value", "low", "high", "method"] { #expect(cadence[k] != nil) }
+        let refused = try navbench(["walker", "fit", "--imu", walks[0], "--out", temporary() + "/p.yaml"])
+        #expect(refused.status == 64)
+    }
+
     @Test func psdOnTheMagnitudeSaysWhatItsPeakIs() throws {
         let r = try navbench(["psd", walks[0], "--stream", "imu/accelerometer", "--magnitude"])
         #expect(r.status == 0)
