@@ -125,7 +125,12 @@ public struct WalkDetectionReport: Sendable {
     }
 }
 
-private func pct(_ x: Double) -> String { x.isFinite ? String(format: "%.1f %%", 100 * x) : "–" }
+/// A rate as a percentage with one decimal ("0.0 %", never "-0.0 %"), "–" when not finite.
+private func pct(_ x: Double) -> String {
+    guard x.isFinite else { return "–" }
+    let p = (1000 * x).rounded() / 10
+    return String(format: "%.1f %%", p == 0 ? 0 : p)
+}
 private func num3(_ x: Double) -> String { x.isFinite ? String(format: "%.3f", x) : "–" }
 
 /// Builds the report of a step evaluation (and a turn evaluation of the same walks).
