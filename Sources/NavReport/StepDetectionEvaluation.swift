@@ -86,25 +86,34 @@ public struct StepEvaluation: Sendable {
 ///
 /// - Complexity: O(walks × detectors × samples).
 public func evaluateStepDetectors(_ walks: [AnnotatedWalk], detectors: [StepDetector], workers: Int = 2) -> StepEvaluation {
-    let rows: [([StepCountScore?], [String])] = mapConcurrently(walks.count, workers: max(1, workers)) { (w: Int) -> ([StepCountScore?], [String]) in
-        let walk = walks[w]
-        var row: [StepCountScore?] = []
-        var failures: [String] = []
+    let (scores, failures) = scoreDetectors(walks, detectors, what: "step detector", workers: workers) { d, walk in
+        scoreStepCount(
+            straightSegments: walk.straightSegments, events: walk.events, heelStrikes: walk.heelStrikes, detections: try d.detect(walk.imu))
+    }
+    return StepEvaluation(
+        detectors: detectors, walks: walks.map { .init(file: $0.file, subject: $0.subject, community: $0.community) }, scores: scores,
+        failures: failures)
+}
+
+/// Every detector scored on every walk, the walks spread over `workers` threads (results in walk
+/// order whatever the number of workers): a score, or nil and the failure line
+/// "`file`: `what` `detector`: error".
+///
+/// - Complexity: O(walks × detectors × the cost of `score`).
+func scoreDetectors<D: Sendable & CustomStringConvertible, S: Sendable>(
+    _ walks: [AnnotatedWalk], _ detectors: [D], what: String, workers: Int, _ score: @Sendable (D, AnnotatedWalk) throws -> S
+) -> (scores: [[S?]], failures: [String]) {
+    let rows: [([S?], [String])] = mapConcurrently(walks.count, workers: max(1, workers)) { (w: Int) -> ([S?], [String]) in
+        var row: [S?] = [], failures: [String] = []
         for d in detectors {
-            do {
-                let steps = try d.detect(walk.imu)
-                row.append(
-                    scoreStepCount(straightSegments: walk.straightSegments, events: walk.events, heelStrikes: walk.heelStrikes, detections: steps))
-            } catch {
+            do { row.append(try score(d, walks[w])) } catch {
                 row.append(nil)
-                failures.append("\(walk.file): step detector \(d): \(error)")
+                failures.append("\(walks[w].file): \(what) \(d): \(error)")
             }
         }
         return (row, failures)
     }
-    return StepEvaluation(
-        detectors: detectors, walks: walks.map { .init(file: $0.file, subject: $0.subject, community: $0.community) },
-        scores: rows.map(\.0), failures: rows.flatMap(\.1))
+    return (rows.map(\.0), rows.flatMap(\.1))
 }
 
 /// The choice a leave-one-subject-out fold made and how it scored on the subject held out.

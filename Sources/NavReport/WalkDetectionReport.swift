@@ -56,23 +56,10 @@ public func turnF1(_ s: TurnDetectionScore) -> Double {
 /// Detects turns with every detector on every walk and matches them with the annotated turns
 /// (`tolerance` seconds); walks in order whatever the number of workers.
 public func evaluateTurnDetectors(_ walks: [AnnotatedWalk], detectors: [TurnDetector], tolerance: Double = 2, workers: Int = 2) -> TurnEvaluation {
-    let rows: [([TurnDetectionScore?], [String])] = mapConcurrently(walks.count, workers: max(1, workers)) {
-        (w: Int) -> ([TurnDetectionScore?], [String]) in
-        let walk = walks[w]
-        var row: [TurnDetectionScore?] = []
-        var failures: [String] = []
-        for d in detectors {
-            do {
-                let turns = try d.detect(walk.imu)
-                row.append(scoreTurns(annotated: walk.turns, detected: turns.map { (TimeSpan($0.start, $0.end), $0.angle) }, tolerance: tolerance))
-            } catch {
-                row.append(nil)
-                failures.append("\(walk.file): turn detector \(d): \(error)")
-            }
-        }
-        return (row, failures)
+    let (scores, failures) = scoreDetectors(walks, detectors, what: "turn detector", workers: workers) { d, walk in
+        scoreTurns(annotated: walk.turns, detected: try d.detect(walk.imu).map { (TimeSpan($0.start, $0.end), $0.angle) }, tolerance: tolerance)
     }
-    return TurnEvaluation(detectors: detectors, tolerance: tolerance, scores: rows.map(\.0), failures: rows.flatMap(\.1))
+    return TurnEvaluation(detectors: detectors, tolerance: tolerance, scores: scores, failures: failures)
 }
 
 /// Leave one subject out for turns: the detector with the largest mean per-subject F1 over the
