@@ -176,7 +176,8 @@ let package = Package(
             dependencies: ["NavTestSupport", "NavCore", "NavGeometry", "NavMetrics", "NavIO", .product(name: "RealModule", package: "swift-numerics")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"]),
+        // Fixtures read by path (GaitFitTests: the gait reference of scripts/make_gait_fixtures.py).
+        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"], exclude: ["Fixtures"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
         .testTarget(
