@@ -186,7 +186,8 @@ let package = Package(
                 "NavCore", "NavIO", "NavSynth", "NavGeometry", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim",
                 "NavStatistics",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ],
+            exclude: ["Fixtures"]),  // read by path (ProximityFitTests)
         .testTarget(
             name: "NavRosbagTests",
             dependencies: ["NavTestSupport", "NavCore", "NavRosbag"],
