@@ -190,7 +190,7 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
             details +=
                 "\nTop two: \(markdownCode(names[cmp.first])) − \(markdownCode(names[cmp.second])): \(pct(cmp.meanDifference)) (95 % CI \(pct(cmp.low))–\(pct(cmp.high))), Wilcoxon signed-rank p = \(p), n = \(cmp.n) subjects.\n\n"
             findings.append(
-                "On \(markdownInline(c)) walkers the lowest mean error is \(markdownCode(names[cmp.first])) (\(pct(ranking[0].mean))), \(verdict) the runner-up \(markdownCode(names[cmp.second])) (difference \(pct(cmp.meanDifference)), p = \(p), n = \(cmp.n) subjects)."
+                "On \(markdownInline(c)) walkers the lowest mean error in sample (all subjects, none held out) is \(markdownCode(names[cmp.first])) (\(pct(ranking[0].mean))), \(verdict) the runner-up \(markdownCode(names[cmp.second])) (difference \(pct(cmp.meanDifference)), p = \(p), n = \(cmp.n) subjects)."
             )
         }
         var methodsLine: [String] = []
@@ -214,14 +214,18 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
         )
     }
 
-    // Every community under one detector (the default one, when the sweep holds it).
-    if let d = e.detectors.firstIndex(of: StepDetector.chosenOnWeAllWalk) {
+    // One detector for everyone, held out: each subject scored with the detector chosen on every
+    // other subject of every community (the fold behind the default; a subject who walked with two
+    // aids is scored on each aid's walks under the same choice).
+    let acrossFolds = leaveOneSubjectOut(e, community: nil)
+    if !acrossFolds.isEmpty {
+        let chosenFor = Dictionary(acrossFolds.map { ($0.subject, $0.chosen) }, uniquingKeysWith: { a, _ in a })
         var perCommunity: [String: [Double]] = [:]
         details +=
-            "## One detector for everyone\n\nThe default detector \(markdownCode(names[d])) on every subject (metric-1 error per subject; n = subjects).\n\n"
+            "## One detector for everyone, each subject held out\n\nEach subject scored with the detector chosen on all other subjects, whatever their aid (the choice behind the default detector; metric-1 error per subject; n = subjects).\n\n"
         details += "| community | n | metric 1 error | 95 % CI | metric 3 error | cadence (steps/s) |\n|---|---|---|---|---|---|\n"
         for c in e.communities {
-            let scores = e.subjects(in: c).compactMap { e.subjectScore($0, community: c, detector: d) }
+            let scores = e.subjects(in: c).compactMap { s in chosenFor[s].flatMap { e.subjectScore(s, community: c, detector: $0) } }
             guard !scores.isEmpty else { continue }
             let e1 = scores.map(\.metric1Error)
             perCommunity[c] = e1
@@ -236,7 +240,7 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
                 mean1: mc, sd1: Statistics.standardDeviation(cane), n1: cane.count, mean2: ms, sd2: Statistics.standardDeviation(sighted),
                 n2: sighted.count)
             findings.append(
-                "With one detector for everyone (\(markdownCode(names[d]))), cane users' step-count error is \(ms > 0 ? String(format: "%.2f×", mc / ms) : "–") the sighted walkers' (\(pct(mc)), n = \(cane.count) vs \(pct(ms)), n = \(sighted.count) subjects; Welch t test p = \(test.map { String(format: "%.3g", $0.pTwoSided) } ?? "–"))."
+                "With one detector chosen across communities (each subject held out), cane users' step-count error is \(ms > 0 ? String(format: "%.2f×", mc / ms) : "–") the sighted walkers' (\(pct(mc)), n = \(cane.count) vs \(pct(ms)), n = \(sighted.count) subjects; Welch t test p = \(test.map { String(format: "%.3g", $0.pTwoSided) } ?? "–"))."
             )
         }
     }
