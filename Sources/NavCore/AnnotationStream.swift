@@ -39,6 +39,18 @@ public struct AnnotationStream: Sendable, Equatable {
 
     public var count: Int { start.count }
 
+    /// The names of the hand-annotated streams a walk's scores read (`import weallwalk` writes them).
+    public enum WalkStream {
+        /// Heel strikes (instants, labelled with the foot).
+        public static let heelStrikes = "steps"
+        /// Straight segments (intervals labelled `ID DIRECTION`).
+        public static let straightSegments = "straight_segments"
+        /// Turns (intervals, value = signed nominal angle in degrees, + left).
+        public static let turns = "turns"
+        /// Events (intervals, free-text labels: "touches wall", "stops", …).
+        public static let events = "events"
+    }
+
     /// The characters a stream name may use: it becomes an HDF5 path component and a file-name
     /// part, so nothing else is allowed.
     public static func isValidName(_ name: String) -> Bool {

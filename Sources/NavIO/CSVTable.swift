@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 
 /// A CSV file with a header row, scanned once as bytes by navbench's own scanner (no String
 /// per cell): rows are byte ranges of the file, numeric columns are parsed on request with
@@ -265,14 +266,6 @@ public struct CSVTable: Sendable {
     }
     var s = x.description
     s.withUTF8 { out.append(contentsOf: $0) }
-}
-
-/// Shortest text that reads back as the same double (Swift's round-trip `description`),
-/// integers without a decimal point, NaN as `nan`.
-public func formatNumber(_ x: Double) -> String {
-    if x.isNaN { return "nan" }
-    if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
-    return x.description
 }
 
 package func csvField(_ s: String) -> String {

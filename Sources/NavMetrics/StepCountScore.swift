@@ -65,11 +65,11 @@ public func scoreStepCount(
 ) -> StepCountScore {
     let strikes = heelStrikes.filter(\.isFinite).sorted()
     let detected = detections.filter(\.isFinite).sorted()
-    let cuts = mergedIntervals(events)
+    let cuts = unionOfIntervals(events)
     var score = StepCountScore()
     for segment in straightSegments where segment.end > segment.start {
         var segmentTrue = 0, segmentDetected = 0
-        for piece in subtracting(cuts, from: segment) {
+        for piece in pieces(of: segment, outside: cuts) {
             let s = slice(strikes, piece), d = slice(detected, piece)
             segmentTrue += s.count
             segmentDetected += d.count
@@ -92,8 +92,9 @@ public func scoreStepCount(
     return score
 }
 
-/// The union of intervals, sorted, overlapping or touching ones joined.
-func mergedIntervals(_ intervals: [TimeSpan]) -> [TimeSpan] {
+/// The union of intervals, sorted, overlapping or touching ones joined; empty (zero-length) and
+/// non-finite ones left out.
+public func unionOfIntervals(_ intervals: [TimeSpan]) -> [TimeSpan] {
     var out: [TimeSpan] = []
     for i in intervals.filter({ $0.start.isFinite && $0.end.isFinite && $0.end > $0.start }).sorted(by: { $0.start < $1.start }) {
         if let last = out.last, i.start <= last.end {
@@ -105,8 +106,9 @@ func mergedIntervals(_ intervals: [TimeSpan]) -> [TimeSpan] {
     return out
 }
 
-/// What remains of `segment` with the (merged, sorted) `cuts` removed: closed pieces of positive length.
-func subtracting(_ cuts: [TimeSpan], from segment: TimeSpan) -> [TimeSpan] {
+/// What remains of `segment` with `cuts` (a `unionOfIntervals`) removed: closed pieces of positive
+/// length — a straight segment without its annotated events (WeAllWalk's protocol).
+public func pieces(of segment: TimeSpan, outside cuts: [TimeSpan]) -> [TimeSpan] {
     var pieces: [TimeSpan] = []
     var a = segment.start
     for c in cuts where c.end >= a && c.start <= segment.end {

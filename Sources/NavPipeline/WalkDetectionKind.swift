@@ -49,7 +49,9 @@ public struct WalkDetectionKind: ResultKind {
     public func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
         if let streams = plan.inputs.entries[unit.input]?.streams, !streams.contains(.imu) { return .notApplicable("no IMU stream") }
         let session = try plan.session(unit.input)
-        guard session.annotation(AnnotatedWalk.stepsStream) != nil, session.annotation(AnnotatedWalk.straightStream) != nil else {
+        guard session.annotation(AnnotationStream.WalkStream.heelStrikes) != nil,
+            session.annotation(AnnotationStream.WalkStream.straightSegments) != nil
+        else {
             return .notApplicable("no hand-annotated steps and straight segments")
         }
         let walk = try annotatedWalk(session, file: fileName(of: unit.input))

@@ -22,18 +22,6 @@ public struct AnnotatedWalk: Sendable {
     /// The path walked (session attribute `path`), "" when unknown.
     public var path: String = ""
 
-    /// The annotation streams read, by name (`import weallwalk` writes them).
-    public static let stepsStream = "steps", straightStream = "straight_segments", eventsStream = "events", turnsStream = "turns"
-}
-
-/// The community a mobility aid's walkers are reported in.
-public func community(ofMobilityAid aid: String?) -> String {
-    switch aid {
-    case "long cane": return "cane"
-    case "guide dog": return "guide-dog"
-    case "none": return "sighted"
-    default: return "unknown"
-    }
 }
 
 /// A session as an annotated walk: it needs an `imu` stream and the hand-annotated streams
@@ -50,20 +38,28 @@ public func annotatedWalk(_ session: Session, file: String) throws(TraceError) -
         }
         return a
     }
-    let steps = try stream(AnnotatedWalk.stepsStream)
-    let straight = try stream(AnnotatedWalk.straightStream)
-    let events = session.annotation(AnnotatedWalk.eventsStream)
-    let turns = session.annotation(AnnotatedWalk.turnsStream)
+    let steps = try stream(AnnotationStream.WalkStream.heelStrikes)
+    let straight = try stream(AnnotationStream.WalkStream.straightSegments)
+    let events = session.annotation(AnnotationStream.WalkStream.events)
+    let turns = session.annotation(AnnotationStream.WalkStream.turns)
     var turnList: [(span: TimeSpan, nominal: Double)] = []
     if let turns {
         guard let v = turns.value else {
             throw TraceError(.missing, file: file, object: "/annotations/turns/value", "turns need their signed nominal angle (degrees) as values")
         }
-        for i in 0..<turns.count where v[i].isFinite { turnList.append((TimeSpan(turns.start[i], turns.end[i]), v[i])) }
+        for i in 0..<turns.count where v[i].isFinite {
+            // A value of the file: bounded here, where it becomes a nominal angle (GaitFit groups by it).
+            guard abs(v[i]) <= 360 else {
+                throw TraceError(
+                    .badValue, file: file, object: "/annotations/turns/value",
+                    "row \(i): \(formatNumber(v[i]))°; a turn's nominal angle lies within ±360° (NaN for none)")
+            }
+            turnList.append((TimeSpan(turns.start[i], turns.end[i]), v[i]))
+        }
     }
     return AnnotatedWalk(
         file: file, subject: session.attributes["subject"] ?? session.metadata.sessionID,
-        community: community(ofMobilityAid: session.attributes["mobility_aid"]), imu: imu,
+        community: session.attributes["mobility_aid"].flatMap(MobilityAid.init(rawValue:))?.community ?? "unknown", imu: imu,
         straightSegments: zip(straight.start, straight.end).map { TimeSpan($0, $1) },
         events: events.map { zip($0.start, $0.end).map { TimeSpan($0, $1) } } ?? [], heelStrikes: steps.start, turns: turnList,
         straightLabels: straight.label, eventLabels: events?.label ?? [], path: session.attributes["path"] ?? "")

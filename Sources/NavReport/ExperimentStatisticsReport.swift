@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 import NavIO
 import NavStatistics
 

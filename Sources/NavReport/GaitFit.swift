@@ -28,7 +28,7 @@ public enum GaitFit {
     public static let wallKeywords = ["wall"]
 
     /// One walk's measurements (NaN where the walk has none: no turn of that angle).
-    public struct WalkMeasures: Sendable, Equatable {
+    public struct WalkMeasures: Sendable {
         public var strikes = 0
         public var straightSeconds = 0.0
         public var stepIntervals: [Double] = []
@@ -41,13 +41,6 @@ public enum GaitFit {
         public var stops = 0
         public var wallContacts = 0
         public var minutesWalked = 0.0
-
-        public static func == (a: WalkMeasures, b: WalkMeasures) -> Bool {
-            a.strikes == b.strikes && a.straightSeconds == b.straightSeconds && a.stepIntervals == b.stepIntervals
-                && a.segmentTimes.map(\.key) == b.segmentTimes.map(\.key) && a.segmentTimes.map(\.seconds) == b.segmentTimes.map(\.seconds)
-                && a.turnDurations == b.turnDurations && a.turnRates == b.turnRates && a.headingSpreads == b.headingSpreads
-                && a.stops == b.stops && a.wallContacts == b.wallContacts && a.minutesWalked == b.minutesWalked
-        }
     }
 
     /// The building a WeAllWalk path lies in (T1–T4: one, T5–T6: another): segment ids recur within one.
@@ -61,7 +54,7 @@ public enum GaitFit {
     public static func measure(_ walk: AnnotatedWalk) -> WalkMeasures {
         var m = WalkMeasures()
         let strikes = walk.heelStrikes.sorted()
-        let cuts = walk.events.sorted { $0.start < $1.start }
+        let cuts = unionOfIntervals(walk.events)
         // Heading (deg) from the rate about gravity, integrated by trapezoids.
         let t = walk.imu.timestamps
         var heading: [Double] = []
@@ -77,15 +70,7 @@ public enum GaitFit {
         for (i, seg) in walk.straightSegments.enumerated() where seg.end > seg.start {
             let id = i < walk.straightLabels.count ? String(walk.straightLabels[i].split(separator: " ").first ?? "") : ""
             m.segmentTimes.append((building(ofPath: walk.path) + "/" + id, seg.end - seg.start))
-            // Pieces without events.
-            var a = seg.start
-            var pieces: [TimeSpan] = []
-            for c in cuts where c.end > c.start && c.end >= a && c.start <= seg.end {
-                if c.start > a { pieces.append(TimeSpan(a, c.start)) }
-                a = max(a, c.end)
-            }
-            if seg.end > a { pieces.append(TimeSpan(a, seg.end)) }
-            for p in pieces {
+            for p in pieces(of: seg, outside: cuts) {
                 let inside = strikes.filter { $0 >= p.start && $0 <= p.end }
                 m.strikes += inside.count
                 m.straightSeconds += p.end - p.start

@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 import NavIO
 
 /// One number of one run in one configuration: a row of `metrics.csv` (tidy long form).

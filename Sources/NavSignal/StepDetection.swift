@@ -37,6 +37,8 @@ public struct StepDetector: Sendable, Equatable, CustomStringConvertible {
     public var threshold: Double
     /// A peak's least height above the local mean, m/s² (peak detector; rejects standing still).
     public var minimumHeight: Double
+    /// The local statistics' window unless given, seconds.
+    public static let defaultWindow = 2.0
     /// The local mean and standard deviation's centred window, seconds; 0 for fixed thresholds
     /// (peak: `minimumHeight` above the walk's mean, as `find_peaks(height=…)`; crossings: a band
     /// of ±`threshold` signal units).
@@ -44,7 +46,7 @@ public struct StepDetector: Sendable, Equatable, CustomStringConvertible {
 
     public init(
         method: Method = .peak, signal: AccelerationSignal = .magnitude, filter: FilterSpec? = nil, minimumInterval: Double = 0.3,
-        threshold: Double = 0.5, minimumHeight: Double = 0.5, window: Double = 2.0
+        threshold: Double = 0.5, minimumHeight: Double = 0.5, window: Double = StepDetector.defaultWindow
     ) {
         self.method = method; self.signal = signal; self.filter = filter; self.minimumInterval = minimumInterval
         self.threshold = threshold; self.minimumHeight = minimumHeight; self.window = window
@@ -61,9 +63,9 @@ public struct StepDetector: Sendable, Equatable, CustomStringConvertible {
     /// source of a detected-steps annotation stream and a row label in reports.
     public var description: String {
         var s = method == .gyroscope ? method.rawValue : "\(method.rawValue)/\(signal.rawValue)"
-        s += " filter=\(filter?.text ?? "none") interval=\(formatDecimal(minimumInterval)) k=\(formatDecimal(threshold))"
-        if method == .peak { s += " height=\(formatDecimal(minimumHeight))" }
-        if window != 2 { s += " window=\(formatDecimal(window))" }
+        s += " filter=\(filter?.text ?? "none") interval=\(formatNumber(minimumInterval)) k=\(formatNumber(threshold))"
+        if method == .peak { s += " height=\(formatNumber(minimumHeight))" }
+        if window != Self.defaultWindow { s += " window=\(formatNumber(window))" }
         return s
     }
 
@@ -132,14 +134,8 @@ public struct StepDetectionError: Error, Sendable, Equatable, CustomStringConver
     public init(_ d: String) { description = d }
 }
 
-/// 1 / the median interval of a time axis (Hz).
-func medianSampleRate(_ t: [Double]) -> Double {
-    guard t.count >= 2 else { return .nan }
-    var d = zip(t.dropFirst(), t).map { $0 - $1 }
-    d.sort()
-    let m = d.count % 2 == 1 ? d[d.count / 2] : (d[d.count / 2 - 1] + d[d.count / 2]) / 2
-    return 1 / m
-}
+/// 1 / the median positive interval of a time axis (Hz; infinite when there is none).
+func medianSampleRate(_ t: [Double]) -> Double { 1 / SamplingSummary(timestamps: t).medianInterval }
 
 /// The world's up direction in the device frame at each sample: from the attitude (device → world,
 /// +y up: Rᵀ·ŷ) when the stream has one, else the accelerometer low-passed over 1 s (the specific
@@ -171,7 +167,8 @@ func principalAxisComponent(_ v: [Vector3]) -> [Double] {
 }
 
 /// Mean and population standard deviation of `x` over the centred window [i − half, i + half]
-/// (cut at the ends), by running sums in two passes over compensated differences.
+/// (cut at the ends), by prefix sums (of the values, and of their squares about the overall mean, which bounds the
+/// cancellation).
 ///
 /// - Complexity: O(n).
 public func centredMoments(_ x: [Double], half: Int) -> (mean: [Double], std: [Double]) {
@@ -216,12 +213,4 @@ func hysteresisCrossings(_ x: [Double], _ t: [Double], band: [Double], minimumIn
         }
     }
     return out
-}
-
-/// A decimal without trailing zeros (0.3, 2, 0.25) for labels.
-func formatDecimal(_ x: Double) -> String {
-    if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
-    var s = String(format: "%.6g", x)
-    if s.contains("."), !s.contains("e") { while s.hasSuffix("0") { s.removeLast() } }
-    return s
 }

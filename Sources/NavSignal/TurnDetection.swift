@@ -56,7 +56,7 @@ public struct TurnDetector: Sendable, Equatable, CustomStringConvertible {
     public static let chosenOnWeAllWalk = TurnDetector(onsetRate: 15, releaseRate: 8, smoothing: 2, minimumAngle: 60)
 
     public var description: String {
-        "vertical-rate onset=\(formatDecimal(onsetRate)) release=\(formatDecimal(releaseRate)) smoothing=\(formatDecimal(smoothing)) min-angle=\(formatDecimal(minimumAngle))"
+        "vertical-rate onset=\(formatNumber(onsetRate)) release=\(formatNumber(releaseRate)) smoothing=\(formatNumber(smoothing)) min-angle=\(formatNumber(minimumAngle))"
     }
 
     public func problem() -> String? {
@@ -80,9 +80,7 @@ public struct TurnDetector: Sendable, Equatable, CustomStringConvertible {
         let up = upDirections(imu, sampleRate: rate)
         var w = zip(imu.gyroscope, up).map { $0.dot($1) * 180 / .pi }
         if removesBias {
-            var sorted = w
-            sorted.sort()
-            let m = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+            let m = quantile(w, 0.5)
             w = w.map { $0 - m }
         }
         return w
@@ -107,10 +105,10 @@ public struct TurnDetector: Sendable, Equatable, CustomStringConvertible {
             var lo = i, hi = i
             while lo > 0, s[lo - 1] * sign > releaseRate { lo -= 1 }
             while hi + 1 < s.count, s[hi + 1] * sign > releaseRate { hi += 1 }
+            // A run starts after the previous one ends: widening stops where the rate falls to
+            // the release rate, so runs of opposite signs never overlap.
             if let last = runs.last, last.sign == sign, t[lo] - t[last.hi] <= mergeGap {
                 runs[runs.count - 1].hi = hi
-            } else if let last = runs.last, lo <= last.hi {
-                runs[runs.count - 1].hi = max(last.hi, hi)  // an overlap of opposite signs cannot happen; kept safe
             } else {
                 runs.append((lo, hi, sign))
             }

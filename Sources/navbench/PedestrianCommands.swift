@@ -220,7 +220,7 @@ struct Turns: ParsableCommand {
             guard let imu = session.imu else { throw TraceError(.missing, file: file, object: "/imu", "no imu stream; turns are detected in it") }
             let turns = try d.detect(imu)
             // Scored against /annotations/turns alone (its values are the signed nominal angles).
-            let annotated = session.annotation(AnnotatedWalk.turnsStream).flatMap { a in
+            let annotated = session.annotation(AnnotationStream.WalkStream.turns).flatMap { a in
                 a.value.map { v in (0..<a.count).filter { v[$0].isFinite }.map { (span: TimeSpan(a.start[$0], a.end[$0]), nominal: v[$0]) } }
             }
             let score = annotated.map {

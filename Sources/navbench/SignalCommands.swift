@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavCore
 import NavIO
 import NavPipeline
 import NavSignal

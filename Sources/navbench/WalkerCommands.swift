@@ -134,24 +134,6 @@ struct WalkerFitCommand: ParsableCommand {
     }
 }
 
-/// The estimates as a fixed-width table: parameter, value, 95 % CI, n and what n counts, unit.
-func walkerEstimateTable(_ estimates: [WalkerParameterEstimate]) -> String {
-    func col(_ s: String, _ n: Int, right: Bool = false) -> String {
-        let pad = String(repeating: " ", count: max(0, n - s.count))
-        return right ? pad + s : s + pad
-    }
-    func num(_ x: Double) -> String { x.isFinite ? String(format: "%.4g", x) : "–" }
-    var lines = [
-        col("parameter", 26) + col("value", 10, right: true) + "  " + col("95 % CI", 22) + col("n", 6, right: true) + "  " + col("of", 20) + "unit"
-    ]
-    for e in estimates {
-        lines.append(
-            col(e.key, 26) + col(num(e.value), 10, right: true) + "  " + col("[\(num(e.low)), \(num(e.high))]", 22) + col(String(e.n), 6, right: true)
-                + "  " + col(e.counts, 20) + e.unit)
-    }
-    return lines.joined(separator: "\n")
-}
-
 struct WalkerRecoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",

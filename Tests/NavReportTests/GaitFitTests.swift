@@ -43,3 +43,33 @@ import Testing
         #expect(abs(sighted.value - 1) < 0.1)
     }
 }
+
+/// Values of a file bounded where they become domain values, and names from files escaped.
+@Suite struct GaitFitHostileInputTests {
+    func session(turn value: Double, subject: String = "3") -> Session {
+        let t = (0..<100).map { Double($0) * 0.04 }
+        var s = Session(
+            metadata: SessionMetadata(kind: .recording, sessionID: "w", routeID: "", venue: "", device: ""),
+            imu: IMUStream(timestamps: t, accelerometer: t.map { _ in Vector3(0, 9.8, 0) }, gyroscope: t.map { _ in Vector3(0, 0, 0) }))
+        s.annotations = [
+            AnnotationStream(name: "steps", kind: .instants, source: "x", start: [1, 1.5], label: ["L", "R"]),
+            AnnotationStream(name: "straight_segments", kind: .intervals, source: "x", start: [0.5], end: [2], label: ["1 E"]),
+            AnnotationStream(name: "turns", kind: .intervals, source: "x", start: [2], end: [3], label: ["1-2 T"], value: [value], valueUnits: "deg"),
+        ]
+        s.attributes = ["subject": subject, "mobility_aid": "long cane"]
+        return s
+    }
+
+    /// A turn of 1e300° (a valid trace: finite) would trap GaitFit's grouping by angle; it is one line.
+    @Test func aHugeNominalAngleIsOneLine() {
+        #expect(throws: TraceError.self) { try annotatedWalk(session(turn: 1e300), file: "w.h5") }
+        #expect((try? annotatedWalk(session(turn: -90), file: "w.h5")) != nil)
+    }
+
+    /// A subject id from a file holding terminal escapes is shown escaped in the estimate table.
+    @Test func subjectsAreEscapedInTheTable() throws {
+        let walk = try annotatedWalk(session(turn: 90, subject: "\u{1B}]0;pwned\u{07}"), file: "w.h5")
+        let table = walkerEstimateTable(GaitFit.estimates([walk], community: "cane"))
+        #expect(!table.contains("\u{1B}") && table.contains("\\u{1B}"))
+    }
+}

@@ -6,10 +6,7 @@ import NavIO
 import FoundationXML
 #endif
 
-/// The mobility aid of a walker, as WeAllWalk's file names code it.
-public enum MobilityAid: String, Sendable, CaseIterable, Codable {
-    case longCane = "long cane", guideDog = "guide dog", none
-
+extension MobilityAid {
     /// WeAllWalk's code: `WC` (white cane), `GD`, `NA`.
     public init?(weAllWalkCode: String) {
         switch weAllWalkCode {
@@ -17,15 +14,6 @@ public enum MobilityAid: String, Sendable, CaseIterable, Codable {
         case "GD": self = .guideDog
         case "NA": self = .none
         default: return nil
-        }
-    }
-
-    /// The community a result is reported for (WeAllWalk's protocol: cane, guide dog, sighted).
-    public var community: String {
-        switch self {
-        case .longCane: return "cane"
-        case .guideDog: return "guide-dog"
-        case .none: return "sighted"
         }
     }
 }
@@ -65,14 +53,9 @@ public enum WeAllWalkGyroscope: String, Sendable, CaseIterable {
     case deviceMotion = "device-motion"
 }
 
-/// The annotation streams a WeAllWalk walk file gives (`docs/pdr.md`).
-public enum WeAllWalkStreams {
-    public static let steps = "steps"
-    public static let straightSegments = "straight_segments"
-    public static let turns = "turns"
-    public static let events = "events"
-    public static let source = "hand-annotated (WeAllWalk: heel strikes from shoe-clipped IMUs, hand-checked; segments, turns, events by the authors)"
-}
+/// Who made the annotation streams a WeAllWalk walk file gives (`docs/pdr.md`).
+let weAllWalkAnnotationSource =
+    "hand-annotated (WeAllWalk: heel strikes from shoe-clipped IMUs, hand-checked; segments, turns, events by the authors)"
 
 /// Columns of a WeAllWalk phone file (`../shared/real-data/SOURCES.md`). Columns 39 (turn flag)
 /// and 40 (step flag) are the ground truth: they are never read.
@@ -247,7 +230,7 @@ public func importWeAllWalk(
 
 /// A walk's annotations as WeAllWalk's XML gives them.
 public struct WeAllWalkAnnotations: Sendable {
-    public struct Segment: Sendable, Equatable {
+    public struct Segment: Sendable {
         public var spatialID: String
         public var start: Double
         public var end: Double
@@ -256,11 +239,6 @@ public struct WeAllWalkAnnotations: Sendable {
         public var turnDegrees: Double?
         public var steps: [(foot: String, time: Double)]
         public var isStraight: Bool { turnDegrees == nil && !direction.hasPrefix("Turn") }
-
-        public static func == (a: Segment, b: Segment) -> Bool {
-            a.spatialID == b.spatialID && a.start == b.start && a.end == b.end && a.direction == b.direction
-                && a.turnDegrees == b.turnDegrees && a.steps.map(\.time) == b.steps.map(\.time) && a.steps.map(\.foot) == b.steps.map(\.foot)
-        }
     }
     public struct Event: Sendable, Equatable {
         public var start: Double
@@ -298,27 +276,31 @@ public struct WeAllWalkAnnotations: Sendable {
         var events: [(Double, Double, String)] = []
         for ev in self.events { if let (s, e) = inside(ev.start, ev.end) { events.append((s, e, ev.description)) } }
         straight.sort { $0.0 < $1.0 }; turns.sort { $0.0 < $1.0 }; events.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-        let src = WeAllWalkStreams.source
+        let src = weAllWalkAnnotationSource
         var out: [AnnotationStream] = []
         if !steps.isEmpty {
-            out.append(AnnotationStream(name: WeAllWalkStreams.steps, kind: .instants, source: src, start: steps.map(\.0), label: steps.map(\.1)))
+            out.append(
+                AnnotationStream(
+                    name: AnnotationStream.WalkStream.heelStrikes, kind: .instants, source: src, start: steps.map(\.0), label: steps.map(\.1)))
         }
         if !straight.isEmpty {
             out.append(
                 AnnotationStream(
-                    name: WeAllWalkStreams.straightSegments, kind: .intervals, source: src, start: straight.map(\.0), end: straight.map(\.1),
+                    name: AnnotationStream.WalkStream.straightSegments, kind: .intervals, source: src, start: straight.map(\.0),
+                    end: straight.map(\.1),
                     label: straight.map(\.2)))
         }
         if !turns.isEmpty {
             out.append(
                 AnnotationStream(
-                    name: WeAllWalkStreams.turns, kind: .intervals, source: src, start: turns.map(\.0), end: turns.map(\.1), label: turns.map(\.2),
+                    name: AnnotationStream.WalkStream.turns, kind: .intervals, source: src, start: turns.map(\.0), end: turns.map(\.1),
+                    label: turns.map(\.2),
                     value: turns.map(\.3), valueUnits: "deg"))
         }
         if !events.isEmpty {
             out.append(
                 AnnotationStream(
-                    name: WeAllWalkStreams.events, kind: .intervals, source: src, start: events.map(\.0), end: events.map(\.1),
+                    name: AnnotationStream.WalkStream.events, kind: .intervals, source: src, start: events.map(\.0), end: events.map(\.1),
                     label: events.map(\.2)))
         }
         let notes =
@@ -420,11 +402,11 @@ public func parseWeAllWalkAnnotations(_ path: String) throws(TraceError) -> WeAl
     return walk
 }
 
-/// A finite number from a whole token (no NUL, no trailing text): `Double(String)` alone
-/// would stop at a NUL.
+/// A finite number from a whole token: the decimal reader of every numeric text file
+/// (`parseDecimal`, correctly rounded; a NUL or trailing text is no number).
 func parseFiniteNumber(_ s: String) -> Double? {
-    guard !s.isEmpty, s.utf8.count <= 64, !s.utf8.contains(0), let v = Double(s), v.isFinite else { return nil }
-    return v
+    guard !s.isEmpty, s.utf8.count <= 64 else { return nil }
+    return Array(s.utf8).withUnsafeBufferPointer { parseDecimal($0) }.flatMap { $0.isFinite ? $0 : nil }
 }
 
 /// Collects the few elements a WeAllWalk walk file has; anything else is ignored.
