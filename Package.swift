@@ -116,7 +116,7 @@ let package = Package(
             name: "NavImport",
             dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavRosbag", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics", "NavSignal", "NavSim", "NavStatistics"]),
+        .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics", "NavSignal", "NavSim", "NavStatistics", "NavGuidance", "NavSynth"]),
         .target(
             name: "NavPipeline",
             dependencies: [
@@ -177,7 +177,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // Fixtures read by path (GaitFitTests: the gait reference of scripts/make_gait_fixtures.py).
-        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport"], exclude: ["Fixtures"]),
+        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport", "NavSim"], exclude: ["Fixtures"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
         .testTarget(

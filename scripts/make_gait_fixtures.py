@@ -3,6 +3,11 @@
 alone, independently of navbench's Swift code: the reference of GaitFitTests.
 
   .venv/bin/python scripts/make_gait_fixtures.py OUT.json [WEALLWALK_DIR]
+  .venv/bin/python scripts/make_gait_fixtures.py --all OUT.json [WEALLWALK_DIR]
+
+`--all`: every walk of the folder (the 60 shared walks), pooled per subject and aid (subject 1
+walked with a cane and with a guide dog), with the 45° and 180° turn segments too: the reference
+the built-in walkers fitted from WeAllWalk are derived from (WalkerValidationTests).
 
 For the six walks bundled in Datasets/real/weallwalk (path T1, left pocket): per subject the
 cadence on straight segments (events cut out), the step-time CV, the speed relative to the sighted
@@ -57,12 +62,16 @@ def walk(src, name):
         else:
             cuts.append([a, b])
     n, seconds, intervals, times, turn90 = 0, 0.0, [], [], []
+    turns = {45: [], 90: [], 180: []}
+    building = "T1-T4" if int(path[1:]) <= 4 else "T5-T6"
     for sid, a, b, turn, straight in segments:
         if not straight:
+            if turn is not None and b > a and round(abs(turn)) in turns:
+                turns[round(abs(turn))].append(b - a)
             if turn is not None and abs(turn) == 90 and b > a:
                 turn90.append(b - a)
             continue
-        times.append(("T1-T4/" + sid, b - a))
+        times.append((building + "/" + sid, b - a))
         start = a
         pieces = []
         for c0, c1 in cuts:
@@ -82,10 +91,45 @@ def walk(src, name):
     stops = sum("stop" in d.lower() for *_, d in events)
     walls = sum("wall" in d.lower() for *_, d in events)
     return {"walk": name, "subject": subject[2:], "community": COMMUNITY[aid], "strikes": n, "seconds": seconds,
-            "intervals": intervals, "times": times, "turn90": turn90, "minutes": minutes, "stops": stops, "walls": walls}
+            "intervals": intervals, "times": times, "turn90": turn90, "turns": turns, "minutes": minutes, "stops": stops, "walls": walls}
+
+
+def main_all(out, src):
+    names = sorted(f[len("iPhoneSensors_"):-4] for f in os.listdir(os.path.join(src, "sensor")) if f.endswith(".csv"))
+    walks = [walk(src, w) for w in names]
+    sighted = {}
+    for w in walks:
+        if w["community"] == "sighted":
+            for k, t in w["times"]:
+                sighted.setdefault(k, []).append(t)
+    reference = {k: statistics.median(v) for k, v in sighted.items()}
+    subjects = {}
+    for key in sorted({(w["subject"], w["community"]) for w in walks}):
+        ws = [w for w in walks if (w["subject"], w["community"]) == key]
+        iv = [x for w in ws for x in w["intervals"]]
+        ratios = [reference[k] / t for w in ws for k, t in w["times"] if k in reference]
+        minutes = sum(w["minutes"] for w in ws)
+        v = {"subject": key[0], "community": key[1], "walks": len(ws),
+             "cadence": sum(w["strikes"] for w in ws) / sum(w["seconds"] for w in ws),
+             "step_time_cv": statistics.stdev(iv) / statistics.fmean(iv),
+             "relative_speed": statistics.median(ratios),
+             "stop_rate": sum(w["stops"] for w in ws) / minutes,
+             "wall_contact_rate": sum(w["walls"] for w in ws) / minutes}
+        for angle in (45, 90, 180):
+            d = [x for w in ws for x in w["turns"][angle]]
+            if d:
+                v[f"turn_duration_{angle}"] = statistics.fmean(d)
+        subjects[key[0] + "/" + key[1]] = v
+    with open(out, "w") as f:
+        json.dump({"generator": "scripts/make_gait_fixtures.py --all", "source": "WeAllWalk (CC BY 4.0, Flores & Manduchi 2018)",
+                   "walks": len(walks), "subjects": subjects}, f, indent=1, sort_keys=True)
+        f.write("\n")
 
 
 def main():
+    if sys.argv[1] == "--all":
+        src = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "real-data", "weallwalk")
+        return main_all(sys.argv[2], src)
     out = sys.argv[1]
     src = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "real-data", "weallwalk")
     walks = [walk(src, w) for w in WALKS]

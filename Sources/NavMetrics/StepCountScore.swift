@@ -122,7 +122,15 @@ public func pieces(of segment: TimeSpan, outside cuts: [TimeSpan]) -> [TimeSpan]
 
 /// The elements of sorted `x` inside the closed interval.
 func slice(_ x: [Double], _ i: TimeSpan) -> ArraySlice<Double> {
-    x[lowerBound(x, i.start)..<upperBound(x, i.end)]
+    x[indices(of: x, within: i)]
+}
+
+/// The indices of sorted `x` whose elements lie inside the closed interval (binary search).
+///
+/// - Complexity: O(log n).
+public func indices(of x: [Double], within i: TimeSpan) -> Range<Int> {
+    let lo = lowerBound(x, i.start)
+    return lo..<max(lo, upperBound(x, i.end))
 }
 
 /// First index with x[k] ≥ v.

@@ -21,7 +21,9 @@ public struct AnnotatedWalk: Sendable {
     public var eventLabels: [String] = []
     /// The path walked (session attribute `path`), "" when unknown.
     public var path: String = ""
-
+    /// The heading about gravity (degrees, unwrapped) where it is known directly — a simulated
+    /// walk's; nil: integrated from `imu`'s rate about gravity (`GaitFit.measure`).
+    public var heading: (times: [Double], degrees: [Double])?
 }
 
 /// A session as an annotated walk: it needs an `imu` stream and the hand-annotated streams

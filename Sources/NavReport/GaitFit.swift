@@ -55,17 +55,17 @@ public enum GaitFit {
         var m = WalkMeasures()
         let strikes = walk.heelStrikes.sorted()
         let cuts = unionOfIntervals(walk.events)
-        // Heading (deg) from the rate about gravity, integrated by trapezoids.
-        let t = walk.imu.timestamps
+        // Heading (deg): given (a simulated walk), or the rate about gravity integrated by trapezoids.
+        var t = walk.imu.timestamps
         var heading: [Double] = []
-        if let w = try? TurnDetector().verticalRate(walk.imu) {
+        if let given = walk.heading, given.times.count == given.degrees.count {
+            (t, heading) = given
+        } else if let w = try? TurnDetector().verticalRate(walk.imu) {
             heading = [Double](repeating: 0, count: w.count)
             for k in 1..<max(1, w.count) { heading[k] = heading[k - 1] + (w[k - 1] + w[k]) / 2 * (t[k] - t[k - 1]) }
         }
         func headingRange(_ a: Double, _ b: Double) -> ArraySlice<Double> {
-            guard !heading.isEmpty else { return [] }
-            let lo = t.firstIndex { $0 >= a } ?? t.count, hi = (t.lastIndex { $0 <= b } ?? -1)
-            return lo <= hi ? heading[lo...hi] : []
+            heading.isEmpty ? [] : heading[indices(of: t, within: TimeSpan(a, b))]
         }
         for (i, seg) in walk.straightSegments.enumerated() where seg.end > seg.start {
             let id = i < walk.straightLabels.count ? String(walk.straightLabels[i].split(separator: " ").first ?? "") : ""
@@ -134,6 +134,15 @@ public enum GaitFit {
         return out
     }
 
+    /// The values of each subject of `community` (in subject order: numbers first), measured on
+    /// that aid's walks alone — a subject who walked with two aids (WeAllWalk's subject 1) is two
+    /// rows of two communities — with every sighted walk as the reference of relative speed.
+    public static func subjectValues(_ walks: [AnnotatedWalk], community: String) -> [(subject: String, values: [String: Double])] {
+        let inCommunity = Set(walks.filter { $0.community == community }.map(\.subject))
+        let own = perSubject(walks.filter { $0.community == community || !inCommunity.contains($0.subject) })
+        return inCommunity.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }.map { ($0, own[$0] ?? [:]) }
+    }
+
     /// The quantities in report order, with their units.
     public static let quantities: [(key: String, unit: String)] = [
         ("cadence", "steps/s"), ("step_time_cv", "1"), ("relative_speed", "× sighted"), ("turn_duration_45", "s"), ("turn_duration_90", "s"),
@@ -144,13 +153,11 @@ public enum GaitFit {
     /// The estimates of one community: each quantity's mean over subjects with a 95 % Student t
     /// interval (NaN bounds for one subject), n = subjects; `counts` names the subjects.
     public static func estimates(_ walks: [AnnotatedWalk], community: String) -> [WalkerParameterEstimate] {
-        let inCommunity = Set(walks.filter { $0.community == community }.map(\.subject))
-        // A subject who walked with two aids (WeAllWalk's subject 1) is measured on this aid's walks alone.
-        let own = perSubject(walks.filter { $0.community == community || !inCommunity.contains($0.subject) })
+        let own = subjectValues(walks, community: community)
         var out: [WalkerParameterEstimate] = []
         for (key, unit) in quantities {
-            let ids = inCommunity.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }.filter { own[$0]?[key] != nil }
-            let values = ids.map { own[$0]![key]! }
+            let measured = own.compactMap { s in s.values[key].map { (s.subject, $0) } }
+            let ids = measured.map(\.0), values = measured.map(\.1)
             guard !values.isEmpty else { continue }
             let ci = StudentTInterval(values)
             out.append(

@@ -127,6 +127,18 @@ public struct WalkLog: Sendable {
     public var seen: [Pose] = []
     /// What Clew's engine said and vibrated during the walk (what a replay on `seen` must give).
     public var heard: [GuidanceEvent] = []
+    /// The walker's heading ψ at each `truthTimes` entry, radians, never wrapped (a turn of 720°
+    /// reads as one): what a pocket phone's rate about gravity integrates to.
+    public var headings: [Double] = []
+    /// What an annotator would mark (docs/navigator.md, "The simulated walk measured as a real
+    /// one"): the time of each step, each wall contact (from touching to leaving the wall), and
+    /// each stop to seek the pulse, each turn on a spoken instruction over 22.5° — from hearing it to the end of the rotation,
+    /// with the turn the walker understood (radians, + = right).
+    public var stepTimes: [Double] = []
+    public var wallContacts: [(start: Double, end: Double)] = []
+    /// Stops to sweep for Clew's on-track pulse (seeking), from stopping to walking on.
+    public var seeking: [(start: Double, end: Double)] = []
+    public var turns: [(start: Double, end: Double, commanded: Double)] = []
 }
 
 /// Simulates one blind walker guided by Clew along `scenario`: the walker (`NavigatorProfile`)
@@ -200,6 +212,7 @@ struct ClosedLoopWalker {
     var vioLast: Vector3
     var seen: Pose
     var inContact = false
+    var wasSeeking = false
     var contacts = 0
     var pathLength = 0.0
     var falseArrivals = 0
@@ -309,7 +322,13 @@ struct ClosedLoopWalker {
             }
             if mode != .stopped && t > timeLimit { lost = true; mode = .stopped }
             if recordPath && engine.tick % 10 == 0 { path.append(Vector3(x, y, z)) }
-            if log != nil { logTruth() }
+            if log != nil {
+                logTruth()
+                if mode == .seeking {
+                    if wasSeeking { log!.seeking[log!.seeking.count - 1].end = t } else { log!.seeking.append((t, t)) }
+                }
+                wasSeeking = mode == .seeking
+            }
             if engine.tick % 10 == 0 && mode != .waiting && mode != .stopped {
                 deviations.append(s.trueRoute.distanceToRoute(Vector3(x, y, z)))
             }
@@ -323,6 +342,7 @@ struct ClosedLoopWalker {
         guard log != nil else { return }
         log!.truthTimes.append(t)
         log!.truth.append(truePose)
+        log!.headings.append(yaw)
     }
 
     /// Logs what the phone sees at `t` (when a log is kept).
@@ -343,6 +363,7 @@ struct ClosedLoopWalker {
             let remaining = Angle.wrapToPi(turnTarget - yaw)
             if rate <= 0 || abs(remaining) <= rate {
                 yaw = turnTarget; mode = .walking; lastPulseFelt = t; lastHeard = t
+                endLoggedTurn()
             } else {
                 yaw += remaining > 0 ? rate : -rate
             }
@@ -361,6 +382,7 @@ struct ClosedLoopWalker {
             stepProgress += d
             if stepProgress >= w.stepLength {
                 stepProgress -= w.stepLength
+                log?.stepTimes.append(t)
                 // Kallie et al.: each step's direction error (bias + variable) turns the heading;
                 // positive = to the right, i.e. a smaller ψ.
                 yaw -= bias + stepStd * stepRNG.gaussian()
@@ -371,7 +393,11 @@ struct ClosedLoopWalker {
             let m = walls?.move(x: x, z: z, dx: d * dirX, dz: d * dirZ) ?? (x: x + d * dirX, z: z + d * dirZ, contact: false)
             pathLength += Double.hypot(m.x - x, m.z - z)
             x = m.x; z = m.z
-            if m.contact && !inContact { contacts += 1 }
+            if m.contact && !inContact {
+                contacts += 1
+                log?.wallContacts.append((t, t))
+            }
+            if m.contact, let last = log?.wallContacts.indices.last { log!.wallContacts[last].end = t }
             inContact = m.contact
             if !flatRoute { updateHeight() }
         }
@@ -395,6 +421,12 @@ struct ClosedLoopWalker {
         y = bestY
         heightSegment = bestSeg
         pathLength += abs(y - old)
+    }
+
+    /// Ends the logged turns still open (their rotation just finished).
+    mutating func endLoggedTurn() {
+        guard log != nil else { return }
+        for i in log!.turns.indices where log!.turns[i].end.isNaN { log!.turns[i].end = t }
     }
 
     /// The phone's estimate: VIO drift on the true motion, then registration.
@@ -441,6 +473,8 @@ struct ClosedLoopWalker {
         case .instruction, .correction:
             let c = w.commandedTurn(e, sixSectorWording: p.sixSectorWording), u = draws(e)
             pending.append((t + reaction(u.reaction), .turn(c, u.turn)))
+            // One turn per manoeuvre: a direction heard before the last one was carried out joins it.
+            if e.kind == .instruction && abs(c) > 22.5 * deg && (log?.turns.last.map { !$0.end.isNaN } ?? true) { log?.turns.append((t, .nan, c)) }
         case .pulse:
             lastPulseFelt = t
             if mode == .seeking { pending.append((t + w.hapticReactionSeconds, .stopSeeking)) }
@@ -487,6 +521,7 @@ struct ClosedLoopWalker {
                 lastHeard = t
                 if w.turnRateDegreesPerSecond <= 0 {
                     yaw = turnTarget; updateDirection(); mode = .walking; lastPulseFelt = t
+                    endLoggedTurn()
                 } else {
                     mode = .turning
                 }

@@ -72,10 +72,13 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     public init() {}
 
     /// The named profiles.
-    public static let names = ["ideal", "cane", "guide-dog"]
+    public static let names = ["ideal", "cane", "guide-dog"] + weAllWalkProfiles.map(\.name)
 
-    /// A named profile: `ideal` (no noise, exact angles, no delays), `cane`, `guide-dog`.
+    /// A named profile: `ideal` (no noise, exact angles, no delays), `cane`, `guide-dog` (walking
+    /// and turning assumed), and those whose walking and turning are fitted from WeAllWalk:
+    /// `cane-weallwalk`, `guide-dog-weallwalk`, `sighted` (WeAllWalkProfiles.swift).
     public static func named(_ name: String) -> NavigatorProfile? {
+        if let fitted = weAllWalkProfile(name) { return fitted }
         var p = NavigatorProfile()
         p.name = name
         switch name {

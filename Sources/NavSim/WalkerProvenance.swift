@@ -11,6 +11,8 @@ public enum WalkerParameterSource: Sendable, Equatable {
     case setInSpec
     /// Read from a walker profile file (`@FILE`), with the source the file states.
     case fromFile(String)
+    /// Fitted from real walkers (how, from whom, n).
+    case fitted(String)
 
     /// One short phrase for a report's table.
     public var text: String {
@@ -19,7 +21,7 @@ public enum WalkerParameterSource: Sendable, Equatable {
         case .assumed(let n): return "assumed" + (n.isEmpty ? "" : " (" + n + ")")
         case .modellingChoice(let n): return "modelling choice" + (n.isEmpty ? "" : " (" + n + ")")
         case .setInSpec: return "set in the spec"
-        case .fromFile(let n): return n
+        case .fromFile(let n), .fitted(let n): return n
         }
     }
 }
@@ -106,9 +108,13 @@ extension NavigatorProfile {
                 source = .fromFile(fromFile)
             } else if overridden.contains(p.key) {
                 source = .setInSpec
+            } else if let fitted = Self.fittedSource(base: base, key: p.key) {
+                source = .fitted(fitted)
             } else if base == "ideal" && value == 0 {
                 // The ideal walker's errors, spreads and delays are zero: nothing about people.
                 source = .modellingChoice("no error or delay by construction")
+            } else if base == "sighted" && value == 0 && (p.key.hasPrefix("over_rotation") || p.key == "seek_after") {
+                source = .modellingChoice("a sighted walker sees where to turn and where the corridor goes")
             }
             return WalkerParameter(key: p.key, unit: p.unit, value: value, source: source)
         }

@@ -12,7 +12,7 @@ struct WalkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "walker",
         abstract: "Walker models: fit one to logged walks, or check that a route identifies a walker's parameters.",
-        subcommands: [WalkerFitCommand.self, WalkerRecoverCommand.self])
+        subcommands: [WalkerFitCommand.self, WalkerRecoverCommand.self, WalkerValidateCommand.self])
 }
 
 /// The walker the fitted values are set on: how it hears a direction (exact angles, bear angle).
@@ -69,13 +69,7 @@ struct WalkerFitCommand: ParsableCommand {
 
     /// `--imu`: gait and turning of annotated walks, per community (docs/navigator.md).
     func runIMU() throws {
-        var walks: [AnnotatedWalk] = [], failures: [String] = []
-        for path in imuWalks {
-            do { walks.append(try annotatedWalk(try readTrace(at: path, policy: commandLineReadPolicy), file: fileName(of: path))) } catch {
-                failures.append("\(error)")
-            }
-        }
-        for f in failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
+        let (walks, failures) = readAnnotatedWalks(imuWalks)
         let present = Set(walks.map(\.community))
         let communities = ["cane", "guide-dog", "sighted"].filter { (c: String) -> Bool in present.contains(c) && (aid.map { $0 == c } ?? true) }
         struct Community: Encodable { var aid: String, walks: Int, estimates: [WalkerParameterEstimate] }
@@ -130,6 +124,67 @@ struct WalkerFitCommand: ParsableCommand {
             print(walkerEstimateTable(fit.estimates))
             for n in fit.notes { print("note: \(n)") }
         }
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// Annotated walks read from trace files; a file that cannot be read is one error line.
+func readAnnotatedWalks(_ paths: [String]) -> (walks: [AnnotatedWalk], failures: [String]) {
+    var walks: [AnnotatedWalk] = [], failures: [String] = []
+    for path in paths {
+        do { walks.append(try annotatedWalk(try readTrace(at: path, policy: commandLineReadPolicy), file: fileName(of: path))) } catch {
+            failures.append("\(error)")
+        }
+    }
+    for f in failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
+    return (walks, failures)
+}
+
+struct WalkerValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "The walker model against real walkers: simulated walks on corridors shaped like theirs, measured as theirs.",
+        discussion:
+            "Simulated cane, guide-dog and sighted walkers (the profiles fitted from WeAllWalk unless --walker names others) walk corridors shaped like the paths of the sighted walks given, under Clew's guidance; their walks are annotated and measured as the real ones (walker fit --imu). Prints, per aid and quantity, the real subjects' values and CI, the simulated distribution, whether the simulated mean lies inside the real CI, and leave-one-subject-out coverage (docs/navigator.md, \"The simulated walk measured as a real one\")."
+    )
+
+    @Argument(help: "Annotated walks (.h5 from import weallwalk), sighted walks among them.") var walks: [String]
+    @Option(
+        name: .customLong("walker"), parsing: .upToNextOption,
+        help: "AID=WALKER pairs replacing the defaults (cane=cane-weallwalk guide-dog=guide-dog-weallwalk sighted=sighted).")
+    var walkers: [String] = []
+    @Option(help: "Simulated subjects per aid.") var subjects = 10
+    @Option(help: "Seed of the simulated walks.") var seed: UInt64 = 1
+
+    func validate() throws {
+        guard !walks.isEmpty, walks.count <= 100_000 else { throw ValidationError("expected 1 to 100000 annotated walks, got \(walks.count)") }
+        guard (2...1000).contains(subjects) else { throw ValidationError("--subjects must be from 2 to 1000, got \(subjects)") }
+        _ = try chosenWalkers()
+    }
+
+    func chosenWalkers() throws -> [(community: String, walker: NavigatorProfile)] {
+        var chosen = WalkerValidation.defaultWalkers
+        for pair in walkers {
+            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2, let i = chosen.firstIndex(where: { $0.community == kv[0] }) else {
+                throw ValidationError("--walker \(escapedForMessage(pair)): expected AID=WALKER with AID cane, guide-dog or sighted")
+            }
+            chosen[i].walker = kv[1]
+        }
+        return try chosen.map { c in
+            do { return (c.community, try walkerProfile(parsing: c.walker)) } catch { throw ValidationError("--walker \(error)") }
+        }
+    }
+
+    func run() throws {
+        let (real, failures) = readAnnotatedWalks(walks)
+        let shapes = WalkerValidation.pathShapes(real)
+        guard !shapes.isEmpty else {
+            printError("navbench: error: no sighted walk with a path and straight segments among the walks; the corridors are shaped from them")
+            throw ExitCode(1)
+        }
+        let simulated = WalkerValidation.simulate(shapes, walkers: try chosenWalkers(), subjects: subjects, seed: seed)
+        print(WalkerValidation.markdown(WalkerValidation.rows(real: real, simulated: simulated)), terminator: "")
         if !failures.isEmpty { throw ExitCode(1) }
     }
 }

@@ -105,6 +105,25 @@ import Testing
         #expect(refused.status == 64)
     }
 
+    /// `walker validate`: the table (header, a row per aid and quantity measured on the real
+    /// walks), byte-identical on rerun, and one line for a bad walker or walks without a sighted
+    /// one to shape the corridor. WalkerValidationTests checks the numbers.
+    @Test func walkerValidatePrintsTheTable() throws {
+        let r = try navbench(["walker", "validate"] + walks + ["--subjects", "3"])
+        #expect(r.status == 0 && r.err.isEmpty, "\(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("| aid | quantity | unit | real subjects | real mean [95 % CI] (n) |") == true)
+        for aid in ["cane", "guide-dog", "sighted"] {
+            #expect(lines.contains { $0.hasPrefix("| \(aid) | `cadence` | steps/s | ") && $0.contains("(3) |") })
+            #expect(lines.filter { $0.hasPrefix("| \(aid) | ") }.count == 8)  // path T1 has 90° turns only
+        }
+        #expect(try navbench(["walker", "validate"] + walks + ["--subjects", "3"]).out == r.out)
+        let bad = try navbench(["walker", "validate", walks[0], "--walker", "wheelchair=cane"])
+        #expect(bad.status == 64 && bad.err.contains("expected AID=WALKER"))
+        let noSighted = try navbench(["walker", "validate", walks[0]])
+        #expect(noSighted.status == 1 && noSighted.err.hasSuffix("the corridors are shaped from them\n"))
+    }
+
     @Test func psdOnTheMagnitudeSaysWhatItsPeakIs() throws {
         let r = try navbench(["psd", walks[0], "--stream", "imu/accelerometer", "--magnitude"])
         #expect(r.status == 0)

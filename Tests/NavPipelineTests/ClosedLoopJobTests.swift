@@ -73,7 +73,9 @@ import Testing
         #expect(
             throws: SpecError(
                 file: "t.yaml", key: "closed_loop.walker",
-                problem: "walker 'wheelchair': unknown profile 'wheelchair' (expected ideal, cane, guide-dog, optionally :key=value,…)")
+                problem:
+                    "walker 'wheelchair': unknown profile 'wheelchair' (expected ideal, cane, guide-dog, cane-weallwalk, guide-dog-weallwalk, sighted, optionally :key=value,…)"
+            )
         ) {
             try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["walker=wheelchair"])
         }
