@@ -139,9 +139,10 @@ func closedLoopSection(
         md +=
             "\n### All routes (pooled)\n\nEvery walker of a configuration on every route: success rate [Wilson 95 %], then means "
             + "[Student t 95 %] of the end-of-route error, SPL (success weighted by path length), PPWS (percent of the profile's "
-            + "preferred speed) and the mean deviation from the route (docs/guidance.md).\n\n"
-            + "| guidance | walkers | success rate | end-of-route error (m) | SPL (fraction) | PPWS (percent) | route deviation (m) |\n"
-            + "|---|---:|---|---|---|---|---|\n"
+            + "preferred speed), the mean deviation from the route, and nDTW and SDTW (how closely the walk follows the route, "
+            + "Ilharco et al. 2019; docs/guidance.md).\n\n"
+            + "| guidance | walkers | success rate | end-of-route error (m) | SPL (fraction) | PPWS (percent) | route deviation (m) | nDTW | SDTW |\n"
+            + "|---|---:|---|---|---|---|---|---|---|\n"
         for (ci, c) in configs.enumerated() {
             let mine = cells.filter { $0.configuration == ci }.compactMap { walkers($0) }
             let n = mine.map(\.success.count).reduce(0, +)
@@ -159,7 +160,7 @@ func closedLoopSection(
                 "| \(markdownInline(c.label)) | \(n) | " + String(format: "%.2f [%.2f, %.2f]", w.proportion, w.low, w.high) + " | "
                 + [
                     interval(mine.flatMap(\.endOfRouteError), 2), interval(mine.flatMap(\.spl), 2), interval(mine.flatMap(\.ppws), 1),
-                    interval(mine.flatMap(\.routeDeviation), 2),
+                    interval(mine.flatMap(\.routeDeviation), 2), interval(mine.flatMap(\.ndtw), 2), interval(mine.flatMap(\.sdtw), 2),
                 ].joined(separator: " | ") + " |\n"
         }
         md += closedLoopComparisonMarkdown(comparisons.filter { $0.route == allRoutesLabel }, tests: tests)
@@ -190,7 +191,7 @@ func closedLoopMetrics(_ a: ClosedLoopAggregate, keypoints: Int) -> [Metric] {
         a.completion, a.path_length_ratio, a.time_to_complete ?? .nan, a.corrections, a.pulses, a.wall_contacts,
         a.false_arrivals, a.missed_arrivals, a.spl, a.spl_ci95[0], a.spl_ci95[1], a.ppws, a.ppws_ci95[0], a.ppws_ci95[1],
         a.route_deviation_mean, a.route_deviation_mean_ci95[0], a.route_deviation_mean_ci95[1], a.route_deviation_p95,
-        Double(keypoints), Double(a.runs),
+        a.ndtw, a.ndtw_ci95[0], a.ndtw_ci95[1], a.sdtw, a.sdtw_ci95[0], a.sdtw_ci95[1], Double(keypoints), Double(a.runs),
     ]
     return zip(closedLoopMetricColumns, values).map { Metric($0.name, $1, $0.unit) }
 }

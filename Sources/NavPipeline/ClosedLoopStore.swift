@@ -153,7 +153,9 @@ let closedLoopMetricColumns: [(name: String, unit: String)] = [
     ("time_to_complete", "s"), ("corrections", "count"), ("pulses", "count"), ("wall_contacts", "count"), ("false_arrivals", "count"),
     ("missed_arrivals", "count"), ("spl", "fraction"), ("spl_ci_low", "fraction"), ("spl_ci_high", "fraction"), ("ppws", "percent"),
     ("ppws_ci_low", "percent"), ("ppws_ci_high", "percent"), ("route_deviation_mean", "m"), ("route_deviation_mean_ci_low", "m"),
-    ("route_deviation_mean_ci_high", "m"), ("route_deviation_p95", "m"), ("keypoints", "count"), ("runs", "count"),
+    ("route_deviation_mean_ci_high", "m"), ("route_deviation_p95", "m"), ("ndtw", "fraction"), ("ndtw_ci_low", "fraction"),
+    ("ndtw_ci_high", "fraction"), ("sdtw", "fraction"), ("sdtw_ci_low", "fraction"), ("sdtw_ci_high", "fraction"), ("keypoints", "count"),
+    ("runs", "count"),
 ]
 
 /// The `kind` of a closed-loop cell's row in the results store.

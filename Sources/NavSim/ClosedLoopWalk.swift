@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavGeometry
 import NavGuidance
 import NavStatistics
 import NavSynth
@@ -86,12 +87,22 @@ public struct WalkOutcome: Sendable, Equatable, Codable {
     /// 3-D distance to the true keypoint polyline, sampled every 0.1 s while it walks, turns or seeks, m.
     public var route_deviation_mean: Double
     public var route_deviation_p95: Double
+    /// How closely the walk follows the route (Ilharco et al. 2019): nDTW = exp(−DTW / (d_th · N))
+    /// of the true path and the true route, both resampled every `fidelitySpacing` m of
+    /// horizontal arc length (N route points), d_th = 2 m (the success distance); SDTW = success · nDTW.
+    public var ndtw: Double
+    public var sdtw: Double
 
     enum CodingKeys: String, CodingKey {
         case run, success, success_1m, arrived, lost, end_of_route_error, completion, path_length_ratio, time_to_complete,
             instructions, corrections, pulses, wall_contacts, false_arrivals, missed_arrivals, spl, ppws, route_deviation_mean,
-            route_deviation_p95
+            route_deviation_p95, ndtw, sdtw
     }
+
+    /// The spacing both paths are resampled at before DTW, m.
+    public static let fidelitySpacing = 0.5
+    /// nDTW's d_th, m: the success distance.
+    public static let fidelityThreshold = 2.0
 
     /// Every key always present (`time_to_complete` null when not arrived).
     public func encode(to encoder: Encoder) throws {
@@ -105,6 +116,7 @@ public struct WalkOutcome: Sendable, Equatable, Codable {
         try c.encode(false_arrivals, forKey: .false_arrivals); try c.encode(missed_arrivals, forKey: .missed_arrivals)
         try c.encode(spl, forKey: .spl); try c.encode(ppws, forKey: .ppws)
         try c.encode(route_deviation_mean, forKey: .route_deviation_mean); try c.encode(route_deviation_p95, forKey: .route_deviation_p95)
+        try c.encode(ndtw, forKey: .ndtw); try c.encode(sdtw, forKey: .sdtw)
     }
 }
 
@@ -223,6 +235,8 @@ struct ClosedLoopWalker {
     var path: [Vector3] = []
     /// Distances to the true route, every 10 ticks while moving (route deviation).
     var deviations: [Double] = []
+    /// The true position at the start, every 10 ticks while moving, and at the end (nDTW).
+    var trail: [Vector3] = []
     var heightSegment = 0
     /// The walk's log, when one is kept (`WalkLog`).
     var log: WalkLog?
@@ -290,6 +304,7 @@ struct ClosedLoopWalker {
         engine = GuidanceEngine(route: s.route, parameters: p, start: 0, initialPosition: firstSeen.translation, recordChecks: false)
         updateDirection()
         if recordPath { path.append(Vector3(x, y, z)) }
+        trail.append(Vector3(x, y, z))
     }
 
     mutating func updateDirection() { dirX = -Double.sin(yaw); dirZ = -Double.cos(yaw) }
@@ -331,8 +346,10 @@ struct ClosedLoopWalker {
             }
             if engine.tick % 10 == 0 && mode != .waiting && mode != .stopped {
                 deviations.append(s.trueRoute.distanceToRoute(Vector3(x, y, z)))
+                trail.append(Vector3(x, y, z))
             }
         }
+        trail.append(Vector3(x, y, z))
         if recordPath { path.append(Vector3(x, y, z)) }
         if let last = log?.seenTimes.last, last < t { logSeen() }
     }
@@ -551,6 +568,10 @@ struct ClosedLoopWalker {
         let elapsed = t - engine.start
         var sample = deviations
         let p95 = sample.isEmpty ? Double.nan : Statistics.quantilesBySelection(&sample, [0.95])[0]
+        let spacing = WalkOutcome.fidelitySpacing
+        let ndtw = normalizedDynamicTimeWarping(
+            walk: resampledByArcLength(trail, spacing: spacing), route: resampledByArcLength(k.map(\.position), spacing: spacing),
+            threshold: WalkOutcome.fidelityThreshold)
         return WalkOutcome(
             run: 0, success: success, success_1m: arrived && !lost && err <= 1, arrived: arrived, lost: lost,
             end_of_route_error: err, completion: k.isEmpty ? 0 : Double(arrivals.count) / Double(k.count),
@@ -561,7 +582,7 @@ struct ClosedLoopWalker {
             spl: success ? length / max(pathLength, length) : 0,
             ppws: elapsed > 0 && w.speed > 0 ? 100 * (pathLength / elapsed) / w.speed : .nan,
             route_deviation_mean: deviations.isEmpty ? .nan : deviations.reduce(0, +) / Double(deviations.count),
-            route_deviation_p95: p95)
+            route_deviation_p95: p95, ndtw: ndtw, sdtw: success ? ndtw : 0)
     }
 }
 
@@ -603,6 +624,11 @@ public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
     public var route_deviation_mean: Double
     public var route_deviation_mean_ci95: [Double]
     public var route_deviation_p95: Double
+    /// Means over walkers of nDTW and SDTW with their Student t 95 % intervals.
+    public var ndtw: Double
+    public var ndtw_ci95: [Double]
+    public var sdtw: Double
+    public var sdtw_ci95: [Double]
 
     public init(_ o: [WalkOutcome]) {
         let n = Double(o.count)
@@ -647,6 +673,11 @@ public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
         route_deviation_mean = mean(deviations)
         route_deviation_mean_ci95 = ci(deviations)
         route_deviation_p95 = mean(o.map(\.route_deviation_p95).filter(\.isFinite))
+        let fidelity = o.map(\.ndtw).filter(\.isFinite), successful = o.map(\.sdtw).filter(\.isFinite)
+        ndtw = mean(fidelity)
+        ndtw_ci95 = ci(fidelity)
+        sdtw = mean(successful)
+        sdtw_ci95 = ci(successful)
     }
 }
 

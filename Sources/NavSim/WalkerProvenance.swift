@@ -38,12 +38,13 @@ extension NavigatorProfile {
     /// Units and default sources of the override keys of the named profiles (docs/navigator.md's
     /// table, in its order), and for each parameter no published value fixes, the range a
     /// sensitivity analysis samples by default (`closed_loop.uncertainty`; reasoning in
-    /// docs/navigator.md, "Plausible ranges"). The ideal walker's error parameters are zero by construction.
+    /// docs/navigator.md, "Plausible ranges"): for speed, step length and turn rate the range of
+    /// WeAllWalk's blind subjects (each fitted as `fitted(to:)` fits a community), rounded outwards. The ideal walker's error parameters are zero by construction.
     static let parameterSources: [(key: String, unit: String, source: WalkerParameterSource, plausible: ClosedRange<Double>?)] = {
         let kallie = "Kallie, Schrater & Legge 2007 model; fitted values not available"
         return [
-            ("speed", "m/s", .assumed("guide-dog faster than cane after Clark-Carter et al. 1986; values not available"), 0.55...1.3),
-            ("step_length", "m", .assumed("Mason, Legge & Kallie 2005 not available"), 0.45...0.7),
+            ("speed", "m/s", .assumed("guide-dog faster than cane after Clark-Carter et al. 1986; values not available"), 0.78...1.38),
+            ("step_length", "m", .assumed("Mason, Legge & Kallie 2005 not available"), 0.44...0.66),
             ("initial_orientation_std", "deg", .assumed(kallie), 2...10),
             ("step_bias", "deg/step", .assumed(kallie), nil),
             ("step_bias_std", "deg/step", .assumed(kallie), 0...1),
@@ -56,7 +57,7 @@ extension NavigatorProfile {
             ("mechanistic_turns", "0/1", .modellingChoice("0: the published over-rotation added to a turn; 1: turn rate × stop delay"), nil),
             ("stop_reaction_time", "s", .assumed("17.4° at 90 deg/s (Ahmetovic et al. 2018); used when mechanistic_turns=1"), nil),
             ("stop_reaction_time_std", "s", .assumed("4.0° at 90 deg/s (Ahmetovic et al. 2018); used when mechanistic_turns=1"), nil),
-            ("turn_rate", "deg/s", .assumed(""), 45...180),
+            ("turn_rate", "deg/s", .assumed(""), 16...34),
             ("reaction_time", "s", .assumed("Ohn-Bar et al. 2018 values not available"), 0.5...2),
             ("reaction_time_std", "s", .assumed("Ohn-Bar et al. 2018 values not available"), 0.1...0.6),
             ("haptic_reaction_time", "s", .assumed(""), 0.2...0.8),

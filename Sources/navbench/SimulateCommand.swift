@@ -143,5 +143,9 @@ struct Simulate: ParsableCommand {
                 format: "SPL %.3f [95%% CI %.3f, %.3f]; PPWS %.1f %% [%.1f, %.1f]; route deviation mean %.2f m [%.2f, %.2f], p95 %.2f m",
                 a.spl, a.spl_ci95[0], a.spl_ci95[1], a.ppws, a.ppws_ci95[0], a.ppws_ci95[1], a.route_deviation_mean,
                 a.route_deviation_mean_ci95[0], a.route_deviation_mean_ci95[1], a.route_deviation_p95))
+        print(
+            String(
+                format: "nDTW %.3f [95%% CI %.3f, %.3f]; SDTW %.3f [%.3f, %.3f]", a.ndtw, a.ndtw_ci95[0], a.ndtw_ci95[1], a.sdtw,
+                a.sdtw_ci95[0], a.sdtw_ci95[1]))
     }
 }

@@ -55,11 +55,12 @@ import Testing
     @Test func walkersArtifactRoundTrips() {
         let w = ClosedLoopWalkers(
             success: [true, false, true], endOfRouteError: [0.5, .nan, -0.0], spl: [0.9, 0, 0.7], ppws: [80, 75.5, .nan],
-            routeDeviation: [0.3, 1.2, 0.4])
+            routeDeviation: [0.3, 1.2, 0.4], ndtw: [0.8, 0.1, 1], sdtw: [0.8, 0, .infinity])
         let back = ClosedLoopWalkers(bytes: w.bytes)
         #expect(back?.success == w.success)
         for (a, b) in [
             (back?.endOfRouteError, w.endOfRouteError), (back?.spl, w.spl), (back?.ppws, w.ppws), (back?.routeDeviation, w.routeDeviation),
+            (back?.ndtw, w.ndtw), (back?.sdtw, w.sdtw),
         ] {
             #expect(a?.map(\.bitPattern) == b.map(\.bitPattern))
         }
@@ -68,5 +69,6 @@ import Testing
         #expect(ClosedLoopWalkers(bytes: bad) == nil)
         #expect(ClosedLoopWalkers(bytes: Array(w.bytes.dropLast())) == nil)
         #expect(ClosedLoopWalkers(bytes: [1] + w.bytes.dropFirst()) == nil)
+        #expect(ClosedLoopWalkers(bytes: [2] + w.bytes.dropFirst()) == nil)  // the version before nDTW
     }
 }

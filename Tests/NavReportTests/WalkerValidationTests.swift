@@ -48,6 +48,35 @@ import Testing
         #expect(NavigatorProfile.named("cane")?.parameters.first { $0.key == "speed" }?.source.text.hasPrefix("assumed") == true)
     }
 
+    /// The sensitivity ranges of speed, step length and turn rate are the blind subjects' range
+    /// (each subject fitted as a community is, from the XML reference), rounded outwards: every
+    /// subject inside, each bound within 0.01 m/s, 0.01 m or 1 deg/s of the nearest subject.
+    @Test func sensitivityRangesAreTheBlindSubjectsRange() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.root + "/Tests/NavReportTests/Fixtures/gait_reference_shared.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let subjects = try #require(json["subjects"] as? [String: [String: Any]]).values.filter { $0["community"] as? String != "sighted" }
+        #expect(subjects.count == 6)
+        var derived: [String: [Double]] = [:]
+        for v in subjects {
+            let community = try #require(v["community"] as? String)
+            let base = try #require(NavigatorProfile.named(community))
+            let p = base.fitted(
+                to: FittedGait(
+                    cadence: v["cadence"] as! Double, relativeSpeed: v["relative_speed"] as! Double,
+                    turnDuration90: v["turn_duration_90"] as! Double, subjects: []))
+            derived["speed", default: []].append(p.speed)
+            derived["step_length", default: []].append(p.stepLength)
+            derived["turn_rate", default: []].append(p.turnRateDegreesPerSecond)
+        }
+        let slack = ["speed": 0.01, "step_length": 0.01, "turn_rate": 1.0]
+        for (key, values) in derived {
+            let range = try #require(NavigatorProfile.plausibleRanges.first { $0.key == key }?.range)
+            let lo = values.min()!, hi = values.max()!
+            #expect(range.lowerBound <= lo && lo - range.lowerBound <= slack[key]!, "\(key): \(range) vs subjects \(lo)…\(hi)")
+            #expect(range.upperBound >= hi && range.upperBound - hi <= slack[key]!, "\(key): \(range) vs subjects \(lo)…\(hi)")
+        }
+    }
+
     /// The 95 % prediction interval against its closed form with scipy's t quantile
     /// (`scipy.stats.t.ppf(0.975, 3)` = 3.1824463052837078): values 1…4, mean 2.5, s = √(5/3).
     @Test func predictionIntervalIsTheClosedForm() throws {

@@ -172,6 +172,28 @@ func openRoute(_ id: String, _ points: [(Double, Double)]) -> ClosedLoopScenario
         #expect(trace.path.allSatisfy { abs($0.x) <= 1.0 })
     }
 
+    /// nDTW and SDTW of a walk (Ilharco et al. 2019): the ideal walker on an L-shaped route walks
+    /// the route itself (every box 2 cm deep), so, both resampled every 0.5 m from the same start,
+    /// each route point is matched within the boxes' 2 cm and a tick's 1 cm: DTW < 0.05 m · N and
+    /// nDTW = exp(−DTW / (2 m · N)) > exp(−0.05 / 2); SDTW = nDTW. A registration yaw error of
+    /// 10° rotates the walk away from the route: a lower nDTW, and SDTW 0 when it does not succeed.
+    @Test func pathFidelityOfAnIdealAndARotatedWalk() throws {
+        let s = openRoute("L", [(0, 0), (0, -12), (9, -12), (9, -20)])
+        var g = GuidanceParameters()
+        g.followInterval = 0.01
+        g.lastTargetDepth = 0.02
+        g.targetDepth = 0.02
+        var settings = ClosedLoopSettings(walker: NavigatorProfile.named("ideal")!, guidance: g)
+        let ideal = simulateWalk(s, settings: settings, seed: 7, run: 0).outcome
+        #expect(ideal.success)
+        #expect(ideal.ndtw > Foundation.exp(-0.05 / 2) && ideal.ndtw <= 1, "nDTW \(ideal.ndtw)")
+        #expect(ideal.sdtw == ideal.ndtw)
+        settings.vioError = try VIOErrorSpec(parsing: "yaw_offset=10")
+        let rotated = simulateWalk(s, settings: settings, seed: 7, run: 0).outcome
+        #expect(rotated.ndtw < ideal.ndtw - 0.1, "nDTW \(rotated.ndtw) vs \(ideal.ndtw)")
+        #expect(rotated.sdtw == (rotated.success ? rotated.ndtw : 0))
+    }
+
     @Test func specsParseAndRejectWithOneLine() throws {
         #expect(try VIOErrorSpec(parsing: "none") == .none)
         let v = try VIOErrorSpec(parsing: "yaw_offset=5,yaw_drift=0.15,scale=0.02,position_noise=0.01,tracking_loss=0.5")

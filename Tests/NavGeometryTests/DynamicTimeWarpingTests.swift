@@ -1,6 +1,6 @@
 import Foundation
 import NavCore
-import NavMetrics
+import NavGeometry
 import Testing
 
 /// DTW, nDTW and SDTW against the reference implementation's documented example and a direct
