@@ -1,3 +1,4 @@
+import Foundation
 import NavCore
 
 /// The gait a walker profile is fitted to: what WeAllWalk's annotated walks measure per mobility
@@ -92,10 +93,11 @@ extension NavigatorProfile {
             let gait = weAllWalkGait[entry.community]
         else { return nil }
         let n = "n = \(gait.subjects.count) \(entry.community) subjects (\(gait.subjects.joined(separator: ", ")))"
+        func g(_ x: Double) -> String { String(format: "%.3g", x) }
         switch key {
-        case "speed": return "fitted (WeAllWalk, \(n)): 1.27 m/s (Hallemans et al. 2010) × relative speed \(formatNumber(gait.relativeSpeed))"
-        case "step_length": return "fitted (WeAllWalk, \(n)): speed ÷ cadence \(formatNumber(gait.cadence)) steps/s"
-        default: return "fitted (WeAllWalk, \(n)): a 90° turn segment of \(formatNumber(gait.turnDuration90)) s after the reaction time"
+        case "speed": return "fitted (WeAllWalk, \(n)): 1.27 m/s (Hallemans et al. 2010) × relative speed \(g(gait.relativeSpeed))"
+        case "step_length": return "fitted (WeAllWalk, \(n)): speed ÷ cadence \(g(gait.cadence)) steps/s"
+        default: return "fitted (WeAllWalk, \(n)): a 90° turn segment of \(g(gait.turnDuration90)) s after the reaction time"
         }
     }
 }
