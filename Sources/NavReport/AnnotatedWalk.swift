@@ -21,6 +21,8 @@ public struct AnnotatedWalk: Sendable {
     public var eventLabels: [String] = []
     /// The path walked (session attribute `path`), "" when unknown.
     public var path: String = ""
+    /// Where the walk comes from, with its licence (session attribute `dataset`), "" when unknown.
+    public var dataset: String = ""
     /// The heading about gravity (degrees, unwrapped) where it is known directly — a simulated
     /// walk's; nil: integrated from `imu`'s rate about gravity (`GaitFit.measure`).
     public var heading: (times: [Double], degrees: [Double])?
@@ -64,5 +66,6 @@ public func annotatedWalk(_ session: Session, file: String) throws(TraceError) -
         community: session.attributes["mobility_aid"].flatMap(MobilityAid.init(rawValue:))?.community ?? "unknown", imu: imu,
         straightSegments: zip(straight.start, straight.end).map { TimeSpan($0, $1) },
         events: events.map { zip($0.start, $0.end).map { TimeSpan($0, $1) } } ?? [], heelStrikes: steps.start, turns: turnList,
-        straightLabels: straight.label, eventLabels: events?.label ?? [], path: session.attributes["path"] ?? "")
+        straightLabels: straight.label, eventLabels: events?.label ?? [], path: session.attributes["path"] ?? "",
+        dataset: session.attributes["dataset"] ?? "")
 }

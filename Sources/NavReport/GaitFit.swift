@@ -143,6 +143,42 @@ public enum GaitFit {
         return inCommunity.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }.map { ($0, own[$0] ?? [:]) }
     }
 
+    /// The walker parameters a community's walks fit (`NavigatorProfile.fitted(to:)` on `base`):
+    /// speed, step length and turn rate. Each value is the profile fitted to the means over
+    /// subjects (as the built-in `cane-weallwalk`); its 95 % Student t interval is over the
+    /// subjects' own fitted values (n = subjects with cadence, relative speed and a 90° turn).
+    public static func walkerFit(_ walks: [AnnotatedWalk], community: String, base: NavigatorProfile) -> WalkerFit {
+        let own = subjectValues(walks, community: community)
+        var subjects: [String] = [], gaits: [FittedGait] = []
+        for s in own {
+            guard let c = s.values["cadence"], let r = s.values["relative_speed"], let d = s.values["turn_duration_90"] else { continue }
+            subjects.append(s.subject)
+            gaits.append(FittedGait(cadence: c, relativeSpeed: r, turnDuration90: d, subjects: [s.subject]))
+        }
+        let used = walks.filter { $0.community == community && subjects.contains($0.subject) }.count
+        guard !gaits.isEmpty else {
+            return WalkerFit(
+                walks: used, estimates: [],
+                notes: ["no \(community) subject has cadence, relative speed (sighted walks on the same segments) and a 90° turn"])
+        }
+        func mean(_ f: (FittedGait) -> Double) -> Double { Statistics.mean(gaits.map(f)) }
+        let pooled = base.fitted(
+            to: FittedGait(cadence: mean(\.cadence), relativeSpeed: mean(\.relativeSpeed), turnDuration90: mean(\.turnDuration90), subjects: subjects)
+        )
+        let each = gaits.map { base.fitted(to: $0) }
+        let keys: [(String, String, KeyPath<NavigatorProfile, Double>)] = [
+            ("speed", "m/s", \.speed), ("step_length", "m", \.stepLength), ("turn_rate", "deg/s", \.turnRateDegreesPerSecond),
+        ]
+        let estimates = keys.map { key, unit, path in
+            let ci = StudentTInterval(each.map { $0[keyPath: path] })
+            return WalkerParameterEstimate(
+                key: key, unit: unit, value: pooled[keyPath: path], low: ci.low, high: ci.high, n: each.count,
+                counts: "subjects " + subjects.joined(separator: ", "),
+                method: "NavigatorProfile.fitted(to:) on the means over subjects; Student t 95 % over the subjects' own fitted values")
+        }
+        return WalkerFit(walks: used, estimates: estimates, notes: [])
+    }
+
     /// The quantities in report order, with their units.
     public static let quantities: [(key: String, unit: String)] = [
         ("cadence", "steps/s"), ("step_time_cv", "1"), ("relative_speed", "× sighted"), ("turn_duration_45", "s"), ("turn_duration_90", "s"),

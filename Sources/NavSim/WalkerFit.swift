@@ -52,6 +52,10 @@ public struct WalkerFit: Sendable, Equatable {
     /// Why a parameter is missing or what was left out (one line each).
     public var notes: [String]
 
+    public init(walks: Int, estimates: [WalkerParameterEstimate], notes: [String]) {
+        self.walks = walks; self.estimates = estimates; self.notes = notes
+    }
+
     public func estimate(_ key: String) -> WalkerParameterEstimate? { estimates.first { $0.key == key } }
 }
 

@@ -24,6 +24,12 @@ struct WalkerBaseFlag: ParsableArguments {
 
     func validate() throws { _ = try base() }
 
+    /// The profile file `--profile @FILE[:…]` reads (an input an output must not replace).
+    var profileFile: String? {
+        guard profile.hasPrefix("@") else { return nil }
+        return profile.dropFirst().split(separator: ":", maxSplits: 1).first.map(String.init)
+    }
+
     func base() throws -> NavigatorProfile {
         do { return try walkerProfile(parsing: profile) } catch { throw ValidationError("--profile \(error)") }
     }
@@ -52,8 +58,8 @@ struct WalkerFitCommand: ParsableCommand {
     func validate() throws {
         if !imuWalks.isEmpty {
             guard recording == nil else { throw ValidationError("give annotated walks with --imu, or a recording and navigation sessions, not both") }
-            guard out == nil else {
-                throw ValidationError("--out writes a profile fitted from navigation sessions; with --imu the gait estimates are printed (--json)")
+            guard out == nil || aid != nil else {
+                throw ValidationError("--out with --imu writes one community's walker: name it with --aid cane, guide-dog or sighted")
             }
             guard imuWalks.count <= 100_000 else { throw ValidationError("at most 100000 walks, got \(imuWalks.count)") }
             if let aid, !["cane", "guide-dog", "sighted"].contains(aid) {
@@ -67,9 +73,23 @@ struct WalkerFitCommand: ParsableCommand {
         guard navigations.count <= 100_000 else { throw ValidationError("at most 100000 navigation sessions, got \(navigations.count)") }
     }
 
-    /// `--imu`: gait and turning of annotated walks, per community (docs/navigator.md).
+    /// `--imu`: gait and turning of annotated walks, per community (docs/navigator.md); with
+    /// `--out`, the walker `--aid`'s walks fit (speed, step length, turn rate) as a profile file.
     func runIMU() throws {
+        try checkOutput(out, extraInputs: base.profileFile.map { [$0] } ?? [])
         let (walks, failures) = readAnnotatedWalks(imuWalks)
+        if let out, let aid {
+            let fit = GaitFit.walkerFit(walks, community: aid, base: try base.base())
+            guard !fit.estimates.isEmpty else {
+                printError("navbench: error: \(escapedForMessage(fit.notes.joined(separator: "; "))); no profile written")
+                throw ExitCode(1)
+            }
+            let datasets = Set(walks.map(\.dataset)).filter { !$0.isEmpty }.sorted()
+            let what =
+                "navbench walker fit --imu of \(fit.walks) \(aid) walks, \(fit.estimates[0].counts)"
+                + (datasets.isEmpty ? "" : "; data: " + datasets.joined(separator: "; "))
+            try writeTextAtomically(walkerProfileFileText(fit, base: base.profile, fittedFrom: what), to: out)
+        }
         let present = Set(walks.map(\.community))
         let communities = ["cane", "guide-dog", "sighted"].filter { (c: String) -> Bool in present.contains(c) && (aid.map { $0 == c } ?? true) }
         struct Community: Encodable { var aid: String, walks: Int, estimates: [WalkerParameterEstimate] }
@@ -92,6 +112,7 @@ struct WalkerFitCommand: ParsableCommand {
     func run() throws {
         if !imuWalks.isEmpty { return try runIMU() }
         guard let recording else { return }
+        try checkOutput(out, extraInputs: base.profileFile.map { [$0] } ?? [])
         let walker = try base.base()
         let options = try flags.options()
         let rec = try readTrace(at: recording, policy: commandLineReadPolicy)

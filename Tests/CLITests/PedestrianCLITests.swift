@@ -101,8 +101,25 @@ import Testing
         let cadence = (communities[0]["estimates"] as! [[String: Any]]).first { $0["key"] as? String == "cadence" }!
         #expect(cadence["n"] as? Int == 2 && cadence["unit"] as? String == "steps/s")
         for k in ["value", "low", "high", "method"] { #expect(cadence[k] != nil) }
-        let refused = try navbench(["walker", "fit", "--imu", walks[0], "--out", temporary() + "/p.yaml"])
-        #expect(refused.status == 64)
+        let dir = temporary()
+        let refused = try navbench(["walker", "fit", "--imu", walks[0], "--out", dir + "/p.yaml"])
+        #expect(refused.status == 64 && refused.err.contains("--aid"))
+        // --out with --aid: a profile file a simulation reads, never replacing an input.
+        let written = try navbench(["walker", "fit", "--imu"] + walks + ["--aid", "cane", "--out", dir + "/cane.yaml"])
+        #expect(written.status == 0, "\(written.err)")
+        let profile = try String(contentsOfFile: dir + "/cane.yaml", encoding: .utf8)
+        #expect(profile.hasPrefix("navbench_walker: 1\nbase: \"cane\"\nparameters:\n  speed: {value: "))
+        #expect(profile.contains("subjects 2, 3; data: WeAllWalk (Flores & Manduchi") && profile.contains("CC BY 4.0"))
+        let simulated = try navbench([
+            "simulate", repoRoot + "/Datasets/venue/B2-lobby_recording.h5", "--walker", "@" + dir + "/cane.yaml", "--runs", "2",
+        ])
+        #expect(simulated.status == 0, "\(simulated.err)")
+        let input = try navbench(["walker", "fit", "--imu"] + walks + ["--aid", "cane", "--out", walks[0]])
+        #expect(input.status == 73 && input.err.contains("inputs are never modified"))
+        let ownProfile = try navbench(
+            ["walker", "fit", "--imu"] + walks + ["--aid", "cane", "--profile", "@" + dir + "/cane.yaml", "--out", dir + "/cane.yaml"])
+        #expect(ownProfile.status == 73 && ownProfile.err.contains("inputs are never modified"))
+        #expect(try String(contentsOfFile: dir + "/cane.yaml", encoding: .utf8) == profile)
     }
 
     /// `walker validate`: the table (header, a row per aid and quantity measured on the real

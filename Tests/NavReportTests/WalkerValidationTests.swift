@@ -77,6 +77,31 @@ import Testing
         }
     }
 
+    /// `walker fit --imu --out`'s fit on the bundled walks against the XML reference
+    /// (`gait_reference.json`: cane subjects 2 and 3): speed = 1.27 × mean relative speed, step
+    /// length = speed ÷ mean cadence, turn rate by its definition; the interval over the two
+    /// subjects' own speeds is mean ± t(0.975, 1) · s / √2 with scipy's t = 12.706204736174694.
+    @Test func walkerFitFromAnnotatedWalksEqualsTheXMLReference() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.root + "/Tests/NavReportTests/Fixtures/gait_reference.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let subjects = try #require(json["subjects"] as? [String: [String: Any]])
+        let cane = ["2", "3"].map { subjects[$0]! }
+        func mean(_ k: String) -> Double { cane.map { $0[k] as! Double }.reduce(0, +) / 2 }
+        let base = try #require(NavigatorProfile.named("cane"))
+        let fit = GaitFit.walkerFit(try GaitFitTests().walks(), community: "cane", base: base)
+        #expect(fit.walks == 2 && fit.notes.isEmpty)
+        let speed = try #require(fit.estimate("speed")), step = try #require(fit.estimate("step_length"))
+        let turn = try #require(fit.estimate("turn_rate"))
+        let v = 1.27 * mean("relative_speed")
+        #expect(abs(speed.value - v) < 1e-12 && speed.n == 2 && speed.counts == "subjects 2, 3")
+        #expect(abs(step.value - v / mean("cadence")) < 1e-12)
+        #expect(abs(turn.value - 103.4 / (mean("turn_duration_90") - 1.2)) < 1e-9)
+        let speeds = cane.map { 1.27 * ($0["relative_speed"] as! Double) }
+        let half = 12.706204736174694 * abs(speeds[0] - speeds[1]) / 2.0.squareRoot() / 2.0.squareRoot()
+        #expect(abs(speed.low - (v - half)) < 1e-9 && abs(speed.high - (v + half)) < 1e-9, "\(speed.low) \(speed.high) vs ±\(half)")
+        #expect(GaitFit.walkerFit([], community: "cane", base: base).estimates.isEmpty)
+    }
+
     /// The 95 % prediction interval against its closed form with scipy's t quantile
     /// (`scipy.stats.t.ppf(0.975, 3)` = 3.1824463052837078): values 1…4, mean 2.5, s = √(5/3).
     @Test func predictionIntervalIsTheClosedForm() throws {
