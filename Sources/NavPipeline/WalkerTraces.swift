@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 import NavGuidance
 import NavIO
+import NavReport
 import NavSim
 import NavSynth
 
@@ -25,7 +26,11 @@ public struct WalkerTraceError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Walks `runs` walkers on `scenario` (as `simulateWalks`, run r from its own streams) keeping
-/// their logs, and returns them as sessions (`SimulatedSessions`). `describe` names the walker,
+/// their logs, and returns them as sessions (`SimulatedSessions`), each with what a lab would
+/// annotate (steps, straight segments, turns, wall contacts and stops as `events`;
+/// `WalkerValidation.annotatedWalk`), the phone's IMU (`WalkLog.imu`) and session attributes
+/// (`subject` run-R, `mobility_aid` of a cane, guide-dog or sighted walker), so `walker fit --imu`
+/// measures them as real walks. `describe` names the walker,
 /// VIO error and walls in each session's `generator` attribute (with the seed and run).
 ///
 /// The route recording holds the route's true keypoints as its VIO and ground truth, one every
@@ -63,14 +68,24 @@ public func simulatedSessions(
         )
     }
     var walks: [Session] = []
+    let base = settings.walker.name.split(separator: ":").first.map(String.init) ?? ""
+    let aid: MobilityAid? = base.hasPrefix("cane") ? .longCane : base.hasPrefix("guide-dog") ? .guideDog : base == "sighted" ? MobilityAid.none : nil
     for r in 0..<max(0, runs) {
         guard let log = simulateWalk(scenario, settings: settings, seed: seed, run: r, recordLog: true).log else { continue }
+        // What an annotator would mark and a pocket phone's IMU, so walker fit --imu measures it as a real walk.
+        let subject = "run-\(r)"
+        let annotated = WalkerValidation.annotatedWalk(
+            log, shape: nil, walker: settings.walker, subject: subject, community: aid?.community ?? "unknown")
+        var attributes = ["subject": subject, "dataset": "navbench simulate"]
+        if let aid { attributes["mobility_aid"] = aid.rawValue }
         walks.append(
             Session(
                 metadata: metadata(.navigation, "\(scenario.routeID)-walk-\(r)", ["seed": String(seed), "run": String(r)]),
+                imu: log.imu,
                 vio: VIOStream(timestamps: log.seenTimes, poses: log.seen, trackingState: Array(repeating: .normal, count: log.seen.count)),
                 anchors: AnchorStream(timestamps: [0], anchorID: [0], poses: [anchor]),
-                groundTruth: GroundTruthStream(timestamps: log.truthTimes, poses: log.truth)))
+                groundTruth: GroundTruthStream(timestamps: log.truthTimes, poses: log.truth),
+                annotations: WalkerValidation.annotationStreams(annotated, source: "navbench simulate"), attributes: attributes))
     }
     return SimulatedSessions(route: route, walks: walks)
 }

@@ -144,16 +144,18 @@ public enum GaitFit {
     }
 
     /// The walker parameters a community's walks fit (`NavigatorProfile.fitted(to:)` on `base`):
-    /// speed, step length and turn rate. Each value is the profile fitted to the means over
+    /// speed, step length, step-time CV and turn rate. Each value is the profile fitted to the means over
     /// subjects (as the built-in `cane-weallwalk`); its 95 % Student t interval is over the
     /// subjects' own fitted values (n = subjects with cadence, relative speed and a 90° turn).
     public static func walkerFit(_ walks: [AnnotatedWalk], community: String, base: NavigatorProfile) -> WalkerFit {
         let own = subjectValues(walks, community: community)
         var subjects: [String] = [], gaits: [FittedGait] = []
         for s in own {
-            guard let c = s.values["cadence"], let r = s.values["relative_speed"], let d = s.values["turn_duration_90"] else { continue }
+            guard let c = s.values["cadence"], let r = s.values["relative_speed"], let d = s.values["turn_duration_90"],
+                let cv = s.values["step_time_cv"]
+            else { continue }
             subjects.append(s.subject)
-            gaits.append(FittedGait(cadence: c, relativeSpeed: r, turnDuration90: d, subjects: [s.subject]))
+            gaits.append(FittedGait(cadence: c, relativeSpeed: r, turnDuration90: d, stepTimeCV: cv, subjects: [s.subject]))
         }
         let used = walks.filter { $0.community == community && subjects.contains($0.subject) }.count
         guard !gaits.isEmpty else {
@@ -163,11 +165,13 @@ public enum GaitFit {
         }
         func mean(_ f: (FittedGait) -> Double) -> Double { Statistics.mean(gaits.map(f)) }
         let pooled = base.fitted(
-            to: FittedGait(cadence: mean(\.cadence), relativeSpeed: mean(\.relativeSpeed), turnDuration90: mean(\.turnDuration90), subjects: subjects)
-        )
+            to: FittedGait(
+                cadence: mean(\.cadence), relativeSpeed: mean(\.relativeSpeed), turnDuration90: mean(\.turnDuration90),
+                stepTimeCV: mean(\.stepTimeCV), subjects: subjects))
         let each = gaits.map { base.fitted(to: $0) }
         let keys: [(String, String, KeyPath<NavigatorProfile, Double>)] = [
-            ("speed", "m/s", \.speed), ("step_length", "m", \.stepLength), ("turn_rate", "deg/s", \.turnRateDegreesPerSecond),
+            ("speed", "m/s", \.speed), ("step_length", "m", \.stepLength), ("step_time_cv", "1", \.stepTimeCV),
+            ("turn_rate", "deg/s", \.turnRateDegreesPerSecond),
         ]
         let estimates = keys.map { key, unit, path in
             let ci = StudentTInterval(each.map { $0[keyPath: path] })

@@ -102,14 +102,14 @@ public enum WalkerValidation {
     /// A simulated walk as an annotator would mark it: heel strikes at the steps, a turn from
     /// hearing a spoken direction over 22.5° to the end of its rotation (nominal angle: the
     /// shape's, when the walk made exactly the shape's turns, else the nearest of 45°, 90°,
-    /// 180°), straight segments between the turns (from the start of the first step to the stop),
+    /// 180°, + left; segments keyed by index without a shape), straight segments between the turns (from the start of the first step to the stop),
     /// wall contacts as events "touches wall" and stops to seek Clew's pulse as events "stops to
     /// seek the pulse", the heading known exactly.
     public static func annotatedWalk(
-        _ log: WalkLog, shape: PathShape, walker: NavigatorProfile, subject: String, community: String
+        _ log: WalkLog, shape: PathShape?, walker: NavigatorProfile, subject: String, community: String
     ) -> AnnotatedWalk {
         let turns = log.turns.filter { $0.end.isFinite && $0.end >= $0.start }
-        let aligned = turns.count == shape.turns.count
+        let aligned = turns.count == shape?.turns.count
         let end = log.truthTimes.last ?? 0
         let start = max(0, (log.stepTimes.first ?? end) - walker.stepLength / walker.speed)
         var bounds = [start]
@@ -120,21 +120,43 @@ public enum WalkerValidation {
             straight.append(TimeSpan(bounds[2 * k], max(bounds[2 * k], bounds[2 * k + 1])))
             // Segments are keyed by index when the walk followed the shape; otherwise by nothing
             // another walk shares (no relative speed).
-            labels.append(aligned ? "\(k)" : "unaligned-\(subject)-\(k)")
+            labels.append(aligned || shape == nil ? "\(k)" : "unaligned-\(subject)-\(k)")
         }
         let nominal = turns.enumerated().map { k, t -> (span: TimeSpan, nominal: Double) in
             let degrees = t.commanded * 180 / .pi
-            let n = aligned ? shape.turns[k] : (degrees < 0 ? -1 : 1) * [45.0, 90, 180].min { abs($0 - abs(degrees)) < abs($1 - abs(degrees)) }!
+            // Signed + left, as WeAllWalk's nominal angles (a commanded turn is + right).
+            let nearest = [45.0, 90, 180].min { abs($0 - abs(degrees)) < abs($1 - abs(degrees)) }!
+            let n = aligned ? shape!.turns[k] : (degrees > 0 ? -1 : 1) * nearest
             return (TimeSpan(t.start, t.end), n)
         }
         var walk = AnnotatedWalk(
-            file: "\(subject)/\(shape.path)", subject: subject, community: community,
+            file: "\(subject)/\(shape?.path ?? "")", subject: subject, community: community,
             imu: IMUStream(timestamps: [], accelerometer: [], gyroscope: []), straightSegments: straight,
             events: (log.wallContacts + log.seeking).map { TimeSpan($0.start, $0.end) }, heelStrikes: log.stepTimes, turns: nominal,
             straightLabels: labels, eventLabels: log.wallContacts.map { _ in "touches wall" } + log.seeking.map { _ in "stops to seek the pulse" },
-            path: "sim/" + shape.path)
+            path: shape.map { "sim/" + $0.path } ?? "")
         walk.heading = (log.truthTimes, log.headings.map { $0 * 180 / .pi })
         return walk
+    }
+
+    /// A simulated walk's annotations as trace-format streams (`steps`, `straight_segments`,
+    /// `turns` with their nominal angle + left in degrees, `events`), source `source`: what
+    /// `annotatedWalk(_:file:)` reads back.
+    public static func annotationStreams(_ walk: AnnotatedWalk, source: String) -> [AnnotationStream] {
+        typealias S = AnnotationStream.WalkStream
+        let events = zip(walk.events, walk.eventLabels).sorted { $0.0.start < $1.0.start }
+        return [
+            AnnotationStream(
+                name: S.heelStrikes, kind: .instants, source: source, start: walk.heelStrikes, label: walk.heelStrikes.map { _ in "step" }),
+            AnnotationStream(
+                name: S.straightSegments, kind: .intervals, source: source, start: walk.straightSegments.map(\.start),
+                end: walk.straightSegments.map(\.end), label: walk.straightLabels),
+            AnnotationStream(
+                name: S.turns, kind: .intervals, source: source, start: walk.turns.map(\.span.start), end: walk.turns.map(\.span.end),
+                label: walk.turns.map { _ in "turn" }, value: walk.turns.map(\.nominal), valueUnits: "deg"),
+            AnnotationStream(
+                name: S.events, kind: .intervals, source: source, start: events.map(\.0.start), end: events.map(\.0.end), label: events.map(\.1)),
+        ]
     }
 
     /// Simulated subjects: `subjects` walkers of each (community, walker), each walking every

@@ -157,7 +157,7 @@ public struct WalkLog: Sendable {
 /// moves in the venue frame; the phone sees the true pose through the VIO drift and the
 /// registration error (`VIOErrorSpec`) and drives `GuidanceEngine`; the walker reacts to what
 /// the engine says and vibrates. Random numbers come from streams named by seed, route and run
-/// (`walker-steps`, `walker-turns`, `walker-instructions/K` per keypoint K, `walker-corrections`,
+/// (`walker-steps`, `walker-turns`, `walker-instructions/K` per keypoint K, `walker-corrections`, `walker-gait`,
 /// `vio`; docs/navigator.md), so two settings share them run by run (common random numbers).
 ///
 /// - Complexity: O(duration / hapticInterval · (1 + walls)).
@@ -186,9 +186,10 @@ struct ClosedLoopWalker {
     /// Longest walk simulated, seconds: a walker still walking then is lost.
     static let maximumSeconds = 7200.0
     enum Mode { case waiting, walking, turning, seeking, stopped }
-    /// `turn(commanded, error)`: the commanded turn (radians, + = right) and the standard normal
-    /// of its turn error, drawn when the direction was heard.
-    enum Action { case turn(Double, Double), stopSeeking, stop }
+    /// `turn(commanded, error, instruction)`: the commanded turn (radians, + = right), the standard
+    /// normal of its turn error, drawn when the direction was heard, and whether it answers a
+    /// spoken instruction (whose end a log marks).
+    enum Action { case turn(Double, Double, Bool), stopSeeking, stop }
 
     let s: ClosedLoopScenario
     let w: NavigatorProfile
@@ -196,6 +197,8 @@ struct ClosedLoopWalker {
     let dt: Double
     var engine: GuidanceEngine
     var stepRNG: SeededRandom, turnRNG: SeededRandom, correctionRNG: SeededRandom, vioRNG: SeededRandom
+    /// Step lengths' variability (`stepTimeCV`): drawn only when it is above 0.
+    var gaitRNG: SeededRandom
     let seed: UInt64
     /// `walker-instructions/ROUTE/RUN`: the label of the per-keypoint streams of spoken directions.
     let instructionLabel: String
@@ -220,6 +223,15 @@ struct ClosedLoopWalker {
     var seekCentre = 0.0, seekAmplitude = 0.0, seekSign = 1.0
     var pending: [(due: Double, action: Action)] = []
     var stepProgress = 0.0
+    /// The length of the step under way, m (`stepLength` unless `stepTimeCV` > 0).
+    var stepUnderWay = 0.0
+    /// A turn made while walking (`steerBelowDegrees`): the heading it rotates to, nil when none.
+    var steerTarget: Double?
+    /// Whether the turn made standing / the one steered answers a spoken instruction.
+    var turnAnswersInstruction = false, steerAnswersInstruction = false
+    /// A logged instruction's turn has begun (its end is the end of that rotation, or the start
+    /// of another turn or a sweep that cuts it short).
+    var loggedTurnUnderWay = false
     var lastPulseFelt = 0.0, lastHeard = 0.0
     var vioLast: Vector3
     var seen: Pose
@@ -261,6 +273,7 @@ struct ClosedLoopWalker {
         self.seed = seed
         instructionLabel = "walker-instructions/" + label
         vioRNG = SeededRandom(seed: seed, label: "vio/" + label)
+        gaitRNG = SeededRandom(seed: seed, label: "walker-gait/" + label)
         let deg = Double.pi / 180
         bias = (w.stepBiasMeanDegrees + w.stepBiasStdDegrees * stepRNG.gaussian()) * deg
         stepStd = w.stepDirectionStdDegrees * deg
@@ -299,6 +312,8 @@ struct ClosedLoopWalker {
         let ys = kps.map(\.position.y)
         flatRoute = (ys.max() ?? 0) - (ys.min() ?? 0) < 0.5
         trueReached = Array(repeating: false, count: kps.count)
+        stepUnderWay = w.stepLength
+        if w.stepTimeCV > 0 { stepUnderWay = w.stepLength * max(0.5, 1 + w.stepTimeCV * gaitRNG.gaussian()) }
         let firstSeen = seenFromVenue * Pose(rotation: Quaternion(yaw: yaw) * tilt, translation: start)
         seen = firstSeen
         engine = GuidanceEngine(route: s.route, parameters: p, start: 0, initialPosition: firstSeen.translation, recordChecks: false)
@@ -333,7 +348,8 @@ struct ClosedLoopWalker {
             act()
             if mode == .waiting && t >= w.startWaitSeconds { mode = .walking; lastPulseFelt = t; lastHeard = t }
             if mode == .walking && w.seekAfterSeconds > 0 && t - lastPulseFelt > w.seekAfterSeconds && t - lastHeard > w.seekAfterSeconds {
-                mode = .seeking; seekCentre = yaw; seekAmplitude = 30 * deg; seekSign = 1
+                mode = .seeking; seekCentre = yaw; seekAmplitude = 30 * deg; seekSign = 1; steerTarget = nil
+                if loggedTurnUnderWay { endLoggedTurn() }
             }
             if mode != .stopped && t > timeLimit { lost = true; mode = .stopped }
             if recordPath && engine.tick % 10 == 0 { path.append(Vector3(x, y, z)) }
@@ -380,7 +396,7 @@ struct ClosedLoopWalker {
             let remaining = Angle.wrapToPi(turnTarget - yaw)
             if rate <= 0 || abs(remaining) <= rate {
                 yaw = turnTarget; mode = .walking; lastPulseFelt = t; lastHeard = t
-                endLoggedTurn()
+                if turnAnswersInstruction { endLoggedTurn() }
             } else {
                 yaw += remaining > 0 ? rate : -rate
             }
@@ -397,8 +413,19 @@ struct ClosedLoopWalker {
         case .walking:
             let d = w.speed * dt
             stepProgress += d
-            if stepProgress >= w.stepLength {
-                stepProgress -= w.stepLength
+            if let target = steerTarget {
+                let rate = w.turnRateDegreesPerSecond * deg * dt, remaining = Angle.wrapToPi(target - yaw)
+                if abs(remaining) <= rate {
+                    yaw = target; steerTarget = nil
+                    if steerAnswersInstruction { endLoggedTurn() }
+                } else {
+                    yaw += remaining > 0 ? rate : -rate
+                }
+                updateDirection()
+            }
+            if stepProgress >= stepUnderWay {
+                stepProgress -= stepUnderWay
+                if w.stepTimeCV > 0 { stepUnderWay = w.stepLength * max(0.5, 1 + w.stepTimeCV * gaitRNG.gaussian()) }
                 log?.stepTimes.append(t)
                 // Kallie et al.: each step's direction error (bias + variable) turns the heading;
                 // positive = to the right, i.e. a smaller ψ.
@@ -440,8 +467,9 @@ struct ClosedLoopWalker {
         pathLength += abs(y - old)
     }
 
-    /// Ends the logged turns still open (their rotation just finished).
+    /// Ends the logged turns still open (their rotation just finished, or was cut short).
     mutating func endLoggedTurn() {
+        loggedTurnUnderWay = false
         guard log != nil else { return }
         for i in log!.turns.indices where log!.turns[i].end.isNaN { log!.turns[i].end = t }
     }
@@ -489,7 +517,7 @@ struct ClosedLoopWalker {
         switch e.kind {
         case .instruction, .correction:
             let c = w.commandedTurn(e, sixSectorWording: p.sixSectorWording), u = draws(e)
-            pending.append((t + reaction(u.reaction), .turn(c, u.turn)))
+            pending.append((t + reaction(u.reaction), .turn(c, u.turn, e.kind == .instruction)))
             // One turn per manoeuvre: a direction heard before the last one was carried out joins it.
             if e.kind == .instruction && abs(c) > 22.5 * deg && (log?.turns.last.map { !$0.end.isNaN } ?? true) { log?.turns.append((t, .nan, c)) }
         case .pulse:
@@ -517,7 +545,10 @@ struct ClosedLoopWalker {
                 return
             case .stopSeeking:
                 if mode == .seeking { mode = .walking; lastPulseFelt = t; lastHeard = t }
-            case .turn(let c, let u):
+            case .turn(let c, let u, let instruction):
+                if log != nil {
+                    if instruction { loggedTurnUnderWay = true } else if loggedTurnUnderWay { endLoggedTurn() }
+                }
                 var turn = c
                 let m = abs(c)
                 if m > 22.5 * deg {
@@ -536,11 +567,18 @@ struct ClosedLoopWalker {
                 }
                 turnTarget = yaw - turn
                 lastHeard = t
-                if w.turnRateDegreesPerSecond <= 0 {
+                if w.turnRateDegreesPerSecond > 0 && abs(turn) < w.steerBelowDegrees * deg {
+                    // Steered while walking: the walk goes on (a sweep for the pulse ends).
+                    steerTarget = turnTarget
+                    steerAnswersInstruction = instruction
+                    if mode != .walking { mode = .walking; lastPulseFelt = t }
+                } else if w.turnRateDegreesPerSecond <= 0 {
                     yaw = turnTarget; updateDirection(); mode = .walking; lastPulseFelt = t
-                    endLoggedTurn()
+                    if instruction { endLoggedTurn() }
                 } else {
                     mode = .turning
+                    turnAnswersInstruction = instruction
+                    steerTarget = nil
                 }
             }
         }

@@ -12,6 +12,13 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     public var speed = 1.0
     /// Step length, m (step frequency = speed / step length).
     public var stepLength = 0.6
+    /// Step-to-step variability: each step's length (so, at constant speed, its duration) is
+    /// `stepLength` × max(0.5, 1 + step_time_cv · z), z standard normal from the stream
+    /// `walker-gait` (0: every step alike, nothing drawn).
+    public var stepTimeCV = 0.0
+    /// Turns smaller than this (after over-rotation), deg, are made while walking, rotating at
+    /// `turnRateDegreesPerSecond` without stopping; larger ones in place (0: every turn in place).
+    public var steerBelowDegrees = 0.0
     // Veering (Kallie, Schrater & Legge 2007: three sources of undetected motor error)
     /// Initial orientation error when starting to walk, std, deg.
     public var initialOrientationStdDegrees = 0.0
@@ -122,7 +129,7 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     /// Override keys and the fields they set (docs/navigator.md).
     static var doubleKeys: [(String, WritableKeyPath<NavigatorProfile, Double>)] {
         [
-            ("speed", \.speed), ("step_length", \.stepLength),
+            ("speed", \.speed), ("step_length", \.stepLength), ("step_time_cv", \.stepTimeCV), ("steer_below", \.steerBelowDegrees),
             ("initial_orientation_std", \.initialOrientationStdDegrees),
             ("step_bias", \.stepBiasMeanDegrees), ("step_bias_std", \.stepBiasStdDegrees),
             ("step_direction_std", \.stepDirectionStdDegrees),
@@ -150,6 +157,7 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
         case "speed": return 0.1...5  // m/s
         case "step_length": return 0.1...3  // m
         case "step_bias": return -90...90  // deg, signed
+        case "step_time_cv": return 0...0.5
         case "turn_rate", "seek_rate": return 1...3600  // deg/s
         case "lost_time_factor": return 1...100
         case "lost_time_margin", "seek_after", "start_wait": return 0...3600  // s

@@ -45,6 +45,8 @@ extension NavigatorProfile {
         return [
             ("speed", "m/s", .assumed("guide-dog faster than cane after Clark-Carter et al. 1986; values not available"), 0.78...1.38),
             ("step_length", "m", .assumed("Mason, Legge & Kallie 2005 not available"), 0.44...0.66),
+            ("step_time_cv", "1", .modellingChoice("0: every step alike"), nil),
+            ("steer_below", "deg", .modellingChoice("0: every turn made standing"), nil),
             ("initial_orientation_std", "deg", .assumed(kallie), 2...10),
             ("step_bias", "deg/step", .assumed(kallie), nil),
             ("step_bias_std", "deg/step", .assumed(kallie), 0...1),
@@ -110,7 +112,7 @@ extension NavigatorProfile {
             } else if overridden.contains(p.key) {
                 source = .setInSpec
             } else if let fitted = Self.fittedSource(base: base, key: p.key) {
-                source = .fitted(fitted)
+                source = fitted
             } else if base == "ideal" && value == 0 {
                 // The ideal walker's errors, spreads and delays are zero: nothing about people.
                 source = .modellingChoice("no error or delay by construction")

@@ -36,6 +36,14 @@ import Testing
             #expect(low - 1e-9 <= truth && truth <= high + 1e-9, "\(key) [\(low), \(high)]")
             #expect((e["n"] as? Int ?? 0) > 0)
         }
+        // The same files measured as real walks (their annotations and IMU): a cane walker's gait, n = 30 runs.
+        let gait = try navbench(["walker", "fit", "--imu"] + walks + ["--json"], cwd: repoRoot)
+        #expect(gait.status == 0, "\(gait.err)")
+        let communities = try #require(
+            (try JSONSerialization.jsonObject(with: Data(gait.out.utf8)) as? [String: Any])?["communities"] as? [[String: Any]])
+        #expect(communities.map { $0["aid"] as? String } == ["cane"])
+        let cadence = try #require((communities[0]["estimates"] as? [[String: Any]])?.first { $0["key"] as? String == "cadence" })
+        #expect(cadence["n"] as? Int == 30)
         let again = try navbench(
             ["simulate", "Datasets/R2-turns_recording.h5", "--walker", "@" + dir + "/fitted.yaml", "--walls", "none", "--runs", "2"], cwd: repoRoot)
         #expect(again.status == 0, "\(again.err)")

@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 import NavGuidance
 import NavIO
+import NavReport
 import NavSim
 import NavSynth
 import Testing
@@ -31,6 +32,31 @@ import Testing
             let end = try #require(log.truthTimes.last)
             #expect(!log.heard.isEmpty)
             #expect(replayed.filter { $0.time <= end } == log.heard, "walk \(r)")
+        }
+    }
+
+    /// A written walk carries what the gait fit reads: read back as an annotated walk it measures
+    /// as the walk measured directly — the same steps, segments, turns and events (cadence and
+    /// turn durations equal), and from its IMU the turns' mean rates within 3 % of those from the
+    /// exact heading (central differences integrated by trapezoids; the detector also removes the
+    /// walk's median rate as a gyroscope bias, which a walker who steers all the time moves off 0).
+    @Test func writtenWalksMeasureAsTheWalks() throws {
+        let s = try scenario(), options = GuidanceOptions()
+        let walker = try #require(NavigatorProfile.named("cane-weallwalk"))
+        let settings = ClosedLoopSettings(walker: walker)
+        let sessions = try simulatedSessions(s, settings: settings, seed: 5, runs: 3, options: options, describe: [:])
+        for (r, session) in sessions.walks.enumerated() {
+            #expect(session.attributes["mobility_aid"] == "long cane" && session.attributes["subject"] == "run-\(r)")
+            let fromFile = GaitFit.measure(try annotatedWalk(session, file: "walk-\(r).h5"))
+            let log = try #require(simulateWalk(s, settings: settings, seed: 5, run: r, recordLog: true).log)
+            let direct = GaitFit.measure(
+                WalkerValidation.annotatedWalk(log, shape: nil, walker: walker, subject: "run-\(r)", community: "cane"))
+            #expect(fromFile.strikes == direct.strikes && fromFile.straightSeconds == direct.straightSeconds && fromFile.strikes > 0)
+            #expect(fromFile.turnDurations == direct.turnDurations && !direct.turnDurations.isEmpty)
+            #expect(fromFile.wallContacts == direct.wallContacts && fromFile.stops == direct.stops)
+            for (angle, rates) in direct.turnRates {
+                for (a, b) in zip(rates, fromFile.turnRates[angle] ?? []) { #expect(abs(a - b) <= 0.03 * abs(a), "\(angle)°: \(a) vs \(b)") }
+            }
         }
     }
 

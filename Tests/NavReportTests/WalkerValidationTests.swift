@@ -39,6 +39,7 @@ import Testing
             #expect(p.speed == 1.27 * g.relativeSpeed)
             #expect(abs(p.stepLength - p.speed / g.cadence) < 1e-15)
             #expect(abs(p.turnRateDegreesPerSecond - (90 + p.overRotationAmpleDegrees) / (g.turnDuration90 - p.speechReactionSeconds)) < 1e-12)
+            #expect(p.stepTimeCV == g.stepTimeCV && p.steerBelowDegrees == 60)
             let speed = try #require(p.parameters.first { $0.key == "speed" })
             #expect(speed.source.text.hasPrefix("fitted (WeAllWalk, n = \(g.subjects.count) \(community) subjects"))
             #expect(try #require(p.parameters.first { $0.key == "reaction_time" }).source.text.hasPrefix("assumed"))
@@ -63,7 +64,7 @@ import Testing
             let p = base.fitted(
                 to: FittedGait(
                     cadence: v["cadence"] as! Double, relativeSpeed: v["relative_speed"] as! Double,
-                    turnDuration90: v["turn_duration_90"] as! Double, subjects: []))
+                    turnDuration90: v["turn_duration_90"] as! Double, stepTimeCV: v["step_time_cv"] as! Double, subjects: []))
             derived["speed", default: []].append(p.speed)
             derived["step_length", default: []].append(p.stepLength)
             derived["turn_rate", default: []].append(p.turnRateDegreesPerSecond)

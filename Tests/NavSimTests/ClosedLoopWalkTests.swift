@@ -194,6 +194,45 @@ func openRoute(_ id: String, _ points: [(Double, Double)]) -> ClosedLoopScenario
         #expect(rotated.sdtw == (rotated.success ? rotated.ndtw : 0))
     }
 
+    /// Step-time variability (`step_time_cv`): on a straight 300 m route without guidance acting,
+    /// the intervals between logged steps are stepLength · (1 + cv·z) / speed, so their CV is cv
+    /// (the 0.5 floor is 3.3 SD away at cv = 0.15): within 0.02 over about 500 steps (SE ≈ 0.005),
+    /// up to the 0.01 s tick. With cv = 0 every interval is one step time, within a tick.
+    @Test func stepTimeVariabilityIsTheParameter() throws {
+        let s = openRoute("straight", [(0, 0), (0, -300)])
+        for cv in [0.0, 0.15] {
+            var w = NavigatorProfile.named("ideal")!
+            w.stepTimeCV = cv
+            let log = try #require(simulateWalk(s, settings: ClosedLoopSettings(walker: w), seed: 2, run: 0, recordLog: true).log)
+            let intervals = zip(log.stepTimes.dropFirst(), log.stepTimes).map { $0 - $1 }
+            #expect(intervals.count > 400)
+            let mean = intervals.reduce(0, +) / Double(intervals.count)
+            let sd = (intervals.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(intervals.count - 1)).squareRoot()
+            if cv == 0 {
+                #expect(intervals.allSatisfy { abs($0 - 0.6) <= 0.0101 }, "every step 0.6 s within a tick")
+            } else {
+                #expect(abs(sd / mean - cv) < 0.02, "CV \(sd / mean), expected \(cv)")
+            }
+        }
+    }
+
+    /// `steer_below`: a correction smaller than it is made while walking, so the steps never pause —
+    /// on a corridor that draws corrections, a walker steering below 60° takes steps at speed ÷
+    /// step length (every interval one step time within a tick) while the same walker turning
+    /// standing pauses between some of them.
+    @Test func steeringWhileWalkingKeepsTheSteps() throws {
+        var s = openRoute("corridor", [(0, 0), (0, -40)])
+        s.floorPlan = FloorPlan.corridor(along: s.trueRoute.keypoints.map(\.position), halfWidth: 1.0)
+        var w = try NavigatorProfile(parsing: "cane:step_direction_std=3,seek_after=0")
+        let standing = try #require(simulateWalk(s, settings: ClosedLoopSettings(walker: w), seed: 4, run: 0, recordLog: true).log)
+        w.steerBelowDegrees = 60
+        let steering = try #require(simulateWalk(s, settings: ClosedLoopSettings(walker: w), seed: 4, run: 0, recordLog: true).log)
+        let step = w.stepLength / w.speed
+        func longest(_ l: WalkLog) -> Double { zip(l.stepTimes.dropFirst(), l.stepTimes).map { $0 - $1 }.max() ?? 0 }
+        #expect(longest(steering) <= step + 0.0101, "longest interval \(longest(steering)) s, step \(step) s")
+        #expect(longest(standing) > step + 0.1, "turning standing pauses the steps")
+    }
+
     @Test func specsParseAndRejectWithOneLine() throws {
         #expect(try VIOErrorSpec(parsing: "none") == .none)
         let v = try VIOErrorSpec(parsing: "yaw_offset=5,yaw_drift=0.15,scale=0.02,position_noise=0.01,tracking_loss=0.5")
