@@ -414,7 +414,7 @@ struct ClosedLoopWalker {
             let d = w.speed * dt
             stepProgress += d
             if let target = steerTarget {
-                let rate = w.turnRateDegreesPerSecond * deg * dt, remaining = Angle.wrapToPi(target - yaw)
+                let rate = w.steerRateDegreesPerSecond * deg * dt, remaining = Angle.wrapToPi(target - yaw)
                 if abs(remaining) <= rate {
                     yaw = target; steerTarget = nil
                     if steerAnswersInstruction { endLoggedTurn() }

@@ -17,8 +17,11 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     /// `walker-gait` (0: every step alike, nothing drawn).
     public var stepTimeCV = 0.0
     /// Turns smaller than this (after over-rotation), deg, are made while walking, rotating at
-    /// `turnRateDegreesPerSecond` without stopping; larger ones in place (0: every turn in place).
+    /// `steerRateDegreesPerSecond` without stopping; larger ones in place at
+    /// `turnRateDegreesPerSecond` (0: every turn in place).
     public var steerBelowDegrees = 0.0
+    /// Rotation speed of a turn made while walking, deg/s.
+    public var steerRateDegreesPerSecond = 90.0
     // Veering (Kallie, Schrater & Legge 2007: three sources of undetected motor error)
     /// Initial orientation error when starting to walk, std, deg.
     public var initialOrientationStdDegrees = 0.0
@@ -130,6 +133,7 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
     static var doubleKeys: [(String, WritableKeyPath<NavigatorProfile, Double>)] {
         [
             ("speed", \.speed), ("step_length", \.stepLength), ("step_time_cv", \.stepTimeCV), ("steer_below", \.steerBelowDegrees),
+            ("steer_rate", \.steerRateDegreesPerSecond),
             ("initial_orientation_std", \.initialOrientationStdDegrees),
             ("step_bias", \.stepBiasMeanDegrees), ("step_bias_std", \.stepBiasStdDegrees),
             ("step_direction_std", \.stepDirectionStdDegrees),
@@ -158,7 +162,7 @@ public struct NavigatorProfile: Sendable, Hashable, Codable {
         case "step_length": return 0.1...3  // m
         case "step_bias": return -90...90  // deg, signed
         case "step_time_cv": return 0...0.5
-        case "turn_rate", "seek_rate": return 1...3600  // deg/s
+        case "turn_rate", "seek_rate", "steer_rate": return 1...3600  // deg/s
         case "lost_time_factor": return 1...100
         case "lost_time_margin", "seek_after", "start_wait": return 0...3600  // s
         case "reaction_time", "reaction_time_std", "haptic_reaction_time", "stop_reaction_time", "stop_reaction_time_std": return 0...60  // s

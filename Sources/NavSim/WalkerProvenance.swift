@@ -47,6 +47,7 @@ extension NavigatorProfile {
             ("step_length", "m", .assumed("Mason, Legge & Kallie 2005 not available"), 0.44...0.66),
             ("step_time_cv", "1", .modellingChoice("0: every step alike"), nil),
             ("steer_below", "deg", .modellingChoice("0: every turn made standing"), nil),
+            ("steer_rate", "deg/s", .assumed("a turn made while walking; WeAllWalk's annotations time whole turn segments, not this rate"), 30...180),
             ("initial_orientation_std", "deg", .assumed(kallie), 2...10),
             ("step_bias", "deg/step", .assumed(kallie), nil),
             ("step_bias_std", "deg/step", .assumed(kallie), 0...1),

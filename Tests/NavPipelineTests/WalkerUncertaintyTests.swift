@@ -65,9 +65,9 @@ import Testing
             ("[1, 2]", "u.yaml: closed_loop.uncertainty: expected a mapping"),
             (
                 "{samples: 10000}",
-                "u.yaml: closed_loop.uncertainty.samples: 10000 samples of 12 parameters make 130000 sampled walkers; at most 100000"
+                "u.yaml: closed_loop.uncertainty.samples: 10000 samples of 13 parameters make 140000 sampled walkers; at most 100000"
             ),
-            ("{samples: 5000, runs: 10000}", "u.yaml: closed_loop.uncertainty.runs: 65000 sampled walkers × 10000 runs = 650000000 walks"),
+            ("{samples: 5000, runs: 10000}", "u.yaml: closed_loop.uncertainty.runs: 70000 sampled walkers × 10000 runs = 700000000 walks"),
         ]
         for (yaml, message) in cases {
             #expect(throws: SpecError.self, "\(yaml)") { try spec("/tmp/unused", uncertainty: yaml) }

@@ -9,7 +9,7 @@ import Testing
         let cane = try NavigatorProfile(parsing: "cane")
         let keys = cane.parameters.map(\.key)
         // The override keys of docs/navigator.md, each once.
-        #expect(Set(keys).count == keys.count && keys.count == 26)
+        #expect(Set(keys).count == keys.count && keys.count == 27)
         #expect(Set(keys) == Set(NavigatorProfile.flagKeys.map(\.0) + NavigatorProfile.doubleKeys.map(\.0)), "every override key has a source")
         for key in ["speed", "step_direction_std", "reaction_time", "over_rotation_slight", "exact_angles", "lost_time_margin"] {
             #expect(keys.contains(key), "\(key)")
