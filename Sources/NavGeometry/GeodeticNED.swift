@@ -1,3 +1,4 @@
+import NavCore
 import RealModule
 
 /// WGS84 geodetic coordinates to a local north-east-down frame, as MATLAB's
@@ -24,6 +25,17 @@ public func geodeticToNED(
     let north = -sp * t + cp * dz
     let up = cp * t + sp * dz
     return (north, east, -up)
+}
+
+/// What is wrong with a geodetic position (nil: nothing): latitude within ±90°, longitude within
+/// ±180°, height within ±100 km of the ellipsoid — the one check of coordinates read from a file
+/// or a flag before they are converted (1e308 would give NaN metres, 371° a silent wrap).
+public func geodeticPositionProblem(latitude: Double, longitude: Double, height: Double = 0) -> String? {
+    guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+        return "(\(formatNumber(latitude)), \(formatNumber(longitude))) is not a latitude within ±90° and a longitude within ±180°"
+    }
+    guard height.isFinite, abs(height) <= 100_000 else { return "height \(formatNumber(height)) m is not within ±100 km of the WGS84 ellipsoid" }
+    return nil
 }
 
 /// WGS84 geodetic (degrees, metres) to Earth-centred Earth-fixed coordinates, metres.

@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 
 /// Comma-separated numbers, one row per line, as MATLAB's `dlmread(file, ',', skip, 0)` reads the
 /// IPIN competition's ground-truth (`GT_….csv`) and estimate (`.est`) files: the first `skip`
@@ -28,7 +29,7 @@ public func readCommaSeparatedNumbers(_ path: String, skippingLines skip: Int = 
         row.reserveCapacity(fields.count)
         for (c, f) in fields.enumerated() {
             let t = f.trimmingCharacters(in: .whitespaces)
-            guard let x = Double(t), x.isFinite else {
+            guard let x = numberFromText(t), x.isFinite else {
                 throw TraceError(
                     .badValue, file: path, object: "line \(lineNumber), column \(c + 1)",
                     "expected a finite number, found '\(escapedForMessage(String(t), limit: 40))'")

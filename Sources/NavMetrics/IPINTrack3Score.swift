@@ -57,12 +57,16 @@ public enum IPINScoreError: Error, Equatable, CustomStringConvertible {
     case noReferencePoints
     /// Reference point `index` (1-based) at `time` has no estimate at or before time + 0.01 s.
     case noEstimate(index: Int, time: Double)
+    /// A position (`what`: "reference point 3", "estimate 7", "the venue altitude") that is not on
+    /// the Earth (`geodeticPositionProblem`).
+    case badPosition(what: String, problem: String)
 
     public var description: String {
         switch self {
         case .noReferencePoints: return "no reference points"
         case .noEstimate(let i, let t):
             return "reference point \(i) at t = \(t) s has no estimate at or before t + 0.01 s (the organisers' script stops there)"
+        case .badPosition(let what, let problem): return "\(what): \(problem)"
         }
     }
 }
@@ -86,6 +90,14 @@ public func ipinTrack3Score(
     guard !reference.isEmpty, let lat0 = reference.map(\.latitude).min(), let lon0 = reference.map(\.longitude).min() else {
         throw .noReferencePoints
     }
+    // Every position is on the Earth before it is converted (1e308 gave a NaN score, 371° a wrap).
+    if let p = geodeticPositionProblem(latitude: 0, longitude: 0, height: venueAltitude) { throw .badPosition(what: "the venue altitude", problem: p) }
+    for (i, r) in reference.enumerated() {
+        if let p = geodeticPositionProblem(latitude: r.latitude, longitude: r.longitude) { throw .badPosition(what: "reference point \(i + 1)", problem: p) }
+    }
+    for (i, e) in estimates.enumerated() {
+        if let p = geodeticPositionProblem(latitude: e.latitude, longitude: e.longitude) { throw .badPosition(what: "estimate \(i + 1)", problem: p) }
+    }
     // Estimates by time, ties in file order: the latest at or before t + 0.01 is the first of the
     // largest time not after it (MATLAB's max returns the first maximum).
     let order = estimates.indices.sorted { (estimates[$0].time, $0) < (estimates[$1].time, $1) }
@@ -98,9 +110,15 @@ public func ipinTrack3Score(
             if estimates[order[mid]].time - r.time <= 0.01 { lo = mid + 1 } else { hi = mid }
         }
         guard lo > 0 else { throw .noEstimate(index: i + 1, time: r.time) }
-        var k = lo - 1
-        let latest = estimates[order[k]].time
-        while k > 0 && estimates[order[k - 1]].time == latest { k -= 1 }
+        // The first of the estimates sharing that time: a second binary search (walking back one
+        // estimate at a time was O(n·m) when many share a time).
+        let latest = estimates[order[lo - 1]].time
+        var first = 0, last = lo - 1
+        while first < last {
+            let mid = (first + last) / 2
+            if estimates[order[mid]].time < latest { first = mid + 1 } else { last = mid }
+        }
+        let k = first
         let e = estimates[order[k]]
         if abs(e.time - r.time) <= 0.5 { timely += 1 }
         let g = geodeticToNED(

@@ -34,13 +34,13 @@ func closedLoopSection(
     let failures = cp.recordings.compactMap { cp.floorPlanFailures[$0] }
     let cells = cp.cells
     /// The figures of a cell the summary uses.
-    struct Figures { var runs: Double; var success_rate: Double; var end_of_route_error: Double; var corrections: Double; var keypoints: Int }
+    struct Figures { var runs: Double; var success_rate: Double; var end_of_route_error: Double; var corrections: Double; var keypoints: Int? }
     func figures(_ m: [Metric]) -> Figures {
         func v(_ name: String) -> Double { m.first { $0.name == name }?.value ?? .nan }
         let k = v("keypoints")
         return Figures(
             runs: v("runs"), success_rate: v("success_rate"), end_of_route_error: v("end_of_route_error"), corrections: v("corrections"),
-            keypoints: k.isFinite ? Int(k) : 0)
+            keypoints: storedCount(k))
     }
     // Rows: the closed-loop dimensions' columns, then the guidance configuration and the seed.
     func dimsLabel(_ c: ClosedLoopCell) -> String {
@@ -105,7 +105,7 @@ func closedLoopSection(
                 let err = agg.map { $0.end_of_route_error * $0.runs }.reduce(0, +) / runs
                 cellsText.append(String(format: "%.2f [%.2f, %.2f] · %.2f m", successes / runs, ci95.low, ci95.high, err))
             }
-            md += "| \(c.label) | \(first.1.keypoints) | " + cellsText.joined(separator: " | ") + " |\n"
+            md += "| \(c.label) | \(first.1.keypoints.map(String.init) ?? "–") | " + cellsText.joined(separator: " | ") + " |\n"
             let key = entries.filter { $0.0.configuration == ci }.map { "\($0.1.success_rate)|\($0.1.end_of_route_error)|\($0.1.corrections)" }
                 .joined(separator: ";")
             vectors[key, default: []].append(ci)
@@ -195,6 +195,11 @@ func closedLoopMetrics(_ a: ClosedLoopAggregate, keypoints: Int) -> [Metric] {
     ]
     return zip(closedLoopMetricColumns, values).map { Metric($0.name, $1, $0.unit) }
 }
+
+/// A count read from a results store: a whole number from 0 to 10^9, else nil. A stored number is
+/// untrusted — checksums detect damage, anyone can recompute them — and `Int(_:)` traps on a
+/// forged 1e300 or NaN.
+func storedCount(_ x: Double) -> Int? { x >= 0 && x <= 1e9 ? Int(exactly: x) : nil }
 
 // MARK: - Findings
 

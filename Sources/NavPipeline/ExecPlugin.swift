@@ -234,7 +234,7 @@ public struct ExecPlugin: Sendable, Hashable, CustomStringConvertible {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
             guard cells.count == names.count else { throw malformed("row \(k + 1): \(cells.count) fields, expected \(names.count)") }
             for (c, cell) in cells.enumerated() {
-                guard let v = Double(cell.trimmingCharacters(in: .whitespaces)), v.isFinite else {
+                guard let v = numberFromText(cell.trimmingCharacters(in: .whitespaces)), v.isFinite else {
                     throw malformed("row \(k + 1), column \(names[c]): '\(escapedForMessage(String(cell), limit: 40))' is not a finite number")
                 }
                 out[c].append(v)

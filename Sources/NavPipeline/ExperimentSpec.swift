@@ -216,6 +216,20 @@ extension ExperimentSpec {
         }
         try parseEstimators(top, into: &spec, file: file, limits: limits)
         if let c = top["closed_loop"] { spec.closedLoop = try ClosedLoopSpec.parse(c, file: file) }
+        if let cl = spec.closedLoop {
+            // The closed loop's grid is counted before anything is built, as sweep: is (SpecLimits.swift).
+            let guidance = closedLoopDimensions(simulatesRegistration: cl.simulatesRegistration).map { spec.sweep.levels(of: $0).count }
+            var cells = 1, overflow = false
+            for n in [cl.walkerLevels.count, cl.vioErrorLevels.count, cl.wallsLevels.count, cl.seeds.count] + guidance where !overflow {
+                (cells, overflow) = cells.multipliedReportingOverflow(by: n)
+            }
+            guard !overflow, cells <= limits.maxConfigurations else {
+                throw fail(
+                    "closed_loop",
+                    "\(overflow ? "more than 2^63" : String(cells)) cells (walker × vio_error × walls × seeds × guidance configurations), more than the limit of \(limits.maxConfigurations) (--max-configurations raises it)"
+                )
+            }
+        }
         if let cl = spec.closedLoop, let u = cl.uncertainty {
             // A walker-uncertainty unit per sampled walker and closed-loop configuration (per recording and walls).
             let configurations = closedLoopDimensions(simulatesRegistration: cl.simulatesRegistration).map { spec.sweep.levels(of: $0).count }
@@ -234,11 +248,12 @@ extension ExperimentSpec {
             guard let m = c as? [String: Any] else { throw fail("compare", "expected a mapping metric: {absolute: …, relative: …}") }
             for (metric, v) in m {
                 guard let t = v as? [String: Any], let a = (t["absolute"] as? Double) ?? (t["absolute"] as? Int).map(Double.init),
-                    let r = (t["relative"] as? Double) ?? (t["relative"] as? Int).map(Double.init), a >= 0, r >= 0
+                    let r = (t["relative"] as? Double) ?? (t["relative"] as? Int).map(Double.init),
+                    let checked = CompareTolerance(checkedAbsolute: a, relative: r)
                 else {
-                    throw fail("compare.\(metric)", "expected {absolute: number ≥ 0, relative: number ≥ 0}")
+                    throw fail("compare.\(metric)", "expected \(CompareTolerance.expected)")
                 }
-                spec.tolerances[metric] = CompareTolerance(absolute: a, relative: r)
+                spec.tolerances[metric] = checked
             }
         }
         return spec

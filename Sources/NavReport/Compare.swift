@@ -5,6 +5,14 @@ public struct CompareTolerance: Sendable, Equatable, Codable {
     public var absolute: Double
     public var relative: Double
     public init(absolute: Double, relative: Double) { self.absolute = absolute; self.relative = relative }
+    /// A tolerance as a spec's `compare:` or `--tolerance` gives it: both parts finite and ≥ 0,
+    /// else nil (NaN or a negative part makes every metric, or none, regress).
+    public init?(checkedAbsolute absolute: Double, relative: Double) {
+        guard absolute.isFinite, relative.isFinite, absolute >= 0, relative >= 0 else { return nil }
+        self.init(absolute: absolute, relative: relative)
+    }
+    /// What a tolerance must be, for messages.
+    public static let expected = "{absolute: a finite number ≥ 0, relative: a finite number ≥ 0}"
     public static let exact = CompareTolerance(absolute: 1e-9, relative: 1e-6)
 }
 

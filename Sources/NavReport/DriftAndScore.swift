@@ -235,7 +235,18 @@ public func scoreReport(_ p: PreparedPair, options: ScoreOptions) throws(Evaluat
     }
     var floors = [Int](repeating: 0, count: q.count)
     if let h = options.floorHeight {
-        floors = zip(q, e).map { a, b in Int((b.dot(n) / h).rounded(.down)) - Int((a.dot(n) / h).rounded(.down)) }
+        // Floor indices from heights: bounded before they become Ints (a tiny height or a huge
+        // position would trap the conversion).
+        func floorIndex(_ p: Vector3, _ i: Int, _ which: String) throws(EvaluationError) -> Int {
+            let f = (p.dot(n) / h).rounded(.down)
+            guard f.isFinite, abs(f) <= 1e9 else {
+                throw .pairing(
+                    "\(which) pair \(i): height \(formatNumber(p.dot(n))) m is \(formatNumber(f)) floors of \(formatNumber(h)) m; expected a floor index within ±10^9 (check --floor-height and the positions' units)"
+                )
+            }
+            return Int(f)
+        }
+        for i in q.indices { floors[i] = try floorIndex(e[i], i, "estimate of") - floorIndex(q[i], i, "reference of") }
     }
     let best: Similarity3
     do { best = try alignmentTransform(reference: p.associated.reference, estimate: p.associated.estimate, method: .se3) } catch {

@@ -29,6 +29,22 @@ public func ipinTrack3Evaluation(
     if swapped { for i in est.indices { est[i].swapAt(4, 5) } }
     let reference = gt.map { IPINReferencePoint(time: $0[0], longitude: $0[1], latitude: $0[2], floor: $0[3], number: $0[4]) }
     let estimated = est.map { IPINEstimate(time: $0[0], longitude: $0[4], latitude: $0[5], floor: $0[6]) }
-    let score = try ipinTrack3Score(reference: reference, estimates: estimated, venueAltitude: venueAltitude, floorPenalty: floorPenalty)
+    // A scoring error names the file it comes from: the reference points are the ground truth's
+    // rows, the estimates the estimate file's (from its third line).
+    let score: IPINTrack3Score
+    do { score = try ipinTrack3Score(reference: reference, estimates: estimated, venueAltitude: venueAltitude, floorPenalty: floorPenalty) } catch {
+        switch error {
+        case .noReferencePoints: throw TraceError(.empty, file: groundTruth, "no reference points, expected an IPIN ground-truth file")
+        case .noEstimate(let i, _):
+            throw TraceError(.badValue, file: estimates, object: "reference point \(i) of \(fileName(of: groundTruth))", error.description)
+        case .badPosition(let what, let problem):
+            // `what` names the row: reference point N (the ground truth's Nth row) or estimate N.
+            if what.hasPrefix("reference point ") { throw TraceError(.badValue, file: groundTruth, object: what, problem) }
+            if what.hasPrefix("estimate ") {
+                throw TraceError(.badValue, file: estimates, object: what + " (row \(what.dropFirst(9)) after the two header lines)", problem)
+            }
+            throw error
+        }
+    }
     return IPINTrack3Evaluation(score: score, swappedCoordinates: swapped, venueAltitude: venueAltitude)
 }

@@ -194,7 +194,7 @@ extension NavigatorProfile {
     public mutating func applyOverrides(_ list: some StringProtocol) throws(NavigatorProfileError) {
         for part in list.split(separator: ",") {
             let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard kv.count == 2, let x = Double(kv[1]), x.isFinite else { throw NavigatorProfileError("expected key=number, got '\(part)'") }
+            guard kv.count == 2, let x = numberFromText(kv[1]), x.isFinite else { throw NavigatorProfileError("expected key=number, got '\(part)'") }
             try set(kv[0], x, given: kv[1])
         }
     }

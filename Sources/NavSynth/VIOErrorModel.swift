@@ -60,7 +60,7 @@ public struct VIOErrorSpec: Sendable, Hashable, Codable {
             }
             let key = kv[0], value = kv[1]
             if key == "tracking_loss_seconds" {
-                let ab = value.split(separator: "-").compactMap { Double($0) }
+                let ab = value.split(separator: "-").compactMap { numberFromText($0) }
                 guard ab.count == 2, ab[0] >= 0, ab[1] >= ab[0], ab[1] <= 600 else {
                     throw VIOErrorSpecError("vio-error '\(text)': tracking_loss_seconds expects a-b seconds with 0 ≤ a ≤ b ≤ 600, got '\(value)'")
                 }

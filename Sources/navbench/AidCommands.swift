@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavCore
 import NavAids
 import NavIO
 import NavPipeline
@@ -102,7 +103,7 @@ struct Proximity: ParsableCommand {
 
     func validate() throws {
         for f in filter where f != "none" { do { _ = try FilterSpec(parsing: f) } catch { throw ValidationError(error.description) } }
-        if let model, model.split(separator: ",").compactMap({ Double($0) }).count != 2 {
+        if let model, model.split(separator: ",").compactMap({ numberFromText($0) }).count != 2 {
             throw ValidationError("--model \(model): expected RSSI1M,N, e.g. -59,2")
         }
         _ = try fitOptions()
@@ -111,7 +112,7 @@ struct Proximity: ParsableCommand {
     func run() throws {
         let filters = filter.isEmpty ? ["none", "mean:window=5", "ema:tau=2", "kalman:q=0.5,r=16"] : filter
         let fixed = model.map { m -> PathLossModel in
-            let v = m.split(separator: ",").compactMap { Double($0) }; return PathLossModel(rssiAtOneMetre: v[0], exponent: v[1])
+            let v = m.split(separator: ",").compactMap { numberFromText($0) }; return PathLossModel(rssiAtOneMetre: v[0], exponent: v[1])
         }
         var failed = false
         for f in files {

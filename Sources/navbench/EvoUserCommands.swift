@@ -197,8 +197,8 @@ struct ScoreCommand: ParsableCommand {
         } else if venueAltitude != nil {
             throw ValidationError("--venue-altitude belongs to --protocol ipin")
         }
-        if let floorHeight, !(floorHeight.isFinite && floorHeight > 0) {
-            throw ValidationError("--floor-height must be positive metres, got \(floorHeight)")
+        if let floorHeight, !(floorHeight.isFinite && floorHeight >= 0.5 && floorHeight <= 1000) {
+            throw ValidationError("--floor-height must be a storey's height, 0.5 to 1000 metres, got \(floorHeight)")
         }
         guard floorPenalty.isFinite && floorPenalty >= 0 else { throw ValidationError("--floor-penalty must be ≥ 0 metres, got \(floorPenalty)") }
     }

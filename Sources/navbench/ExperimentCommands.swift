@@ -233,9 +233,13 @@ struct Compare: ParsableCommand {
         if let spec { tolerances = try ExperimentSpec.load(spec, limits: specLimits.limits).tolerances }
         for t in tolerance {
             let parts = t.split(separator: "=", maxSplits: 1)
-            let nums = parts.count == 2 ? parts[1].split(separator: ",").compactMap { Double($0) } : []
-            guard parts.count == 2, nums.count == 2 else { throw ValidationError("--tolerance \(t): expected METRIC=ABS,REL") }
-            tolerances[String(parts[0])] = CompareTolerance(absolute: nums[0], relative: nums[1])
+            let nums = parts.count == 2 ? parts[1].split(separator: ",", omittingEmptySubsequences: false).map { numberFromText($0) } : []
+            guard parts.count == 2, nums.count == 2, let a = nums[0], let r = nums[1],
+                let checked = CompareTolerance(checkedAbsolute: a, relative: r)
+            else {
+                throw ValidationError("--tolerance \(escapedForMessage(t)): expected METRIC=ABS,REL with ABS and REL finite numbers ≥ 0")
+            }
+            tolerances[String(parts[0])] = checked
         }
         // One library call (a notebook or a test makes the same): replay, result kinds, closed loop.
         let comparison: RunComparison

@@ -132,7 +132,7 @@ struct PSD: ParsableCommand {
     func validate() throws {
         guard Welch.Scaling(rawValue: scaling) != nil else { throw ValidationError("--scaling \(scaling): expected density or spectrum") }
         guard nperseg >= 2 else { throw ValidationError("--nperseg must be at least 2, got \(nperseg)") }
-        let b = band.split(separator: ",").compactMap { Double($0) }
+        let b = band.split(separator: ",").compactMap { numberFromText($0) }
         guard b.count == 2, b[0] < b[1] else { throw ValidationError("--band \(band): expected LOW,HIGH in Hz with LOW < HIGH") }
     }
 
@@ -140,7 +140,7 @@ struct PSD: ParsableCommand {
         try checkOutput(out)
         let series = try source.load()
         let fs = try sampleRate(of: series[0], given: source.rate)
-        let b = band.split(separator: ",").compactMap { Double($0) }
+        let b = band.split(separator: ",").compactMap { numberFromText($0) }
         var results: [Welch.Result] = []
         for s in series {
             let r = try Welch.psd(s.values, sampleRate: fs, segmentLength: nperseg, scaling: Welch.Scaling(rawValue: scaling)!)

@@ -25,6 +25,15 @@ import Testing
         Self.oneLine(r, status: 64, saying: "--resamples 9223372036854775807: expected 100…1000000")
     }
 
+    /// `compare --tolerance` is validated as the spec's `compare:` is (issue 50, item 13): NaN, a
+    /// negative or an infinite part, or a NUL inside a number, is one line, never a gate where
+    /// every metric (or none) regresses.
+    @Test(arguments: ["success_rate=nan,0", "success_rate=-1,0", "success_rate=0,inf", "success_rate=0\u{0}5,0", "success_rate=1"])
+    func badCompareTolerancesAreRefused(_ tolerance: String) throws {
+        let r = try navbench(["compare", "Reports/baseline", "Reports/baseline", "--tolerance", tolerance], cwd: repoRoot)
+        Self.oneLine(r, status: 64, saying: "expected METRIC=ABS,REL with ABS and REL finite numbers ≥ 0")
+    }
+
     @Test func aPluginTimeoutBeyondADayIsRefused() throws {
         let dir = try Self.csv()
         defer { try? FileManager.default.removeItem(atPath: dir) }

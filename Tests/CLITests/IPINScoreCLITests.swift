@@ -56,6 +56,10 @@ import Testing
         try "0\n0\n1,0,0,0,eleven,49.4,0\n".write(toFile: dir + "/bad.est", atomically: true, encoding: .utf8)
         let bad = try navbench(["score", "--protocol", "ipin", dir + "/gt.csv", dir + "/bad.est"], cwd: repoRoot)
         #expect(bad.status == 1 && bad.err.contains("line 3, column 5") && bad.err.split(separator: "\n").count == 1, "\(bad.err)")
+        // A NUL inside a number is no number (Swift's Double(_:) read "49\0.46" as 49; issue 50, item 12).
+        try "0\n0\n1,0,0,0,11.1,49\u{0}.46,0\n".write(toFile: dir + "/nul.est", atomically: true, encoding: .utf8)
+        let nul = try navbench(["score", "--protocol", "ipin", dir + "/gt.csv", dir + "/nul.est"], cwd: repoRoot)
+        #expect(nul.status == 1 && nul.err.contains("line 3, column 6"), "\(nul.err)")
         let flag = try navbench(["score", "--protocol", "ipin", dir + "/gt.csv", dir + "/late.est", "--align", "se3"], cwd: repoRoot)
         #expect(flag.status == 64 && flag.err.split(separator: "\n").count == 1, "\(flag.err)")
     }

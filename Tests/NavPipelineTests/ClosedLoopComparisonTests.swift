@@ -51,6 +51,13 @@ import Testing
         #expect(!section.markdown.contains("### All routes"))
     }
 
+    /// A count read from a store is bounded before it becomes an Int (issue 50, item 4): a forged
+    /// cell's 1e300, NaN, −1 or 2.5 keypoints is no count, never a trap.
+    @Test func storedCountsAreBoundedBeforeConversion() {
+        #expect(storedCount(10) == 10 && storedCount(0) == 0)
+        for forged in [1e300, .nan, -1, 2.5, .infinity, 1e10] { #expect(storedCount(forged) == nil, "\(forged)") }
+    }
+
     /// The walkers artifact round-trips, and a damaged one is no result.
     @Test func walkersArtifactRoundTrips() {
         let w = ClosedLoopWalkers(

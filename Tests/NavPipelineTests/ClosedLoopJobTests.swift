@@ -3,6 +3,7 @@ import NavCore
 import NavGuidance
 import NavIO
 import NavPipeline
+import NavReport
 import NavSim
 import NavSynth
 import Testing
@@ -67,6 +68,37 @@ import Testing
         #expect(o.closedLoop?.walls == ["none"])
         let printed = try ExperimentSpec.parse(o.resolvedYAML, file: "p.yaml")
         #expect(printed.closedLoop == o.closedLoop)
+    }
+
+    /// The closed loop's grid is counted before anything is built (issue 50, item 1): 120 seeds ×
+    /// 100 walkers, given in the spec or through overrides, is 12,000 cells, over the 10,000 limit,
+    /// one line; --max-configurations raises it; 2^63 and more is said as such, not overflowed.
+    @Test func theClosedLoopGridIsCountedBeforeItIsBuilt() throws {
+        let walkers = (1...100).map { "\"cane:speed=\(0.5 + Double($0) / 1000)\"" }.joined(separator: ", ")
+        let seeds = (1...120).map(String.init).joined(separator: ", ")
+        let big = "name: t\ninputs: [Datasets/*.h5]\nclosed_loop:\n  walker: [\(walkers)]\n  seeds: [\(seeds)]\n"
+        #expect(
+            throws: SpecError(
+                file: "t.yaml", key: "closed_loop",
+                problem:
+                    "12000 cells (walker × vio_error × walls × seeds × guidance configurations), more than the limit of 10000 (--max-configurations raises it)"
+            )
+        ) { try ExperimentSpec.parse(big, file: "t.yaml") }
+        #expect(throws: SpecError.self) {
+            try ExperimentSpec.parse(base, file: "t.yaml", overrides: ["closed_loop.seeds=" + (1...3000).map(String.init).joined(separator: ",")])
+        }
+        #expect(try ExperimentSpec.parse(big, file: "t.yaml", limits: SpecLimits(maxConfigurations: 20_000)).closedLoop?.seeds.count == 120)
+    }
+
+    /// The spec's `compare:` takes what `--tolerance` takes: finite parts ≥ 0 (one validation).
+    @Test func compareTolerancesAreFiniteAndNonNegative() throws {
+        for bad in [".nan", "-1", ".inf"] {
+            #expect(throws: SpecError(file: "t.yaml", key: "compare.success_rate", problem: "expected " + CompareTolerance.expected)) {
+                try ExperimentSpec.parse(base + "compare:\n  success_rate: {absolute: \(bad), relative: 0}\n", file: "t.yaml")
+            }
+        }
+        let ok = try ExperimentSpec.parse(base + "compare:\n  success_rate: {absolute: 0.1, relative: 0}\n", file: "t.yaml")
+        #expect(ok.tolerances["success_rate"] == CompareTolerance(absolute: 0.1, relative: 0))
     }
 
     @Test func badClosedLoopValuesAreOneLine() {

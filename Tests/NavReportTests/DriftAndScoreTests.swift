@@ -56,5 +56,7 @@ import Testing
         let f = try scoreReport(p, options: ScoreOptions(floorHeight: 3))
         #expect(f.floorMismatches == 628)
         #expect(abs(f.ipin - 15.5) < 1e-12)
+        // A height that makes floor indices beyond ±10^9 is one line, not a trapped conversion (issue 50, item 3).
+        #expect { try scoreReport(p, options: ScoreOptions(floorHeight: 1e-300)) } throws: { "\($0)".contains("expected a floor index within ±10^9") }
     }
 }

@@ -165,9 +165,8 @@ private struct IPINLog {
         case "GNSS":
             try need(9, "GNSS;AppTimestamp;SensorTimestamp;Latit;Long;Altitude;Bearing;Accuracy;…")
             let lat = try number(3, "Latit"), lon = try number(4, "Long")
-            guard (-90...90).contains(lat), (-180...180).contains(lon) else {
-                throw TraceError(
-                    .badValue, file: path, object: object, "fields 4–5: (\(num(lat)), \(num(lon))) is not a latitude and longitude in degrees")
+            if let problem = geodeticPositionProblem(latitude: lat, longitude: lon) {
+                throw TraceError(.badValue, file: path, object: object, "fields 4–5: \(problem)")
             }
             fixes.append(
                 Fix(
@@ -176,9 +175,8 @@ private struct IPINLog {
         case "POSI":
             try need(6, "POSI;Timestamp;Counter;Latitude;Longitude;floor ID;Building ID")
             let lat = try number(3, "Latitude"), lon = try number(4, "Longitude"), floor = try number(5, "floor ID")
-            guard (-90...90).contains(lat), (-180...180).contains(lon) else {
-                throw TraceError(
-                    .badValue, file: path, object: object, "fields 4–5: (\(num(lat)), \(num(lon))) is not a latitude and longitude in degrees")
+            if let problem = geodeticPositionProblem(latitude: lat, longitude: lon) {
+                throw TraceError(.badValue, file: path, object: object, "fields 4–5: \(problem)")
             }
             guard floor == floor.rounded(), abs(floor) <= 1_000 else {
                 throw TraceError(.badValue, file: path, object: object, "field 6 (floor ID): expected a whole floor number, found \(num(floor))")
