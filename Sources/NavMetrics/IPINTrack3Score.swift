@@ -91,9 +91,13 @@ public func ipinTrack3Score(
         throw .noReferencePoints
     }
     // Every position is on the Earth before it is converted (1e308 gave a NaN score, 371° a wrap).
-    if let p = geodeticPositionProblem(latitude: 0, longitude: 0, height: venueAltitude) { throw .badPosition(what: "the venue altitude", problem: p) }
+    if let p = geodeticPositionProblem(latitude: 0, longitude: 0, height: venueAltitude) {
+        throw .badPosition(what: "the venue altitude", problem: p)
+    }
     for (i, r) in reference.enumerated() {
-        if let p = geodeticPositionProblem(latitude: r.latitude, longitude: r.longitude) { throw .badPosition(what: "reference point \(i + 1)", problem: p) }
+        if let p = geodeticPositionProblem(latitude: r.latitude, longitude: r.longitude) {
+            throw .badPosition(what: "reference point \(i + 1)", problem: p)
+        }
     }
     for (i, e) in estimates.enumerated() {
         if let p = geodeticPositionProblem(latitude: e.latitude, longitude: e.longitude) { throw .badPosition(what: "estimate \(i + 1)", problem: p) }

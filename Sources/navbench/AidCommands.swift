@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import NavCore
 import NavAids
+import NavCore
 import NavIO
 import NavPipeline
 import NavSignal

@@ -7,7 +7,8 @@ import Testing
 /// byte inside, hexadecimal, blanks, a second number — is no number.
 @Suite struct NumberTextTests {
     @Test func decimalTokensReadAsStrtod() {
-        for text in ["0", "-0", "+3", "49.46", ".5", "5.", "1e300", "-2.5E-3", "1e-400", "123456789012345678901234567890", "nan", "-inf", "Infinity"] {
+        for text in ["0", "-0", "+3", "49.46", ".5", "5.", "1e300", "-2.5E-3", "1e-400", "123456789012345678901234567890", "nan", "-inf", "Infinity"]
+        {
             let expected = Double(text)!
             let got = numberFromText(text)
             #expect(got?.bitPattern == expected.bitPattern || (got?.isNaN == true && expected.isNaN), "\(text)")

@@ -11,7 +11,9 @@ import Testing
         let far = lon + 100 / 72_600.0
         var estimates = [IPINEstimate(time: 0, longitude: lon, latitude: lat, floor: 0)]
         estimates += Array(repeating: IPINEstimate(time: 0, longitude: far, latitude: lat, floor: 0), count: 199_999)
-        let reference = (0..<20_000).map { IPINReferencePoint(time: 1 + Double($0) * 1e-3, longitude: lon, latitude: lat, floor: 0, number: Double($0)) }
+        let reference = (0..<20_000).map {
+            IPINReferencePoint(time: 1 + Double($0) * 1e-3, longitude: lon, latitude: lat, floor: 0, number: Double($0))
+        }
         let s = try ipinTrack3Score(reference: reference, estimates: estimates)
         #expect(s.errors.count == 20_000 && s.errors.allSatisfy { $0 < 1e-6 }, "every point paired with the first estimate")
     }
