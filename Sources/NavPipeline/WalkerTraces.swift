@@ -37,11 +37,28 @@ public struct WalkerTraceError: Error, CustomStringConvertible, Sendable {
 /// `options.crumbInterval` seconds, so crumbs and RDP with `options` rebuild the same keypoints;
 /// this is checked, and refused when RDP would drop one (`WalkerTraceError`).
 ///
-/// - Complexity: O(runs · ticks per walk) time and memory (every tick of every walk is kept).
+/// - Complexity: O(runs · ticks per walk) time and memory (every tick of every walk is kept;
+///   the variant with a `walk` closure keeps one walk).
 public func simulatedSessions(
     _ scenario: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, runs: Int, options: GuidanceOptions,
     describe: [String: String]
 ) throws -> SimulatedSessions {
+    var walks: [Session] = []
+    let route = try simulatedSessions(scenario, settings: settings, seed: seed, runs: runs, options: options, describe: describe) {
+        walks.append($1)
+    }
+    return SimulatedSessions(route: route, walks: walks)
+}
+
+/// `simulatedSessions` one walk at a time: returns the route recording and hands each walk's
+/// session to `walk` (run, session) as soon as it is walked, so a caller that writes them holds
+/// one walk in memory, not all (`simulate --write-traces`).
+///
+/// - Complexity: O(runs · ticks per walk) time, O(ticks of one walk) memory beyond `walk`'s.
+public func simulatedSessions(
+    _ scenario: ClosedLoopScenario, settings: ClosedLoopSettings, seed: UInt64, runs: Int, options: GuidanceOptions,
+    describe: [String: String], walk: (Int, Session) throws -> Void
+) throws -> Session {
     let interval = options.crumbInterval ?? 0.3
     let keypoints = scenario.trueRoute.keypoints.map(\.position)
     let times = keypoints.indices.map { Double($0) * interval }
@@ -67,7 +84,6 @@ public func simulatedSessions(
             "route \(escapedForMessage(scenario.routeID)): RDP (tolerance \(options.rdpTolerance) m) on the route's true keypoints keeps \(rebuilt.route.keypoints.count) of \(keypoints.count), so a replay would not rebuild the route the walkers were guided along; simulate with a smaller --rdp-tolerance"
         )
     }
-    var walks: [Session] = []
     let base = settings.walker.name.split(separator: ":").first.map(String.init) ?? ""
     let aid: MobilityAid? = base.hasPrefix("cane") ? .longCane : base.hasPrefix("guide-dog") ? .guideDog : base == "sighted" ? MobilityAid.none : nil
     for r in 0..<max(0, runs) {
@@ -78,7 +94,8 @@ public func simulatedSessions(
             log, shape: nil, walker: settings.walker, subject: subject, community: aid?.community ?? "unknown")
         var attributes = ["subject": subject, "dataset": "navbench simulate"]
         if let aid { attributes["mobility_aid"] = aid.rawValue }
-        walks.append(
+        try walk(
+            r,
             Session(
                 metadata: metadata(.navigation, "\(scenario.routeID)-walk-\(r)", ["seed": String(seed), "run": String(r)]),
                 imu: log.imu,
@@ -87,7 +104,7 @@ public func simulatedSessions(
                 groundTruth: GroundTruthStream(timestamps: log.truthTimes, poses: log.truth),
                 annotations: WalkerValidation.annotationStreams(annotated, source: "navbench simulate"), attributes: attributes))
     }
-    return SimulatedSessions(route: route, walks: walks)
+    return route
 }
 
 /// Fits the walker model to navigation sessions with ground truth along the route of

@@ -64,6 +64,31 @@ struct Simulate: ParsableCommand {
     func validate() throws {
         guard (1...100_000).contains(runs) else { throw ValidationError("--runs must be from 1 to 100000, got \(runs)") }
         try flags.refuseNavigationSessionFlags()
+        if let folder = writeTraces { try checkTracesFolder(folder) }
+    }
+
+    /// `--write-traces FOLDER` is a new or empty folder (never the working folder, never one that
+    /// holds files — an input among them would be replaced), whose parent exists.
+    func checkTracesFolder(_ folder: String) throws {
+        guard !folder.isEmpty, !folder.hasSuffix("/."), folder != ".", folder != "..", !folder.hasSuffix("/..") else {
+            throw ValidationError("--write-traces '\(escapedForMessage(folder))': expected a new folder's name")
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            let entries = isFolder.boolValue ? ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? ["?"]) : ["?"]
+            guard isFolder.boolValue, entries.isEmpty else {
+                throw ValidationError(
+                    "--write-traces \(escapedForMessage(folder)): \(isFolder.boolValue ? "holds files" : "is a file"); expected a new or empty folder (a rerun never replaces files, an input among them least of all)"
+                )
+            }
+        }
+    }
+
+    /// The staging folder of `--write-traces FOLDER`: beside it, named for this process.
+    func stagingFolder(for folder: String) -> String {
+        let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        let parent = (trimmed as NSString).deletingLastPathComponent, name = (trimmed as NSString).lastPathComponent
+        return (parent.isEmpty ? "" : parent + "/") + ".\(name).tmp-\(getpid())"
     }
 
     func run() throws {
@@ -89,18 +114,42 @@ struct Simulate: ParsableCommand {
             } ?? "perfect"
         let result = simulateWalks(scenario, settings: settings, seed: seed, runs: runs)
         if let folder = writeTraces {
-            let sessions = try simulatedSessions(
-                scenario, settings: settings, seed: seed, runs: runs, options: options,
-                describe: [
-                    "walker": simulate.walker, "vio_error": vio.canonical, "walls": simulate.walls, "registration": registrationText,
-                    "recording": rec.metadata.sessionID,
-                ])
-            try writeTrace(sessions.route, to: (folder as NSString).appendingPathComponent("route.h5"))
-            for (r, walk) in sessions.walks.enumerated() {
-                try writeTrace(walk, to: (folder as NSString).appendingPathComponent(String(format: "walk-%05d.h5", r)))
+            // All or nothing: the walks go to a staging folder beside FOLDER, one at a time (one
+            // walk in memory), renamed to FOLDER at the end; a failure removes the staging folder.
+            let staging = stagingFolder(for: folder)
+            try? FileManager.default.removeItem(atPath: staging)
+            do {
+                // The parent may be new (as the writer created it before); the staging folder itself is new.
+                let parent = (staging as NSString).deletingLastPathComponent
+                if !parent.isEmpty { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
+                try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
+            } catch {
+                throw TraceError(.writeFailed, file: folder, object: "--write-traces", "cannot create the staging folder \(escapedForMessage(staging)) (\(error.localizedDescription))")
+            }
+            var written = 0
+            do {
+                let route = try simulatedSessions(
+                    scenario, settings: settings, seed: seed, runs: runs, options: options,
+                    describe: [
+                        "walker": simulate.walker, "vio_error": vio.canonical, "walls": simulate.walls, "registration": registrationText,
+                        "recording": rec.metadata.sessionID,
+                    ]
+                ) { r, walk in
+                    try writeTrace(walk, to: (staging as NSString).appendingPathComponent(String(format: "walk-%05d.h5", r)))
+                    written += 1
+                }
+                try writeTrace(route, to: (staging as NSString).appendingPathComponent("route.h5"))
+                // FOLDER is absent or empty (validate); an empty one makes way for the staging folder.
+                try? FileManager.default.removeItem(atPath: folder)
+                guard rename(staging, folder) == 0 else {
+                    throw TraceError(.writeFailed, file: folder, object: "--write-traces", "cannot rename the staging folder into place (\(String(cString: strerror(errno))))")
+                }
+            } catch {
+                try? FileManager.default.removeItem(atPath: staging)
+                throw error
             }
             printError(
-                "navbench: note: wrote the route and \(sessions.walks.count) walks to \(escapedForMessage(folder)) (navbench walker fit \(escapedForMessage(folder))/route.h5 \(escapedForMessage(folder))/walk-*.h5)"
+                "navbench: note: wrote the route and \(written) walks to \(escapedForMessage(folder)) (navbench walker fit \(escapedForMessage(folder))/route.h5 \(escapedForMessage(folder))/walk-*.h5)"
             )
         }
         let a = result.aggregate

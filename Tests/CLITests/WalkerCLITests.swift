@@ -5,6 +5,26 @@ import Testing
 @Suite(.serialized) struct WalkerCLITests {
     static let walker = "cane:speed=0.72,reaction_time=1.7,over_rotation_slight=9,step_direction_std=2.1"
 
+    /// `--write-traces` never replaces a file and never leaves a partial set (issue 50, items 8 and
+    /// 10): a folder holding files (the recording itself among them) or '' is refused before
+    /// anything runs; a successful write leaves no staging folder beside the traces.
+    @Test func writtenTracesNeverReplaceFilesOrStayPartial() throws {
+        let dir = NSTemporaryDirectory() + "navbench-traces-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: repoRoot + "/Datasets/R2-turns_recording.h5", toPath: dir + "/in/route.h5")
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/in/route.h5"))
+        for folder in [dir + "/in", ""] {
+            let r = try navbench(["simulate", dir + "/in/route.h5", "--walls", "none", "--runs", "2", "--write-traces", folder])
+            #expect(r.status == 64 && r.err.split(separator: "\n").count == 1 && r.err.contains("--write-traces"), "\(r.err)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/in/route.h5")) == before)
+        let ok = try navbench(["simulate", dir + "/in/route.h5", "--walls", "none", "--runs", "2", "--write-traces", dir + "/out"])
+        #expect(ok.status == 0, "\(ok.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["in", "out"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").sorted() == ["route.h5", "walk-00000.h5", "walk-00001.h5"])
+    }
+
     /// Simulated walks written as sessions are fitted back from the files: the issue's values
     /// inside their CIs (speed within 5 %, the others within 15 %); the fitted walker written as
     /// a profile file walks again through --walker @FILE; an unreadable session is one error
