@@ -82,6 +82,8 @@ if [ -d ../shared/real-data/weallwalk ]; then
     "$PY" scripts/test_pdr_reference.py > /dev/null || { echo "fixtures: scripts/test_pdr_reference.py (the reference scorer's hand cases) failed"; status=1; }
     "$PY" scripts/make_gait_fixtures.py "$T/gait_reference.json"
     cmp -s "$T/gait_reference.json" Tests/NavReportTests/Fixtures/gait_reference.json || { echo "fixtures: Tests/NavReportTests/Fixtures/gait_reference.json differs from what scripts/make_gait_fixtures.py writes now"; status=1; }
+    "$PY" scripts/make_gait_fixtures.py --all "$T/gait_reference_shared.json"
+    cmp -s "$T/gait_reference_shared.json" Tests/NavReportTests/Fixtures/gait_reference_shared.json || { echo "fixtures: Tests/NavReportTests/Fixtures/gait_reference_shared.json differs from what scripts/make_gait_fixtures.py --all writes now"; status=1; }
 else
     echo "fixtures: ../shared/real-data/weallwalk absent: the PDR fixtures were not regenerated (their tests still run)"
 fi

@@ -94,15 +94,20 @@ def walk(src, name):
             "intervals": intervals, "times": times, "turn90": turn90, "turns": turns, "minutes": minutes, "stops": stops, "walls": walls}
 
 
-def main_all(out, src):
-    names = sorted(f[len("iPhoneSensors_"):-4] for f in os.listdir(os.path.join(src, "sensor")) if f.endswith(".csv"))
-    walks = [walk(src, w) for w in names]
+def sighted_reference(walks):
+    """The sighted walkers' median time per segment key: the reference of relative speed."""
     sighted = {}
     for w in walks:
         if w["community"] == "sighted":
             for k, t in w["times"]:
                 sighted.setdefault(k, []).append(t)
-    reference = {k: statistics.median(v) for k, v in sighted.items()}
+    return {k: statistics.median(v) for k, v in sighted.items()}
+
+
+def main_all(out, src):
+    names = sorted(f[len("iPhoneSensors_"):-4] for f in os.listdir(os.path.join(src, "sensor")) if f.endswith(".csv"))
+    walks = [walk(src, w) for w in names]
+    reference = sighted_reference(walks)
     subjects = {}
     for key in sorted({(w["subject"], w["community"]) for w in walks}):
         ws = [w for w in walks if (w["subject"], w["community"]) == key]
@@ -127,18 +132,13 @@ def main_all(out, src):
 
 
 def main():
+    shared = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "real-data", "weallwalk")
     if sys.argv[1] == "--all":
-        src = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "real-data", "weallwalk")
-        return main_all(sys.argv[2], src)
+        return main_all(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else shared)
     out = sys.argv[1]
-    src = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "real-data", "weallwalk")
+    src = sys.argv[2] if len(sys.argv) > 2 else shared
     walks = [walk(src, w) for w in WALKS]
-    sighted = {}
-    for w in walks:
-        if w["community"] == "sighted":
-            for k, t in w["times"]:
-                sighted.setdefault(k, []).append(t)
-    reference = {k: statistics.median(v) for k, v in sighted.items()}
+    reference = sighted_reference(walks)
     subjects = {}
     for w in walks:  # each bundled subject walked once here, with one aid
         ratios = [reference[k] / t for k, t in w["times"] if k in reference]
