@@ -124,7 +124,9 @@ struct Simulate: ParsableCommand {
                 if !parent.isEmpty { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
                 try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
             } catch {
-                throw TraceError(.writeFailed, file: folder, object: "--write-traces", "cannot create the staging folder \(escapedForMessage(staging)) (\(error.localizedDescription))")
+                throw TraceError(
+                    .writeFailed, file: folder, object: "--write-traces",
+                    "cannot create the staging folder \(escapedForMessage(staging)) (\(error.localizedDescription))")
             }
             var written = 0
             do {
@@ -142,7 +144,9 @@ struct Simulate: ParsableCommand {
                 // FOLDER is absent or empty (validate); an empty one makes way for the staging folder.
                 try? FileManager.default.removeItem(atPath: folder)
                 guard rename(staging, folder) == 0 else {
-                    throw TraceError(.writeFailed, file: folder, object: "--write-traces", "cannot rename the staging folder into place (\(String(cString: strerror(errno))))")
+                    throw TraceError(
+                        .writeFailed, file: folder, object: "--write-traces",
+                        "cannot rename the staging folder into place (\(String(cString: strerror(errno))))")
                 }
             } catch {
                 try? FileManager.default.removeItem(atPath: staging)
