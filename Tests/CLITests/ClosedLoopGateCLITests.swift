@@ -25,7 +25,7 @@ import Testing
         #expect(
             same.out.contains("## Closed loop") && same.out.contains(": 0 regressed.")
                 && same.out.contains("**0 regressed** (0 replay, 0 calibration, 0 proximity, 0 closed loop)"))
-        // The first cell with a success rate of at least 0.85.
+        // The first cell with a success rate of at least 0.75 (0.2 is then a regression, two walkers fewer not).
         func fields(_ l: String) -> [String] { l.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         func cell(_ l: String) -> String { fields(l).dropLast(3).joined(separator: ",") }
         func value(_ c: String, _ m: String) -> (Int, Double)? {
@@ -33,7 +33,7 @@ import Testing
             return (i, Double(fields(lines[i]).dropLast().last!)!)
         }
         let row = try #require(
-            lines.first { fields($0).dropLast(2).last == "success_rate" && (0.85...1).contains(Double(fields($0).dropLast().last!) ?? -1) })
+            lines.first { fields($0).dropLast(2).last == "success_rate" && (0.75...1).contains(Double(fields($0).dropLast().last!) ?? -1) })
         let c = cell(row)
         let (si, rate) = try #require(value(c, "success_rate"))
         let (_, runs) = try #require(value(c, "runs"))
