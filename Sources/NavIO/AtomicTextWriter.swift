@@ -87,3 +87,31 @@ public func writeTextAtomically(_ text: String, to path: String) throws(TraceErr
     writer.write(text)
     try writer.commit()
 }
+
+/// Removes what killed writers left in `folder` and its subfolders (at most `depth` levels): regular
+/// files named `.NAME.tmp-PID` (the atomic writers' temporaries) whose process is gone. A live
+/// process's temporary (a shard writing beside this run) is kept, as is anything else; links are
+/// never followed. Returns the paths removed. A report folder after a successful run holds only
+/// what a run writes.
+///
+/// - Complexity: O(entries within `depth`).
+@discardableResult
+public func removeStaleTemporaries(in folder: String, depth: Int = 3) -> [String] {
+    guard depth > 0, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+    var removed: [String] = []
+    for name in names.sorted() {
+        let path = folder + "/" + name
+        var st = stat()
+        guard lstat(path, &st) == 0 else { continue }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            removed += removeStaleTemporaries(in: path, depth: depth - 1)
+            continue
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG, name.hasPrefix("."), let r = name.range(of: ".tmp-", options: .backwards),
+            let pid = Int32(name[r.upperBound...]), pid > 0, pid != getpid()
+        else { continue }
+        // kill(pid, 0): ESRCH means no such process (EPERM: alive, someone else's).
+        if kill(pid, 0) != 0 && errno == ESRCH, unlink(path) == 0 { removed.append(path) }
+    }
+    return removed
+}

@@ -53,6 +53,7 @@ public func runExperiment(
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
     defer { withExtendedLifetime(lock) {} }
+    removeStaleTemporaries(in: spec.output)  // what a killed run left (AtomicTextWriter.swift)
     let started = Date()
     var plan = planExperiment(spec, shard: shard, shards: shards, readPolicy: readPolicy)
     plan.tracesMemory = tracingMemory
@@ -96,6 +97,7 @@ public func mergeExperiment(
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output)
     defer { withExtendedLifetime(lock) {} }
+    removeStaleTemporaries(in: spec.output)
     let started = Date()
     var plan = planExperiment(spec, readPolicy: readPolicy)
     plan.tracesMemory = tracingMemory
