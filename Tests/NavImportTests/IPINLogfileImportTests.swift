@@ -120,6 +120,10 @@ import Testing
         }
         let dropped = try importIPINLogfile(bad, options: ImportOptions(invalidRows: .drop))
         #expect(dropped.notes.first?.hasSuffix("field 5 (RSSI): 42 dBm is outside [−150, 20]; row dropped") == true)
+        // 10,000 bad rows are five notes and a count, not 10,000 notes (issue 50, item 19).
+        let many = try Self.write(Self.log(extra: Array(repeating: "BLE4;9.0;iBeacon;BE:AC:00:00:00:01;42;-59;1;1;AAAA-0001", count: 10_000)))
+        let capped = try importIPINLogfile(many, options: ImportOptions(invalidRows: .drop)).notes.filter { $0.contains("dropped") }
+        #expect(capped.count == 6 && capped.last == "\(many): 9995 more rows dropped as invalid (10000 in all)", "\(capped.last ?? "")")
         let garbled = try Self.write("POSI;1.0;1;49.46;eleven;0;100\n")
         expectError(TraceError(.badValue, file: garbled, object: "line 1 (POSI)", "field 5 (Longitude): expected a finite number, found 'eleven'")) {
             _ = try importIPINLogfile(garbled)

@@ -22,20 +22,20 @@ public func importARKitLogger(_ path: String, options: ImportOptions = ImportOpt
     let table = try parseNumericTable(bytes, path: file, columns: 13...13, fieldNames: names, formatName: "ARKit Data Logger camera pose")
     var stamps: [Double] = [], poses: [Pose] = []
     stamps.reserveCapacity(table.rows); poses.reserveCapacity(table.rows)
-    var notes: [String] = []
+    var droppedRows = DroppedRowNotes()
     var dropped = 0
     for r in 0..<table.rows {
         let v = Array(table.values[(13 * r)..<(13 * r + 13)])
         let line = "line \(table.lineNumbers[r])"
         if let k = v.firstIndex(where: { !$0.isFinite }) {
             if options.invalidRows == .drop {
-                dropped += 1; notes.append("\(file): \(line): field \(k + 1) (\(names[k])) is \(num(v[k])); row dropped"); continue
+                dropped += 1; droppedRows.add("\(file): \(line): field \(k + 1) (\(names[k])) is \(num(v[k])); row dropped"); continue
             }
             throw TraceError(.badValue, file: file, object: line, "field \(k + 1) (\(names[k])): expected a finite number, found \(num(v[k]))")
         }
         let m = [[v[1], v[2], v[3]], [v[5], v[6], v[7]], [v[9], v[10], v[11]]]
         guard let q = rotationFromMatrix(m, tolerance: 1e-3) else {
-            if options.invalidRows == .drop { dropped += 1; notes.append("\(file): \(line): r11…r33 are not a rotation; row dropped"); continue }
+            if options.invalidRows == .drop { dropped += 1; droppedRows.add("\(file): \(line): r11…r33 are not a rotation; row dropped"); continue }
             throw TraceError(
                 .badValue, file: file, object: line,
                 "fields r11…r33 are not a rotation within 1e-3 (orthonormal, det +1); expected the camera-to-world rotation")
@@ -55,7 +55,7 @@ public func importARKitLogger(_ path: String, options: ImportOptions = ImportOpt
         options, device: "ARKit Data Logger",
         frameConvention: SessionMetadata.arkitFrame
             + "; ARKit world frame of the logging session (gravity: +y up, x/z arbitrary yaw); camera frame as ARKit's")
-    return ImportResult(session: Session(metadata: meta, vio: vio), notes: notes)
+    return ImportResult(session: Session(metadata: meta, vio: vio), notes: droppedRows.notes(file: file))
 }
 
 func locateARKitPoseFile(_ path: String) throws(TraceError) -> String {

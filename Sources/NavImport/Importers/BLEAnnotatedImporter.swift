@@ -36,6 +36,7 @@ public func importBLEAnnotated(
     struct Row { var line: Int; var t: Double; var receiver: Int32; var rssi: Double; var position: Vector3; var rotation: Quaternion? }
     var rows: [Row] = []
     var notes: [String] = []
+    var droppedRows = DroppedRowNotes()
     var tags: [String: Int] = [:]
     var lineNo = 0
     for raw in textLines(text) {
@@ -66,7 +67,7 @@ public func importBLEAnnotated(
         tags[beacon, default: 0] += 1
         guard (-150...20).contains(v[3]) else {
             let text = "field 4 (RSSI): \(num(v[3])) dBm is outside [−150, 20]"
-            if options.invalidRows == .drop { notes.append("\(trackPath): \(here): \(text); row dropped"); continue }
+            if options.invalidRows == .drop { droppedRows.add("\(trackPath): \(here): \(text); row dropped"); continue }
             throw TraceError(.badValue, file: trackPath, object: here, text + " (a corrupt reading; --drop-invalid-rows leaves it out)")
         }
         let m = [[v[7], v[8], v[9]], [v[10], v[11], v[12]], [v[13], v[14], v[15]]]
@@ -81,6 +82,7 @@ public func importBLEAnnotated(
             .badValue, file: trackPath, object: "beacon_MAC",
             "\(tags.count) moving beacons (\(tags.keys.sorted().joined(separator: ", "))); choose one with --tag MAC")
     }
+    notes += droppedRows.notes(file: trackPath)
     // Stable sort by time.
     let order = rows.indices.sorted { rows[$0].t != rows[$1].t ? rows[$0].t < rows[$1].t : $0 < $1 }
     let sorted = order.map { rows[$0] }

@@ -54,7 +54,7 @@ public func importIPINLogfile(
 ) throws(TraceError) -> ImportResult {
     let text = try readTextFile(path, expected: "an IPIN smartphone logfile (GetSensorData: ACCE;…, GYRO;…, POSI;… lines)")
     var log = IPINLog()
-    var notes: [String] = []
+    var dropped = DroppedRowNotes()
     var lineNumber = 0
     for raw in textLines(text) {
         lineNumber += 1
@@ -68,10 +68,10 @@ public func importIPINLogfile(
             try log.read(line, number: lineNumber, path: path)
         } catch {
             guard options.invalidRows == .drop else { throw error }
-            notes.append("\(error.description); row dropped")
+            dropped.add("\(error.description); row dropped")
         }
     }
-    return try log.session(path: path, ipin: ipin, options: options, notes: notes)
+    return try log.session(path: path, ipin: ipin, options: options, notes: dropped.notes(file: path))
 }
 
 /// The readings of a logfile by type, as read.

@@ -303,3 +303,22 @@ func readTextFile(_ path: String, expected: String) throws(TraceError) -> String
 
 /// `String(describing:)` of a number for messages: shortest round-trip form.
 func num(_ x: Double) -> String { formatNumber(x) }
+
+/// Rows left out by `--drop-invalid-rows`, noted as the first `shown` (one line each) and one
+/// line counting the rest: a file of 10^6 bad rows is a few notes, not 10^6 (113 MB of them).
+struct DroppedRowNotes {
+    static let shown = 5
+    private(set) var count = 0
+    private var first: [String] = []
+
+    /// Notes one dropped row (`line`: `FILE: OBJECT: problem; row dropped`).
+    mutating func add(_ line: String) {
+        count += 1
+        if first.count < Self.shown { first.append(line) }
+    }
+
+    /// The notes to print: the first rows, then how many more of `file` were dropped.
+    func notes(file: String) -> [String] {
+        first + (count > first.count ? ["\(file): \(count - first.count) more rows dropped as invalid (\(count) in all)"] : [])
+    }
+}
