@@ -27,14 +27,25 @@ public enum RoutePlane: String, Sendable, CaseIterable, Codable {
 public enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTolerance(Double)
     case nonFinitePoint(index: Int)
+    /// The polyline needs more than `ramerDouglasPeuckerTestLimit` distance tests (RDP's O(n²)
+    /// worst case).
+    case tooManyDistanceTests(points: Int, limit: Int)
 
     public var description: String {
         switch self {
         case let .invalidTolerance(t): return "tolerance must be a finite number ≥ 0 m, got \(t)"
         case let .nonFinitePoint(i): return "point \(i) has a non-finite coordinate"
+        case let .tooManyDistanceTests(n, limit):
+            return
+                "Ramer–Douglas–Peucker needs more than \(limit) distance tests on these \(n) points (its O(n²) worst case: a zigzag or spiral whose every split keeps one point); simplify fewer points"
         }
     }
 }
+
+/// The most distance tests one simplification may make (a few seconds): RDP is O(n log n) on a
+/// route, O(n²) on a zigzag whose amplitude shrinks (10^6 points: 5·10^11 tests, 23 minutes);
+/// docs/metrics.md states the bound.
+public let ramerDouglasPeuckerTestLimit = 2_000_000_000
 
 /// Ramer–Douglas–Peucker simplification (Ramer 1972; Douglas & Peucker 1973): the indices of
 /// the points kept, ascending, always including the first and the last.
@@ -50,20 +61,31 @@ public enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
 /// point compares squared numerators (no division or square root per point); the winner's
 /// distance is then computed with the reference formula for the threshold test.
 ///
-/// - Throws: `RouteError` for a negative or non-finite tolerance or a non-finite point.
-/// - Complexity: O(n log n) typical, O(n²) worst case (a spiral); O(n) extra memory.
+/// - Throws: `RouteError` for a negative or non-finite tolerance, a non-finite point, or a
+///   polyline needing more than `ramerDouglasPeuckerTestLimit` distance tests.
+/// - Complexity: O(n log n) typical, O(n²) worst case (a spiral), bounded by the test limit;
+///   O(n) extra memory.
 public func ramerDouglasPeucker(
     _ points: [Vector3], tolerance: Double, distance: RDPDistance = .line,
     plane: RoutePlane = .xyz
 ) throws(RouteError) -> [Int] {
+    try ramerDouglasPeucker(points, tolerance: tolerance, distance: distance, plane: plane, testLimit: ramerDouglasPeuckerTestLimit)
+}
+
+/// `ramerDouglasPeucker` with another test limit (tests reach it in milliseconds).
+func ramerDouglasPeucker(
+    _ points: [Vector3], tolerance: Double, distance: RDPDistance, plane: RoutePlane, testLimit: Int
+) throws(RouteError) -> [Int] {
     guard tolerance.isFinite && tolerance >= 0 else { throw .invalidTolerance(tolerance) }
     if let bad = points.firstIndex(where: { !$0.isFinite }) { throw .nonFinitePoint(index: bad) }
     let flat = projected(points, plane: plane)
-    return flat.withUnsafeBufferPointer { buf in
+    let kept = flat.withUnsafeBufferPointer { buf in
         plane.dimension == 2
-            ? rdpKernel2(buf, count: points.count, tolerance: tolerance, distance: distance)
-            : rdpKernel3(buf, count: points.count, tolerance: tolerance, distance: distance)
+            ? rdpKernel2(buf, count: points.count, tolerance: tolerance, distance: distance, testLimit: testLimit)
+            : rdpKernel3(buf, count: points.count, tolerance: tolerance, distance: distance, testLimit: testLimit)
     }
+    guard let kept else { throw .tooManyDistanceTests(points: points.count, limit: testLimit) }
+    return kept
 }
 
 /// Interleaved coordinates of `points` in `plane` (2 or 3 per point).
@@ -90,16 +112,21 @@ private func keptIndices(_ keep: [Bool]) -> [Int] {
 }
 
 /// RDP on interleaved 2-D points.
-func rdpKernel2(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance: Double, distance: RDPDistance) -> [Int] {
+func rdpKernel2(
+    _ p: UnsafeBufferPointer<Double>, count n: Int, tolerance: Double, distance: RDPDistance, testLimit: Int = ramerDouglasPeuckerTestLimit
+) -> [Int]? {
     if n <= 2 { return Array(0..<n) }
     var keep = [Bool](repeating: false, count: n)
     keep[0] = true; keep[n - 1] = true
     var stack: [Int] = [0, n - 1]
     stack.reserveCapacity(256)
-    keep.withUnsafeMutableBufferPointer { keep in
+    var tests = 0
+    let finished = keep.withUnsafeMutableBufferPointer { keep -> Bool in
         while let e = stack.popLast() {
             let s = stack.removeLast()
             if e - s < 2 { continue }
+            tests += e - s - 1
+            if tests > testLimit { return false }
             let sx = p[2 * s], sy = p[2 * s + 1], ex = p[2 * e], ey = p[2 * e + 1]
             let dx = ex - sx, dy = ey - sy
             var farthest = -1, farthestKey = -1.0
@@ -143,22 +170,28 @@ func rdpKernel2(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance: Doubl
                 stack.append(s); stack.append(farthest)
             }
         }
+        return true
     }
-    return keptIndices(keep)
+    return finished ? keptIndices(keep) : nil
 }
 
 /// RDP on interleaved 3-D points.
-func rdpKernel3(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance: Double, distance: RDPDistance) -> [Int] {
+func rdpKernel3(
+    _ p: UnsafeBufferPointer<Double>, count n: Int, tolerance: Double, distance: RDPDistance, testLimit: Int = ramerDouglasPeuckerTestLimit
+) -> [Int]? {
     if n <= 2 { return Array(0..<n) }
     @inline(__always) func point(_ i: Int) -> Vector3 { Vector3(p[3 * i], p[3 * i + 1], p[3 * i + 2]) }
     var keep = [Bool](repeating: false, count: n)
     keep[0] = true; keep[n - 1] = true
     var stack: [Int] = [0, n - 1]
     stack.reserveCapacity(256)
-    keep.withUnsafeMutableBufferPointer { keep in
+    var tests = 0
+    let finished = keep.withUnsafeMutableBufferPointer { keep -> Bool in
         while let e = stack.popLast() {
             let s = stack.removeLast()
             if e - s < 2 { continue }
+            tests += e - s - 1
+            if tests > testLimit { return false }
             let a = point(s), b = point(e)
             let d = b - a
             let len2 = d.dot(d)
@@ -203,6 +236,7 @@ func rdpKernel3(_ p: UnsafeBufferPointer<Double>, count n: Int, tolerance: Doubl
                 stack.append(s); stack.append(farthest)
             }
         }
+        return true
     }
-    return keptIndices(keep)
+    return finished ? keptIndices(keep) : nil
 }
