@@ -193,7 +193,21 @@ public func walkerParameterRecovery(
 /// source — `fitted: <what>, <interval>, n = <n> <counts>` — usable wherever a walker is named
 /// (`--walker @FILE`). Values out of a walker's range are left out, each named in a comment.
 public func walkerProfileFileText(_ fit: WalkerFit, base: String, fittedFrom what: String) -> String {
-    func quoted(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+    // YAML's printable set only (a name from data may hold U+FFFE, which YAML forbids and the
+    // reader then refuses): anything else is shown as \u{HEX} text, as messages show it.
+    func printable(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            let v = u.value
+            let ok = v == 0x9 || v == 0xA || v == 0xD || (0x20...0x7E).contains(v) || v == 0x85 || (0xA0...0xD7FF).contains(v)
+                || (0xE000...0xFFFD).contains(v) || (0x10000...0x10FFFF).contains(v)
+            if ok { out.unicodeScalars.append(u) } else { out += "\\u{\(String(v, radix: 16, uppercase: true))}" }
+        }
+        return out
+    }
+    func quoted(_ s: String) -> String {
+        "\"" + printable(s).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
     var lines = ["navbench_walker: 1", "base: \(quoted(escapedForMessage(base)))", "parameters:"]
     var skipped: [String] = []
     for e in fit.estimates {

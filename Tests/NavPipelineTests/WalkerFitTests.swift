@@ -35,6 +35,25 @@ import Testing
         }
     }
 
+    /// Every profile navbench writes, it reads back (issue 50, item 15): names from data holding
+    /// characters YAML forbids (U+FFFE, U+FFFF, a NUL), quotes and backslashes stay text.
+    @Test func writtenProfilesRoundTrip() throws {
+        let fit = WalkerFit(
+            walks: 2,
+            estimates: [
+                WalkerParameterEstimate(key: "speed", unit: "m/s", value: 0.83, low: 0.7, high: 0.9, n: 2, counts: "subjects 1, 2", method: "t")
+            ],
+            notes: [])
+        let text = walkerProfileFileText(fit, base: "cane", fittedFrom: "walks a\u{FFFE}b\u{FFFF}.h5, \"quoted\" back\\slash\u{0}")
+        let path = NSTemporaryDirectory() + "navbench-profile-\(UUID().uuidString).yaml"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let profile = try walkerProfile(parsing: "@" + path)
+        #expect(profile.speed == 0.83)
+        let source = try #require(profile.parameterSources["speed"])
+        #expect(source.contains("\\u{FFFE}") && source.contains("\"quoted\"") && !source.unicodeScalars.contains { $0.value == 0xFFFE })
+    }
+
     /// A written walk carries what the gait fit reads: read back as an annotated walk it measures
     /// as the walk measured directly — the same steps, segments, turns and events (cadence and
     /// turn durations equal), and from its IMU the turns' mean rates within 3 % of those from the
