@@ -199,7 +199,8 @@ public func walkerProfileFileText(_ fit: WalkerFit, base: String, fittedFrom wha
         var out = ""
         for u in s.unicodeScalars {
             let v = u.value
-            let ok = v == 0x9 || v == 0xA || v == 0xD || (0x20...0x7E).contains(v) || v == 0x85 || (0xA0...0xD7FF).contains(v)
+            let ok =
+                v == 0x9 || v == 0xA || v == 0xD || (0x20...0x7E).contains(v) || v == 0x85 || (0xA0...0xD7FF).contains(v)
                 || (0xE000...0xFFFD).contains(v) || (0x10000...0x10FFFF).contains(v)
             if ok { out.unicodeScalars.append(u) } else { out += "\\u{\(String(v, radix: 16, uppercase: true))}" }
         }
