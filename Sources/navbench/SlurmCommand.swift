@@ -31,8 +31,11 @@ struct SlurmRunOptions: ParsableArguments {
         if let m = maxSubmit, !(1...10_000_000).contains(m) { throw ValidationError("--max-submit must be from 1 to 10000000, got \(m)") }
         if let r = runsPerTask, !(1...10_000_000).contains(r) { throw ValidationError("--runs-per-task must be from 1 to 10000000, got \(r)") }
         for (flag, v) in [("--partition", partition), ("--time", time)] {
-            if let v, v.isEmpty || v.count > 128 || v.contains(where: { $0.isWhitespace || $0 == "," && flag == "--time" }) {
-                throw ValidationError("\(flag) '\(v)': expected one word of at most 128 characters")
+            // Slurm's partition names and times are printable ASCII words; control bytes never reach a terminal or sbatch.
+            if let v,
+                v.isEmpty || v.count > 128 || v.unicodeScalars.contains(where: { !(0x21...0x7E).contains($0.value) || $0 == "," && flag == "--time" })
+            {
+                throw ValidationError("\(flag) '\(escapedForMessage(v))': expected one word of printable ASCII, at most 128 characters")
             }
         }
     }
@@ -96,17 +99,31 @@ struct SlurmRunOptions: ParsableArguments {
         if let m = submitted.mergeJob {
             print("submitted merge \(m)" + (submitted.arrayJobs.isEmpty ? "" : " after \(submitted.arrayJobs.joined(separator: ", "))"))
         }
-        print("follow with: navbench status \(specPath)\(out.map { " --out \($0)" } ?? "") --shards \(plan.shards); task logs in \(logs)")
+        // A line to paste: every word shell-quoted (a folder named $(…) or a;b stays a word).
+        print(
+            "follow with: "
+                + shellLine(["navbench", "status", specPath] + (out.map { ["--out", $0] } ?? []) + ["--shards", String(plan.shards)])
+                + "; task logs in \(shellWord(logs))")
     }
 }
 
 /// An sbatch line as a shell would take it (for --dry-run): each word quoted where needed.
-func slurmCommandLine(_ args: [String]) -> String {
-    (["sbatch"] + args).map { w in
-        w.allSatisfy { $0.isLetter || $0.isNumber || "-_=./:%,@<>".contains($0) } && !w.contains("<")
-            ? w : "'" + w.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }.joined(separator: " ")
+func slurmCommandLine(_ args: [String]) -> String { shellLine(["sbatch"] + args) }
+
+/// One word as a POSIX shell reads it back: as is when it holds only ASCII letters, digits and
+/// `-_=./:%,@+`, else in single quotes (a quote inside as '\''); control bytes escaped first
+/// (`escapedForMessage`), so a pasted line never runs what a name holds (`$(…)`, `;`, `>`, `` ` ``).
+func shellWord(_ w: String) -> String {
+    let safe =
+        !w.isEmpty
+        && w.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_=./:%,@+".unicodeScalars.contains($0))
+        }
+    return safe ? w : "'" + escapedForMessage(w, limit: 4096).replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
+
+/// Words as one pasteable shell line.
+func shellLine(_ words: [String]) -> String { words.map(shellWord).joined(separator: " ") }
 
 extension SlurmPlan {
     /// What the plan submits, for the terminal.

@@ -34,6 +34,11 @@ import Testing
         #expect(lines[3].hasPrefix("sbatch --parsable '--dependency=afterok:<array 1>:<array 2>' --time=10:00 --job-name=navbench-sl-merge"))
         #expect(lines[3].hasSuffix(" merge \(spec)'"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/out"))  // a dry run writes nothing
+        // Lines to paste are shell-quoted word by word; control bytes never reach them (issue 50, item 16).
+        let quoted = try navbench(["run", spec, "--slurm", "--max-array", "3", "--runs-per-task", "4", "--partition", "a>x;$(id)", "--dry-run"])
+        #expect(quoted.status == 0 && quoted.out.contains(" '--partition=a>x;$(id)' ") && !quoted.out.contains(" --partition=a>x"), "\(quoted.out)")
+        let control = try navbench(["run", spec, "--slurm", "--partition", "a\u{1B}]0;x\u{07}", "--dry-run"])
+        #expect(control.status == 64 && !control.err.contains("\u{1B}") && control.err.contains("printable ASCII"), "\(control.err)")
         // Under --max-submit 3: three of the four shards, no merge, and what to do next.
         let limited = try navbench(["run", spec, "--slurm", "--max-array", "3", "--runs-per-task", "4", "--max-submit", "3", "--dry-run"])
         let limitedLines = limited.out.split(separator: "\n").map(String.init)
@@ -65,7 +70,7 @@ import Testing
             (["--partition", "short"], "--partition applies with --slurm"),
             (["--slurm", "--shard", "1/2"], "--slurm plans the shards itself; leave out --shard, --shard-from-array and --print-config"),
             (["--slurm", "--runs-per-task", "0"], "--runs-per-task must be from 1 to 10000000, got 0"),
-            (["--slurm", "--time", "1 day"], "--time '1 day': expected one word of at most 128 characters"),
+            (["--slurm", "--time", "1 day"], "--time '1 day': expected one word of printable ASCII, at most 128 characters"),
             (["--shard-from-array", "3/3"], "--shard-from-array 3/3: expected OFFSET/N with 0 ≤ OFFSET < N ≤ 1000000"),
         ] {
             let r = try navbench(["run", spec] + args)
