@@ -34,6 +34,12 @@ public func planExperiment(_ spec: ExperimentSpec, shard: Int = 1, shards: Int =
     for f in files {
         do {
             let e = try entry(f, full: !sliced)
+            // Refused once, here, what the results store would refuse on every run (its labels).
+            for (name, value) in [("route_id", e.metadata.routeID), ("session_id", e.metadata.sessionID)] where value.count > StoreLimits.label {
+                throw TraceError(
+                    .badValue, file: f, object: "/ \(name)",
+                    "\(value.count) characters; a results store holds route and session labels of at most \(StoreLimits.label)")
+            }
             let sum = try sha256Hex(ofFile: f)
             entries[f] = fileEntry(f, e, sha256: sum)
             checksums[f] = sum

@@ -64,8 +64,8 @@ enum StoreLimits {
     static let metricsPerRun = 4_096
     /// Characters of a failure message.
     static let message = 65_536
-    /// Bytes of one artifact (a closed-loop cell of the most walkers a spec allows, 100,000 × 33 bytes).
-    static let artifactBytes = 4 << 20
+    /// Bytes of one artifact (a closed-loop cell of the most walkers a spec allows: 1 + 100,000 × 49 bytes).
+    static let artifactBytes = 8 << 20
 }
 
 /// One finished unit of work, of any result kind, as it goes into the store: its labels,

@@ -9,6 +9,24 @@ import Testing
     static let routeID = "R1\u{1B}]0;pwned\u{7}\n# heading \u{202E}txt.exe"
     static let tum = "Tests/NavImportTests/Fixtures/import/real/tum-fr1-xyz/freiburg1_xyz-groundtruth.txt"
 
+    /// A route id longer than the results store's 4,096-character labels is refused once, at
+    /// planning, naming the file (issue 50, item 14): not computed and refused by the store.
+    @Test func aRouteIdBeyondTheStoresLabelsIsRefusedAtPlanning() throws {
+        let dir = NSTemporaryDirectory() + "navbench-longid-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let imported = try navbench(
+            ["import", "tum", Self.tum, "--route-id", String(repeating: "r", count: 5_000), "--out", dir + "/in/x.h5"], cwd: repoRoot)
+        #expect(imported.status == 0, "\(imported)")
+        try "name: rid\ninputs: [\(dir)/in/*.h5]\noutput: \(dir)/out\nsweep:\n  rdp_tolerance: [0.3]\n".write(
+            toFile: dir + "/s.yaml", atomically: true, encoding: .utf8)
+        let r = try navbench(["run", dir + "/s.yaml", "--quiet"])
+        #expect(r.status == 1)
+        #expect(
+            r.err == "navbench: error: \(dir)/in/x.h5: / route_id: 5000 characters; a results store holds route and session labels of at most 4096\n",
+            "\(r.err)")
+    }
+
     @Test func hostileIdsAndFileNamesAreEscapedEverywhere() throws {
         let dir = NSTemporaryDirectory() + "navbench-names-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)

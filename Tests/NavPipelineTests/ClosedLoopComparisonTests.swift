@@ -77,5 +77,7 @@ import Testing
         #expect(ClosedLoopWalkers(bytes: Array(w.bytes.dropLast())) == nil)
         #expect(ClosedLoopWalkers(bytes: [1] + w.bytes.dropFirst()) == nil)
         #expect(ClosedLoopWalkers(bytes: [2] + w.bytes.dropFirst()) == nil)  // the version before nDTW
+        // The most walkers a cell may have (runs ≤ 100,000) fit the store's artifact limit.
+        #expect(1 + ClosedLoopWalkers.recordBytes * 100_000 <= StoreLimits.artifactBytes)
     }
 }
