@@ -135,6 +135,16 @@ job run "$C/spec/ok.yaml" --out O/report --quiet "'calibration=$BOMB'"  # quoted
 job merge "$C/spec/ok.yaml" --out O/report "'calibration=$BOMB'"
 cp "$C/kitti/times.txt" "$C/kitti/times_is_output.txt"
 job import kitti "$C/kitti/ok.kitti" --times "$C/kitti/times_is_output.txt" --out "$C/kitti/times_is_output.txt"
+# Fourth pass (issue 50): IPIN scoring files, flags converted to integers, tolerances, traces
+# written into a folder of inputs or the working folder, the closed-loop grid (a spec above).
+for f in "$C"/ipinscore/*.est; do job score --protocol ipin "$C/ipinscore/gt.csv" "$f"; done
+job score --protocol ipin "$C/ipinscore/gt_371.csv" "$C/ipinscore/same_time.est"
+job score --protocol ipin "$C/ipinscore/gt.csv" "$C/ipinscore/same_time.est" --venue-altitude 1e308
+job score "$REC" "$REC" --floor-height 1e-300
+job compare "$C/csv/ok.csv" "$C/csv/ok.csv" --tolerance 'x=nan,0'
+job simulate "$REC" --runs 2 --walls none --write-traces "$C/h5"
+job simulate "$REC" --runs 2 --walls none --write-traces "''"
+job simulate "$REC" --runs 2 --walls none --walker "'cane:speed=0.8$(printf '\001')'"
 cp "$C/mapping/ok.yaml" "$C/mapping/mapping_is_output.yaml"
 job import csv "$C/csv/ok.csv" "--mapping=$C/mapping/mapping_is_output.yaml" --out "$C/mapping/mapping_is_output.yaml"
 

@@ -310,6 +310,10 @@ spec("proximity_options_bad.yaml", "name: pb\n" + INPUT + "proximity: [none]\npr
 spec("anchors_huge.yaml", "name: ah\n" + INPUT + "sweep:\n  anchor_sightings: [9223372036854775807, 99999999999999999999999]\n")
 spec("seeds_neg.yaml", "name: sn\n" + INPUT + "sweep:\n  seeds: [-1, 18446744073709551616]\n")
 spec("compare_bad.yaml", "name: cb\n" + INPUT + "compare: {pos_error_mean: {absolute: -1, relative: .nan}}\n")
+# Fourth pass (issue 50): a closed-loop grid of 10^9 cells by its own keys, an infinite tolerance.
+spec("closed_loop_grid.yaml", "name: clg\n" + INPUT + "closed_loop:\n  walker: [" + ",".join(f"'cane:speed={0.5 + i / 1000:.3f}'" for i in range(1000)) + "]\n"
+     + "  seeds: [" + ",".join(map(str, range(1000))) + "]\n  vio_error: [" + ",".join(f"'yaw_offset={i / 100:.2f}'" for i in range(1000)) + "]\n")
+spec("compare_inf.yaml", "name: ci\n" + INPUT + "compare: {success_rate: {absolute: .inf, relative: 0}}\n")
 
 # ---------------------------------------------------------------- Clew routes (.crd binary plists)
 def bplist(objects, top, ref_size=2, offset_size=4):
@@ -382,6 +386,12 @@ text("ipin", "rotation_vector_2.txt", ipin_ok + "AHRS;0.5;1000.5;1;2;3;2.0;2.0;2
 text("ipin", "ble_rssi_1e9.txt", ipin_ok + "BLE4;0.5;iBeacon;AA;1e9;-59;70000;-1;" + "u" * 100 + "\n")
 text("ipin", "backwards.txt", ipin_ok + "ACCE;0.001;999.0;0;0;0;3\n")
 text("ipin", "two_buildings.txt", ipin_ok + "POSI;0.9;3;49.46;11.11;0;200\n")
+# IPIN scoring files (score --protocol ipin): a NUL inside a number, positions off the Earth, 10^5 estimates at one time.
+text("ipinscore", "gt.csv", "1,11.1,49.4,0,1\n2,11.1,49.4,0,2\n")
+text("ipinscore", "gt_371.csv", "1,371,49.4,0,1\n")
+text("ipinscore", "nul.est", "0\n0\n0.5,0,0,0,11.1,49\x00.4,0\n")
+text("ipinscore", "lat_1e308.est", "0\n0\n0.5,0,0,0,11.1,1e308,0\n")
+text("ipinscore", "same_time.est", "0\n0\n" + "0.5,0,0,0,11.1,49.4,0\n" * 100_000)
 text("ipin", "only_header.txt", "% just a header\n%\n")
 text("ipin", "many_fields.txt", "ACCE;" + ";".join(["1"] * 200_000) + "\n")
 text("ipin", "binary.txt", rng.integers(0, 256, 5000, dtype=np.uint8).tobytes())
