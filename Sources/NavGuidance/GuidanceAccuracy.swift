@@ -1,9 +1,6 @@
 import Foundation
 import NavCore
 
-/// One number of a guidance run (`NavCore.Metric`; see docs/metrics.md for definitions).
-public typealias RunMetric = Metric
-
 /// Guidance accuracy of one navigation run: were the instructions the user got the ones the
 /// true position called for?
 ///
@@ -16,8 +13,8 @@ public typealias RunMetric = Metric
 public func guidanceAccuracy(
     estimated: GuidanceTimeline, trueRoute: GuidanceRoute, truth: PoseSampler,
     truthTimeline: GuidanceTimeline, parameters p: GuidanceParameters
-) -> [RunMetric] {
-    var metrics: [RunMetric] = []
+) -> [Metric] {
+    var metrics: [Metric] = []
     // Spoken instructions against what the true pose called for, with the same target.
     var hourExact = 0, hourNear = 0, sectorSame = 0, textSame = 0, count = 0
     var bearingErrors: [Double] = [], distanceErrors: [Double] = []
@@ -40,14 +37,14 @@ public func guidanceAccuracy(
     }
     func fraction(_ n: Int) -> Double { count == 0 ? .nan : Double(n) / Double(count) }
     metrics += [
-        RunMetric("instructions", Double(count), "count"),
-        RunMetric("clock_agreement", fraction(hourExact), "fraction"),
-        RunMetric("clock_agreement_within_1h", fraction(hourNear), "fraction"),
-        RunMetric("sector_agreement", fraction(sectorSame), "fraction"),
-        RunMetric("wording_agreement", fraction(textSame), "fraction"),
-        RunMetric("bearing_error_mean_abs", meanAbs(bearingErrors), "deg"),
-        RunMetric("bearing_error_p95_abs", bearingErrors.isEmpty ? .nan : percentile(bearingErrors.map(abs), 95, method: .linear), "deg"),
-        RunMetric("distance_error_mean_abs", meanAbs(distanceErrors), "m"),
+        Metric("instructions", Double(count), "count"),
+        Metric("clock_agreement", fraction(hourExact), "fraction"),
+        Metric("clock_agreement_within_1h", fraction(hourNear), "fraction"),
+        Metric("sector_agreement", fraction(sectorSame), "fraction"),
+        Metric("wording_agreement", fraction(textSame), "fraction"),
+        Metric("bearing_error_mean_abs", meanAbs(bearingErrors), "deg"),
+        Metric("bearing_error_p95_abs", bearingErrors.isEmpty ? .nan : percentile(bearingErrors.map(abs), 95, method: .linear), "deg"),
+        Metric("distance_error_mean_abs", meanAbs(distanceErrors), "m"),
     ]
     // Haptic on-track state against the true heading error, tick by tick.
     var tp = 0, fp = 0, fn = 0
@@ -57,10 +54,10 @@ public func guidanceAccuracy(
         if c.onTrack && trueOnTrack { tp += 1 } else if c.onTrack { fp += 1 } else if trueOnTrack { fn += 1 }
     }
     metrics += [
-        RunMetric("pulses", Double(estimated.events.filter { $0.kind == .pulse }.count), "count"),
-        RunMetric("corrections", Double(estimated.events.filter { $0.kind == .correction }.count), "count"),
-        RunMetric("on_track_precision", tp + fp == 0 ? .nan : Double(tp) / Double(tp + fp), "fraction"),
-        RunMetric("on_track_recall", tp + fn == 0 ? .nan : Double(tp) / Double(tp + fn), "fraction"),
+        Metric("pulses", Double(estimated.events.filter { $0.kind == .pulse }.count), "count"),
+        Metric("corrections", Double(estimated.events.filter { $0.kind == .correction }.count), "count"),
+        Metric("on_track_precision", tp + fp == 0 ? .nan : Double(tp) / Double(tp + fp), "fraction"),
+        Metric("on_track_recall", tp + fn == 0 ? .nan : Double(tp) / Double(tp + fn), "fraction"),
     ]
     // Arrivals.
     var falseArrivals = 0
@@ -71,9 +68,9 @@ public func guidanceAccuracy(
     let arrivedEstimated = Set(estimated.events.filter { $0.kind == .arrival || $0.kind == .arrived }.map(\.keypoint))
     let arrivedTruly = Set(truthTimeline.events.filter { $0.kind == .arrival || $0.kind == .arrived }.map(\.keypoint))
     metrics += [
-        RunMetric("false_arrivals", Double(falseArrivals), "count"),
-        RunMetric("missed_arrivals", Double(arrivedTruly.subtracting(arrivedEstimated).count), "count"),
-        RunMetric("completed", estimated.completed ? 1 : 0, "bool"),
+        Metric("false_arrivals", Double(falseArrivals), "count"),
+        Metric("missed_arrivals", Double(arrivedTruly.subtracting(arrivedEstimated).count), "count"),
+        Metric("completed", estimated.completed ? 1 : 0, "bool"),
     ]
     // End of route: where the user truly is when told they have arrived.
     let end = trueRoute.keypoints.last!.position
@@ -82,17 +79,17 @@ public func guidanceAccuracy(
         endError = hypot(pose.translation.x - end.x, pose.translation.z - end.z)
     }
     metrics += [
-        RunMetric("end_of_route_error", endError, "m"),
-        RunMetric("end_of_route_error_ratio", endError / trueRoute.length, "fraction"),
-        RunMetric("time_to_complete", estimated.arrivalTime.map { $0 - estimated.start } ?? .nan, "s"),
+        Metric("end_of_route_error", endError, "m"),
+        Metric("end_of_route_error_ratio", endError / trueRoute.length, "fraction"),
+        Metric("time_to_complete", estimated.arrivalTime.map { $0 - estimated.start } ?? .nan, "s"),
     ]
     // Cross-track error of the walked (true) path to the true route.
     let stop = estimated.arrivalTime ?? estimated.end
     let inside = truth.timestamps.indices.filter { truth.timestamps[$0] >= estimated.start && truth.timestamps[$0] <= stop }
     let crossTrack = inside.map { trueRoute.distanceToRoute(truth.poses[$0].translation) }
     metrics += [
-        RunMetric("cross_track_rmse", rootMeanSquare(crossTrack), "m"),
-        RunMetric("cross_track_max", crossTrack.max() ?? .nan, "m"),
+        Metric("cross_track_rmse", rootMeanSquare(crossTrack), "m"),
+        Metric("cross_track_max", crossTrack.max() ?? .nan, "m"),
     ]
     return metrics
 }

@@ -105,7 +105,7 @@ public struct JobResult: Sendable {
     public var session: String
     public var configuration: String
     public var parameters: [String]
-    public var metrics: [RunMetric]
+    public var metrics: [Metric]
     /// Horizontal paths (x, −z) for plots, at most 300 points each, and the route.
     public var truePath: [[Double]]
     public var estimatedPath: [[Double]]

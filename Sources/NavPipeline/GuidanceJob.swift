@@ -59,7 +59,7 @@ public struct GuidanceRun: Sendable {
     /// true recording registration) and where they truly walked, from the start of guidance.
     public var estimatedPath: [Vector3]
     public var truePath: [Vector3]
-    public var metrics: [RunMetric]
+    public var metrics: [Metric]
 }
 
 /// Samples poses every `interval` seconds as a timer would (latest pose at each tick).
@@ -193,15 +193,15 @@ public func runGuidance(
     let positionErrors = zip(estimatedPath, truePath).map { ($0 - $1).norm }
     let drift = try? endPointDrift(reference: truePath, estimate: estimatedPath)
     metrics += [
-        RunMetric("registration_translation_error", reg.translationError, "m"),
-        RunMetric("registration_yaw_error", abs(reg.yawErrorDegrees), "deg"),
-        RunMetric("registration_induced_error_max", reg.maxInducedError, "m"),
-        RunMetric(
+        Metric("registration_translation_error", reg.translationError, "m"),
+        Metric("registration_yaw_error", abs(reg.yawErrorDegrees), "deg"),
+        Metric("registration_induced_error_max", reg.maxInducedError, "m"),
+        Metric(
             "position_error_rmse",
             positionErrors.isEmpty ? .nan : (positionErrors.reduce(0) { $0 + $1 * $1 } / Double(positionErrors.count)).squareRoot(), "m"),
-        RunMetric("end_point_drift", drift?.drift ?? .nan, "fraction"),
-        RunMetric("keypoints", Double(route.keypoints.count), "count"),
-        RunMetric("route_length", trueRoute.length, "m"),
+        Metric("end_point_drift", drift?.drift ?? .nan, "fraction"),
+        Metric("keypoints", Double(route.keypoints.count), "count"),
+        Metric("route_length", trueRoute.length, "m"),
     ]
     return GuidanceRun(
         routeID: navigation.metadata.routeID, recordingID: rid, navigationID: nid, route: route, trueRoute: trueRoute,

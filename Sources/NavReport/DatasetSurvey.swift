@@ -57,12 +57,12 @@ public func surveyMarkdown(_ entries: [SurveyEntry], title: String, command: Str
 public func surveyCSV(_ entries: [SurveyEntry]) -> String {
     var csv = "file,sha256,valid,stream,samples,duration_s,mean_rate_hz,largest_gap_s\n"
     for e in entries {
-        let name = csvEscape(fileName(of: e.file))
+        let name = csvField(fileName(of: e.file))
         let streams = e.summary?.streams ?? []
         if streams.isEmpty { csv += "\(name),\(e.sha256),\(e.validation.isValid),,,,,\n" }
         for st in streams {
             csv +=
-                "\(name),\(e.sha256),\(e.validation.isValid),\(csvEscape(st.name)),\(st.samples),"
+                "\(name),\(e.sha256),\(e.validation.isValid),\(csvField(st.name)),\(st.samples),"
                 + String(format: "%.6f,%.6f,%.6f\n", st.durationSeconds, st.meanRateHz, st.largestGapSeconds)
         }
     }

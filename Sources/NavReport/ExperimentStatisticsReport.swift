@@ -34,7 +34,7 @@ extension ExperimentStatistics {
             c.route, c.configuration, c.metric, c.unit, String(c.n), String(c.nanCount), formatNumber(c.mean), formatNumber(c.median),
             formatNumber(c.std), formatNumber(c.ciLow), formatNumber(c.ciHigh), c.ciMethod, formatNumber(c.percentileLow),
             formatNumber(c.percentileHigh),
-        ].map(csvEscape).joined(separator: ",") + "\n"
+        ].map(csvField).joined(separator: ",") + "\n"
     }
 
     static func csvLine(_ c: Comparison) -> String {
@@ -43,7 +43,7 @@ extension ExperimentStatistics {
             formatNumber(c.ciHigh), formatNumber(c.pValue), formatNumber(c.pHolm), c.test, c.significant ? "true" : "false",
             formatNumber(c.meanDifference), formatNumber(c.pPermutation), c.identical.joined(separator: ";"),
         ]
-        .map(csvEscape).joined(separator: ",") + "\n"
+        .map(csvField).joined(separator: ",") + "\n"
     }
 
     /// Cells of the key metrics by table, configuration and metric (built once per statistics:

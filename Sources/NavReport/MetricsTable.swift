@@ -49,23 +49,23 @@ public struct MetricsTable: Sendable, Equatable {
             if c != lastContext {
                 lastContext = c
                 let x = rows.context(c)
-                prefix = ([x.route, x.session, x.configuration] + x.parameters).map(csvEscape).joined(separator: ",") + ","
+                prefix = ([x.route, x.session, x.configuration] + x.parameters).map(csvField).joined(separator: ",") + ","
             }
             let text: (name: String, unit: String)
             if let t = metricText[m] {
                 text = t
             } else {
                 let n = rows.metric(m)
-                text = (csvEscape(n.name), csvEscape(n.unit))
+                text = (csvField(n.name), csvField(n.unit))
                 metricText[m] = text
             }
-            w.write(prefix + text.name + "," + csvEscape(formatNumber(value)) + "," + text.unit + "\n")
+            w.write(prefix + text.name + "," + csvField(formatNumber(value)) + "," + text.unit + "\n")
         }
         try w.commit()
     }
 
     static func csvLine(_ r: MetricRow) -> String {
-        ([r.route, r.session, r.configuration] + r.parameters + [r.metric, formatNumber(r.value), r.unit]).map(csvEscape).joined(separator: ",")
+        ([r.route, r.session, r.configuration] + r.parameters + [r.metric, formatNumber(r.value), r.unit]).map(csvField).joined(separator: ",")
             + "\n"
     }
 
@@ -103,10 +103,6 @@ public struct MetricsTable: Sendable, Equatable {
         }
         return MetricsTable(parameterColumns: params, rows: rows)
     }
-}
-
-func csvEscape(_ s: String) -> String {
-    s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 
 /// Whether a larger value of a metric is better, worse, or neither.

@@ -42,7 +42,7 @@ public func resultsTable(_ results: [SavedEvaluation], format: ResultsFormat) ->
     }
     switch format {
     case .csv:
-        return ([header] + rows).map { $0.map(csvEscape).joined(separator: ",") }.joined(separator: "\n") + "\n"
+        return ([header] + rows).map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\n") + "\n"
     case .markdown:
         var s = "| " + header.joined(separator: " | ") + " |\n"
         s += "|" + header.indices.map { $0 < 4 ? "---|" : "---:|" }.joined() + "\n"

@@ -147,7 +147,7 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
         let folds = leaveOneSubjectOut(e, community: c)
         for f in folds {
             loso +=
-                "\(csvEscape(c)),\(csvEscape(f.subject)),\(csvEscape(names[f.chosen])),\(f.score.trueSteps),\(formatNumber(f.score.under1Rate)),\(formatNumber(f.score.over1Rate)),\(formatNumber(f.score.under3Rate)),\(formatNumber(f.score.over3Rate))\n"
+                "\(csvField(c)),\(csvField(f.subject)),\(csvField(names[f.chosen])),\(f.score.trueSteps),\(formatNumber(f.score.under1Rate)),\(formatNumber(f.score.over1Rate)),\(formatNumber(f.score.under3Rate)),\(formatNumber(f.score.over3Rate))\n"
         }
         guard !folds.isEmpty else {
             details += "| \(markdownInline(c)) | \(e.subjects(in: c).count) | – (one subject: nothing to choose on) | | | | | | | |\n"
@@ -278,7 +278,7 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
                 guard let s = turns.scores[w][d] else { continue }
                 func err(_ a: Double) -> String { s.meanAbsoluteAngleError(nominal: a).map(formatNumber) ?? "" }
                 turnsCSV +=
-                    "\(csvEscape(walk.file)),\(csvEscape(walk.subject)),\(csvEscape(walk.community)),\(csvEscape(turnNames[d])),\(s.annotated),\(s.detected),\(s.matched),\(s.missed),\(s.falseDetections),\(s.signErrors),\(err(45)),\(err(90)),\(err(180))\n"
+                    "\(csvField(walk.file)),\(csvField(walk.subject)),\(csvField(walk.community)),\(csvField(turnNames[d])),\(s.annotated),\(s.detected),\(s.matched),\(s.missed),\(s.falseDetections),\(s.signErrors),\(err(45)),\(err(90)),\(err(180))\n"
             }
         }
     }
@@ -313,7 +313,7 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
         for d in e.detectors.indices {
             guard let s = e.scores[w][d] else { continue }
             steps +=
-                "\(csvEscape(walk.file)),\(csvEscape(walk.subject)),\(csvEscape(walk.community)),\(csvEscape(names[d])),\(s.trueSteps),\(s.detectedSteps),\(s.under1),\(s.over1),\(s.under3),\(s.over3),\(formatNumber(s.scoredSeconds))\n"
+                "\(csvField(walk.file)),\(csvField(walk.subject)),\(csvField(walk.community)),\(csvField(names[d])),\(s.trueSteps),\(s.detectedSteps),\(s.under1),\(s.over1),\(s.under3),\(s.over3),\(formatNumber(s.scoredSeconds))\n"
         }
     }
     var subjects = "community,subject,detector,true_steps,under1_rate,over1_rate,under3_rate,over3_rate,cadence,cadence_error\n"
@@ -322,7 +322,7 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
             for d in e.detectors.indices {
                 guard let x = e.subjectScore(s, community: c, detector: d) else { continue }
                 subjects +=
-                    "\(csvEscape(c)),\(csvEscape(s)),\(csvEscape(names[d])),\(x.trueSteps),\(formatNumber(x.under1Rate)),\(formatNumber(x.over1Rate)),\(formatNumber(x.under3Rate)),\(formatNumber(x.over3Rate)),\(formatNumber(x.cadence)),\(formatNumber(x.cadenceError))\n"
+                    "\(csvField(c)),\(csvField(s)),\(csvField(names[d])),\(x.trueSteps),\(formatNumber(x.under1Rate)),\(formatNumber(x.over1Rate)),\(formatNumber(x.under3Rate)),\(formatNumber(x.over3Rate)),\(formatNumber(x.cadence)),\(formatNumber(x.cadenceError))\n"
             }
         }
     }
