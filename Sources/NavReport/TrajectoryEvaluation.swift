@@ -25,9 +25,24 @@ public struct TrajectorySource: Sendable, Equatable {
 
     /// Reads the source, `stream` standing for the source's own when it names none.
     public func read(defaultStream: String? = nil) throws(TraceError) -> TrajectoryFile {
-        try readTrajectory(at: path, format: format, stream: stream ?? defaultStream, timesPath: timesPath, policy: readPolicy)
+        let file = try readTrajectory(at: path, format: format, stream: stream ?? defaultStream, timesPath: timesPath, policy: readPolicy)
+        // Positions an evaluation can square and sum: a 1e308 coordinate overflowed into a NaN
+        // covariance and a "degenerate point sets" message that named neither file nor pose.
+        if let i = file.trajectory.poses.values.firstIndex(where: { p in
+            !(abs(p.translation.x) <= maximumPositionMagnitude && abs(p.translation.y) <= maximumPositionMagnitude
+                && abs(p.translation.z) <= maximumPositionMagnitude)
+        }) {
+            let t = file.trajectory.poses.values[i].translation
+            throw TraceError(
+                .badValue, file: path, object: "pose \(i + 1)",
+                "position (\(formatNumber(t.x)), \(formatNumber(t.y)), \(formatNumber(t.z))) m is beyond ±10^9 m; expected metres in a local or Earth-centred frame")
+        }
+        return file
     }
 }
+
+/// The largest |coordinate| an evaluation reads, m (an Earth-centred frame is 6.4·10^6 m).
+public let maximumPositionMagnitude = 1e9
 
 /// Association and alignment shared by APE and RPE.
 public struct EvaluationSettings: Sendable, Equatable {

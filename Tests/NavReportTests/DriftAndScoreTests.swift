@@ -14,6 +14,17 @@ import Testing
         return path
     }
 
+    /// A coordinate an evaluation cannot square (1e308) is one error naming the file and the pose
+    /// (issue 50, item 17), not a NaN covariance called "degenerate point sets".
+    @Test func aHugeCoordinateNamesTheFileAndPose() throws {
+        let t = [0.0, 1, 2, 3], p = [Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(1e308, 0, 0), Vector3(3, 0, 0)]
+        let ref = try Self.write("huge", t, p)
+        defer { try? FileManager.default.removeItem(atPath: ref) }
+        #expect {
+            try prepareTrajectoryPair(reference: TrajectorySource(path: ref), estimate: TrajectorySource(path: ref), settings: EvaluationSettings())
+        } throws: { "\($0)".contains("\(ref): pose 3: position (1e+308, 0, 0) m is beyond ±10^9 m") }
+    }
+
     @Test func scaledStraightWalkDriftsTwoPercent() throws {
         // 1 m/s along x for 99.9 s at 10 Hz; the estimate is 2 % long.
         let t = (0..<1000).map { Double($0) / 10 }
