@@ -35,7 +35,8 @@ public struct TrajectorySource: Sendable, Equatable {
             let t = file.trajectory.poses.values[i].translation
             throw TraceError(
                 .badValue, file: path, object: "pose \(i + 1)",
-                "position (\(formatNumber(t.x)), \(formatNumber(t.y)), \(formatNumber(t.z))) m is beyond ±10^9 m; expected metres in a local or Earth-centred frame")
+                "position (\(formatNumber(t.x)), \(formatNumber(t.y)), \(formatNumber(t.z))) m is beyond ±10^9 m; expected metres in a local or Earth-centred frame"
+            )
         }
         return file
     }
