@@ -134,8 +134,8 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
         let target: String
         var targetFile = ""
         if nb_elink_target(file, objectPath, &f, 4096, &o, 4096) == 0 {
-            targetFile = String(cString: f)
-            target = "\(escapedForMessage(targetFile)):\(escapedForMessage(String(cString: o)))"
+            targetFile = stringFromCBuffer(f)
+            target = "\(escapedForMessage(targetFile)):\(escapedForMessage(stringFromCBuffer(o)))"
         } else {
             target = "an unreadable target"
         }
@@ -267,7 +267,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
                 var offset = off_t(0)
                 var size = hsize_t(0)
                 guard H5Pget_external(dcpl, UInt32(i), 4096, &buf, &offset, &size) >= 0 else { throw refuse("unreadable external raw storage") }
-                files.append(String(cString: buf))
+                files.append(stringFromCBuffer(buf))
             }
             let list = files.prefix(3).map { escapedForMessage($0) }.joined(separator: ", ") + (files.count > 3 ? ", …" : "")
             guard policy.allowExternalLinks else {
@@ -285,7 +285,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
             guard n >= 0, n < 4096 else { return nil }
             var buf = [CChar](repeating: 0, count: n + 1)
             _ = get(&buf, n + 1)
-            return String(cString: buf)
+            return stringFromCBuffer(buf)
         }
         var sources: [(file: String, dataset: String)] = []
         for i in 0..<min(count, Self.maximumStorageSources + 1) {
@@ -610,4 +610,10 @@ func isMATLAB5File(_ path: String) -> Bool {
     let magic = Array("MATLAB 5.0 MAT-file".utf8)
     guard let head = try? h.read(upToCount: magic.count) else { return false }
     return [UInt8](head) == magic
+}
+
+/// The UTF-8 text of a NUL-terminated C buffer (up to its first NUL, or all of it), invalid bytes
+/// replaced: what `String(cString:)` of an array did before its deprecation.
+func stringFromCBuffer(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
