@@ -42,7 +42,7 @@ public enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The most distance tests one simplification may make (a few seconds): RDP is O(n log n) on a
+/// The most distance tests one simplification may make: RDP is O(n log n) on a
 /// route, O(n²) on a zigzag whose amplitude shrinks (10^6 points: 5·10^11 tests, 23 minutes);
 /// docs/metrics.md states the bound.
 public let ramerDouglasPeuckerTestLimit = 2_000_000_000

@@ -28,8 +28,9 @@ public func readCommaSeparatedNumbers(_ path: String, skippingLines skip: Int = 
         var row: [Double] = []
         row.reserveCapacity(fields.count)
         for (c, f) in fields.enumerated() {
-            let t = f.trimmingCharacters(in: .whitespaces)
-            guard let x = numberFromText(t), x.isFinite else {
+            var t = f.trimmingCharacters(in: .whitespaces)
+            // The bulk reader (a whole token; a NUL inside is no number), as CSVTable reads cells.
+            guard let x = t.withUTF8({ parseDecimal($0) }), x.isFinite else {
                 throw TraceError(
                     .badValue, file: path, object: "line \(lineNumber), column \(c + 1)",
                     "expected a finite number, found '\(escapedForMessage(String(t), limit: 40))'")

@@ -57,16 +57,21 @@ public enum IPINScoreError: Error, Equatable, CustomStringConvertible {
     case noReferencePoints
     /// Reference point `index` (1-based) at `time` has no estimate at or before time + 0.01 s.
     case noEstimate(index: Int, time: Double)
-    /// A position (`what`: "reference point 3", "estimate 7", "the venue altitude") that is not on
-    /// the Earth (`geodeticPositionProblem`).
-    case badPosition(what: String, problem: String)
+    /// Reference point `index` (1-based) is not on the Earth (`geodeticPositionProblem`'s line).
+    case badReferencePoint(index: Int, problem: String)
+    /// Estimate `index` (1-based) is not on the Earth.
+    case badEstimate(index: Int, problem: String)
+    /// The venue altitude is not within ±100 km of the ellipsoid.
+    case badVenueAltitude(problem: String)
 
     public var description: String {
         switch self {
         case .noReferencePoints: return "no reference points"
         case .noEstimate(let i, let t):
             return "reference point \(i) at t = \(t) s has no estimate at or before t + 0.01 s (the organisers' script stops there)"
-        case .badPosition(let what, let problem): return "\(what): \(problem)"
+        case .badReferencePoint(let i, let problem): return "reference point \(i): \(problem)"
+        case .badEstimate(let i, let problem): return "estimate \(i): \(problem)"
+        case .badVenueAltitude(let problem): return "the venue altitude: \(problem)"
         }
     }
 }
@@ -92,15 +97,15 @@ public func ipinTrack3Score(
     }
     // Every position is on the Earth before it is converted (1e308 gave a NaN score, 371° a wrap).
     if let p = geodeticPositionProblem(latitude: 0, longitude: 0, height: venueAltitude) {
-        throw .badPosition(what: "the venue altitude", problem: p)
+        throw .badVenueAltitude(problem: p)
     }
     for (i, r) in reference.enumerated() {
         if let p = geodeticPositionProblem(latitude: r.latitude, longitude: r.longitude) {
-            throw .badPosition(what: "reference point \(i + 1)", problem: p)
+            throw .badReferencePoint(index: i + 1, problem: p)
         }
     }
     for (i, e) in estimates.enumerated() {
-        if let p = geodeticPositionProblem(latitude: e.latitude, longitude: e.longitude) { throw .badPosition(what: "estimate \(i + 1)", problem: p) }
+        if let p = geodeticPositionProblem(latitude: e.latitude, longitude: e.longitude) { throw .badEstimate(index: i + 1, problem: p) }
     }
     // Estimates by time, ties in file order: the latest at or before t + 0.01 is the first of the
     // largest time not after it (MATLAB's max returns the first maximum).

@@ -37,13 +37,10 @@ public func ipinTrack3Evaluation(
         case .noReferencePoints: throw TraceError(.empty, file: groundTruth, "no reference points, expected an IPIN ground-truth file")
         case .noEstimate(let i, _):
             throw TraceError(.badValue, file: estimates, object: "reference point \(i) of \(fileName(of: groundTruth))", error.description)
-        case .badPosition(let what, let problem):
-            // `what` names the row: reference point N (the ground truth's Nth row) or estimate N.
-            if what.hasPrefix("reference point ") { throw TraceError(.badValue, file: groundTruth, object: what, problem) }
-            if what.hasPrefix("estimate ") {
-                throw TraceError(.badValue, file: estimates, object: what + " (row \(what.dropFirst(9)) after the two header lines)", problem)
-            }
-            throw error
+        case .badReferencePoint(let i, let problem): throw TraceError(.badValue, file: groundTruth, object: "reference point \(i)", problem)
+        case .badEstimate(let i, let problem):
+            throw TraceError(.badValue, file: estimates, object: "estimate \(i) (row \(i) after the two header lines)", problem)
+        case .badVenueAltitude: throw error
         }
     }
     return IPINTrack3Evaluation(score: score, swappedCoordinates: swapped, venueAltitude: venueAltitude)

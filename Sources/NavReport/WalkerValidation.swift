@@ -21,7 +21,8 @@ public enum WalkerValidation {
     /// A WeAllWalk path as straight corridor segments joined by turns.
     public struct PathShape: Sendable, Equatable {
         public var path: String
-        /// Segment lengths, m: the sighted walkers' median step count on the segment × `sightedStepLength`.
+        /// Segment lengths, m: the sighted walkers' median step count on the segment × `sightedStepLength`,
+        /// at least 1 m.
         public var lengths: [Double]
         /// The signed nominal angle (deg) of the turn after each segment but the last.
         public var turns: [Double]
@@ -47,7 +48,9 @@ public enum WalkerValidation {
                     let s = w.straightSegments[k]
                     return Double(w.heelStrikes.filter { $0 >= s.start && $0 <= s.end }.count)
                 }
-                let length = Statistics.median(steps) * sightedStepLength
+                // At least 1 m: a segment the sighted walkers crossed in no step (or an annotation
+                // of zero length) would give coincident keypoints, which no route has.
+                let length = max(1, Statistics.median(steps) * sightedStepLength)
                 if k == 0 {
                     lengths.append(length)
                     continue

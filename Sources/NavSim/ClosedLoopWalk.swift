@@ -227,10 +227,8 @@ struct ClosedLoopWalker {
     var stepUnderWay = 0.0
     /// A turn made while walking (`steerBelowDegrees`): the heading it rotates to, nil when none.
     var steerTarget: Double?
-    /// Whether the turn made standing / the one steered answers a spoken instruction.
-    var turnAnswersInstruction = false, steerAnswersInstruction = false
-    /// A logged instruction's turn has begun (its end is the end of that rotation, or the start
-    /// of another turn or a sweep that cuts it short).
+    /// A logged instruction's turn has begun: the rotation under way answers it (a correction or
+    /// a sweep that starts meanwhile ends it first), so that rotation's end is the turn's end.
     var loggedTurnUnderWay = false
     var lastPulseFelt = 0.0, lastHeard = 0.0
     var vioLast: Vector3
@@ -396,7 +394,7 @@ struct ClosedLoopWalker {
             let remaining = Angle.wrapToPi(turnTarget - yaw)
             if rate <= 0 || abs(remaining) <= rate {
                 yaw = turnTarget; mode = .walking; lastPulseFelt = t; lastHeard = t
-                if turnAnswersInstruction { endLoggedTurn() }
+                if loggedTurnUnderWay { endLoggedTurn() }
             } else {
                 yaw += remaining > 0 ? rate : -rate
             }
@@ -417,7 +415,7 @@ struct ClosedLoopWalker {
                 let rate = w.steerRateDegreesPerSecond * deg * dt, remaining = Angle.wrapToPi(target - yaw)
                 if abs(remaining) <= rate {
                     yaw = target; steerTarget = nil
-                    if steerAnswersInstruction { endLoggedTurn() }
+                    if loggedTurnUnderWay { endLoggedTurn() }
                 } else {
                     yaw += remaining > 0 ? rate : -rate
                 }
@@ -570,14 +568,12 @@ struct ClosedLoopWalker {
                 if w.turnRateDegreesPerSecond > 0 && abs(turn) < w.steerBelowDegrees * deg {
                     // Steered while walking: the walk goes on (a sweep for the pulse ends).
                     steerTarget = turnTarget
-                    steerAnswersInstruction = instruction
                     if mode != .walking { mode = .walking; lastPulseFelt = t }
                 } else if w.turnRateDegreesPerSecond <= 0 {
                     yaw = turnTarget; updateDirection(); mode = .walking; lastPulseFelt = t
-                    if instruction { endLoggedTurn() }
+                    if loggedTurnUnderWay { endLoggedTurn() }
                 } else {
                     mode = .turning
-                    turnAnswersInstruction = instruction
                     steerTarget = nil
                 }
             }
