@@ -20,8 +20,10 @@ public func dynamicTimeWarping(walk: [Vector3], route: [Vector3]) -> Double {
     for w in walk {
         current[0] = .infinity
         for j in 1...m {
-            let d = (w - route[j - 1]).horizontalNorm
-            current[j] = d + min(previous[j], current[j - 1], previous[j - 1])
+            // √(dx² + dz²), not hypot: glibc's overflow-safe hypot was a tenth of a closed-loop
+            // walk's time (perf); a distance beyond 10^154 m becomes +∞ (nDTW 0), never a trap.
+            let dx = w.x - route[j - 1].x, dz = w.z - route[j - 1].z
+            current[j] = (dx * dx + dz * dz).squareRoot() + min(previous[j], current[j - 1], previous[j - 1])
         }
         swap(&previous, &current)
     }
