@@ -31,6 +31,17 @@ static inline unsigned nb_H5F_ACC_TRUNC(void) { return H5F_ACC_TRUNC; }
 static inline unsigned nb_H5F_ACC_EXCL(void) { return H5F_ACC_EXCL; }
 static inline size_t nb_H5T_VARIABLE(void) { return H5T_VARIABLE; }
 
+/// A file-access property list without HDF5's flock() locking (caller closes it). navbench's
+/// files are written under a temporary name and renamed into place, so a reader never sees a
+/// file being written; the locks only added a failure: a process spawned by another thread
+/// inherits the writer's descriptor (and its exclusive lock) until it closes it, and a reader of
+/// the renamed file then failed to open it.
+static inline hid_t nb_fapl_without_locking(void) {
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
+    return fapl;
+}
+
 /// Turns off HDF5's automatic error-stack printing; navbench reports its own errors.
 static inline void nb_silence_errors(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 

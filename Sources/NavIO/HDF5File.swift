@@ -71,6 +71,12 @@ let silenceHDF5Errors: Void = {
     nb_silence_errors()
 }()
 
+/// File access without HDF5's file locks, for every file navbench opens or creates (the shim says why).
+let fileAccessWithoutLocking: hid_t = {
+    _ = silenceHDF5Errors
+    return nb_fapl_without_locking()
+}()
+
 /// A read-only HDF5 file. Every failure is a `TraceError` naming the file and object.
 ///
 /// HDF5 calls are serialised by libhdf5's own global lock (Debian builds it thread-safe),
@@ -104,7 +110,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
             }
             throw TraceError(.notHDF5, file: path, "not an HDF5 file (no HDF5 signature), expected trace format v1")
         }
-        let id = H5Fopen(path, nb_H5F_ACC_RDONLY(), nb_H5P_DEFAULT())
+        let id = H5Fopen(path, nb_H5F_ACC_RDONLY(), fileAccessWithoutLocking)
         guard id >= 0 else {
             throw TraceError(.corrupt, file: path, "HDF5 signature found but the file cannot be opened (truncated or corrupt)")
         }
@@ -315,7 +321,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
                     && Self.isPlainStorage(file, absolute)
             } else {
                 let resolved = f.hasPrefix("/") ? f : (parentFolder(of: path) as NSString).appendingPathComponent(f)
-                let other = H5Fis_hdf5(resolved) > 0 ? H5Fopen(resolved, nb_H5F_ACC_RDONLY(), nb_H5P_DEFAULT()) : -1
+                let other = H5Fis_hdf5(resolved) > 0 ? H5Fopen(resolved, nb_H5F_ACC_RDONLY(), fileAccessWithoutLocking) : -1
                 plain =
                     other >= 0 && H5Lexists(other, absolute, nb_H5P_DEFAULT()) > 0
                     && nb_link_type(other, absolute) != H5L_TYPE_EXTERNAL.rawValue && Self.isPlainStorage(other, absolute)

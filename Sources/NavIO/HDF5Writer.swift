@@ -39,7 +39,7 @@ public final class HDF5Writer {
         let fcpl = H5Pcreate(nb_H5P_FILE_CREATE())
         defer { H5Pclose(fcpl) }
         H5Pset_obj_track_times(fcpl, false)
-        let id = H5Fcreate(temporaryPath, nb_H5F_ACC_EXCL(), fcpl, nb_H5P_DEFAULT())
+        let id = H5Fcreate(temporaryPath, nb_H5F_ACC_EXCL(), fcpl, fileAccessWithoutLocking)
         guard id >= 0 else {
             let reason = errnoText(errno)
             unlink(temporaryPath)  // H5Fcreate may leave an empty file behind (a full disk)
@@ -213,7 +213,7 @@ public final class HDF5Writer {
 package func setRootStringAttribute(file: String, name: String, value: String, reportAs: String) throws(TraceError) {
     _ = silenceHDF5Errors
     // H5F_ACC_RDWR is a macro Swift cannot import; its value is 0x0001 in every HDF5 release.
-    let f = H5Fopen(file, 0x0001, nb_H5P_DEFAULT())
+    let f = H5Fopen(file, 0x0001, fileAccessWithoutLocking)
     guard f >= 0 else { throw TraceError(.writeFailed, file: reportAs, "cannot reopen the new file to stamp it") }
     defer { H5Fclose(f) }
     let type = H5Tcopy(nb_H5T_C_S1())
