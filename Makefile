@@ -5,13 +5,17 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
+.PHONY: deps-browser page-check weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
 deps:
 	@scripts/install-deps.sh
 
 deps-python:
 	@scripts/install-deps.sh --python scripts/requirements.txt
+
+## deps-browser: Debian's chromium and the pinned Playwright + axe-core of scripts/requirements-browser.txt (the page check).
+deps-browser:
+	@scripts/install-deps.sh --browser --python scripts/requirements.txt scripts/requirements-browser.txt
 
 ## deps-python-fixtures: the pinned reference implementations (scipy, filterpy, evo, …) as well.
 deps-python-fixtures:
@@ -31,13 +35,13 @@ demo: release deps-python
 	.build/release/navbench run Experiments/default.yaml
 	.build/release/navbench run Experiments/real.yaml
 	.build/release/navbench export-notebook Experiments/default.yaml
-	@echo "report: Reports/default/summary.md; real recordings (blind walkers' steps and turns included): Reports/real/summary.md; dataset survey: Reports/datasets/summary.md"
+	@echo "report: Reports/default/report.html (open it in a browser; Markdown: summary.md); real recordings (blind walkers' steps and turns included): Reports/real/report.html; dataset survey: Reports/datasets/summary.md"
 
 ## test: the whole suite: the layer check, the committed statistics/KITTI/TUM-RPE references
 ## regenerated under three BLAS kernels and without FMA (docs/reproducibility.md), swift test
 ## (incl. the Datasets manifest and regeneration), synth without FMA, the example package that
 ## depends on navbench (docs/library.md), the regression gate on the default experiment with the
-## configuration-collapse and doc-figure checks on its report, JUnit, notebook, plugins, Slurm,
+## configuration-collapse and doc-figure checks on its report, its report.html in headless Chromium, JUnit, notebook, plugins, Slurm,
 ## kill/resume, fuzz and h5py checks. Each step prints its wall time ("time: STEP: N s").
 TIMED = scripts/timed.sh
 test: deps-python
@@ -52,12 +56,18 @@ test: deps-python
 	@$(TIMED) "configuration collapse" $(PYTHON) scripts/check_configuration_collapse.py .build/gate/metrics.csv Datasets/venue
 	@$(TIMED) "doc figures" $(PYTHON) scripts/check_doc_figures.py .build/gate docs/guidance.md
 	@$(TIMED) junit $(PYTHON) scripts/check_junit.py
+	@$(TIMED) "page check" $(MAKE) --no-print-directory page-check
 	@$(TIMED) notebook $(MAKE) --no-print-directory notebook-check
 	@$(TIMED) plugins $(MAKE) --no-print-directory plugins-check
 	@$(TIMED) slurm scripts/check_slurm_shards.sh
 	@$(TIMED) kill-check $(MAKE) --no-print-directory kill-check
 	@$(TIMED) fuzz env FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
 	@$(TIMED) h5py $(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
+
+## page-check: open the gate's report.html in headless Chromium (no network, keyboard, axe-core: no serious or
+## critical violation); screenshots in .build/page-check/ (CI artifacts, never compared). Needs `make gate` first.
+page-check: deps-browser
+	$(PYTHON) scripts/check_report_page.py --screenshots .build/page-check .build/gate/report.html
 
 ## layers: fail when a target imports a module Package.swift does not declare for it, declares one it
 ## never imports, or imports one the layer order forbids (docs/architecture.md).

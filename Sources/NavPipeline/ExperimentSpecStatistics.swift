@@ -61,11 +61,12 @@ extension ExperimentSpec {
 /// the box plots of the key metrics (atomically), the statistics the summary prints (the pooled
 /// table and the main effects) and the routes' sections of the summary, rendered as each route's
 /// table is done (with its `plots`), so memory is flat in the number of routes. Resampling results
-/// come from `memo` when an earlier report of the folder computed them.
+/// come from `memo` when an earlier report of the folder computed them. `files`: the route pages
+/// and box plots written (file name, contents), for the report page.
 func writeStatistics(
     _ plan: ExperimentPlan, table: MetricsTable, plots: [String: [String]], out: ExperimentOutputs, progress: ProgressHandler? = nil,
     memo: (any ResamplingMemo)? = nil
-) throws -> (statistics: ExperimentStatistics, routeSections: [String]) {
+) throws -> (statistics: ExperimentStatistics, routeSections: [String], files: [(name: String, contents: String)]) {
     let cellsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("cells.csv"))
     let comparisonsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
     cellsFile.write(ExperimentStatistics.cellsHeader)
@@ -77,6 +78,7 @@ func writeStatistics(
             + "(`routes/<route>.md`; LaTeX: `routes/<route>.tex`; rows: `routes/<route>.csv`):\n\n"
     ]
     var routeError: Error?
+    var files: [(name: String, contents: String)] = []
     var statistics = ExperimentStatistics(
         table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics,
         cellSink: { cellsFile.write(ExperimentStatistics.csvLine($0)) },
@@ -92,6 +94,7 @@ func writeStatistics(
                     try writeTextAtomically(section, to: (out.folder as NSString).appendingPathComponent(name + ".md"))
                     try writeTextAtomically(latex, to: (out.folder as NSString).appendingPathComponent(name + ".tex"))
                 } catch { routeError = routeError ?? error }
+                files.append((name + ".md", section))
                 routeSections.append("- [\(markdownInline(r))](\(name).md)\n")
             }
         }, progress: progress, memo: memo)
@@ -104,8 +107,9 @@ func writeStatistics(
     for (file, svg) in statistics.boxPlots(table) {
         try writeTextAtomically(svg, to: (out.folder as NSString).appendingPathComponent("plots/" + file))
         statistics.plots.append("plots/" + file)
+        files.append(("plots/" + file, svg))
     }
-    return (statistics, routeSections)
+    return (statistics, routeSections, files)
 }
 
 /// One CDF series per distinct configuration: configurations whose values are identical share a

@@ -35,20 +35,24 @@ extension GuidanceReplayKind: SectionKind {
         for r in table.rows where seenRoutes.insert(r.route).inserted { routes.append(r.route) }
         // Route by route: the sample's runs of one route are read from the store with their paths,
         // drawn and released before the next, so memory is flat in the number of routes.
-        let plots = try writeRouteFiles(plan, sample: sample, store: store, table: table, routes: routes, out: out, progress: context.progress)
-        try writeToleranceTrends(plan, table: table, routes: routes, out: out)
+        let routePlots = try writeRouteFiles(
+            plan, sample: sample, store: store, table: table, routes: routes, out: out, progress: context.progress)
+        let plots = routePlots.mapValues { $0.map(\.name) }
+        let trendPlots = try writeToleranceTrends(plan, table: table, routes: routes, out: out)
         traceMemory(plan, "report: route files and plots")
-        let (statistics, routeSections) = try writeStatistics(
+        let (statistics, routeSections, statisticsFiles) = try writeStatistics(
             plan, table: table, plots: plots, out: out, progress: context.progress, memo: context.memo)
         traceMemory(plan, "report: statistics")
         let trends =
             plan.spec.sweep.rdpTolerance.count > 1
             ? "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
             : ""
-        return ReportSection(
+        var section = ReportSection(
             pieces: guidanceReplayPieces(table: table, plots: plots, statistics: statistics, routeSections: routeSections) + [trends],
             files: [], findings: statistics.findings, failures: missing, metricEffects: statistics.mainEffects,
             metricUnits: statistics.units)
+        section.written = routes.flatMap { routePlots[$0] ?? [] } + trendPlots + statisticsFiles
+        return section
     }
 }
 
@@ -110,13 +114,13 @@ let metricsReadBlock = 2048
 /// CDF per configuration, drawn from the `PlotSample`'s runs of that route with the paths the store
 /// keeps of them (`ReplayPlotPaths`; a run stored without them, by a navbench before them or
 /// for paths over the artifact limit, is run again), released before the next route. Returns
-/// the plots by route for the summary.
+/// the plots (file name, SVG) by route for the summary and the report page.
 ///
 /// - Complexity: memory O(sample runs of one route + rows), time O(rows + sample runs).
 private func writeRouteFiles(
     _ plan: ExperimentPlan, sample: PlotSample, store: ResultsStore, table: MetricsTable, routes: [String],
     out: ExperimentOutputs, progress: ProgressHandler?
-) throws -> [String: [String]] {
+) throws -> [String: [(name: String, contents: String)]] {
     let folder = out.folder
     @Sendable func path(_ p: String) -> String { (folder as NSString).appendingPathComponent(p) }
     let firstConfig = plan.jobs.first?.configuration.label
@@ -157,15 +161,16 @@ private func writeRouteFiles(
         let paths = SVGPlot(
             title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
             series: series, equalAspect: true)
-        try writeTextAtomically(paths.svg, to: path("plots/\(safeFileComponent(route))-paths.svg"))
+        let pathsFile = "plots/\(safeFileComponent(route))-paths.svg", cdfFile = "plots/\(safeFileComponent(route))-error-cdf.svg"
+        try writeTextAtomically(paths.svg, to: path(pathsFile))
         // Position-error CDF per configuration.
         var labels: [String] = []
         for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
         let cdf = SVGPlot(
             title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
             series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
-        try writeTextAtomically(cdf.svg, to: path("plots/\(safeFileComponent(route))-error-cdf.svg"))
-        return ["plots/\(safeFileComponent(route))-paths.svg", "plots/\(safeFileComponent(route))-error-cdf.svg"]
+        try writeTextAtomically(cdf.svg, to: path(cdfFile))
+        return [(pathsFile, paths.svg), (cdfFile, cdf.svg)]
     }
     return Dictionary(zip(routes, files), uniquingKeysWith: { a, _ in a })
 }
@@ -189,9 +194,12 @@ private func storedPlotRuns(_ plan: ExperimentPlan, chosen: [Int], store: Result
     }
 }
 
-/// `plots/<metric>-vs-tolerance.svg` when the sweep has several RDP tolerances.
-private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, routes: [String], out: ExperimentOutputs) throws {
+/// `plots/<metric>-vs-tolerance.svg` when the sweep has several RDP tolerances; returns them (file name, SVG).
+private func writeToleranceTrends(
+    _ plan: ExperimentPlan, table: MetricsTable, routes: [String], out: ExperimentOutputs
+) throws -> [(name: String, contents: String)] {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
+    var written: [(name: String, contents: String)] = []
     if plan.spec.sweep.rdpTolerance.count > 1 {
         // One pass: sums by (metric, route, tolerance) of the two plotted metrics, in dense arrays
         // (memory O(routes × tolerances), not a dictionary entry per metric and route).
@@ -200,7 +208,7 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
         // Rows carry each level's canonical text in the tolerance column: joined on it, not on a re-formatted number.
         let levels = plan.spec.sweep.levels(of: .rdpTolerance).map(\.text)
         let toleranceIndex = Dictionary(levels.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
-        guard let column = table.parameterColumns.firstIndex(of: SweepDimension.rdpTolerance.column) else { return }
+        guard let column = table.parameterColumns.firstIndex(of: SweepDimension.rdpTolerance.column) else { return [] }
         let routeIndex = Dictionary(routes.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
         var sums = [[(Double, Int)]](repeating: [(Double, Int)](repeating: (0, 0), count: routes.count * tolerances.count), count: metrics.count)
         for r in table.rows where r.value.isFinite {
@@ -223,7 +231,10 @@ private func writeToleranceTrends(_ plan: ExperimentPlan, table: MetricsTable, r
             let plot = SVGPlot(
                 title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: unit.isEmpty ? metric : "\(metric) (\(unit))",
                 series: series)
-            try writeTextAtomically(plot.svg, to: path("plots/\(safeFileComponent(metric))-vs-tolerance.svg"))
+            let file = "plots/\(safeFileComponent(metric))-vs-tolerance.svg"
+            try writeTextAtomically(plot.svg, to: path(file))
+            written.append((file, plot.svg))
         }
     }
+    return written
 }

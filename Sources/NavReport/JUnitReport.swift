@@ -1,8 +1,9 @@
 import Foundation
 
-/// XML text escaped for element content and attribute values (& < > " ' and control characters
-/// other than tab, line feed and carriage return, which XML 1.0 cannot carry, replaced by U+FFFD).
-func xmlEscaped(_ s: String) -> String {
+/// XML (and HTML) text escaped for element content and attribute values (& < > " ', the line and
+/// paragraph separators U+2028/U+2029 as character references, and control characters other than
+/// tab, line feed and carriage return, which XML 1.0 cannot carry, replaced by U+FFFD).
+public func xmlEscaped(_ s: String) -> String {
     var out = ""
     out.reserveCapacity(s.utf8.count)
     for u in s.unicodeScalars {
@@ -13,6 +14,7 @@ func xmlEscaped(_ s: String) -> String {
         case "\"": out += "&quot;"
         case "'": out += "&apos;"
         case "\t", "\n", "\r": out.unicodeScalars.append(u)
+        case "\u{2028}", "\u{2029}": out += "&#x\(String(u.value, radix: 16, uppercase: true));"
         default: out.unicodeScalars.append(u.value < 0x20 || (0xFFFE...0xFFFF).contains(u.value) ? "\u{FFFD}" : u)
         }
     }

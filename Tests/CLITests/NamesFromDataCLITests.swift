@@ -51,4 +51,27 @@ import Testing
         // Quoted fields: a header and one row, as a CSV reader counts them.
         #expect(csv.components(separatedBy: ".h5\",").count == 2)
     }
+
+    /// A file name that is markup reaches `report.html` as text (issue 51): an APE pair whose
+    /// estimate is named `<img src=x onerror=…>` (and holds U+2028) is listed among the failures.
+    @Test func hostileNamesInReportHTMLAreText() throws {
+        let dir = NSTemporaryDirectory() + "navbench-html-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let hostile = dir + "/in/<img src=x onerror=alert(1)>\u{2028}.h5"
+        for out in [hostile, dir + "/in/b.h5"] {
+            let imported = try navbench(["import", "tum", Self.tum, "--route-id", "</script><!--r", "--out", out], cwd: repoRoot)
+            #expect(imported.status == 0, "\(imported)")
+        }
+        let spec = "name: hx\ninputs: [\"\(dir)/in/b.h5\"]\noutput: \(dir)/out\n"
+        try (spec + "ape:\n  - {reference: \"\(dir)/in/b.h5\", estimate: \"\(hostile)\", align: se3}\n")
+            .write(toFile: dir + "/s.yaml", atomically: true, encoding: .utf8)
+        // The imports hold ground truth only: the pair fails (exit 1) and is listed by its names.
+        let r = try navbench(["run", dir + "/s.yaml", "--quiet"])
+        #expect(r.status == 1, "\(r)")
+        let html = try String(contentsOfFile: dir + "/out/report.html", encoding: .utf8)
+        #expect(html.contains("<code>ape \(dir)/in/&lt;img src=x onerror=alert(1)&gt;\\u{2028}.h5 vs"), "\(html)")
+        #expect(!html.contains("<img") && !html.contains("<script") && !html.contains("<!--"), "\(html)")
+        #expect(!html.unicodeScalars.contains("\u{2028}"))
+    }
 }
