@@ -42,8 +42,12 @@ static inline hid_t nb_fapl_without_locking(void) {
     return fapl;
 }
 
-/// Turns off HDF5's automatic error-stack printing; navbench reports its own errors.
-static inline void nb_silence_errors(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+/// Turns off HDF5's automatic error-stack printing on this thread (the thread-safe library keeps
+/// one error stack per thread); navbench reports its own errors.
+static inline void nb_silence_errors(void) {
+    static _Thread_local int silenced = 0;
+    if (!silenced) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); silenced = 1; }
+}
 
 /// Reads a variable-length string attribute into a malloc'ed copy (caller frees), or NULL.
 static inline char *nb_read_vlen_string_attr(hid_t attr, hid_t memtype) {

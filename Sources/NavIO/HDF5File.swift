@@ -61,15 +61,23 @@ func countText(_ n: UInt64) -> String {
     return String(n)
 }
 
-/// Turns off HDF5's automatic error printing once; navbench reports its own errors.
-let silenceHDF5Errors: Void = {
+/// Opens libhdf5 once without its exit handler; `silenceHDF5Errors` uses it.
+private let openHDF5: Void = {
     // No library termination at exit: after a close that failed (a full disk) libhdf5 keeps the
     // file half-closed and its atexit handler crashed closing it again. navbench closes every
     // file it opens itself (readers and writers in deinit, writers' temporary files removed).
     H5dont_atexit()
     H5open()
-    nb_silence_errors()
 }()
+
+/// Turns off HDF5's automatic error printing on the calling thread; navbench reports its own
+/// errors. The thread-safe libhdf5 keeps one error stack per thread, each printing by default,
+/// so every reader and writer calls this where it opens a file (a no-op after the first time on
+/// a thread).
+var silenceHDF5Errors: Void {
+    _ = openHDF5
+    nb_silence_errors()
+}
 
 /// File access without HDF5's file locks, for every file navbench opens or creates (the shim says why).
 let fileAccessWithoutLocking: hid_t = {
@@ -121,6 +129,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
 
     /// `true` when every component of the absolute `objectPath` exists.
     public func exists(_ objectPath: String) -> Bool {
+        _ = silenceHDF5Errors
         if objectPath == "/" { return true }
         var prefix = ""
         for part in objectPath.split(separator: "/") {
@@ -223,6 +232,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
     }
 
     func openDataset(_ dataset: String) throws(TraceError) -> hid_t {
+        _ = silenceHDF5Errors  // this thread's error stack (a reader moves between threads)
         try checkLinks(dataset)
         guard exists(dataset) else { throw TraceError(.missing, file: path, object: dataset, "dataset not found") }
         let d = H5Dopen2(file, dataset, nb_H5P_DEFAULT())

@@ -28,6 +28,15 @@ extension GuidanceReplayKind: SectionKind {
         var sample = PlotSample(plan)
         var missing: [String] = []
         let table = try metricsTable(plan, store: store, sample: &sample, missing: &missing)
+        // A key metric (the spec's `metrics:`) that no run emitted is a failure, not an empty column.
+        let emitted = table.rows.metrics
+        if !emitted.isEmpty {
+            for m in plan.spec.keyMetrics where !emitted.contains(m) {
+                missing.append(
+                    "metrics: \(escapedForMessage(m)): no run emitted it; the runs emitted \(emitted.map { escapedForMessage($0) }.joined(separator: ", "))"
+                )
+            }
+        }
         traceMemory(plan, "report: metrics table read")
         try table.writeCSV(to: out.metrics)
         // Routes in first-appearance order (a set beside the list: O(rows), not O(rows × routes)).

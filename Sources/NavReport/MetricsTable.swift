@@ -130,6 +130,8 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
     struct Context: Sendable, Equatable { var route: String, session: String, configuration: String, parameters: [String] }
     private var contexts: [Context] = []
     private var metricNames: [(name: String, unit: String)] = []
+    /// The metrics the rows hold, in the order they first appear.
+    public var metrics: [String] { metricNames.map(\.name) }
     private var metricIndex: [String: [UInt32]] = [:]
     /// First row of each context (rows of one context are consecutive): 4 bytes a run, not a row.
     private var contextStart: [Int] = []
