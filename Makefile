@@ -64,10 +64,13 @@ test: deps-python
 	@$(TIMED) fuzz env FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
 	@$(TIMED) h5py $(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
 
-## page-check: open the gate's report.html in headless Chromium (no network, keyboard, axe-core: no serious or
-## critical violation); screenshots in .build/page-check/ (CI artifacts, never compared). Needs `make gate` first.
+## page-check: open the gate's report.html and a `navbench view` page in headless Chromium (no network, keyboard,
+## axe-core: no serious or critical violation); screenshots in .build/page-check/ (CI artifacts, never compared).
+## Needs `make gate` first.
 page-check: deps-browser
-	$(PYTHON) scripts/check_report_page.py --screenshots .build/page-check .build/gate/report.html
+	mkdir -p .build/page-check
+	.build/debug/navbench view Datasets/venue/B1-offices_recording.h5 Datasets/venue/B1-offices_nav1.h5 --out .build/page-check/view.html
+	$(PYTHON) scripts/check_report_page.py --screenshots .build/page-check --view .build/page-check/view.html .build/gate/report.html
 
 ## layers: fail when a target imports a module Package.swift does not declare for it, declares one it
 ## never imports, or imports one the layer order forbids (docs/architecture.md).

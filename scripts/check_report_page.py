@@ -13,7 +13,10 @@ Playwright from the project venv; no browser is downloaded) and checks what a re
 
 Prints one line per page (size, load time, tables, violations by impact); exit 1 on a problem.
 
-Usage: .venv/bin/python scripts/check_report_page.py [--screenshots DIR] REPORT.html…
+With --view PAGE (a `navbench view` page): the slider is reached by Tab, End and the arrow keys move
+it, the walker's marker moves and the "said" line changes; no request, no console error, axe as above.
+
+Usage: .venv/bin/python scripts/check_report_page.py [--screenshots DIR] [--view VIEW.html]… REPORT.html…
 (needs `make deps-browser`: Debian's chromium and scripts/requirements-browser.txt).
 """
 import argparse
@@ -144,10 +147,75 @@ def check_page(browser, path, screenshots):
     return problems
 
 
+def check_view(browser, path, screenshots):
+    """A `navbench view` page: loads alone, the slider is reached by Tab and moved by keyboard, and
+    moving it moves the walker's marker and changes what the page says was said."""
+    problems = []
+    url = pathlib.Path(path).resolve().as_uri()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    outside, console = [], []
+
+    def route(r):
+        if r.request.url == url or r.request.url.startswith("data:"):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: console.append(str(e)))
+    start = time.monotonic()
+    page.goto(url, wait_until="load")
+    load_seconds = time.monotonic() - start
+    if outside:
+        problems.append(f"{len(outside)} request(s) leaving the file, first {outside[0]}")
+    if console:
+        problems.append(f"console error: {console[0]}")
+    for _ in range(50):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement && document.activeElement.id === 't'"):
+            break
+    else:
+        problems.append("Tab never reached the time slider")
+    state = "() => [document.getElementById('pose').getAttribute('cx'), document.getElementById('said').textContent, document.getElementById('now').textContent]"
+    before = page.evaluate(state)
+    page.keyboard.press("End")
+    after = page.evaluate(state)
+    if before[0] == after[0]:
+        problems.append("End on the slider did not move the walker's marker")
+    if before[1] == after[1]:
+        problems.append("End on the slider did not change what was said")
+    page.keyboard.press("Home")
+    for _ in range(30):
+        page.keyboard.press("ArrowRight")
+    stepped = page.evaluate(state)
+    if stepped[2] == before[2]:
+        problems.append("the arrow keys did not move the slider")
+    results = Axe().run(page)
+    violations = results.response.get("violations", [])
+    for v in violations:
+        if v.get("impact") in ("serious", "critical"):
+            node = v["nodes"][0]["target"] if v.get("nodes") else ""
+            problems.append(f"axe {v['impact']}: {v['id']} ({v['help']}) at {node}")
+        else:
+            print(f"check_report_page: {path}: axe {v.get('impact')} (not failing): {v['id']} ({v['help']})")
+    if screenshots:
+        os.makedirs(screenshots, exist_ok=True)
+        page.screenshot(path=os.path.join(screenshots, pathlib.Path(path).stem + "-view.png"))
+    page.close()
+    print(
+        f"check_report_page: {path}: view, {os.path.getsize(path) / 1e6:.2f} MB, loaded in {load_seconds:.2f} s; "
+        f"slider {before[2]} → {after[2]}, said '{after[1][:60]}'" + ("" if not problems else f"; {len(problems)} problem(s)")
+    )
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--screenshots")
-    ap.add_argument("pages", nargs="+")
+    ap.add_argument("--view", action="append", default=[], help="a navbench view page (repeatable)")
+    ap.add_argument("pages", nargs="*")
     args = ap.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
@@ -157,6 +225,10 @@ def main():
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
         for path in args.pages:
             for problem in check_page(browser, path, args.screenshots):
+                print(f"check_report_page: {path}: {problem}", file=sys.stderr)
+                failed = True
+        for path in args.view:
+            for problem in check_view(browser, path, args.screenshots):
                 print(f"check_report_page: {path}: {problem}", file=sys.stderr)
                 failed = True
         browser.close()

@@ -59,6 +59,8 @@ public struct GuidanceRun: Sendable {
     /// true recording registration) and where they truly walked, from the start of guidance.
     public var estimatedPath: [Vector3]
     public var truePath: [Vector3]
+    /// The navigation session's time of each path sample (s).
+    public var pathTimes: [Double]
     public var metrics: [Metric]
 }
 
@@ -205,5 +207,6 @@ public func runGuidance(
     ]
     return GuidanceRun(
         routeID: navigation.metadata.routeID, recordingID: rid, navigationID: nid, route: route, trueRoute: trueRoute,
-        estimated: timeline, truth: truthTimeline, estimatedPath: estimatedPath, truePath: truePath, metrics: metrics)
+        estimated: timeline, truth: truthTimeline, estimatedPath: estimatedPath, truePath: truePath,
+        pathTimes: window.map { nvio.timestamps[$0] }, metrics: metrics)
 }

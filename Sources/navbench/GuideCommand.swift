@@ -4,6 +4,7 @@ import NavGeometry
 import NavGuidance
 import NavIO
 import NavPipeline
+import NavReport
 import NavSignal
 
 /// The options of one guidance run. Every sweep dimension (`SweepDimension.all`, the same
@@ -160,5 +161,33 @@ struct EstimateFlags: ParsableArguments {
 
     var source: EstimateSource? {
         vio.map { EstimateSource(path: $0, format: vioFormat, stream: vioStream, timesPath: vioTimes, timeOffset: tOffset) }
+    }
+}
+
+/// `navbench view`: one navigation session as a page to replay in a browser (`sessionViewPage`).
+struct View: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Write one navigation session as a self-contained page: a time slider moving the walker on the map, what the guidance said, linked series.",
+        discussion:
+            "The guidance is replayed as by `navbench guide` (same flags). Keyboard: the slider takes arrows, Page Up/Down, Home/End; every event has a button. docs/experiments.md, \"Seeing a session\"."
+    )
+
+    @Argument(help: "The recording session (.h5).") var recording: String
+    @Argument(help: "The navigation session (.h5).") var navigation: String
+    @Argument(help: "Sweep-dimension settings KEY=VALUE, as for guide.") var settings: [String] = []
+    @OptionGroup var flags: GuidanceFlags
+    @Flag(help: "Replay even when the session kinds or route ids do not match.") var force = false
+    @Option(help: "The page to write (.html).") var out: String
+
+    func validate() throws { _ = try flags.options(settings: settings) }
+
+    func run() throws {
+        try checkOutput(out)
+        let rec = try readTrace(at: recording, policy: commandLineReadPolicy), nav = try readTrace(at: navigation, policy: commandLineReadPolicy)
+        let view = try sessionView(
+            recording: rec, navigation: nav, options: try flags.options(settings: settings), force: force, names: (recording, navigation))
+        try writeTextAtomically(sessionViewPage(view), to: out)
+        print("\(out): \(view.events.count) events, \(view.truePath.count) positions, \(view.series.count) series")
     }
 }
