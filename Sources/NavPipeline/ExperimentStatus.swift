@@ -97,7 +97,10 @@ public func experimentStatus(
                 }
                 return (done, failures)
             }
-        } catch { throw ResultsStoreError.unreadable(path: path, reason: "\(error)") }
+        } catch {
+            if isOnReadOnlyFileSystem(path) { throw ResultsStoreError.onReadOnlyFileSystem(path: path) }
+            throw ResultsStoreError.unreadable(path: path, reason: "\(error)")
+        }
     }
     var shards: [ExperimentStatus.Shard] = []
     var allKeys: [(key: String, title: String)] = []

@@ -15,6 +15,10 @@ public enum ResultsStoreError: Error, CustomStringConvertible, Sendable {
     case foreignShard(path: String, field: String, expected: String, found: String)
     /// A shard row outside the store's limits (`StoreLimits`): the shard is refused whole.
     case malformedShard(path: String, table: String, key: String, problem: String)
+    /// A shard without one of the store's tables (its migrations claim them all).
+    case incompleteShard(path: String, table: String)
+    /// A store on a read-only file system: SQLite cannot create the WAL index it reads through.
+    case onReadOnlyFileSystem(path: String)
 
     public var description: String {
         switch self {
@@ -23,6 +27,11 @@ public enum ResultsStoreError: Error, CustomStringConvertible, Sendable {
             return "\(path): shard store of another experiment (\(field) \(found), expected \(expected)); remove it or rerun that shard"
         case .malformedShard(let path, let table, let key, let problem):
             return "\(path): table \(table), row \(key): \(problem); remove the shard store or rerun that shard"
+        case .onReadOnlyFileSystem(let path):
+            return "\(path): on a read-only file system, where SQLite cannot create the index (-shm) it reads a store through; "
+                + "copy the report folder somewhere writable"
+        case .incompleteShard(let path, let table):
+            return "\(path): table \(table) is missing (a damaged shard, or not one navbench wrote); remove the shard store or rerun that shard"
         }
     }
 }
@@ -457,7 +466,11 @@ public final class ResultsStore: Sendable {
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [shardPath])
             defer { try? db.execute(sql: "DETACH DATABASE shard") }
-            // Every row within the limits before anything is copied (one scan per table, in SQL).
+            // Every table there, and every row within the limits, before anything is copied (one scan per table, in SQL).
+            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM shard.sqlite_master WHERE type = 'table'"))
+            for table in ["results", "metrics", "inputs", "configurations", "artifacts", "failures"] where !tables.contains(table) {
+                throw ResultsStoreError.incompleteShard(path: shardPath, table: table)
+            }
             for check in shardChecks {
                 if let row = try Row.fetchOne(db, sql: check.sql) {
                     throw ResultsStoreError.malformedShard(
@@ -768,4 +781,12 @@ func storeWrite<T>(_ path: String, _ body: () throws -> T) throws -> T {
     do { return try body() } catch let e as DatabaseError where [.SQLITE_FULL, .SQLITE_IOERR].contains(e.resultCode) {
         throw TraceError(.writeFailed, file: path, "cannot write the results store (SQLite: \(e.message ?? "\(e.resultCode)"); disk full?)")
     }
+}
+
+/// Whether the file system holding `path`'s folder is mounted read-only (statvfs's ST_RDONLY).
+func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+    var st = statvfs()
+    let folder = (path as NSString).deletingLastPathComponent
+    guard statvfs(folder.isEmpty ? "." : folder, &st) == 0 else { return false }
+    return st.f_flag & UInt(ST_RDONLY) != 0
 }

@@ -222,13 +222,19 @@ struct ImportCSVCommand: ParsableCommand {
             """)
     @Argument(help: "The delimited text file(s), in the order of the mapping's inputs:.") var inputs: [String]
     @Option(help: "Mapping file (YAML): columns → streams/datasets, units, time (docs/importers.md).") var mapping: String
+    @Flag(
+        name: .customLong("sort-by-time"),
+        help: "Sort each file's rows by time (equal times keep file order) instead of refusing rows out of order; counted in a note.")
+    var sortByTime = false
     @OptionGroup var output: ImportOutput
     func validate() throws {
         guard (1...64).contains(inputs.count) else { throw ValidationError("give 1 to 64 delimited text files, got \(inputs.count)") }
     }
     func run() throws {
+        var options = output.options
+        options.sortRowsByTime = sortByTime
         try output.run(source: inputs.joined(separator: ", ")) { () throws(TraceError) in
-            try importCSV(inputs, mapping: try ImportMapping.load(mapping), options: output.options)
+            try importCSV(inputs, mapping: try ImportMapping.load(mapping), options: options)
         }
     }
 }

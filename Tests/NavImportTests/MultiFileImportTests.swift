@@ -127,6 +127,32 @@ import Testing
         #expect(reorderQuaternion([2.0, 0, 0, 0, 1, 0, 0, 0, 1], order: .rowMajor) == [0, 0, 0, 0])  // not a rotation
     }
 
+    /// ios_logger's files hold a few swapped rows (issue 52): `--sort-by-time` imports them as the
+    /// ordered files import (every stream equal), each input's sorted rows counted in a note;
+    /// without it the first row out of order is refused.
+    @Test func rowsOutOfOrderAreSortedWhenAsked() throws {
+        let dir = temporaryFolder()
+        let paths = try Self.files(dir)
+        let mapping = try ImportMapping.parse(Self.mapping, file: "phone.mapping.yaml")
+        let ordered = try importCSV(paths, mapping: mapping).session
+        for (p, swaps) in zip(paths.prefix(2), [[(101, 102)], [(51, 52), (120, 121)]]) {
+            var lines = try String(contentsOfFile: p, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (a, b) in swaps { lines.swapAt(a, b) }
+            try lines.joined(separator: "\n").write(toFile: p, atomically: true, encoding: .utf8)
+        }
+        #expect(throws: TraceError.self) { _ = try importCSV(paths, mapping: mapping) }
+        var options = ImportOptions()
+        options.sortRowsByTime = true
+        let sorted = try importCSV(paths, mapping: mapping, options: options)
+        let imu = try #require(sorted.session.imu), orderedIMU = try #require(ordered.imu)
+        #expect(imu.timestamps == orderedIMU.timestamps)
+        #expect(imu.accelerometer == orderedIMU.accelerometer && imu.gyroscope == orderedIMU.gyroscope)
+        let gt = try #require(sorted.session.groundTruth), orderedGT = try #require(ordered.groundTruth)
+        #expect(gt.timestamps == orderedGT.timestamps && gt.poses == orderedGT.poses)
+        #expect(sorted.notes.contains("\(paths[0]): imu: 2 rows out of time order sorted (--sort-by-time; largest step back 0.01 s)"))
+        #expect(sorted.notes.contains { $0.hasPrefix("\(paths[1]): imu: 4 rows out of time order sorted") })
+    }
+
     @Test func mistakesAreNamed() throws {
         let dir = temporaryFolder()
         let paths = try Self.files(dir)

@@ -56,6 +56,28 @@ import Testing
         }
     }
 
+    /// A shard whose schema claims every migration but lacks a table (dropped, or forged) is one
+    /// line naming the shard and the table (issue 50, item 17; was a raw SQL error naming no shard).
+    @Test(arguments: ["artifacts", "failures", "metrics"])
+    func aShardWithoutATableIsRefusedWithOneLine(_ table: String) throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try spec(dir + "/out")
+        let plan = planExperiment(s)
+        for k in 1...2 { _ = try executeJobs(plan, storePath: experimentStorePath(s, shard: k, shards: 2), workers: 1, shard: k, shards: 2) }
+        let shardPath = experimentStorePath(s, shard: 2, shards: 2)
+        try ResultsStore(path: shardPath).pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "DROP TABLE \(table)")
+        }
+        #expect(throws: ResultsStoreError.self) { _ = try mergeShardStores(plan) }
+        do {
+            _ = try mergeShardStores(plan)
+        } catch {
+            let expected = "\(shardPath): table \(table) is missing (a damaged shard, or not one navbench wrote); "
+            #expect("\(error)" == expected + "remove the shard store or rerun that shard")
+        }
+    }
+
     @Test func anOversizedRowOfTheOwnStoreIsComputedAgain() throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try spec(dir + "/out")

@@ -159,6 +159,7 @@ public func importCSV(_ paths: [String], mapping: ImportMapping, options: Import
                 ? "streams.\(sm.name).time.column"
                 : mapping.inputs.dropFirst(primary - 1).first?.time != nil ? "inputs[\(primary)].time.column" : "time.column",
             parser: parser)
+        if options.sortRowsByTime, let note = main.sortByTime(stream: sm.name) { notes.append(note) }
         // Datasets of other inputs, interpolated at the stream's times.
         var interpolatedFrom: [String: String] = [:]
         for j in Set(sm.fields.values.map(inputOf)).subtracting([primary]).sorted() {
@@ -172,9 +173,10 @@ public func importCSV(_ paths: [String], mapping: ImportMapping, options: Import
             guard let clock = input.time ?? mapping.time else {
                 throw parser.fail(line: input.line, "inputs[\(j)].time", "no clock for input \(j); give its time: {column: …, units: …}")
             }
-            let other = try CSVStreamColumns(
+            var other = try CSVStreamColumns(
                 table: try table(j), path: paths[j - 1], stream: sm, targets: others, time: clock, offset: input.offset,
                 timeKey: "inputs[\(j)].time.column", parser: parser)
+            if options.sortRowsByTime, let note = other.sortByTime(stream: sm.name) { notes.append(note) }
             try other.checkIncreasing(path: paths[j - 1])
             let left = main.interpolate(other, targets: others)
             if left > 0 {
@@ -331,6 +333,35 @@ private struct CSVStreamColumns {
         if let field, let cs = columnsOf[field] { return "\(line), column\(cs.count > 1 ? "s" : "") \(cs.map(columnName).joined(separator: ", "))" }
         if field == nil, let c = timeColumn { return "\(line), column \(columnName(c))" }
         return line
+    }
+
+    /// Puts the rows in time order when some are not (a stable sort: equal times keep their file
+    /// order; a NaN time sorts last and is refused later as before). Returns a note counting the
+    /// rows that moved and the largest step back in time, or nil when the rows were in order.
+    ///
+    /// - Complexity: O(n log n) when out of order, O(n) otherwise.
+    mutating func sortByTime(stream: String) -> String? {
+        let n = times.count
+        var largestStepBack = 0.0
+        for i in times.indices.dropFirst() where times[i] < times[i - 1] { largestStepBack = max(largestStepBack, times[i - 1] - times[i]) }
+        guard largestStepBack > 0 else { return nil }
+        let order = times.indices.sorted { a, b in
+            let ta = times[a], tb = times[b]
+            if ta.isNaN != tb.isNaN { return tb.isNaN }
+            if !ta.isNaN && ta != tb { return ta < tb }
+            return a < b
+        }
+        let moved = order.enumerated().filter { $0.offset != $0.element }.count
+        func permuted(_ v: [Double]) -> [Double] {
+            let w = n == 0 ? 0 : v.count / n
+            return order.flatMap { v[(w * $0)..<(w * $0 + w)] }
+        }
+        for (name, v) in fields { fields[name] = permuted(v) }
+        keys = keys.map { k in order.map { k[$0] } }
+        rows = order.map { rows[$0] }
+        times = order.map { times[$0] }
+        let back = String(format: "%.3g", largestStepBack)
+        return "\(path): \(stream): \(moved) rows out of time order sorted (--sort-by-time; largest step back \(back) s)"
     }
 
     /// Throws unless the times increase strictly (an input interpolated from must).

@@ -24,6 +24,9 @@ public struct ImportOptions: Sendable {
     public var invalidRows: InvalidRowPolicy = .error
     /// How an HDF5 input may be read (external links, memory budget).
     public var readPolicy: HDF5ReadPolicy = .standard
+    /// Delimited-text imports: sort each input's rows by time (stable: equal times keep file
+    /// order) instead of refusing rows out of order; each input's sorted rows are counted in a note.
+    public var sortRowsByTime = false
 
     public init(
         kind: SessionKind = .recording, sessionID: String? = nil, routeID: String? = nil, venue: String? = nil,
