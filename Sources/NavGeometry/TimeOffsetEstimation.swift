@@ -14,9 +14,26 @@ public struct TimeOffsetEstimate: Sendable, Equatable, Codable {
     public var samplePeriod: Double
     /// Number of profile samples overlapping at the best lag.
     public var overlap: Int
+    /// The best lag is the first or last of the search window: the correlation may peak outside it.
+    public var atWindowEdge = false
 
     enum CodingKeys: String, CodingKey {
         case offset, peakCorrelation = "peak_correlation", samplePeriod = "sample_period", overlap
+    }
+
+    /// Below this peak correlation an offset is not applied (`untrustedReason`). Chosen between a
+    /// correct estimate's 0.74 (the EuRoC-format fixture, a sub-millisecond offset) and the 0.45
+    /// and 0.39 of full-length BROAD trials whose estimates were seconds off (issue 52).
+    public static let minimumCorrelation = 0.6
+
+    /// Why this estimate should not be applied (a peak correlation under `minimumCorrelation`, or
+    /// a best lag at the edge of the search window), or nil when it may be.
+    public var untrustedReason: String? {
+        if !(peakCorrelation >= Self.minimumCorrelation) {
+            return "its angular-speed correlation peaks at \(String(format: "%.3f", peakCorrelation)), under \(Self.minimumCorrelation)"
+        }
+        if atWindowEdge { return "its correlation peaks at the edge of the search window, so the true offset may lie outside it" }
+        return nil
     }
 }
 
@@ -64,12 +81,17 @@ public func angularSpeedProfile(_ t: Trajectory, period: Double) -> [Double] {
 /// Numerical contract: a trajectory pair that differs by a pure clock shift d (and any rigid
 /// frame change) gives offset = −d within one sample period h (`TimeOffsetTests`).
 ///
-/// - Parameter maxOffset: largest |offset − (a₀ − b₀)| searched, seconds; nil: half the
-///   shorter duration.
+/// - Parameters:
+///   - maxOffset: largest |offset − centre| searched, seconds; nil: half the shorter duration.
+///   - centre: the offset the search is centred on: nil for the difference of the first stamps
+///     a₀ − b₀ (two clocks with unrelated origins); 0 for streams of one session clock, whose
+///     offset is a small lag about the recorded stamps.
 /// - Throws: `TimeOffsetError` when a trajectory has fewer than 8 profile samples or does
 ///   not rotate (a constant profile has no correlation).
 /// - Complexity: O(m·L) for m samples and L lags (direct correlation).
-public func estimateTimeOffset(reference: Trajectory, estimate: Trajectory, maxOffset: Double? = nil) throws(TimeOffsetError) -> TimeOffsetEstimate {
+public func estimateTimeOffset(
+    reference: Trajectory, estimate: Trajectory, maxOffset: Double? = nil, centre: Double? = nil
+) throws(TimeOffsetError) -> TimeOffsetEstimate {
     func medianStep(_ s: [Double]) -> Double? {
         var d: [Double] = []
         d.reserveCapacity(s.count)
@@ -88,7 +110,14 @@ public func estimateTimeOffset(reference: Trajectory, estimate: Trajectory, maxO
     let shorter = min(r.count, e.count)
     let minOverlap = max(8, shorter / 2)
     let limit = maxOffset ?? (Double(shorter) * h / 2)
-    let maxLag = Int((limit / h).rounded(.down))
+    // offset = a₀ − b₀ + L·h within centre ± limit: L from the window's two ends (whole samples inside it).
+    let startDifference = reference.timestamps[0] - estimate.timestamps[0]
+    let middle = ((centre ?? startDifference) - startDifference) / h
+    let span = limit / h
+    guard (middle - span).magnitude < 1e15, (middle + span).magnitude < 1e15 else {
+        throw .tooShort("the search window ±\(limit) s about \(centre ?? startDifference) s is beyond the recordings")
+    }
+    let lowestLag = Int((middle - span).rounded(.up)), highestLag = Int((middle + span).rounded(.down))
     // ρ(L) over i = j + L, j ∈ [max(0, −L), min(e.count, r.count − L)).
     func rho(_ lag: Int) -> (Double, Int)? {
         let j0 = max(0, -lag), j1 = min(e.count, r.count - lag)
@@ -107,7 +136,7 @@ public func estimateTimeOffset(reference: Trajectory, estimate: Trajectory, maxO
     }
     var best: (lag: Int, rho: Double, n: Int)?
     var values: [Int: Double] = [:]
-    for lag in -maxLag...maxLag {
+    for lag in lowestLag...max(lowestLag, highestLag) where lag <= highestLag {
         guard let (c, n) = rho(lag) else { continue }
         values[lag] = c
         if best == nil || c > best!.rho { best = (lag, c, n) }
@@ -118,6 +147,9 @@ public func estimateTimeOffset(reference: Trajectory, estimate: Trajectory, maxO
         let denom = a - 2 * best.rho + c
         if denom < 0 { refined += max(-0.5, min(0.5, 0.5 * (a - c) / denom)) }
     }
-    let offset = reference.timestamps[0] - estimate.timestamps[0] + refined * h
-    return TimeOffsetEstimate(offset: offset, peakCorrelation: best.rho, samplePeriod: h, overlap: best.n)
+    let offset = startDifference + refined * h
+    var estimateFound = TimeOffsetEstimate(offset: offset, peakCorrelation: best.rho, samplePeriod: h, overlap: best.n)
+    let searched = values.keys
+    estimateFound.atWindowEdge = best.lag == searched.min() || best.lag == searched.max()
+    return estimateFound
 }

@@ -40,6 +40,12 @@ public struct GyroFilterKind: ResultKind {
         }
     }
 
+    /// A stored outcome counts when it says whether its offset was applied (a result stored before
+    /// offsets had to be believable is computed again).
+    public func accepts(_ outcome: UnitOutcome, of unit: WorkUnit) -> Bool {
+        outcome.metrics.isEmpty || outcome.metrics.contains { $0.name == "time_offset_applied" }
+    }
+
     /// Applies to a session with an IMU (gyroscope samples) and at least 3 ground-truth poses.
     public func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
         if let streams = plan.inputs.entries[unit.input]?.streams, !streams.isSuperset(of: [.imu, .groundTruth]) {
@@ -65,9 +71,14 @@ public struct GyroFilterKind: ResultKind {
             return out
         }
         // A session that hardly rotates has no offset to find: scored on its recorded stamps, said in the note.
+        // An estimate not to be believed (a weak or edge peak) is reported, not applied.
         var offset: TimeOffsetEstimate?, note = ""
         do { offset = try gyroscopeTimeOffset(imu, groundTruth: gt) } catch {
             note = "time offset not estimated (\(error)); scored on the recorded stamps"
+        }
+        let applied = offset.flatMap { $0.untrustedReason == nil ? $0 : nil }
+        if let o = offset, let why = o.untrustedReason {
+            note = "time offset \(String(format: "%+.4f", o.offset)) s not applied: \(why); scored on the recorded stamps"
         }
         let fs = 1 / SamplingSummary(timestamps: imu.timestamps).medianInterval
         var axes: [[Double]] = (0..<3).map { a in imu.gyroscope.map { a == 0 ? $0.x : a == 1 ? $0.y : $0.z } }
@@ -83,12 +94,13 @@ public struct GyroFilterKind: ResultKind {
             return e
         }
         func rms(_ e: [Double]) -> Double { e.isEmpty ? .nan : (e.reduce(0) { $0 + $1 * $1 } / Double(e.count)).squareRoot() }
-        let shiftedTruth = truth(shiftedBy: offset?.offset ?? 0)
+        let shiftedTruth = truth(shiftedBy: applied?.offset ?? 0)
         let shifted = errors(shiftedTruth), unshifted = errors(truth(shiftedBy: 0))
         var metrics = [
             Metric("gyro_error_rms", rms(shifted), "rad/s"), Metric("gyro_error_max", shifted.max() ?? .nan, "rad/s"),
             Metric("gyro_error_rms_unshifted", rms(unshifted), "rad/s"), Metric("time_offset", offset?.offset ?? .nan, "s"),
             Metric("time_offset_correlation", offset?.peakCorrelation ?? .nan, "1"),
+            Metric("time_offset_applied", applied == nil ? 0 : 1, "bool"),
         ]
         // The movement phase alone, when the recording marks it (BROAD's `movement`: rest phases
         // would otherwise dilute the score of a filter that only errs while the device turns).
@@ -111,7 +123,8 @@ public struct GyroFilterKind: ResultKind {
             guard let m = outcome?.metrics, let o = m.first(where: { $0.name == "time_offset" })?.value,
                 let c = m.first(where: { $0.name == "time_offset_correlation" })?.value
             else { continue }
-            offsets.append("| \(markdownInline(u.session)) | " + String(format: "%+.2f | %.3f", o * 1000, c) + " |\n")
+            let applied = m.first(where: { $0.name == "time_offset_applied" })?.value == 1
+            offsets.append("| \(markdownInline(u.session)) | " + String(format: "%+.2f | %.3f", o * 1000, c) + " | \(applied ? "yes" : "no") |\n")
         }
         let markdown =
             "\n## Filters against optical ground truth\n\nGyroscope axes filtered, compared with the angular rate of the "
@@ -123,7 +136,9 @@ public struct GyroFilterKind: ResultKind {
             + "within each session. All rows: `gyro-filters.csv`.\n\n"
             + (offsets.isEmpty
                 ? ""
-                : "| session | time offset (ms, added to the IMU stamps) | peak correlation |\n|---|---:|---:|\n" + offsets.joined() + "\n")
+                : "| session | time offset (ms, added to the IMU stamps) | peak correlation | applied |\n|---|---:|---:|---|\n"
+                    + offsets.joined() + "\nAn offset is applied only when the correlation peaks at \(TimeOffsetEstimate.minimumCorrelation) "
+                    + "or more inside the ±0.5 s window (docs/filters.md); otherwise the session is scored on its recorded stamps.\n\n")
             + compared.markdown
         return ReportSection(markdown: markdown, files: [(csvFile, table.csv)], findings: [compared.finding])
     }
@@ -132,7 +147,9 @@ public struct GyroFilterKind: ResultKind {
 /// The offset (s) to add to the IMU's stamps so its gyroscope matches the ground truth's clock:
 /// `estimateTimeOffset` with the ground truth as reference and, as estimate, the raw gyroscope
 /// integrated into an orientation (q₀ = identity, q_{k+1} = q_k · exp(ω_k · (t_{k+1} − t_k)); its
-/// drift does not change its angular speed), searched within ±0.5 s.
+/// drift does not change its angular speed), searched within ±0.5 s of the recorded stamps (both
+/// streams are on the session's clock; a search centred on the difference of their first stamps
+/// found offsets of seconds on recordings whose streams start apart).
 ///
 /// - Throws: `TimeOffsetError` when either record is too short or does not rotate.
 /// - Complexity: O(n + m·L) (`estimateTimeOffset`).
@@ -148,5 +165,5 @@ func gyroscopeTimeOffset(_ imu: IMUStream, groundTruth gt: GroundTruthStream) th
     }
     let gyro = try Trajectory(timestamps: imu.timestamps, poses: poses)
     let truth = try Trajectory(timestamps: gt.timestamps, poses: gt.poses)
-    return try estimateTimeOffset(reference: truth, estimate: gyro, maxOffset: 0.5)
+    return try estimateTimeOffset(reference: truth, estimate: gyro, maxOffset: 0.5, centre: 0)
 }

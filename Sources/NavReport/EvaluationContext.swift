@@ -58,7 +58,7 @@ func contextText(_ c: EvaluationContext, settings s: EvaluationSettings) -> Stri
     if let src = c.upAxisSource, let a = s.upAxis { out += "up axis: \(a.rawValue) (\(src))\n" }
     if let e = c.offsetEstimate {
         out +=
-            "estimated time offset: \(String(format: "%.6f", e.offset)) s added to the estimate "
+            "estimated time offset: \(String(format: "%.6f", e.offset)) s \(e.untrustedReason == nil ? "added to the estimate" : "not applied") "
             + "(angular-speed correlation peak \(String(format: "%.4f", e.peakCorrelation)), sample period \(String(format: "%.6f", e.samplePeriod)) s)\n"
     }
     return out.isEmpty ? "" : out + "\n"

@@ -141,7 +141,13 @@ public struct PreparedPair: Sendable {
             } catch {
                 throw .pairing("\(ref.path), \(est.path): \(error.description)")
             }
-            settings.offset = context.offsetEstimate!.offset
+            if let why = context.offsetEstimate!.untrustedReason {
+                context.warnings.append(
+                    "\(ref.path), \(est.path): estimated time offset \(String(format: "%+.6f", context.offsetEstimate!.offset)) s not applied: "
+                        + "\(why); the recorded stamps (and --t-offset) are used")
+            } else {
+                settings.offset = context.offsetEstimate!.offset
+            }
         }
         let associated: AssociatedTrajectories
         if ref.hasTimestamps && est.hasTimestamps {

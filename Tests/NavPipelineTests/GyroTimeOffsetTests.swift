@@ -34,6 +34,22 @@ import Testing
         return (imu, GroundTruthStream(timestamps: gtT, poses: gtP))
     }
 
+    /// Streams of one session clock that start apart (the IMU 2 s after the ground truth): the
+    /// search is centred on the recorded stamps, not on the first stamps' difference, so a true
+    /// offset of zero is found (issue 52: offsets of seconds were applied on full-length trials).
+    @Test func streamsStartingApartKeepTheirSmallOffset() throws {
+        for d in [0.0, 0.0035] {
+            let (imu, gt) = try Self.session(delay: d)
+            let late = imu.timestamps.indices.filter { imu.timestamps[$0] >= 2 }
+            let cut = IMUStream(
+                timestamps: late.map { imu.timestamps[$0] }, accelerometer: late.map { imu.accelerometer[$0] },
+                gyroscope: late.map { imu.gyroscope[$0] })
+            let o = try gyroscopeTimeOffset(cut, groundTruth: gt)
+            #expect(abs(o.offset + d) < 1 / 285.714, "delay \(d) s: offset \(o.offset) s")
+            #expect(o.untrustedReason == nil)
+        }
+    }
+
     @Test func aLaggingGyroscopeGivesMinusItsLag() throws {
         for d in [0.0, 0.0035, 0.02, -0.01] {
             let (imu, gt) = try Self.session(delay: d)
@@ -77,5 +93,33 @@ import Testing
         marked.moving = nil
         try writeTrace(Session(metadata: session.metadata, imu: marked, groundTruth: gt), to: dir + "/turning.h5")
         #expect(try kind.run(unit, plan: planExperiment(spec)).metrics.allSatisfy { $0.name != "gyro_error_rms_moving" })
+    }
+}
+
+/// An offset the data do not support is reported and not applied (issue 52): a gyroscope that
+/// measured another motion correlates weakly with the truth; the session is scored on its
+/// recorded stamps, so the headline error equals the unshifted one, and the note says why.
+@Suite struct UntrustedGyroOffsetTests {
+    @Test func aWeakPeakIsNotApplied() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (imu, gt) = try GyroTimeOffsetTests.session(delay: 0)
+        var other = imu
+        // Another motion: the rate of a different time (not a shift of this one: reversed in time).
+        let last = imu.timestamps.last!
+        other.gyroscope = imu.timestamps.map { GyroTimeOffsetTests.rate(last - $0) }
+        let session = Session(
+            metadata: SessionMetadata(kind: .recording, sessionID: "other", routeID: "", venue: "", device: "", frameConvention: ""),
+            imu: other, groundTruth: gt)
+        try writeTrace(session, to: dir + "/other.h5")
+        let spec = try ExperimentSpec.parse("name: g\ninputs:\n  - \(dir)/other.h5\noutput: \(dir)/out\ngyro_filters: [none]\n", file: "g.yaml")
+        let plan = planExperiment(spec)
+        let kind = GyroFilterKind()
+        let unit = try #require(kind.units(of: plan).first)
+        let outcome = try kind.run(unit, plan: plan)
+        func value(_ name: String) throws -> Double { try #require(outcome.metrics.first { $0.name == name }).value }
+        #expect(try value("time_offset_correlation") < TimeOffsetEstimate.minimumCorrelation)
+        #expect(try value("time_offset_applied") == 0)
+        #expect(try value("gyro_error_rms") == value("gyro_error_rms_unshifted"))
+        #expect(outcome.note.contains("not applied: its angular-speed correlation peaks at"), "\(outcome.note)")
     }
 }
