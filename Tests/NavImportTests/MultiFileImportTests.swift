@@ -153,6 +153,27 @@ import Testing
         #expect(sorted.notes.contains { $0.hasPrefix("\(paths[1]): imu: 4 rows out of time order sorted") })
     }
 
+    /// Constant values for any component count (issue 52): one number for every component, or one
+    /// per component, converted by the units like a column; a wrong count is named.
+    @Test func constantVectorsForAnyComponentCount() throws {
+        let dir = temporaryFolder()
+        let csv = dir + "/a.csv"
+        try "t,ax,ay,az\n0.00,0,0,9.8\n0.01,0,0,9.7\n0.02,0,0,9.8\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        func mapping(_ gyro: String) throws(TraceError) -> ImportMapping {
+            try ImportMapping.parse(
+                "navbench_mapping: 1\nsource: csv\ntime: {column: t, units: s}\nstreams:\n  imu:\n"
+                    + "    accelerometer: {columns: [ax, ay, az], units: m/s^2}\n    gyroscope: \(gyro)\n", file: "m.yaml")
+        }
+        let each = try importCSV(csv, mapping: try mapping("{value: [90, 0, -45], units: deg/s}")).session
+        #expect(each.imu?.gyroscope == Array(repeating: Vector3(Double.pi / 2, 0, -Double.pi / 4), count: 3))
+        let one = try importCSV(csv, mapping: try mapping("{value: 0, units: rad/s}")).session
+        #expect(one.imu?.gyroscope == Array(repeating: Vector3(0, 0, 0), count: 3))
+        expectError(TraceError(.badValue, file: "m.yaml", object: "line 7, streams.imu.gyroscope.value", "expected 3 numbers for gyroscope, found 2"))
+        {
+            _ = try mapping("{value: [1, 2], units: rad/s}")
+        }
+    }
+
     @Test func mistakesAreNamed() throws {
         let dir = temporaryFolder()
         let paths = try Self.files(dir)

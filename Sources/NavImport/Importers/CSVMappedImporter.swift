@@ -296,9 +296,9 @@ private struct CSVStreamColumns {
             switch f.source {
             case let .constant(v):
                 if t.kind == .key {
-                    keys = Array(repeating: formatNumber(v), count: rows.count)
+                    keys = Array(repeating: formatNumber(v[0]), count: rows.count)
                 } else {
-                    fields[t.name] = Array(repeating: v * factor * f.scale, count: rows.count)
+                    fields[t.name] = constantValues(v, factor: factor * f.scale, count: rows.count)
                 }
             case .columns:
                 let idx = columnsOf[t.name]!

@@ -100,11 +100,11 @@ private struct MappedHDF5File {
         for t in targets {
             if let f = sm.fields[t.name], case let .constant(v) = f.source {
                 if t.kind == .key {
-                    keys = Array(repeating: formatNumber(v), count: times.count)
+                    keys = Array(repeating: formatNumber(v[0]), count: times.count)
                     continue
                 }
                 let factor = f.units.flatMap { UnitConversion.factor(from: $0, to: t.quantity) } ?? 1
-                fields[t.name] = Array(repeating: v * factor * f.scale, count: times.count)
+                fields[t.name] = constantValues(v, factor: factor * f.scale, count: times.count)
             }
         }
         let names = datasetOf
@@ -244,4 +244,14 @@ private struct MappedHDF5File {
             return value
         }
     }
+}
+
+/// A constant's components (`ValueSource.constant`) converted by `factor`, repeated for `count`
+/// samples, row-major (the layout of every mapped field).
+func constantValues(_ components: [Double], factor: Double, count: Int) -> [Double] {
+    let one = components.map { $0 * factor }
+    var out: [Double] = []
+    out.reserveCapacity(one.count * count)
+    for _ in 0..<count { out += one }
+    return out
 }

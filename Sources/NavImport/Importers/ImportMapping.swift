@@ -22,8 +22,8 @@ public enum ValueSource: Sendable, Equatable {
     case columns([ColumnReference])
     /// An HDF5 dataset, optionally a selection of its columns (0-based).
     case dataset(String, columns: [Int]?)
-    /// The same number for every sample.
-    case constant(Double)
+    /// The same value for every sample: one number per component.
+    case constant([Double])
 }
 
 /// How a rotation is laid out in the source: a quaternion's component order, or a 3×3

@@ -323,9 +323,19 @@ struct MappingParser {
                 }
                 source = .columns(try seq.map { (n: Node) throws(TraceError) in try column(n, "\(path).columns") })
             } else {
+                // One number (every component), or one per component: `position: {value: [0, 1.4, 0], units: m}`.
                 let v = m["value"]!
-                guard t.width == 1 else { throw fail(v, "\(path).value", "a constant value fits only a one-component dataset") }
-                source = .constant(try number(v, "\(path).value"))
+                guard t.kind != .quaternion else {
+                    throw fail(v, "\(path).value", "a constant orientation is not read from a mapping; map its columns or dataset")
+                }
+                if let seq = v.sequence.map(Array.init) {
+                    guard seq.count == t.width else {
+                        throw fail(v, "\(path).value", "expected \(t.width) number\(t.width == 1 ? "" : "s") for \(t.name), found \(seq.count)")
+                    }
+                    source = .constant(try seq.map { (n: Node) throws(TraceError) in try number(n, "\(path).value") })
+                } else {
+                    source = .constant(Array(repeating: try number(v, "\(path).value"), count: t.width))
+                }
             }
         }
         var units: String?
