@@ -26,6 +26,9 @@ public struct StreamSummary: Codable, Sendable, Equatable {
     public var source: String?
     /// An annotation stream's most frequent labels (at most 5, most frequent first, then by label).
     public var labels: [LabelCount]?
+    /// A pose stream's (`vio`, `groundtruth`) path length: the sum of the 3-D distances between
+    /// consecutive finite positions, metres (evo_traj's "path length"); nil for other streams.
+    public var pathLengthMetres: Double?
 }
 
 /// How often a label occurs in an annotation stream.
@@ -87,6 +90,9 @@ public func inspectTrace(at path: String, policy: HDF5ReadPolicy = .standard) th
             name: st.name, samples: t.count, start: s.start, end: s.end,
             durationSeconds: s.duration, meanRateHz: s.meanRate,
             largestGapSeconds: s.largestGap, datasets: datasets)
+        if ["vio", "groundtruth"].contains(st.name), let p = st.data["position"]?.doubles, p.count == 3 * t.count {
+            summary.pathLengthMetres = pathLength(positions: p)
+        }
         if spec.isAnnotation {
             summary.kind = st.attributes["kind"]
             summary.source = st.attributes["source"]
@@ -114,6 +120,10 @@ extension TraceSummary {
             out +=
                 "  \(escapedForMessage(s.name)): \(s.samples) samples, \(fmt(s.durationSeconds, digits: 4)) s, "
                 + "\(fmt(s.meanRateHz, digits: 4)) Hz mean, largest gap \(fmt(s.largestGapSeconds, digits: 4)) s\n"
+            if let length = s.pathLengthMetres {
+                let speed = s.durationSeconds > 0 ? fmt(length / s.durationSeconds, digits: 4) : "–"
+                out += "    path length \(fmt(length, digits: 5)) m, mean speed \(speed) m/s\n"
+            }
             for d in s.datasets where d.name != "timestamps" {
                 let shape = "(" + d.shape.map(String.init).joined(separator: ", ") + ")"
                 let ranges = zip(d.min, d.max).map { lo, hi in
@@ -136,4 +146,24 @@ extension TraceSummary {
         }
         return out
     }
+}
+
+/// The sum of the 3-D distances between consecutive finite positions (x, y, z interleaved), metres.
+///
+/// - Complexity: O(n).
+func pathLength(positions p: [Double]) -> Double {
+    var total = 0.0
+    var last: (Double, Double, Double)?
+    var i = 0
+    while i + 2 < p.count {
+        let q = (p[i], p[i + 1], p[i + 2])
+        i += 3
+        guard q.0.isFinite, q.1.isFinite, q.2.isFinite else { continue }
+        if let l = last {
+            let dx = q.0 - l.0, dy = q.1 - l.1, dz = q.2 - l.2
+            total += (dx * dx + dy * dy + dz * dz).squareRoot()
+        }
+        last = q
+    }
+    return total
 }
