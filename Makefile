@@ -70,7 +70,11 @@ test: deps-python
 page-check: deps-browser
 	mkdir -p .build/page-check
 	.build/debug/navbench view Datasets/venue/B1-offices_recording.h5 Datasets/venue/B1-offices_nav1.h5 --out .build/page-check/view.html
-	$(PYTHON) scripts/check_report_page.py --screenshots .build/page-check --view .build/page-check/view.html .build/gate/report.html
+	.build/debug/navbench plot Datasets/R1-corridor_nav1.h5 Datasets/R1-corridor_nav2.h5 --kind trajectory --out .build/page-check/trajectory.html > /dev/null
+	.build/debug/navbench plot Datasets/R1-corridor_nav1.h5 --kind psd --stream imu/accelerometer --out .build/page-check/psd.png > /dev/null
+	$(PYTHON) -c "import sys; sys.exit(open('.build/page-check/psd.png','rb').read(8) != b'\x89PNG\r\n\x1a\n')"
+	$(PYTHON) scripts/check_report_page.py --screenshots .build/page-check --view .build/page-check/view.html \
+		--figure .build/page-check/trajectory.html .build/gate/report.html
 
 ## layers: fail when a target imports a module Package.swift does not declare for it, declares one it
 ## never imports, or imports one the layer order forbids (docs/architecture.md).

@@ -211,10 +211,39 @@ def check_view(browser, path, screenshots):
     return problems
 
 
+def check_figure(browser, path, screenshots):
+    """A `navbench plot` page: loads alone, its figure has a name, its table has headers, axe is clean."""
+    problems = []
+    url = pathlib.Path(path).resolve().as_uri()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    outside, console = [], []
+    page.route("**/*", lambda r: r.continue_() if r.request.url == url else (outside.append(r.request.url), r.abort()))
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.goto(url, wait_until="load")
+    if outside:
+        problems.append(f"{len(outside)} request(s) leaving the file, first {outside[0]}")
+    if console:
+        problems.append(f"console error: {console[0]}")
+    if not page.evaluate("() => !!document.querySelector('figure svg[role=img][aria-label]')"):
+        problems.append("the figure has no role=img with a name")
+    if not page.evaluate("() => document.querySelectorAll('table thead th[scope=col]').length > 0 && !!document.querySelector('table caption')"):
+        problems.append("the data table has no column headers or caption")
+    for v in Axe().run(page).response.get("violations", []):
+        if v.get("impact") in ("serious", "critical"):
+            problems.append(f"axe {v['impact']}: {v['id']} ({v['help']})")
+    if screenshots:
+        os.makedirs(screenshots, exist_ok=True)
+        page.screenshot(path=os.path.join(screenshots, pathlib.Path(path).stem + "-figure.png"))
+    page.close()
+    print(f"check_report_page: {path}: figure" + ("" if not problems else f"; {len(problems)} problem(s)"))
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--screenshots")
     ap.add_argument("--view", action="append", default=[], help="a navbench view page (repeatable)")
+    ap.add_argument("--figure", action="append", default=[], help="a navbench plot page (repeatable)")
     ap.add_argument("pages", nargs="*")
     args = ap.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -225,6 +254,10 @@ def main():
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
         for path in args.pages:
             for problem in check_page(browser, path, args.screenshots):
+                print(f"check_report_page: {path}: {problem}", file=sys.stderr)
+                failed = True
+        for path in args.figure:
+            for problem in check_figure(browser, path, args.screenshots):
                 print(f"check_report_page: {path}: {problem}", file=sys.stderr)
                 failed = True
         for path in args.view:

@@ -151,7 +151,7 @@ extension TraceSummary {
 /// The sum of the 3-D distances between consecutive finite positions (x, y, z interleaved), metres.
 ///
 /// - Complexity: O(n).
-func pathLength(positions p: [Double]) -> Double {
+public func pathLength(positions p: [Double]) -> Double {
     var total = 0.0
     var last: (Double, Double, Double)?
     var i = 0

@@ -12,7 +12,7 @@ struct Navbench: ParsableCommand {
         abstract: "Replay and measure indoor navigation aids on recorded sessions.",
         version: NavbenchVersion.current,
         subcommands: [
-            Inspect.self, Validate.self, Synth.self, Survey.self, Filter.self, PSD.self, ADev.self,
+            Inspect.self, Validate.self, Synth.self, Survey.self, Filter.self, PSD.self, Plot.self, ADev.self,
             APECommand.self, RPECommand.self, SimplifyCommand.self, Guide.self, View.self, Simulate.self, Calibrate.self, Proximity.self, Run.self,
             Merge.self,
             Status.self, Compare.self,

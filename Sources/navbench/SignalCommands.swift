@@ -3,6 +3,7 @@ import Foundation
 import NavCore
 import NavIO
 import NavPipeline
+import NavReport
 import NavSignal
 import NavSpectral
 
@@ -186,6 +187,82 @@ struct ADev: ParsableCommand {
             }
             try writeTextAtomically(csv, to: out)
             if out != "-" { print(out) }
+        }
+    }
+}
+
+/// `navbench plot`: a stream, a PSD, a heading or trajectories of trace files as SVG, PNG or an
+/// accessible HTML page (`streamPlot`, `figurePage`).
+struct Plot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Plot a trace dataset over time, its PSD, a heading, or trajectories from above — SVG, PNG or HTML.",
+        discussion:
+            "The kind's facts (per series: samples and min/max/mean, strongest frequency, or path length, duration and mean speed) are printed and, in HTML, a table. PNG is rasterised by rsvg-convert (Debian's librsvg2-bin). docs/experiments.md, \"Plots\"."
+    )
+
+    @Argument(help: "Trace files (.h5).") var files: [String]
+    @Option(help: "What to draw: timeseries, trajectory, psd or heading.") var kind: String = "timeseries"
+    @Option(
+        help: "The dataset, e.g. imu/accelerometer (timeseries, psd), compass/heading (heading), vio or groundtruth (trajectory).")
+    var stream: String?
+    @Flag(help: "Draw the magnitude ‖v‖ of a vector dataset instead of its columns.") var magnitude = false
+    @Option(help: "PSD segment length (nperseg).") var nperseg = 256
+    @Option(help: "Output: .svg, .png or .html.") var out: String
+
+    func validate() throws {
+        guard StreamPlotKind(rawValue: kind) != nil else {
+            throw ValidationError("--kind \(kind): expected one of \(StreamPlotKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard (1...64).contains(files.count) else { throw ValidationError("give 1 to 64 trace files, got \(files.count)") }
+        guard [".svg", ".png", ".html"].contains(where: { out.lowercased().hasSuffix($0) }) else {
+            throw ValidationError("--out \(out): expected a .svg, .png or .html file")
+        }
+        guard (8...1 << 20).contains(nperseg) else { throw ValidationError("--nperseg must be 8…1048576, got \(nperseg)") }
+    }
+
+    func run() throws {
+        try checkOutput(out)
+        let p = try streamPlot(
+            files, kind: StreamPlotKind(rawValue: kind)!, dataset: stream, magnitude: magnitude, segmentLength: nperseg,
+            readPolicy: commandLineReadPolicy)
+        let svg = p.plot.svg
+        switch (out as NSString).pathExtension.lowercased() {
+        case "html":
+            try writeTextAtomically(figurePage(title: p.plot.title, svg: svg, description: p.description, header: p.header, rows: p.rows), to: out)
+        case "png":
+            try writePNG(svg: svg, to: out)
+        default:
+            try writeTextAtomically(svg, to: out)
+        }
+        print(p.header.joined(separator: "\t"))
+        for row in p.rows { print(row.map { escapedForMessage($0) }.joined(separator: "\t")) }
+    }
+
+    /// The SVG rasterised by rsvg-convert into a temporary file beside `out`, renamed into place.
+    func writePNG(svg: String, to out: String) throws {
+        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/rsvg-convert" }
+        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw CommandError.rasteriserMissing
+        }
+        let folder = (out as NSString).deletingLastPathComponent
+        let svgTemp = (folder.isEmpty ? "." : folder) + "/.\(fileName(of: out)).svg.tmp-\(getpid())"
+        let pngTemp = (folder.isEmpty ? "." : folder) + "/.\(fileName(of: out)).tmp-\(getpid())"
+        defer { unlink(svgTemp); unlink(pngTemp) }
+        try writeTextAtomically(svg, to: svgTemp)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = ["--format", "png", "--output", pngTemp, svgTemp]
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0, rename(pngTemp, out) == 0 else {
+            throw TraceError(.writeFailed, file: out, "rsvg-convert could not rasterise the plot (exit \(p.terminationStatus))")
+        }
+    }
+
+    enum CommandError: Error, CustomStringConvertible {
+        case rasteriserMissing
+        var description: String {
+            "--out *.png needs rsvg-convert (Debian package librsvg2-bin; `make deps-browser` installs it), or write .svg or .html"
         }
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One figure as a self-contained, accessible page (`navbench plot --out FILE.html`): the SVG
+/// inlined with `role="img"` and `description` as its name and caption, then its facts as a
+/// table with column and row headers (the figure's data reachable without seeing it). No script;
+/// every text escaped (`xmlEscaped`).
+public func figurePage(title: String, svg: String, description: String, header: [String], rows: [[String]]) -> String {
+    let labelled =
+        svg.range(of: "<svg ").map { svg.replacingCharacters(in: $0, with: "<svg role=\"img\" aria-label=\"\(xmlEscaped(description))\" ") } ?? svg
+    var table = "<table>\n<caption>\(xmlEscaped(description))</caption>\n<thead><tr>"
+    table += header.map { "<th scope=\"col\">\(xmlEscaped($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+    for row in rows {
+        table += "<tr>" + row.enumerated().map { i, c in i == 0 ? "<th scope=\"row\">\(xmlEscaped(c))</th>" : "<td>\(xmlEscaped(c))</td>" }.joined()
+        table += "</tr>\n"
+    }
+    table += "</tbody>\n</table>\n"
+    return """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(xmlEscaped(title))</title>
+        <style>
+        body { font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 72rem; padding: 0 1rem 3rem; }
+        svg { max-width: 100%; height: auto; } table { border-collapse: collapse; } th, td { border: 1px solid #999; padding: .2rem .4rem; text-align: left; }
+        </style>
+        </head>
+        <body>
+        <main>
+        <h1>\(xmlEscaped(title))</h1>
+        <figure>
+        \(labelled)<figcaption>\(xmlEscaped(description))</figcaption>
+        </figure>
+        \(table)</main>
+        </body>
+        </html>
+
+        """
+}
