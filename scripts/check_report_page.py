@@ -103,6 +103,19 @@ def check_page(browser, path, screenshots):
     if page.evaluate("() => document.body.innerText.includes('figure not in this page')"):
         problems.append("a figure of the Markdown is missing from the page")
 
+    dangling = page.evaluate(
+        "() => [...document.querySelectorAll('a[href^=\"#\"]')].map(a => a.getAttribute('href').slice(1)).filter(id => !document.getElementById(id))"
+    )
+    if dangling:
+        problems.append(f"{len(dangling)} in-page link(s) to no element, first #{dangling[0]}")
+    unlinked = page.evaluate(
+        "() => { const h = document.getElementById('findings'); if (!h) return 0; let e = h.nextElementSibling;"
+        " while (e && e.tagName !== 'UL' && !/^H[1-6]$/.test(e.tagName)) e = e.nextElementSibling;"
+        " return e && e.tagName === 'UL' ? [...e.children].filter(li => !li.querySelector('a[href^=\"#\"]')).length : 0; }"
+    )
+    if unlinked:
+        problems.append(f"{unlinked} Findings line(s) without a link to their evidence")
+
     # Keyboard: Tab until the first closed <details>' summary has focus, then Enter opens it.
     closed = page.evaluate("() => [...document.querySelectorAll('details:not([open]) > summary')].length")
     if closed:

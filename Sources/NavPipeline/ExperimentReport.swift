@@ -62,9 +62,19 @@ func writeExperimentReport(
     try summary.commit()
     try latex.commit()
     traceMemory(plan, "report: summary")
+    // Each finding links to the section it comes from (its first heading); the disagreement lines
+    // to the closed loop's.
+    var evidence: [String: String] = [:]
+    for section in sections {
+        guard let heading = firstHeading(section.pieces) else { continue }
+        for f in section.findings { evidence[f] = heading }
+    }
+    if let closedLoop = sections.first(where: { !$0.levelEffects.isEmpty }), let heading = firstHeading(closedLoop.pieces) {
+        for line in findings where evidence[line] == nil { evidence[line] = heading }
+    }
     try writeReportPage(
         plan, pieces: pieces, files: sections.flatMap { $0.files + $0.written },
-        caveats: reportCaveats(plan, failures: (plan.failures + failures + sectionFailures).count), out: out)
+        caveats: reportCaveats(plan, failures: (plan.failures + failures + sectionFailures).count), evidence: evidence, out: out)
     traceMemory(plan, "report: page")
     try writeManifest(plan, failures: failures + sectionFailures, command: command, inputs: inputs, facts: facts, out: out)
     return out
@@ -72,13 +82,14 @@ func writeExperimentReport(
 
 /// `report.html` (`MarkdownReportToHTML`): the summary, then each route page, the figures inlined.
 private func writeReportPage(
-    _ plan: ExperimentPlan, pieces: [String], files: [(name: String, contents: String)], caveats: [String], out: ExperimentOutputs
+    _ plan: ExperimentPlan, pieces: [String], files: [(name: String, contents: String)], caveats: [String], evidence: [String: String],
+    out: ExperimentOutputs
 ) throws {
     var figures: [String: String] = [:]
     for file in files where file.name.hasSuffix(".svg") { figures[file.name] = file.contents }
     let pages = files.map(\.name).filter { $0.hasPrefix("routes/") && $0.hasSuffix(".md") }.sorted()
     let page = try AtomicTextWriter(path: out.page)
-    var html = MarkdownReportToHTML(figures: figures, caveats: caveats, pages: pages)
+    var html = MarkdownReportToHTML(figures: figures, caveats: caveats, pages: pages, evidence: evidence)
     page.write(MarkdownReportToHTML.opening(title: "Experiment \(plan.spec.name) — navbench report"))
     for piece in pieces { page.write(html.feed(piece)) }
     let byName = Dictionary(files.map { ($0.name, $0.contents) }, uniquingKeysWith: { a, _ in a })
@@ -88,6 +99,16 @@ private func writeReportPage(
     }
     page.write(html.finish())
     try page.commit()
+}
+
+/// The text of the first `## ` heading of a section's Markdown (its first pieces), or nil.
+func firstHeading(_ pieces: [String]) -> String? {
+    for piece in pieces.prefix(3) {
+        for line in piece.split(separator: "\n", omittingEmptySubsequences: true) where line.hasPrefix("## ") {
+            return String(line.dropFirst(3))
+        }
+    }
+    return nil
 }
 
 /// The Findings lines where the replay and the closed loop disagree on a guidance level against

@@ -21,6 +21,7 @@ public struct MarkdownReportToHTML {
     public static let openTableRows = 12
     private let figures: [String: String]
     private let caveats: [String]
+    private let evidence: [String: String]
     private var pages: Set<String>
     private var folder = ""
     private var partial = ""
@@ -35,11 +36,14 @@ public struct MarkdownReportToHTML {
     /// - Parameters:
     ///   - figures: SVG text by report-relative path (`plots/x.svg`), inlined where the Markdown shows them.
     ///   - caveats: Markdown lines of the "Read this first" box.
-    ///   - pages: report-relative paths of the Markdown pages that will follow (`appendPage`).
-    public init(figures: [String: String], caveats: [String], pages: [String] = []) {
+    ///   - pages: report-relative paths of the Markdown pages that will follow (`startPage`).
+    ///   - evidence: a list item's Markdown → the heading of the section that holds its evidence; the
+    ///     item gets a link to it (the Findings' lines, before their sections).
+    public init(figures: [String: String], caveats: [String], pages: [String] = [], evidence: [String: String] = [:]) {
         self.figures = figures
         self.caveats = caveats
         self.pages = Set(pages)
+        self.evidence = evidence
     }
 
     /// The page's opening: the document head with its inline style.
@@ -162,7 +166,11 @@ public struct MarkdownReportToHTML {
     private mutating func flushList() -> String {
         defer { list = [] }
         guard !list.isEmpty else { return "" }
-        return "<ul>\n" + list.map { "<li>\(inline($0))</li>\n" }.joined() + "</ul>\n"
+        return "<ul>\n"
+            + list.map { item in
+                let link = evidence[item].map { " <a href=\"#\(Self.slug(plainText($0)))\">(evidence: \(inline($0)))</a>" } ?? ""
+                return "<li>\(inline(item))\(link)</li>\n"
+            }.joined() + "</ul>\n"
     }
 
     private mutating func flushTable() -> String {

@@ -98,4 +98,11 @@ import Testing
         #expect(title.upperBound <= caveats.lowerBound)
         #expect(html.hasSuffix("</main>\n</body>\n</html>\n"))
     }
+
+    @Test func findingsLinkToTheirEvidence() {
+        var h = MarkdownReportToHTML(figures: [:], caveats: [], evidence: ["Replay, x: better": "Main effects"])
+        let html = h.feed("## Findings\n\n- Replay, x: better\n- Other\n\n## Main effects\n\ntext\n") + h.finish()
+        #expect(html.contains("<li>Replay, x: better <a href=\"#main-effects\">(evidence: Main effects)</a></li>\n<li>Other</li>"))
+        #expect(html.contains("<h2 id=\"main-effects\">Main effects</h2>"))
+    }
 }
