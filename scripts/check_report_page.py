@@ -44,8 +44,9 @@ def markdown_outline(summary):
     return headings, tables
 
 
-def check_page(browser, path, screenshots):
-    problems = []
+def open_page(browser, path):
+    """A new page on `path` that lets no request leave the file: (page, requests refused, console
+    errors, load seconds)."""
     url = pathlib.Path(path).resolve().as_uri()
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     outside, console = [], []
@@ -63,11 +64,21 @@ def check_page(browser, path, screenshots):
     page.on("pageerror", lambda e: console.append(str(e)))
     start = time.monotonic()
     page.goto(url, wait_until="load")
-    load_seconds = time.monotonic() - start
+    return page, outside, console, time.monotonic() - start
+
+
+def loading_problems(outside, console):
+    problems = []
     if outside:
         problems.append(f"{len(outside)} request(s) leaving the file, first {outside[0]}")
     if console:
         problems.append(f"console error: {console[0]}")
+    return problems
+
+
+def check_page(browser, path, screenshots):
+    page, outside, console, load_seconds = open_page(browser, path)
+    problems = loading_problems(outside, console)
 
     folder = os.path.dirname(path)
     headings, tables = markdown_outline(os.path.join(folder, "summary.md"))
@@ -163,28 +174,8 @@ def check_page(browser, path, screenshots):
 def check_view(browser, path, screenshots):
     """A `navbench view` page: loads alone, the slider is reached by Tab and moved by keyboard, and
     moving it moves the walker's marker and changes what the page says was said."""
-    problems = []
-    url = pathlib.Path(path).resolve().as_uri()
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    outside, console = [], []
-
-    def route(r):
-        if r.request.url == url or r.request.url.startswith("data:"):
-            r.continue_()
-        else:
-            outside.append(r.request.url)
-            r.abort()
-
-    page.route("**/*", route)
-    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: console.append(str(e)))
-    start = time.monotonic()
-    page.goto(url, wait_until="load")
-    load_seconds = time.monotonic() - start
-    if outside:
-        problems.append(f"{len(outside)} request(s) leaving the file, first {outside[0]}")
-    if console:
-        problems.append(f"console error: {console[0]}")
+    page, outside, console, load_seconds = open_page(browser, path)
+    problems = loading_problems(outside, console)
     for _ in range(50):
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement && document.activeElement.id === 't'"):
@@ -226,17 +217,8 @@ def check_view(browser, path, screenshots):
 
 def check_figure(browser, path, screenshots):
     """A `navbench plot` page: loads alone, its figure has a name, its table has headers, axe is clean."""
-    problems = []
-    url = pathlib.Path(path).resolve().as_uri()
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    outside, console = [], []
-    page.route("**/*", lambda r: r.continue_() if r.request.url == url else (outside.append(r.request.url), r.abort()))
-    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
-    page.goto(url, wait_until="load")
-    if outside:
-        problems.append(f"{len(outside)} request(s) leaving the file, first {outside[0]}")
-    if console:
-        problems.append(f"console error: {console[0]}")
+    page, outside, console, _ = open_page(browser, path)
+    problems = loading_problems(outside, console)
     if not page.evaluate("() => !!document.querySelector('figure svg[role=img][aria-label]')"):
         problems.append("the figure has no role=img with a name")
     if not page.evaluate("() => document.querySelectorAll('table thead th[scope=col]').length > 0 && !!document.querySelector('table caption')"):

@@ -14,19 +14,12 @@ public func figurePage(title: String, svg: String, description: String, header: 
         table += "</tr>\n"
     }
     table += "</tbody>\n</table>\n"
-    return """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(xmlEscaped(title))</title>
-        <style>
-        body { font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 72rem; padding: 0 1rem 3rem; }
-        svg { max-width: 100%; height: auto; } table { border-collapse: collapse; } th, td { border: 1px solid #999; padding: .2rem .4rem; text-align: left; }
-        </style>
-        </head>
-        <body>
+    return htmlPageOpening(
+        title: title, maxWidth: "72rem",
+        style: "svg { max-width: 100%; height: auto; } table { border-collapse: collapse; }\n"
+            + "th, td { border: 1px solid #999; padding: .2rem .4rem; text-align: left; }"
+    )
+        + """
         <main>
         <h1>\(xmlEscaped(title))</h1>
         <figure>

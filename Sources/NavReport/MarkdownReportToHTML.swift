@@ -48,34 +48,23 @@ public struct MarkdownReportToHTML {
 
     /// The page's opening: the document head with its inline style.
     public static func opening(title: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(xmlEscaped(title))</title>
-        <style>
-        body { font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 80rem; padding: 0 1rem 4rem; }
-        a { color: #0645ad; } a:focus, summary:focus { outline: 3px solid #b35900; outline-offset: 2px; }
-        .skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; }
-        #caveats { border: 2px solid #7a4d00; background: #fff8e6; padding: .25rem 1rem; margin: 1rem 0; }
-        table { border-collapse: collapse; font-size: .85rem; margin: .5rem 0 1rem; }
-        caption { text-align: left; font-weight: bold; padding: .25rem 0; }
-        th, td { border: 1px solid #999; padding: .2rem .4rem; vertical-align: top; }
-        thead th { background: #eceff4; } tbody th { text-align: left; font-weight: normal; }
-        td.r { text-align: right; } td.c { text-align: center; }
-        details { margin: .5rem 0; } summary { cursor: pointer; font-weight: bold; }
-        .scroll { overflow-x: auto; }
-        figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; } figcaption { font-size: .9rem; color: #333; }
-        code { background: #f2f2f2; padding: 0 .2rem; }
-        </style>
-        </head>
-        <body>
-        <a class="skip" href="#main">Skip to the report</a>
-        <main id="main">
-
-        """
+        htmlPageOpening(
+            title: title, maxWidth: "80rem",
+            style: """
+                a { color: #0645ad; } a:focus, summary:focus { outline: 3px solid #b35900; outline-offset: 2px; }
+                .skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; }
+                #caveats { border: 2px solid #7a4d00; background: #fff8e6; padding: .25rem 1rem; margin: 1rem 0; }
+                table { border-collapse: collapse; font-size: .85rem; margin: .5rem 0 1rem; }
+                caption { text-align: left; font-weight: bold; padding: .25rem 0; }
+                th, td { border: 1px solid #999; padding: .2rem .4rem; vertical-align: top; }
+                thead th { background: #eceff4; } tbody th { text-align: left; font-weight: normal; }
+                td.r { text-align: right; } td.c { text-align: center; }
+                details { margin: .5rem 0; } summary { cursor: pointer; font-weight: bold; }
+                .scroll { overflow-x: auto; }
+                figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; } figcaption { font-size: .9rem; color: #333; }
+                code { background: #f2f2f2; padding: 0 .2rem; }
+                """)
+            + "<a class=\"skip\" href=\"#main\">Skip to the report</a>\n<main id=\"main\">\n\n"
     }
 
     /// The HTML of the blocks completed by `markdown` (a piece of the page).

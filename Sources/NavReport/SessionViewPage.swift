@@ -157,71 +157,64 @@ public func sessionViewPage(_ v: SessionView) -> String {
     encoder.outputFormatting = [.sortedKeys]
     let json = scriptSafeJSON(String(decoding: (try? encoder.encode(data)) ?? Data("{}".utf8), as: UTF8.self))
 
-    return """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(xmlEscaped(v.title)) — navbench view</title>
-        <style>
-        body { font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a; background: #fff; margin: 0 auto; max-width: 72rem; padding: 0 1rem 3rem; }
-        input[type=range] { width: 100%; } :focus { outline: 3px solid #b35900; outline-offset: 2px; }
-        #said { font-size: 1.2rem; border-left: 4px solid #7a4d00; padding-left: .5rem; min-height: 2rem; }
-        table { border-collapse: collapse; font-size: .9rem; } th, td { border: 1px solid #999; padding: .2rem .4rem; text-align: left; }
-        svg { max-width: 100%; height: auto; } figure { margin: .5rem 0; }
-        </style>
-        </head>
-        <body>
-        <main>
-        <h1>\(xmlEscaped(v.title))</h1>
-        <p>Move the slider (arrow keys, Page Up/Down, Home/End) to replay the session: the markers move on the map,
-        the red cursor on every series, and the line below says what the guidance last said.</p>
-        <label for="t">Time</label> <output id="now" for="t">\(f(t0)) s</output>
-        <input type="range" id="t" min="\(f(t0))" max="\(f(t1))" step="0.1" value="\(f(t0))">
-        <p>Last said: <span id="said" aria-live="polite">nothing yet</span></p>
-        <h2>Map</h2>
-        <figure>\(map)<figcaption>Route, true path and estimate; the markers follow the slider.</figcaption></figure>
-        <h2>Time series</h2>
-        \(panels)
-        <h2>Events</h2>
-        <table><caption>Every event of the session (\(v.events.count)); a button moves the slider to it</caption>
-        <thead><tr><th scope="col">time</th><th scope="col">kind</th><th scope="col">what</th><th scope="col">slider</th></tr></thead>
-        <tbody>
-        \(rows)</tbody></table>
-        </main>
-        <script type="application/json" id="view-data">\(json)</script>
-        <script>
-        (function () {
-          const d = JSON.parse(document.getElementById('view-data').textContent);
-          const s = document.getElementById('t'), now = document.getElementById('now'), said = document.getElementById('said');
-          function at(a, t) { let lo = 0, hi = a.length - 1; if (hi < 0) return null; if (t <= a[0][0]) return a[0];
-            while (lo < hi) { const m = (lo + hi + 1) >> 1; if (a[m][0] <= t) lo = m; else hi = m - 1; } return a[lo]; }
-          function update() {
-            const t = Number(s.value);
-            const p = at(d.truePath, t), e = at(d.estimatedPath, t);
-            if (p) { const c = document.getElementById('pose'); c.setAttribute('cx', p[1]); c.setAttribute('cy', p[2]); }
-            if (e) { const r = document.getElementById('est'); r.setAttribute('x', e[1] - 6); r.setAttribute('y', e[2] - 6); }
-            const x = d.left + (t - d.t0) / (d.t1 - d.t0) * d.width;
-            document.querySelectorAll('.cursor').forEach(function (c) { c.setAttribute('x1', x); c.setAttribute('x2', x); });
-            let last = null;
-            for (const w of d.spoken) { if (Number(w[0]) <= t) last = w; else break; }
-            const text = last ? last[0] + ' s: ' + last[1] : 'nothing yet';
-            now.textContent = t.toFixed(1) + ' s';
-            s.setAttribute('aria-valuetext', t.toFixed(1) + ' seconds; last said ' + text);
-            if (said.textContent !== text) said.textContent = text;
-          }
-          s.addEventListener('input', update);
-          document.querySelectorAll('button[data-t]').forEach(function (b) {
-            b.addEventListener('click', function () { s.value = b.dataset.t; update(); s.focus(); });
-          });
-          update();
-        })();
-        </script>
-        </body>
-        </html>
+    return htmlPageOpening(
+        title: "\(v.title) — navbench view", maxWidth: "72rem",
+        style: """
+            input[type=range] { width: 100%; } :focus { outline: 3px solid #b35900; outline-offset: 2px; }
+            #said { font-size: 1.2rem; border-left: 4px solid #7a4d00; padding-left: .5rem; min-height: 2rem; }
+            table { border-collapse: collapse; font-size: .9rem; } th, td { border: 1px solid #999; padding: .2rem .4rem; text-align: left; }
+            svg { max-width: 100%; height: auto; } figure { margin: .5rem 0; }
+            """)
+            + """
+            <main>
+            <h1>\(xmlEscaped(v.title))</h1>
+            <p>Move the slider (arrow keys, Page Up/Down, Home/End) to replay the session: the markers move on the map,
+            the red cursor on every series, and the line below says what the guidance last said.</p>
+            <label for="t">Time</label> <output id="now" for="t">\(f(t0)) s</output>
+            <input type="range" id="t" min="\(f(t0))" max="\(f(t1))" step="0.1" value="\(f(t0))">
+            <p>Last said: <span id="said" aria-live="polite">nothing yet</span></p>
+            <h2>Map</h2>
+            <figure>\(map)<figcaption>Route, true path and estimate; the markers follow the slider.</figcaption></figure>
+            <h2>Time series</h2>
+            \(panels)
+            <h2>Events</h2>
+            <table><caption>Every event of the session (\(v.events.count)); a button moves the slider to it</caption>
+            <thead><tr><th scope="col">time</th><th scope="col">kind</th><th scope="col">what</th><th scope="col">slider</th></tr></thead>
+            <tbody>
+            \(rows)</tbody></table>
+            </main>
+            <script type="application/json" id="view-data">\(json)</script>
+            <script>
+            (function () {
+              const d = JSON.parse(document.getElementById('view-data').textContent);
+              const s = document.getElementById('t'), now = document.getElementById('now'), said = document.getElementById('said');
+              function at(a, t) { let lo = 0, hi = a.length - 1; if (hi < 0) return null; if (t <= a[0][0]) return a[0];
+                while (lo < hi) { const m = (lo + hi + 1) >> 1; if (a[m][0] <= t) lo = m; else hi = m - 1; } return a[lo]; }
+              function update() {
+                const t = Number(s.value);
+                const p = at(d.truePath, t), e = at(d.estimatedPath, t);
+                if (p) { const c = document.getElementById('pose'); c.setAttribute('cx', p[1]); c.setAttribute('cy', p[2]); }
+                if (e) { const r = document.getElementById('est'); r.setAttribute('x', e[1] - 6); r.setAttribute('y', e[2] - 6); }
+                const x = d.left + (t - d.t0) / (d.t1 - d.t0) * d.width;
+                document.querySelectorAll('.cursor').forEach(function (c) { c.setAttribute('x1', x); c.setAttribute('x2', x); });
+                let last = null;
+                for (const w of d.spoken) { if (Number(w[0]) <= t) last = w; else break; }
+                const text = last ? last[0] + ' s: ' + last[1] : 'nothing yet';
+                now.textContent = t.toFixed(1) + ' s';
+                s.setAttribute('aria-valuetext', t.toFixed(1) + ' seconds; last said ' + text);
+                if (said.textContent !== text) said.textContent = text;
+              }
+              s.addEventListener('input', update);
+              document.querySelectorAll('button[data-t]').forEach(function (b) {
+                b.addEventListener('click', function () { s.value = b.dataset.t; update(); s.focus(); });
+              });
+              update();
+            })();
+            </script>
+            </body>
+            </html>
 
-        """
+            """
 }
 
 /// At most `limit` samples of a path, evenly spaced in index (the first and last kept): the map's
