@@ -19,7 +19,9 @@ public func calibrationMetrics(_ r: CalibrationResult, trueOffset: Double?) -> [
     ]
 }
 
-/// Proximity metrics: class accuracy, distance error, false exits (flicker) per minute — exits
+/// Proximity metrics: balanced accuracy (the mean of the per-class recalls over the classes the
+/// truth holds — Brodersen et al. 2010; scikit-learn's `balanced_accuracy_score` — so the "far"
+/// majority cannot hide a missed "near"), class accuracy, per-class recall and precision, distance error, false exits (flicker) per minute — exits
 /// while the beacon is truly within the region — and the mean latency of region entries and
 /// exits against the true crossings (each true crossing matched to the first estimated event of
 /// the same beacon and kind within `matchWindow` seconds after it; unmatched ones are counted).
@@ -45,7 +47,10 @@ public func proximityMetrics(_ r: ProximityResult, parameters p: ProximityParame
         return (l.isEmpty ? .nan : l.reduce(0, +) / Double(l.count), missed)
     }
     let enter = latencies(.enter), exit = latencies(.exit)
+    let perClass = proximityClassScores(scored)
+    let present = perClass.compactMap { $0.recall.isNaN ? nil : $0.recall }
     var m = [
+        AidMetric("balanced_accuracy", present.isEmpty ? .nan : present.reduce(0, +) / Double(present.count), "fraction"),
         AidMetric("class_accuracy", scored.isEmpty ? .nan : Double(correct) / Double(scored.count), "fraction"),
         AidMetric("distance_error_mean_abs", errors.isEmpty ? .nan : errors.reduce(0) { $0 + abs($1) } / Double(errors.count), "m"),
         AidMetric("distance_error_rmse", errors.isEmpty ? .nan : (errors.reduce(0) { $0 + $1 * $1 } / Double(errors.count)).squareRoot(), "m"),
@@ -57,6 +62,10 @@ public func proximityMetrics(_ r: ProximityResult, parameters p: ProximityParame
         AidMetric("model_rssi_at_1m", r.model.rssiAtOneMetre, "dBm"),
         AidMetric("model_exponent", r.model.exponent, "1"),
     ]
+    for score in perClass {
+        m.append(AidMetric("recall_\(score.proximityClass.rawValue)", score.recall, "fraction"))
+        m.append(AidMetric("precision_\(score.proximityClass.rawValue)", score.precision, "fraction"))
+    }
     let classes: [ProximityClass] = [.immediate, .near, .far]
     let c = r.confusion
     for t in classes {
@@ -65,4 +74,17 @@ public func proximityMetrics(_ r: ProximityResult, parameters p: ProximityParame
         }
     }
     return m
+}
+
+/// Recall (correct ÷ truly that class) and precision (correct ÷ estimated as that class) of each
+/// class immediate, near, far over `scored` readings; NaN where the divisor is 0. A reading
+/// estimated `unknown` counts against its true class's recall.
+///
+/// - Complexity: O(n).
+public func proximityClassScores(_ scored: [ScoredReading]) -> [(proximityClass: ProximityClass, recall: Double, precision: Double)] {
+    [ProximityClass.immediate, .near, .far].map { c in
+        let truly = scored.filter { $0.truth == c }.count, estimated = scored.filter { $0.estimated == c }.count
+        let correct = scored.filter { $0.truth == c && $0.estimated == c }.count
+        return (c, truly == 0 ? .nan : Double(correct) / Double(truly), estimated == 0 ? .nan : Double(correct) / Double(estimated))
+    }
 }
