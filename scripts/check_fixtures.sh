@@ -25,12 +25,22 @@ PAIRS="statistics_reference.json:Tests/NavStatisticsTests/Fixtures/statistics_re
 kitti:Tests/NavMetricsTests/Fixtures/kitti
 tum-rpe:Tests/NavMetricsTests/Fixtures/tum-rpe"
 
+# The OpenBLAS kernels this CPU can run: SkylakeX needs AVX-512, Haswell AVX2 (forcing a kernel the
+# CPU lacks stops numpy with an illegal instruction, a failure of the machine, not of a fixture).
+KERNELS=Prescott
+grep -q -m1 -w avx2 /proc/cpuinfo 2>/dev/null && KERNELS="Haswell $KERNELS"
+grep -q -m1 -w avx512f /proc/cpuinfo 2>/dev/null && KERNELS="$KERNELS SkylakeX"
+FIRST=${KERNELS%% *}
+VARIANTS=""
+for k in $KERNELS; do VARIANTS="$VARIANTS OPENBLAS_CORETYPE=$k"; done
+VARIANTS="$VARIANTS GLIBC_TUNABLES=$NO_SIMD"
+
 # The committed bytes were written by glibc's FMA code paths of sin, cos, exp… (every x86-64 with
 # FMA and AVX2: Intel since 2013, AMD since 2015). This probe tells whether this machine's libm
 # takes them: two arguments where the FMA and SSE2 paths round differently.
 libm=$("$PY" scripts/libm_path.py)
 
-for variant in OPENBLAS_CORETYPE=Haswell OPENBLAS_CORETYPE=SkylakeX OPENBLAS_CORETYPE=Prescott GLIBC_TUNABLES=$NO_SIMD; do
+for variant in $VARIANTS; do
     out="$T/${variant%%=*}-${variant##*=}"
     mkdir -p "$out"
     env "$variant" "$PY" scripts/make_statistics_fixtures.py "$out/statistics_reference.json" > /dev/null
@@ -52,10 +62,10 @@ for variant in OPENBLAS_CORETYPE=Haswell OPENBLAS_CORETYPE=SkylakeX OPENBLAS_COR
         fi
     done
 done
-# Whatever the libm, the three BLAS kernels must write the same bytes as each other.
-for k in SkylakeX Prescott; do
-    if ! diff -r -q "$T/OPENBLAS_CORETYPE-Haswell" "$T/OPENBLAS_CORETYPE-$k" > /dev/null; then
-        echo "fixtures: the generators write different bytes with OpenBLAS Haswell and $k: $(diff -r -q "$T/OPENBLAS_CORETYPE-Haswell" "$T/OPENBLAS_CORETYPE-$k" | head -2 | tr '\n' ' ')"
+# Whatever the libm, the BLAS kernels must write the same bytes as each other.
+for k in $KERNELS; do
+    if ! diff -r -q "$T/OPENBLAS_CORETYPE-$FIRST" "$T/OPENBLAS_CORETYPE-$k" > /dev/null; then
+        echo "fixtures: the generators write different bytes with OpenBLAS $FIRST and $k: $(diff -r -q "$T/OPENBLAS_CORETYPE-$FIRST" "$T/OPENBLAS_CORETYPE-$k" | head -2 | tr '\n' ' ')"
         status=1
     fi
 done
@@ -66,7 +76,7 @@ done
 # libm); pipeline.json numerically (its filtered signal goes through LAPACK in sosfilt_zi, whose
 # last bits depend on the OpenBLAS kernel: rtol 1e-9, atol 1e-12; its peak indices must be equal).
 if [ -d ../shared/real-data/weallwalk ]; then
-    for variant in OPENBLAS_CORETYPE=Haswell OPENBLAS_CORETYPE=SkylakeX OPENBLAS_CORETYPE=Prescott GLIBC_TUNABLES=$NO_SIMD; do
+    for variant in $VARIANTS; do
         out="$T/pdr-${variant%%=*}-${variant##*=}"
         mkdir -p "$out/metrics" "$out/signal"
         env "$variant" "$PY" scripts/make_pdr_fixtures.py "$out/metrics" "$out/signal" > /dev/null
@@ -101,9 +111,9 @@ fi
 
 if [ $status -eq 0 ]; then
     if [ "$libm" = fma ]; then
-        echo "fixtures: statistics, KITTI and TUM-RPE references regenerate byte for byte under OpenBLAS Haswell, SkylakeX and Prescott, within rtol 1e-9 with glibc's FMA/AVX2/AVX-512 paths off; an edited copy is caught"
+        echo "fixtures: statistics, KITTI and TUM-RPE references regenerate byte for byte under OpenBLAS $KERNELS, within rtol 1e-9 with glibc's FMA/AVX2/AVX-512 paths off; an edited copy is caught"
     else
-        echo "fixtures: this libm is not glibc's FMA path: the three OpenBLAS kernels write identical bytes, equal to the committed references within rtol 1e-9 (bytes are checked on FMA machines); an edited copy is caught"
+        echo "fixtures: this libm is not glibc's FMA path: the OpenBLAS kernels $KERNELS write identical bytes, equal to the committed references within rtol 1e-9 (bytes are checked on FMA machines); an edited copy is caught"
     fi
 fi
 exit $status
