@@ -77,18 +77,19 @@ public func forEachConcurrently(
 }
 
 /// `body(i)` for every `i` in `0..<count` on `min(workers, count)` threads
-/// (`forEachConcurrently`), the results in index order: the same array whatever the workers.
-/// When a body throws, no further index is handed out, and the error of the lowest index that
-/// threw is rethrown (indices are handed out in order, so every lower index ran): the error a
-/// loop over the indices in turn would have stopped at.
+/// (`forEachConcurrently`, progress under `phase`), the results in index order: the same array
+/// whatever the workers. When a body throws, no further index is handed out, and the error of
+/// the lowest index that threw is rethrown (indices are handed out in order, so every lower index
+/// ran): the error a loop over the indices in turn would have stopped at. A caller with another
+/// rule (every item's failure kept) returns a `Result` from a body that does not throw.
 ///
 /// - Complexity: O(count) hand-outs; memory O(count) results.
 public func mapConcurrently<T: Sendable, E: Error>(
-    _ count: Int, workers: Int, _ body: @Sendable (Int) throws(E) -> T
+    _ count: Int, workers: Int, phase: String = "", progress: ProgressHandler? = nil, _ body: @Sendable (Int) throws(E) -> T
 ) throws(E) -> [T] {
     let results = Mutex([T?](repeating: nil, count: max(0, count)))
     let failure = Mutex<(index: Int, error: E)?>(nil)
-    forEachConcurrently(count, workers: workers) { i in
+    forEachConcurrently(count, workers: workers, phase: phase, progress: progress) { i in
         do throws(E) {
             let r = try body(i)
             results.withLock { $0[i] = r }

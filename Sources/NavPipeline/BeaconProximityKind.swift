@@ -7,12 +7,23 @@ import NavReport
 /// Beacon proximity (docs/aids.md) as a result kind: the RSSI filters of the spec's `proximity:`
 /// list compared on every input session with positioned beacons and ground truth. A unit is
 /// (input, filter); its metrics leave out the confusion counts that are zero.
-public struct BeaconProximityKind: ResultKind {
+public struct BeaconProximityKind: ExperimentKind {
     public init() {}
     public var name: String { "proximity" }
     public var csvFile: String { "proximity.csv" }
     public var parameterColumns: [String] { ["filter"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.proximity.isEmpty }
+    public var gatedCSV: String? { csvFile }
+
+    public func plan(_ plan: ExperimentPlan) -> PlannedKind {
+        let asked = isAsked(by: plan.spec)
+        return PlannedKind(
+            name: name, isAsked: asked, units: asked ? units(of: plan) : [], parameterColumns: parameterColumns,
+            accepts: { self.accepts($0, of: $1) },
+            run: {
+                try self.run($0, plan: plan)
+            }, section: { results, _ in self.section(results, plan: plan) })
+    }
 
     /// Every input × filter, inputs in name order.
     ///

@@ -2,7 +2,6 @@ import Foundation
 import NavCore
 import NavIO
 import NavSim
-import Synchronization
 
 /// The closed loop (docs/experiments.md, `closed_loop`) as a result kind: a unit is one cell
 /// (`ClosedLoopCell`: `runs` virtual walkers of one profile on one recording's route, with one
@@ -11,25 +10,39 @@ import Synchronization
 /// (`closedLoopMetrics`) and its walkers as an artifact (`ClosedLoopWalkers`), so the section's
 /// paired comparisons and effects walk no cell again (only the few sample paths its SVGs draw).
 /// `navbench compare` gates `closed-loop.csv` with its own walker tests (`ClosedLoopGate`).
-public struct ClosedLoopKind: ResultKind {
+public struct ClosedLoopKind: ExperimentKind {
     public init() {}
     public var name: String { closedLoopResultKind }
     public var csvFile: String { "closed-loop.csv" }
     /// The cell's parameters besides its guidance configuration (the unit's `configuration`).
     public var parameterColumns: [String] { ["walker", "vio_error", "walls", "seed"] }
     /// Gated by `ClosedLoopGate` (pooled seeds, Fisher and Welch per cell), not row by row.
-    public var isGated: Bool { false }
+    public var gatedCSV: String? { nil }
     public func isAsked(by spec: ExperimentSpec) -> Bool { spec.closedLoop != nil }
-    /// The Findings' closed-loop lines say how robust they are to walker parameters.
-    public var sectionReads: [any ResultKind] { [WalkerUncertaintyKind()] }
+
+    /// The cells planned once (`planClosedLoopCells` reads and hashes the floor plans), shared by
+    /// the units, the runner and the section. The section reads the walker-uncertainty analysis
+    /// of the run, when it has one: the Findings' closed-loop lines say how robust they are to
+    /// walker parameters.
+    public func plan(_ plan: ExperimentPlan) -> PlannedKind {
+        guard isAsked(by: plan.spec) else { return .notAsked(name) }
+        let cp = planClosedLoopCells(plan)
+        return PlannedKind(
+            name: name, isAsked: true, units: units(cp), parameterColumns: parameterColumns, accepts: { self.accepts($0, of: $1) },
+            runner: { self.runner(for: $0, cp, plan: plan) },
+            section: { results, context in
+                self.section(results, cp, plan: plan, walkerUncertainty: try context.storedResults(of: WalkerUncertaintyKind().name))
+            })
+    }
 
     /// One unit per cell, in the plan's cell order (recording, walls, configuration, walker, VIO
     /// error, seed).
     ///
     /// Complexity: O(cells) plus one floor-plan read per recording.
-    public func units(of plan: ExperimentPlan) -> [WorkUnit] {
-        let cp = planClosedLoopCells(plan)
-        return cp.cells.map { c in
+    public func units(of plan: ExperimentPlan) -> [WorkUnit] { units(planClosedLoopCells(plan)) }
+
+    func units(_ cp: ClosedLoopPlan) -> [WorkUnit] {
+        cp.cells.map { c in
             WorkUnit(
                 key: c.key, index: c.index, input: c.recording, route: c.routeID, session: c.session, configuration: cp.label(c),
                 parameters: [c.walker, c.vioError, c.walls, String(c.seed)],
@@ -41,7 +54,7 @@ public struct ClosedLoopKind: ResultKind {
 
     /// Walks one cell (its scenario built for it alone: a run builds each scenario once, `runner`).
     public func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
-        try runner(for: [unit], plan: plan)(unit)
+        try runner(for: [unit], planClosedLoopCells(plan), plan: plan)(unit)
     }
 
     /// Builds the scenario of every (recording, walls, configuration) of `units` once; a cell
@@ -49,8 +62,7 @@ public struct ClosedLoopKind: ResultKind {
     /// (`ScenarioFailure`: recording and configuration).
     ///
     /// Complexity: O(scenarios) builds, then O(runs · ticks per walk) per cell.
-    public func runner(for units: [WorkUnit], plan: ExperimentPlan) -> UnitRunner {
-        let cp = planClosedLoopCells(plan)
+    func runner(for units: [WorkUnit], _ cp: ClosedLoopPlan, plan: ExperimentPlan) -> UnitRunner {
         var built: [String: Result<ClosedLoopScenario, ScenarioFailure>] = [:]
         for u in units {
             guard cp.cells.indices.contains(u.index) else { continue }
@@ -78,19 +90,14 @@ public struct ClosedLoopKind: ResultKind {
     /// decode to `runs` walkers (a store from before the artifacts table walks its cells again).
     public func accepts(_ outcome: UnitOutcome, of unit: WorkUnit) -> Bool { outcome.cellContents != nil }
 
-    public func section(_ results: KindResults, plan: ExperimentPlan) -> ReportSection {
-        section(results, plan: plan, reading: [:])
-    }
-
-    /// The section of `closedLoopSection` with its CSV and SVGs as files; with a walker-uncertainty
-    /// analysis among `others`, each Findings line ends with how robust it is (`WalkerRobustness`).
-    public func section(_ results: KindResults, plan: ExperimentPlan, reading others: [String: KindResults]) -> ReportSection {
-        let cp = planClosedLoopCells(plan)
+    /// The section of `closedLoopSection` with its CSV and SVGs as files; with the results of a
+    /// walker-uncertainty analysis, each Findings line ends with how robust it is (`WalkerRobustness`).
+    func section(_ results: KindResults, _ cp: ClosedLoopPlan, plan: ExperimentPlan, walkerUncertainty: KindResults?) -> ReportSection {
         var cells = [(metrics: [Metric], walkers: ClosedLoopWalkers)?](repeating: nil, count: cp.cells.count)
         for (u, outcome) in results where cells.indices.contains(u.index) { cells[u.index] = outcome?.cellContents }
         let s = closedLoopSection(plan, cp, metrics: { cells[$0.index]?.metrics }, walkers: { cells[$0.index]?.walkers })
         var findings = s.findings
-        if cp.spec.uncertainty != nil, let sampled = others[WalkerUncertaintyKind().name], let r = WalkerRobustness(sampled, plan: plan) {
+        if cp.spec.uncertainty != nil, let sampled = walkerUncertainty, let r = WalkerRobustness(sampled, plan: plan) {
             findings = closedLoopFindings(
                 s.effects, runs: cp.spec.runs,
                 robustness: FindingRobustness(basis: r.basis, clause: { r.clause(dimension: $0, level: $1, sign: $2) }))
@@ -124,16 +131,13 @@ enum ClosedLoopUnitError: Error, CustomStringConvertible {
 public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> ClosedLoopSection {
     let kind = ClosedLoopKind()
     let cp = planClosedLoopCells(plan)
-    let units = kind.units(of: plan)
-    let run = kind.runner(for: units, plan: plan)
-    let results = Mutex([Result<(metrics: [Metric], walkers: ClosedLoopWalkers)?, ScenarioFailure>](repeating: .success(nil), count: units.count))
-    forEachConcurrently(units.count, workers: workers, phase: "closed_loop units") { i in
-        let r: Result<(metrics: [Metric], walkers: ClosedLoopWalkers)?, ScenarioFailure>
-        do { r = .success(try run(units[i]).cellContents) } catch { r = .failure(ScenarioFailure(line: failureLine(units[i], error))) }
-        results.withLock { $0[i] = r }
-        return .next
+    let units = kind.units(cp)
+    let run = kind.runner(for: units, cp, plan: plan)
+    let cells = mapConcurrently(units.count, workers: workers, phase: "closed_loop units") { i in
+        do { return Result<(metrics: [Metric], walkers: ClosedLoopWalkers)?, ScenarioFailure>.success(try run(units[i]).cellContents) } catch {
+            return .failure(ScenarioFailure(line: failureLine(units[i], error)))
+        }
     }
-    let cells = results.withLock { $0 }
     func walked(_ c: ClosedLoopCell) -> (metrics: [Metric], walkers: ClosedLoopWalkers)? {
         if case .success(let contents) = cells[c.index] { return contents }
         return nil

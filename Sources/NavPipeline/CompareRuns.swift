@@ -44,7 +44,7 @@ private func isFolder(_ p: String) -> Bool {
 /// - Complexity: O(rows · resamples).
 public func compareRuns(
     baseline: String, current: String, tolerances: [String: CompareTolerance] = [:], resamples: Int = 10_000,
-    kinds: [any ResultKind] = ResultKinds.standard, alpha: Double = 0.05
+    kinds: [any ExperimentKind] = ExperimentKinds.standard, alpha: Double = 0.05
 ) throws(TraceError) -> RunComparison {
     // The replay is compared when BASELINE has it: a metrics.csv file, or a run folder with one
     // (a spec without the replay, e.g. aids and APE only, writes none).
@@ -80,19 +80,20 @@ private func closedLoopTables(baseline: String, current: String) throws(TraceErr
 }
 
 /// The result kinds' part of the comparison when BASELINE and CURRENT are run folders: for
-/// each kind of `kinds` whose CSV (`ResultKind.csvFile`) BASELINE has, its table against
+/// each kind of `kinds` whose gated CSV (`ExperimentKind.gatedCSV`) BASELINE has, its table against
 /// CURRENT's (missing there: every row missing) through the noise-aware gate, units route ×
 /// session; the gated metrics carry the kind.
 private func resultKindGates(
-    baseline: String, current: String, kinds: [any ResultKind], tolerances: [String: CompareTolerance], resamples: Int
+    baseline: String, current: String, kinds: [any ExperimentKind], tolerances: [String: CompareTolerance], resamples: Int
 ) throws(TraceError) -> GateResult {
     var out = GateResult(gated: [], comparedRows: 0)
     guard isFolder(baseline), isFolder(current) else { return out }
-    for kind in kinds where kind.isGated {
-        let b = (baseline as NSString).appendingPathComponent(kind.csvFile)
+    for kind in kinds {
+        guard let csv = kind.gatedCSV else { continue }
+        let b = (baseline as NSString).appendingPathComponent(csv)
         guard FileManager.default.fileExists(atPath: b) else { continue }
         let base = try MetricsTable.read(b)
-        let c = (current as NSString).appendingPathComponent(kind.csvFile)
+        let c = (current as NSString).appendingPathComponent(csv)
         let now =
             FileManager.default.fileExists(atPath: c) ? try MetricsTable.read(c) : MetricsTable(parameterColumns: base.parameterColumns, rows: [])
         let r = noiseAwareGate(baseline: base, current: now, tolerances: tolerances, resamples: resamples, kind: kind.name)

@@ -5,7 +5,7 @@ import NavIO
 
 // The planned experiment and its replay jobs (values only: planning is `planExperiment` in
 // ExperimentRunner.swift; the jobs run as units of `GuidanceReplayKind` on the one engine,
-// `executeResultKinds`).
+// `executePlannedKinds`).
 
 /// One (route, navigation session, configuration) to run.
 public struct ExperimentJob: Sendable {

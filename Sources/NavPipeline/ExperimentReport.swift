@@ -6,32 +6,32 @@ import NavReport
 import NavStatistics
 
 /// Writes `summary.md` (`experimentSummaryPieces`), its tables as LaTeX, each asked kind's
-/// section — the guidance replay's first (`GuidanceReplayKind`: `metrics.csv`, `routes/`,
-/// `plots/`, the statistics), then `resultKinds`' (calibration, proximity, gyroscope filters,
-/// APE, the closed loop, walker uncertainty) — and `manifest.json` into the output folder, each
-/// atomically, from the results in `store` (nothing is computed). Everything but the manifest's
-/// timings and git commit is a function of the inputs and the spec, so a rerun gives identical
-/// files. `failures`: lines besides the plan's and the sections' (none from `runExperiment`).
+/// section in `kinds` order — the guidance replay's first in `ExperimentKinds.standard`
+/// (`metrics.csv`, `routes/`, `plots/`, the statistics), then calibration, proximity, gyroscope
+/// filters, APE, the closed loop, walker uncertainty, step and turn detection — `report.html`
+/// and `manifest.json` into the output folder, each atomically, from the results in `store`
+/// (nothing is computed). Everything but the manifest's timings and git commit is a function of
+/// the inputs and the spec, so a rerun gives identical files. `failures`: lines besides the plan's
+/// and the sections' (none from `runExperiment`).
 public func writeExperimentReport(
     _ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
-    facts: [String: String], resultKinds: [any ResultKind] = ResultKinds.standard
+    facts: [String: String], kinds: [any ExperimentKind] = ExperimentKinds.standard
 ) throws -> ExperimentOutputs {
     try writeExperimentReport(
-        plan, store: store, failures: failures, command: command, facts: facts, progress: nil, resultKinds: resultKinds)
+        plan, store: store, kinds: kinds.map { $0.plan(plan) }, failures: failures, command: command, facts: facts, progress: nil)
 }
 
-/// `writeExperimentReport`, showing its phases on `progress`.
+/// `writeExperimentReport` of kinds planned already, showing its phases on `progress`.
 func writeExperimentReport(
-    _ plan: ExperimentPlan, store: ResultsStore, failures: [String], command: String,
-    facts: [String: String], progress: ProgressHandler?, resultKinds: [any ResultKind] = ResultKinds.standard
+    _ plan: ExperimentPlan, store: ResultsStore, kinds: [PlannedKind], failures: [String], command: String,
+    facts: [String: String], progress: ProgressHandler?
 ) throws -> ExperimentOutputs {
     var out = ExperimentOutputs(folder: plan.spec.output)
     traceMemory(plan, "report: start")
     // Resampling results of the folder's last report: a cached rerun or a merge draws only what changed.
     let memo = try StoredResamplingMemo(store: store)
     let context = SectionContext(plan: plan, store: store, out: out, progress: progress, memo: memo)
-    let kinds: [any SectionKind] = [GuidanceReplayKind()] + resultKinds
-    let (sections, sectionFailures) = try resultKindSections(kinds, context: context)
+    let (sections, sectionFailures) = try kindSections(kinds, context: context)
     try memo.save()
     for section in sections {
         for file in section.files { try writeTextAtomically(file.contents, to: (out.folder as NSString).appendingPathComponent(file.name)) }

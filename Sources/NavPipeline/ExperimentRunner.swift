@@ -112,47 +112,28 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
         specSHA256: sha256Hex(of: Data(spec.text.utf8)))
 }
 
-/// Runs the plan's replay jobs (those of shard `shard` of `shards`) on `workers` threads: the
-/// one engine (`executeResultKinds`) with the replay kind (`GuidanceReplayKind`). A job whose
-/// run is in the results store at `storePath` (`ResultsStore`, row checksum verified) is skipped;
-/// a new run's metrics are committed to the store in batches as jobs finish, with the paths the
-/// plots draw for a run of the plot sample. A failing job is listed (and recorded in the store's
-/// `failures`) and the rest completes. No result is kept in memory: the report reads the store
-/// (`writeExperimentReport`).
-///
-/// - Returns: jobs done (computed or found in the store), failure lines in job order, and jobs computed.
-/// - Throws: `ResultsStoreError` when the store cannot be opened or written.
-/// - Complexity: memory O(jobs of the shard as units + workers + batch + failures).
-public func executeJobs(
-    _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1,
-    progress: ProgressHandler? = nil, stop: StopRequest? = nil
-) throws -> (done: Int, failures: [String], computed: Int) {
-    let counts = try executeResultKinds(
-        plan, kinds: [GuidanceReplayKind()], storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress,
-        stop: stop)
-    return (counts.done, counts.failures, counts.computed)
-}
-
 /// Copies the shard stores of the report folder into `OUTPUT/results.sqlite` (streamed in SQL,
-/// `ResultsStore.absorb`) and lists the jobs without a verified run in it.
+/// `ResultsStore.absorb`).
 ///
 /// - Throws: `ResultsStoreError.foreignShard` (one line naming the shard) for a shard store of
 ///   another spec, store schema or navbench version.
-public func mergeShardStores(_ plan: ExperimentPlan) throws -> (store: ResultsStore, missing: [ExperimentJob]) {
+public func mergeShardStores(_ plan: ExperimentPlan) throws -> ResultsStore {
     let spec = plan.spec
     try? FileManager.default.createDirectory(atPath: spec.output, withIntermediateDirectories: true)
     let store = try ResultsStore(path: experimentStorePath(spec))
     for shardPath in shardStorePaths(spec) { _ = try store.absorb(shard: shardPath, specSHA256: plan.specSHA256) }
-    let missing = try store.read { reader in try plan.jobs.filter { try reader.metrics(key: $0.key) == nil } }
-    return (store, missing)
+    return store
 }
 
-/// The metrics of every job present in the store, by job index, sessions labelled as in the
-/// plan. Memory O(jobs): for tests and small stores (the report streams instead).
-public func storedMetrics(_ plan: ExperimentPlan, store: ResultsStore) throws -> [Int: [Metric]] {
-    try store.read { reader in
-        var out: [Int: [Metric]] = [:]
-        for job in plan.jobs { if let m = try reader.metrics(key: job.key) { out[job.index] = m.metrics } }
-        return out
+/// The units of the asked `kinds` with an accepted result in `store`, per kind (nothing computed).
+///
+/// - Complexity: O(units) store lookups, on every core.
+func storedCounts(_ kinds: [PlannedKind], store: ResultsStore) throws -> KindCounts {
+    var counts = KindCounts()
+    for kind in kinds where kind.isAsked && !kind.units.isEmpty {
+        let done = try presentUnits(kind.units, of: kind, store: store, workers: ProcessInfo.processInfo.activeProcessorCount).filter { $0 }.count
+        counts.done += done
+        counts.byKind[kind.name] = KindCounts(done: done)
     }
+    return counts
 }

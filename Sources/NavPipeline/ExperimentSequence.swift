@@ -8,24 +8,18 @@ import NavIO
 /// What a run of an experiment produced.
 public struct ExperimentOutcome: Sendable {
     public var plan: ExperimentPlan
-    /// Jobs with a run in the store (of this shard when sharded); the runs themselves are read
-    /// from the store (`storedMetrics`, `metricsTable(_:store:)`), never held here.
-    public var done: Int
-    /// Input failures of the plan, then job failures (sorted).
+    /// Units of this shard (every unit, for `mergeExperiment`): present afterwards, computed in
+    /// this run (0 on a cached rerun and always 0 for `mergeExperiment`, which only reads the
+    /// store), failures; per kind in `byKind` (the replay's runs are kind `guidance`). The results
+    /// themselves are read from the store, never held here.
+    public var counts = KindCounts()
+    /// Input failures of the plan, then unit failures (sorted).
     public var failures: [String]
-    /// Jobs computed in this run (the others came from the cache).
-    public var computed: Int
     /// The report written, or nil for one shard of a sharded run (combine with `mergeExperiment`).
     public var report: ExperimentOutputs?
     /// `mergeExperiment`: summary.md was already there with the same bytes (these shard stores
     /// were merged before; merging again rewrote the same report).
     public var reportUnchanged = false
-    /// Units of the result kinds (calibration, proximity, gyroscope filters, APE, closed-loop
-    /// cells, …) of this shard: present afterwards, computed in this run (0 on a cached rerun and
-    /// always 0 for `mergeExperiment`, which only reads the store), failures; per kind in `byKind`.
-    public var resultKinds = ResultKindCounts()
-    /// The closed-loop cells' counts (`resultKinds.byKind["closed_loop"]`; zero without one).
-    public var closedLoop: ResultKindCounts { resultKinds.byKind[ClosedLoopKind().name] ?? ResultKindCounts() }
 }
 
 /// Why a run ended before its report: `stop` was requested (the CLI's SIGTERM or SIGUSR1, a
@@ -48,7 +42,7 @@ public struct ExperimentStopped: Error, CustomStringConvertible, Sendable {
 public func runExperiment(
     _ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
     progress: ProgressHandler? = nil, readPolicy: HDF5ReadPolicy = .standard,
-    tracingMemory: Bool = false, resultKinds: [any ResultKind] = ResultKinds.standard, stop: StopRequest? = nil
+    tracingMemory: Bool = false, kinds: [any ExperimentKind] = ExperimentKinds.standard, stop: StopRequest? = nil
 ) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
@@ -59,26 +53,20 @@ public func runExperiment(
     plan.tracesMemory = tracingMemory
     traceMemory(plan, "planned \(plan.jobs.count) jobs")
     let storePath = experimentStorePath(spec, shard: shard, shards: shards)
-    // Replay runs, then the result kinds' units: one engine, one call per part (counts apart).
-    let replay = try executeResultKinds(
-        plan, kinds: [GuidanceReplayKind()], storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress,
-        stop: stop)
-    let units = try executeResultKinds(
-        plan, kinds: resultKinds, storePath: storePath, workers: workers, shard: shard, shards: shards,
-        progress: progress, stop: stop)  // ResultKind.swift
+    // Every kind planned once; the one engine runs their units (ExperimentEngine.swift).
+    let planned = kinds.map { $0.plan(plan) }
+    let counts = try executePlannedKinds(
+        plan, kinds: planned, storePath: storePath, workers: workers, shard: shard, shards: shards, progress: progress, stop: stop)
     // Stopped (a preempted task): what finished is committed; no report from a partial store.
-    if stop?.isRequested == true {
-        throw ExperimentStopped(stored: replay.done + units.done, computed: replay.computed + units.computed)
-    }
+    if stop?.isRequested == true { throw ExperimentStopped(stored: counts.done, computed: counts.computed) }
     traceMemory(plan, "jobs run")
-    var outcome = ExperimentOutcome(plan: plan, done: replay.done, failures: plan.failures, computed: replay.computed)
-    outcome.resultKinds = units
+    var outcome = ExperimentOutcome(plan: plan, counts: counts, failures: plan.failures)
     // Sharded, the failures are this shard's; unsharded, the report lists every unit's (read from the store).
-    guard shards == 1 else { outcome.failures += replay.failures + units.failures; return outcome }
+    guard shards == 1 else { outcome.failures += counts.failures; return outcome }
+    let replay = counts[kind: guidanceResultKind]
     outcome.report = try writeExperimentReport(
-        plan, store: try ResultsStore(path: storePath), failures: [], command: command,
-        facts: runFacts(started: started, jobs: workers, computed: replay.computed, total: plan.jobs.count),
-        progress: progress, resultKinds: resultKinds)
+        plan, store: try ResultsStore(path: storePath), kinds: planned, failures: [], command: command,
+        facts: runFacts(started: started, jobs: workers, computed: replay.computed, total: plan.jobs.count), progress: progress)
     outcome.failures += outcome.report?.failures ?? []  // replay runs, calibration, proximity, filters, APE, cells: exit 1 too
     return outcome
 }
@@ -92,7 +80,7 @@ public func runExperiment(
 /// which writes a partial report listing each such unit as a failure.
 public func mergeExperiment(
     _ spec: ExperimentSpec, command: String, readPolicy: HDF5ReadPolicy = .standard,
-    tracingMemory: Bool = false, resultKinds: [any ResultKind] = ResultKinds.standard, allowMissing: Bool = false
+    tracingMemory: Bool = false, kinds: [any ExperimentKind] = ExperimentKinds.standard, allowMissing: Bool = false
 ) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // SpecLimits.swift
     let lock = try ReportFolderLock(spec.output)
@@ -102,18 +90,18 @@ public func mergeExperiment(
     var plan = planExperiment(spec, readPolicy: readPolicy)
     plan.tracesMemory = tracingMemory
     traceMemory(plan, "planned \(plan.jobs.count) jobs")
-    let (store, missing) = try mergeShardStores(plan)
-    if !allowMissing { try checkMergeComplete(plan, store: store, resultKinds: resultKinds) }
+    let store = try mergeShardStores(plan)
+    let planned = kinds.map { $0.plan(plan) }
+    if !allowMissing { try checkMergeComplete(plan, store: store, kinds: planned) }
     let summaryPath = ExperimentOutputs(folder: spec.output).summary
     let before = existingReportBytes(summaryPath)
     // A run without a result is listed by the replay's section, as in an unsharded report:
     // its stored failure, or "no result".
     let report = try writeExperimentReport(
-        plan, store: store, failures: [], command: command,
-        facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count), resultKinds: resultKinds)
+        plan, store: store, kinds: planned, failures: [], command: command,
+        facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count), progress: nil)
     var outcome = ExperimentOutcome(
-        plan: plan, done: plan.jobs.count - missing.count, failures: plan.failures + report.failures,
-        computed: 0, report: report)
+        plan: plan, counts: try storedCounts(planned, store: store), failures: plan.failures + report.failures, report: report)
     outcome.reportUnchanged = before != nil && before == existingReportBytes(summaryPath)
     return outcome
 }

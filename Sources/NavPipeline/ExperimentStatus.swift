@@ -66,7 +66,7 @@ public struct ExperimentStatus: Sendable, Equatable {
 /// - Complexity: O(units) store lookups.
 public func experimentStatus(
     _ spec: ExperimentSpec, shards given: Int? = nil, readPolicy: HDF5ReadPolicy = .standard,
-    resultKinds: [any ResultKind] = ResultKinds.standard
+    kinds: [any ExperimentKind] = ExperimentKinds.standard
 ) throws -> ExperimentStatus {
     let counts = shardCounts(spec)
     guard given != nil || counts.count <= 1 else {
@@ -76,7 +76,7 @@ public func experimentStatus(
     }
     let n = given ?? counts.first ?? 1
     let plan = planExperiment(spec, readPolicy: readPolicy)
-    let blocks = unitBlocks(plan, resultKinds: resultKinds)
+    let blocks = unitBlocks(kinds.map { $0.plan(plan) })
     let units = blocks.map(\.count).reduce(0, +)
     var readOnly = GRDB.Configuration()
     readOnly.readonly = true
@@ -124,12 +124,10 @@ public func experimentStatus(
     return ExperimentStatus(output: spec.output, shards: shards, units: units, merged: merged)
 }
 
-/// Every unit of work of `plan` (key and title), in the order each engine splits it across
-/// shards: replay runs, then each asked result kind's units (closed-loop cells among them).
-func unitBlocks(_ plan: ExperimentPlan, resultKinds: [any ResultKind]) -> [[(key: String, title: String)]] {
-    var blocks: [[(key: String, title: String)]] = [GuidanceReplayKind().units(of: plan).map { ($0.key, $0.title) }]
-    for kind in resultKinds where kind.isAsked(by: plan.spec) { blocks.append(kind.units(of: plan).map { ($0.key, $0.title) }) }
-    return blocks
+/// Every unit of work of the planned `kinds` (key and title), each asked kind's a block in the
+/// order the engine splits it across shards.
+func unitBlocks(_ kinds: [PlannedKind]) -> [[(key: String, title: String)]] {
+    kinds.filter(\.isAsked).map { $0.units.map { ($0.key, $0.title) } }
 }
 
 /// The most shards a run is split into (`navbench run --shard K/N`, `status --shards`).
@@ -176,8 +174,8 @@ public struct IncompleteMergeError: Error, CustomStringConvertible, Sendable, Eq
 /// in `store` (the merged store).
 ///
 /// - Complexity: O(units) store lookups.
-func checkMergeComplete(_ plan: ExperimentPlan, store: ResultsStore, resultKinds: [any ResultKind]) throws {
-    let blocks = unitBlocks(plan, resultKinds: resultKinds)
+func checkMergeComplete(_ plan: ExperimentPlan, store: ResultsStore, kinds: [PlannedKind]) throws {
+    let blocks = unitBlocks(kinds)
     let n = shardCounts(plan.spec).max() ?? 1
     var missing = 0, shards = Set<Int>()
     try store.read { reader in

@@ -9,13 +9,7 @@ import Synchronization
 // The guidance replay's section of the report (`GuidanceReplayKind`): read from the store run
 // by run and route by route, so memory is flat in the number of runs and routes.
 
-extension GuidanceReplayKind: SectionKind {
-    public var csvFile: String { "metrics.csv" }
-
-    /// Asked when the spec sweeps a dimension or the inputs hold navigation sessions (jobs);
-    /// otherwise (e.g. Experiments/real.yaml: aids and APE only) the section is left out.
-    public func isAsked(in plan: ExperimentPlan) -> Bool { !plan.jobs.isEmpty || !plan.spec.sweep.levels.isEmpty }
-
+extension GuidanceReplayKind {
     /// `metrics.csv`, `routes/<route>.csv|md|tex`, the paths and error-CDF plots per route, the
     /// trends over RDP tolerance, `cells.csv`, `comparisons.csv` and the box plots, each written
     /// atomically as it is done; its Markdown (`guidanceReplayPieces`, then the trends), its
@@ -23,7 +17,7 @@ extension GuidanceReplayKind: SectionKind {
     /// failure, or "no result").
     ///
     /// - Complexity: O(runs) store reads, memory O(rows of the metrics table + one route's plot sample).
-    public func report(_ context: SectionContext) throws -> ReportSection {
+    func report(_ context: SectionContext) throws -> ReportSection {
         let plan = context.plan, store = context.store, out = context.out
         var sample = PlotSample(plan)
         var missing: [String] = []
@@ -90,7 +84,7 @@ func metricsTable(
     for start in stride(from: 0, to: jobs.count, by: metricsReadBlock) {
         let block = start..<min(jobs.count, start + metricsReadBlock)
         let runs = try store.readInBlocks(block.count, blocks: min(workers, block.count / 64)) { reader, range in
-            try range.map { try reader.metrics(key: jobs[start + $0].key) }
+            try range.map { try reader.metrics(key: jobs[start + $0].key, kind: guidanceResultKind) }
         }
         for offset in runs.indices {
             let position = start + offset, job = jobs[position]
@@ -110,8 +104,9 @@ func metricsTable(
         }
     }
     if !unmatched.isEmpty {
-        let units = GuidanceReplayKind().units(of: plan)
-        missing = try store.read { reader in distinctLines(try unmatched.map { try missingResultLine(units[$0], reader: reader) }) }
+        missing = try store.read { reader in
+            distinctLines(try unmatched.map { try missingResultLine(replayUnit(jobs[$0], plan: plan), reader: reader) })
+        }
     }
     return table
 }

@@ -21,12 +21,23 @@ import NavSignal
 /// scores are taken after it; `gyro_error_rms_unshifted` keeps the score on the recorded stamps.
 /// A session whose IMU marks its movement phase (`imu/moving`) is also scored on it alone
 /// (`gyro_error_rms_moving`).
-public struct GyroFilterKind: ResultKind {
+public struct GyroFilterKind: ExperimentKind {
     public init() {}
     public var name: String { "gyro_filter" }
     public var csvFile: String { "gyro-filters.csv" }
     public var parameterColumns: [String] { ["filter"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.gyroFilters.isEmpty }
+    public var gatedCSV: String? { csvFile }
+
+    public func plan(_ plan: ExperimentPlan) -> PlannedKind {
+        let asked = isAsked(by: plan.spec)
+        return PlannedKind(
+            name: name, isAsked: asked, units: asked ? units(of: plan) : [], parameterColumns: parameterColumns,
+            accepts: { self.accepts($0, of: $1) },
+            run: {
+                try self.run($0, plan: plan)
+            }, section: { results, _ in self.section(results, plan: plan) })
+    }
 
     /// Every input × filter, inputs in name order. The key of an `exec:` filter covers its
     /// plugin file's SHA-256 (a changed plugin is run again).

@@ -9,12 +9,22 @@ import NavReport
 /// estimator of the spec's `calibration:` list. A unit is (input, estimator); the section compares
 /// the estimators (mean [CI] over sessions, paired: `pairedConfigurationReport`) and lists the sessions whose
 /// calibration stopped.
-public struct HeadingCalibrationKind: ResultKind {
+public struct HeadingCalibrationKind: ExperimentKind {
     public init() {}
     public var name: String { "calibration" }
     public var csvFile: String { "calibration.csv" }
     public var parameterColumns: [String] { ["estimator"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.calibration.isEmpty }
+    public var gatedCSV: String? { csvFile }
+
+    public func plan(_ plan: ExperimentPlan) -> PlannedKind {
+        let asked = isAsked(by: plan.spec)
+        return PlannedKind(
+            name: name, isAsked: asked, units: asked ? units(of: plan) : [], parameterColumns: parameterColumns,
+            run: {
+                try self.run($0, plan: plan)
+            }, section: { results, _ in self.section(results, plan: plan) })
+    }
 
     /// Every input × estimator, inputs in name order.
     ///

@@ -1,6 +1,5 @@
 import Foundation
 import NavCore
-import Synchronization
 
 /// The runs the report's path and error-CDF plots draw: per (route, configuration) cell at most
 /// `perCell` runs, chosen by a seeded hash of the run key (so the same runs whatever the job
@@ -69,15 +68,13 @@ struct PlotSample {
         _ plan: ExperimentPlan, chosen: [Int], workers: Int = ProcessInfo.processInfo.activeProcessorCount,
         reusing: [Int: JobResult] = [:], progress: ProgressHandler? = nil
     ) -> [JobResult] {
-        let box = Mutex(chosen.map { reusing[$0] })
+        var all = chosen.map { reusing[$0] }
         let missing = chosen.indices.filter { reusing[chosen[$0]] == nil }
-        guard !missing.isEmpty else { return box.withLock { $0.compactMap { $0 } } }
-        forEachConcurrently(missing.count, workers: workers, phase: "plot runs", progress: progress) { k in
-            let i = missing[k]
-            let r = try? runJob(plan.jobs[chosen[i]], plan: plan)
-            box.withLock { $0[i] = r }
-            return .next
+        guard !missing.isEmpty else { return all.compactMap { $0 } }
+        let rerun = mapConcurrently(missing.count, workers: workers, phase: "plot runs", progress: progress) { k in
+            try? runJob(plan.jobs[chosen[missing[k]]], plan: plan)
         }
-        return box.withLock { $0.compactMap { $0 } }
+        for (k, i) in missing.enumerated() { all[i] = rerun[k] }
+        return all.compactMap { $0 }
     }
 }

@@ -82,7 +82,7 @@ enum StoreLimits {
 struct StoredResult: Sendable {
     /// Identity (SHA-256 of the navbench version, the inputs' checksums and the unit's parameters).
     var key: String
-    /// The result kind (`ResultKind.name`; `guidance` for replay runs, `closed_loop` for cells).
+    /// The kind (`ExperimentKind.name`; `guidance` for replay runs, `closed_loop` for cells).
     var kind: String
     /// Position in its kind's unit order.
     var index: Int
@@ -706,10 +706,10 @@ public struct StoreReader {
         return sum == text[6] ? r : nil
     }
 
-    /// The metrics of the replay run `key` (`result(key:)` of kind `guidance`). Labels are the
-    /// run's as stored; the caller names the session of its plan.
-    public func metrics(key: String) throws -> (session: String, metrics: [Metric])? {
-        guard let r = try result(key: key), r.kind == guidanceResultKind else { return nil }
+    /// The session label and metrics of unit `key` when its verified row is of kind `kind`
+    /// (`result(key:)`). Labels are the unit's as stored; the caller names the session of its plan.
+    public func metrics(key: String, kind: String) throws -> (session: String, metrics: [Metric])? {
+        guard let r = try result(key: key), r.kind == kind else { return nil }
         return (r.session, r.metrics)
     }
 
@@ -730,7 +730,7 @@ public struct StoreReader {
 }
 
 /// The `kind` of a guidance replay run's row.
-let guidanceResultKind = "guidance"
+public let guidanceResultKind = "guidance"
 
 /// SHA-256 of everything a report reads from a stored result (not its timing): fields
 /// length-prefixed, numbers as their IEEE 754 bits (every NaN as one pattern). A row edited by

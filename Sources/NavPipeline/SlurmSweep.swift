@@ -76,7 +76,7 @@ public struct SlurmError: Error, CustomStringConvertible, Sendable, Equatable {
 /// - Complexity: O(units) store lookups.
 public func planSlurmSweep(
     _ spec: ExperimentSpec, options: SlurmOptions, navbench: String, taskArguments: [String], mergeArguments merge: [String],
-    readPolicy: HDF5ReadPolicy = .standard, resultKinds: [any ResultKind] = ResultKinds.standard
+    readPolicy: HDF5ReadPolicy = .standard, kinds: [any ExperimentKind] = ExperimentKinds.standard
 ) throws -> SlurmPlan {
     guard (1...10_000_000).contains(options.unitsPerTask) else {
         throw SlurmError(problem: "--runs-per-task must be 1 to 10,000,000, got \(options.unitsPerTask)")
@@ -90,9 +90,9 @@ public func planSlurmSweep(
                 + "remove the stores of the other split, or give another --out")
     }
     let plan = planExperiment(spec, readPolicy: readPolicy)
-    let units = unitBlocks(plan, resultKinds: resultKinds).map(\.count).reduce(0, +)
+    let units = unitBlocks(kinds.map { $0.plan(plan) }).map(\.count).reduce(0, +)
     let shards = existing.first ?? min(maxShards, max(1, (units + options.unitsPerTask - 1) / options.unitsPerTask))
-    let status = try experimentStatus(spec, shards: shards, readPolicy: readPolicy, resultKinds: resultKinds)
+    let status = try experimentStatus(spec, shards: shards, readPolicy: readPolicy, kinds: kinds)
     let allPending = status.shards.filter { $0.missing > 0 }.map(\.shard)
     // Under MaxSubmitJobs: every pending task and the merge, or the first tasks alone.
     let fits = options.maxSubmit.map { allPending.count + 1 <= $0 } ?? true

@@ -8,12 +8,22 @@ import NavReport
 /// Trajectory evaluation (APE, translation, metres; evo's conventions, association within
 /// 0.01 s) as a result kind: one unit per pair of the spec's `ape:` list (reference, estimate,
 /// alignment), keyed by both files' SHA-256.
-public struct TrajectoryAPEKind: ResultKind {
+public struct TrajectoryAPEKind: ExperimentKind {
     public init() {}
     public var name: String { "ape" }
     public var csvFile: String { "ape.csv" }
     public var parameterColumns: [String] { ["reference"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.ape.isEmpty }
+    public var gatedCSV: String? { csvFile }
+
+    public func plan(_ plan: ExperimentPlan) -> PlannedKind {
+        let asked = isAsked(by: plan.spec)
+        return PlannedKind(
+            name: name, isAsked: asked, units: asked ? units(of: plan) : [], parameterColumns: parameterColumns,
+            run: {
+                try self.run($0, plan: plan)
+            }, section: { results, _ in self.section(results, plan: plan) })
+    }
 
     /// The spec's pairs in order. A file that cannot be read has an empty checksum in the key
     /// (its unit fails when run, and is never found in the store).

@@ -13,14 +13,24 @@ import NavSignal
 /// does not apply. The section is `navbench pdr`'s report built from the stored scores (the
 /// subject is the unit of analysis; choices leave one subject out), so `run`, a rerun and a
 /// merge write the same bytes.
-public struct WalkDetectionKind: ResultKind {
+public struct WalkDetectionKind: ExperimentKind {
     public init() {}
     public var name: String { "pdr" }
     public var csvFile: String { "pdr-steps.csv" }
     public var parameterColumns: [String] { ["walk"] }
-    /// A comparison of detectors on fixed walks, not a performance to gate.
-    public var isGated: Bool { false }
     public func isAsked(by spec: ExperimentSpec) -> Bool { spec.pdr != nil }
+    /// A comparison of detectors on fixed walks, not a performance to gate.
+    public var gatedCSV: String? { nil }
+
+    public func plan(_ plan: ExperimentPlan) -> PlannedKind {
+        let asked = isAsked(by: plan.spec)
+        return PlannedKind(
+            name: name, isAsked: asked, units: asked ? units(of: plan) : [], parameterColumns: parameterColumns,
+            accepts: { self.accepts($0, of: $1) },
+            run: {
+                try self.run($0, plan: plan)
+            }, section: { results, _ in self.section(results, plan: plan) })
+    }
 
     /// The detectors a spec asks for.
     public static func detectors(_ spec: ExperimentSpec) -> (steps: [StepDetector], turns: [TurnDetector]) {

@@ -13,17 +13,26 @@ import NavStatistics
 /// walker by walker at each sampled point. The section (`WalkerRobustness`) states each
 /// parameter's influence and, per guidance level, the share of sampled walkers for which the
 /// closed loop's effect keeps its sign; the Findings' closed-loop lines carry that share.
-public struct WalkerUncertaintyKind: ResultKind {
+public struct WalkerUncertaintyKind: ExperimentKind {
     public init() {}
     public var name: String { "walker_uncertainty" }
     public var csvFile: String { "walker-uncertainty.csv" }
     /// `walker`: the sampled walker as a walker text (`cane:speed=0.71,…`), usable as
     /// `navbench simulate --walker`.
     public var parameterColumns: [String] { ["walls", "point", "walker"] }
+    public func isAsked(by spec: ExperimentSpec) -> Bool { spec.closedLoop?.uncertainty != nil }
     /// Not gated: its rows describe the walker-parameter box around a conclusion (a few walkers
     /// per sampled walker), not a performance of the aid; the closed loop's own cells are gated.
-    public var isGated: Bool { false }
-    public func isAsked(by spec: ExperimentSpec) -> Bool { spec.closedLoop?.uncertainty != nil }
+    public var gatedCSV: String? { nil }
+
+    public func plan(_ plan: ExperimentPlan) -> PlannedKind {
+        let asked = isAsked(by: plan.spec)
+        return PlannedKind(
+            name: name, isAsked: asked, units: asked ? units(of: plan) : [], parameterColumns: parameterColumns,
+            run: {
+                try self.run($0, plan: plan)
+            }, section: { results, _ in self.section(results, plan: plan) })
+    }
 
     /// Recording (name order) × walls × sampled walker × configuration.
     ///

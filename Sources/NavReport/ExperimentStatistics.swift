@@ -222,18 +222,16 @@ extension ExperimentStatistics {
                 }
             }
             let cellJobs = jobs
-            let cellBox = UnsafeResults<Cell>(count: jobs.count)
-            forEachConcurrently(jobs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
+            let computedCells = mapConcurrently(jobs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
                 let j0 = cellJobs[i]
                 let v = snapshot.column(table: j0.table, metric: j0.metric, configuration: j0.configuration)!.presentValues
                 let j = (table: tableNames[j0.table], configuration: configNames[j0.configuration], metric: metricNames[j0.metric])
-                cellBox[i] = Self.cell(
+                return Self.cell(
                     v, route: j.table, configuration: j.configuration, metric: j.metric, unit: unitOf[j.metric]!, options: options,
                     memo: memo)
-                return .next
             }
             var tableCells: [Cell] = []
-            for cell in cellBox.values {
+            for cell in computedCells {
                 cellSink?(cell)
                 if cellSink == nil || keySet.contains(cell.metric) { tableCells.append(cell) }
             }
@@ -550,16 +548,4 @@ struct ValueGrid: Sendable {
         c.present = Array(slotPresent[range])
         return c
     }
-}
-
-/// Results written by index from `forEachConcurrently` (each index once).
-final class UnsafeResults<T>: @unchecked Sendable {
-    private var storage: [T?]
-    private let lock = NSLock()
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-    subscript(i: Int) -> T {
-        get { lock.lock(); defer { lock.unlock() }; return storage[i]! }
-        set { lock.lock(); storage[i] = newValue; lock.unlock() }
-    }
-    var values: [T] { storage.map { $0! } }
 }

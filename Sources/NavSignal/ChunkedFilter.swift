@@ -290,7 +290,8 @@ final class IIRStage: BlockStage {
         guard let first = x.first else { return [] }
         let s = state ?? zi.map { $0.map { $0 * first } }
         // The kernels only throw for coefficients and state sizes already checked at init.
-        let r = try! run(x, s)
+        let r: (output: [Double], finalState: [[Double]])
+        do { r = try run(x, s) } catch { preconditionFailure("IIR kernel refused sizes checked at init: \(error)") }
         state = r.finalState
         return r.output
     }

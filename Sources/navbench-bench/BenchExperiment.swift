@@ -71,7 +71,7 @@ struct BenchExperiment: ParsableCommand {
         var plan = planJobs(spec, inputs: SessionCatalog(entries: entries), checksums: sums, failures: [])
         plan.tracesMemory = ProcessInfo.processInfo.environment["NAVBENCH_TRACE_MEMORY"] == "1"
         t = Date()
-        let (_, failures, _) = try executeJobs(plan, storePath: spec.output + "/results.sqlite", workers: jobs)
+        let failures = try executeKinds(plan, kinds: ExperimentKinds.standard, storePath: spec.output + "/results.sqlite", workers: jobs).failures
         let store = try ResultsStore(path: spec.output + "/results.sqlite")
         let run = Date().timeIntervalSince(t)
         t = Date()

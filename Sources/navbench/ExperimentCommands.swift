@@ -115,19 +115,18 @@ struct Run: ParsableCommand {
             throw ExitCode(stoppedExitStatus)
         }
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
-        let jobFailures = r.failures.count - r.plan.failures.count - (r.report?.failures.count ?? 0)
-        // Calibration, proximity, gyroscope filters, APE, closed-loop cells, …: units of the result kinds (ResultKind).
-        let units = r.resultKinds
+        // Replay runs (kind `guidance`), then the other kinds' units (calibration, proximity, gyroscope filters, APE, cells, …).
+        let jobs = r.counts[kind: guidanceResultKind], units = r.counts.excluding(guidanceResultKind)
         let other = units.done + units.failures.count == 0 ? "" : ", \(units.done) other results (\(units.computed) computed)"
         guard let report = r.report else {
             print(
-                "shard \(k)/\(n): \(r.done) jobs (\(r.computed) computed, \(r.done - r.computed) cached)\(other); combine with: navbench merge \(spec) --out \(s.output)"
+                "shard \(k)/\(n): \(jobs.done) jobs (\(jobs.computed) computed, \(jobs.done - jobs.computed) cached)\(other); combine with: navbench merge \(spec) --out \(s.output)"
             )
-            if jobFailures > 0 { throw ExitCode(1) }
+            if !r.counts.failures.isEmpty { throw ExitCode(1) }
             return
         }
         print(
-            "\(r.plan.jobs.count) jobs (\(r.computed) computed, \(r.plan.jobs.count - r.computed - jobFailures) cached)\(other), \(r.failures.count) failures; report: \(report.summary)"
+            "\(r.plan.jobs.count) jobs (\(jobs.computed) computed, \(r.plan.jobs.count - jobs.computed - jobs.failures.count) cached)\(other), \(r.failures.count) failures; report: \(report.summary)"
         )
         if !r.failures.isEmpty { throw ExitCode(1) }
     }
@@ -161,7 +160,7 @@ struct Merge: ParsableCommand {
             throw ExitCode(3)  // as `status`: run what is missing, then merge
         }
         print(
-            "merged \(r.done) of \(r.plan.jobs.count) jobs; report: \(r.report!.summary)"
+            "merged \(r.counts[kind: guidanceResultKind].done) of \(r.plan.jobs.count) jobs; report: \(r.report!.summary)"
                 + (r.reportUnchanged ? " (unchanged: these shard stores were merged before, and merging again wrote the same report)" : ""))
         for f in r.failures { printError("navbench: error: \(escapedForMessage(f, limit: 1000))") }
         if !r.failures.isEmpty { throw ExitCode(1) }

@@ -43,18 +43,18 @@ import Testing
         var s = try spec(dir + "/whole")
         let whole = try runExperiment(s, workers: 2, command: "test")
         #expect(whole.failures.isEmpty)
-        #expect(whole.closedLoop == ResultKindCounts(done: 8, computed: 8, failures: []))
+        #expect(whole.counts[kind: "closed_loop"] == KindCounts(done: 8, computed: 8, failures: []))
         s.output = dir + "/one"
         let one = try runExperiment(s, workers: 1, command: "test")
-        #expect(one.closedLoop.computed == 8)
+        #expect(one.counts[kind: "closed_loop"].computed == 8)
         s.output = dir + "/sharded"
         let first = try runExperiment(s, workers: 2, shard: 1, shards: 2, command: "test")
         let second = try runExperiment(s, workers: 1, shard: 2, shards: 2, command: "test")
-        #expect(first.closedLoop.computed == 4 && second.closedLoop.computed == 4)
+        #expect(first.counts[kind: "closed_loop"].computed == 4 && second.counts[kind: "closed_loop"].computed == 4)
         #expect(first.report == nil)
         let merged = try mergeExperiment(s, command: "test")
         #expect(merged.failures.isEmpty)
-        #expect(merged.closedLoop.computed == 0)
+        #expect(merged.counts[kind: "closed_loop"].computed == 0)
         for f in Self.files {
             let a = try read(dir + "/whole", f)
             #expect(try read(dir + "/one", f) == a, "\(f): 1 vs 2 jobs")
@@ -72,10 +72,10 @@ import Testing
     @Test func rerunWalksNothingAndAnEditedRowIsWalkedAgain() throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try spec(dir + "/out")
-        #expect(try runExperiment(s, workers: 2, command: "test").closedLoop.computed == 8)
+        #expect(try runExperiment(s, workers: 2, command: "test").counts[kind: "closed_loop"].computed == 8)
         let before = try Self.files.map { try read(dir + "/out", $0) }
         let again = try runExperiment(s, workers: 2, command: "test")
-        #expect(again.closedLoop == ResultKindCounts(done: 8, computed: 0, failures: []))
+        #expect(again.counts[kind: "closed_loop"] == KindCounts(done: 8, computed: 0, failures: []))
         #expect(try Self.files.map { try read(dir + "/out", $0) } == before)
         let store = try ResultsStore(path: experimentStorePath(s))
         try store.pool.write { db in
@@ -88,7 +88,7 @@ import Testing
         let key = planClosedLoopCells(planExperiment(s)).cells[5].key
         #expect(try store.read { try $0.closedLoopCell(key: key) } == nil)
         let third = try runExperiment(s, workers: 1, command: "test")
-        #expect(third.closedLoop.computed == 1)
+        #expect(third.counts[kind: "closed_loop"].computed == 1)
         #expect(try Self.files.map { try read(dir + "/out", $0) } == before)
         #expect(try store.integrityCheck() == "ok")
     }
@@ -107,7 +107,7 @@ import Testing
         metrics[0].value = 0.123456
         let writer = shardStore.writer(batchSize: 1)
         let outcome = UnitOutcome(metrics: metrics, artifacts: [ClosedLoopWalkers.artifactName: walkers.bytes])
-        try writer.add(storedResult(cell, of: ClosedLoopKind(), outcome: outcome, plan: plan, seconds: 0))
+        try writer.add(storedResult(cell, of: ClosedLoopKind().plan(plan), outcome: outcome, plan: plan, seconds: 0))
         try writer.flush()
         let merged = try mergeExperiment(s, command: "test")
         #expect(merged.failures.isEmpty)
@@ -192,7 +192,7 @@ import Testing
         let own = try ResultsStore(path: shardPath)
         let key = cells[last].key
         #expect(try own.read { try $0.closedLoopCell(key: key) } == nil)
-        #expect(try runExperiment(s, workers: 1, shard: 2, shards: 2, command: "test").closedLoop.computed == 1)
+        #expect(try runExperiment(s, workers: 1, shard: 2, shards: 2, command: "test").counts[kind: "closed_loop"].computed == 1)
     }
 }
 

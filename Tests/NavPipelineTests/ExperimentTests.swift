@@ -53,7 +53,7 @@ func tempFolder(_ label: String = #function) -> String {
 
     func run(_ s: ExperimentSpec, workers: Int = 2, shard: Int = 1, shards: Int = 1) throws -> ExperimentPlan {
         let plan = planExperiment(s)
-        let (_, failures, _) = try executeJobs(
+        let (_, failures, _) = try executeReplay(
             plan, storePath: experimentStorePath(s, shard: shard, shards: shards), workers: workers, shard: shard, shards: shards)
         if shards == 1 {
             _ = try writeExperimentReport(plan, store: ResultsStore(path: experimentStorePath(s)), failures: failures, command: "test", facts: [:])
@@ -69,7 +69,7 @@ func tempFolder(_ label: String = #function) -> String {
         let first = try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8)
         let summary = try String(contentsOfFile: dir + "/out/summary.md", encoding: .utf8)
         let again = planExperiment(s)
-        let (_, _, computed) = try executeJobs(again, storePath: experimentStorePath(s), workers: 1)
+        let (_, _, computed) = try executeReplay(again, storePath: experimentStorePath(s), workers: 1)
         #expect(computed == 0)  // all in the store
         let store = try ResultsStore(path: experimentStorePath(s))
         #expect(try store.presentKeys() == Set(plan.jobs.map(\.key)))
@@ -92,8 +92,8 @@ func tempFolder(_ label: String = #function) -> String {
         s.output = dir + "/sharded"  // as `--out`: the spec text (hashed into the report) is the same
         for k in 1...3 { _ = try run(s, shard: k, shards: 3) }
         let plan = planExperiment(s)
-        let (store, missing) = try mergeShardStores(plan)
-        #expect(missing.isEmpty)
+        let store = try mergeShardStores(plan)
+        #expect(try storedReplayMetrics(plan, store: store).count == plan.jobs.count)
         _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:])
         let wholeCSV = try String(contentsOfFile: dir + "/whole/metrics.csv", encoding: .utf8)
         #expect(try String(contentsOfFile: dir + "/sharded/metrics.csv", encoding: .utf8) == wholeCSV)
@@ -123,7 +123,7 @@ func tempFolder(_ label: String = #function) -> String {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try spec(dir + "/out")
         let plan = planExperiment(s)
-        let (_, _, computed) = try executeJobs(plan, storePath: experimentStorePath(s), workers: 2)
+        let (_, _, computed) = try executeReplay(plan, storePath: experimentStorePath(s), workers: 2)
         #expect(computed == plan.jobs.count)
         let store = try ResultsStore(path: experimentStorePath(s))
         // Every metric of every run is a row, equal to the run computed again (NaN stored as NULL).
@@ -139,7 +139,7 @@ func tempFolder(_ label: String = #function) -> String {
             }
         }
         #expect(rows.count == expected)
-        #expect(try storedMetrics(plan, store: store).count == plan.jobs.count)
+        #expect(try storedReplayMetrics(plan, store: store).count == plan.jobs.count)
     }
 
     @Test func aBadInputIsListedAndTheRestCompletes() throws {

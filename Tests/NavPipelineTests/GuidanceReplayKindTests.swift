@@ -44,7 +44,8 @@ import Testing
         }
         // Shard 2 of 3 of a shard's plan: its block of job indices, as shardRange gives it.
         let shardPlan = planExperiment(try spec(dir + "/out"), shard: 2, shards: 3)
-        let mine = GuidanceReplayKind().shardUnits(GuidanceReplayKind().units(of: shardPlan), plan: shardPlan, shard: 2, shards: 3)
+        let planned = GuidanceReplayKind().plan(shardPlan)
+        let mine = planned.shardUnits(planned.units, 2, 3)
         #expect(mine.map(\.index) == Array(shardRange(count: 4, shard: 2, shards: 3)))
     }
 
@@ -55,7 +56,7 @@ import Testing
         let whole = try runExperiment(s, workers: 2, command: "test")
         let broken = whole.failures.filter { $0.contains("[est=broken]") }
         #expect(broken.count == 2, "\(whole.failures)")
-        #expect(whole.done == 2 && whole.computed == 2)
+        #expect(whole.counts[kind: guidanceResultKind].done == 2 && whole.counts[kind: guidanceResultKind].computed == 2)
         s.output = dir + "/sharded"
         for k in 1...2 { _ = try runExperiment(s, workers: 1, shard: k, shards: 2, command: "test") }
         let merged = try mergeExperiment(s, command: "test")
@@ -66,6 +67,24 @@ import Testing
         }
         // A rerun computes nothing and lists the failing runs again (a failure is not a result).
         let again = try runExperiment(try spec(dir + "/whole"), workers: 2, command: "test")
-        #expect(again.computed == 0 && again.failures.filter { $0.contains("[est=broken]") } == broken)
+        #expect(again.counts.computed == 0 && again.failures.filter { $0.contains("[est=broken]") } == broken)
     }
+}
+
+/// The replay's part of the one engine, as the replay tests count it: runs present afterwards,
+/// failure lines, runs computed.
+func executeReplay(
+    _ plan: ExperimentPlan, storePath: String, workers: Int, shard: Int = 1, shards: Int = 1
+) throws -> (done: Int, failures: [String], computed: Int) {
+    let c = try executeKinds(plan, kinds: [GuidanceReplayKind()], storePath: storePath, workers: workers, shard: shard, shards: shards)
+    return (c.done, c.failures, c.computed)
+}
+
+/// The metrics of every replay run present in `store`, by job index.
+func storedReplayMetrics(_ plan: ExperimentPlan, store: ResultsStore) throws -> [Int: [Metric]] {
+    var out: [Int: [Metric]] = [:]
+    for (u, outcome) in try storedOutcomes(of: GuidanceReplayKind().plan(plan), store: store).results {
+        if let outcome { out[u.index] = outcome.metrics }
+    }
+    return out
 }

@@ -39,7 +39,9 @@ import Testing
         #expect(cold[1].components(separatedBy: "<polyline").count > 3)
         // A report from the store runs no plot run again.
         let recorder = PhaseRecorder()
-        _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:], progress: recorder.handler)
+        _ = try writeExperimentReport(
+            plan, store: store, kinds: ExperimentKinds.standard.map { $0.plan(plan) }, failures: [], command: "test", facts: [:],
+            progress: recorder.handler)
         #expect(!recorder.phases.contains("plot runs"))
         // Without the stored paths (a store of a navbench before them) the sample is run again,
         // and the plots are the same bytes: the stored paths are exactly the computed ones.
@@ -47,7 +49,8 @@ import Testing
         for p in plots { try FileManager.default.removeItem(atPath: dir + "/out/plots/" + p) }
         let rerunRecorder = PhaseRecorder()
         _ = try writeExperimentReport(
-            plan, store: try ResultsStore(path: experimentStorePath(spec)), failures: [], command: "test", facts: [:],
+            plan, store: try ResultsStore(path: experimentStorePath(spec)), kinds: ExperimentKinds.standard.map { $0.plan(plan) }, failures: [],
+            command: "test", facts: [:],
             progress: rerunRecorder.handler)
         #expect(rerunRecorder.phases.contains("plot runs"))
         let rerun = try plots.map { try String(contentsOfFile: dir + "/out/plots/" + $0, encoding: .utf8) }
@@ -88,7 +91,8 @@ import Testing
         try FileManager.default.removeItem(atPath: dir + "/out/routes")
         let recorder = PhaseRecorder()
         _ = try writeExperimentReport(
-            plan, store: try ResultsStore(path: experimentStorePath(spec)), failures: [], command: "test", facts: [:],
+            plan, store: try ResultsStore(path: experimentStorePath(spec)), kinds: ExperimentKinds.standard.map { $0.plan(plan) }, failures: [],
+            command: "test", facts: [:],
             progress: recorder.handler)
         let counted = recorder.steps("plot runs")
         let sampled = PlotSample.ofWholePlan(plan).indices.count
@@ -111,7 +115,9 @@ import Testing
         let plan = planExperiment(sharded)
         let store = try ResultsStore(path: experimentStorePath(sharded))
         let recorder = PhaseRecorder()
-        _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:], progress: recorder.handler)
+        _ = try writeExperimentReport(
+            plan, store: store, kinds: ExperimentKinds.standard.map { $0.plan(plan) }, failures: [], command: "test", facts: [:],
+            progress: recorder.handler)
         #expect(!recorder.phases.contains("plot runs"))
         for p in try plotFiles(dir + "/whole") {
             let a = try String(contentsOfFile: dir + "/whole/plots/" + p, encoding: .utf8)

@@ -117,7 +117,7 @@ import Testing
         #expect(plan.jobs.count == 5)
         // The plugin files are inputs of the manifest and the store, with their checksums.
         #expect(plan.checksums[p + "/double.awk"] == (try sha256Hex(ofFile: p + "/double.awk")))
-        let (done, failures, computed) = try executeJobs(plan, storePath: dir + "/results.sqlite", workers: 2)
+        let (done, failures, computed) = try executeReplay(plan, storePath: dir + "/results.sqlite", workers: 2)
         #expect(computed == 2 && done == 2)
         #expect(failures.count == 3, "\(failures)")
         for (f, name) in zip(
@@ -140,7 +140,7 @@ import Testing
               position_filter: [none, "exec:awk -f \(dir)/double.awk"]
             """
         let spec = try ExperimentSpec.parse(yaml, file: dir + "/spec.yaml")
-        func run() throws -> Int { try executeJobs(planExperiment(spec), storePath: dir + "/results.sqlite", workers: 1).computed }
+        func run() throws -> Int { try executeReplay(planExperiment(spec), storePath: dir + "/results.sqlite", workers: 1).computed }
         #expect(try run() == 2)
         #expect(try run() == 0)
         let h = try #require(FileHandle(forWritingAtPath: dir + "/double.awk"))
@@ -174,9 +174,9 @@ import Testing
         let plan = planExperiment(spec)
         #expect(plan.jobs.count == 5)
         #expect(plan.failures == ["R2-turns_nav2: estimator mine: \(dir)/est/R2-turns_nav2.tum: no such file (pattern est/{session}.tum)"])
-        let (_, failures, _) = try executeJobs(plan, storePath: dir + "/results.sqlite", workers: 2)
+        let (_, failures, _) = try executeReplay(plan, storePath: dir + "/results.sqlite", workers: 2)
         #expect(failures.isEmpty, "\(failures)")
-        let stored = try storedMetrics(plan, store: ResultsStore(path: dir + "/results.sqlite"))
+        let stored = try storedReplayMetrics(plan, store: ResultsStore(path: dir + "/results.sqlite"))
         func metrics(_ session: String, _ label: String) -> [Double] {
             let job = plan.jobs.first {
                 ($0.session ?? (($0.navigation as NSString).lastPathComponent as NSString).deletingPathExtension) == session

@@ -12,11 +12,15 @@ import NavReport
 // doc: a result kind
 /// How long each input session's IMU stream lasts (last − first stamp, seconds): one unit per
 /// input, not applicable to a session without an IMU.
-struct IMUDurationKind: ResultKind {
+struct IMUDurationKind: ExperimentKind {
     var name: String { "imu_duration" }
-    var parameterColumns: [String] { [] }
-    var csvFile: String { "imu-duration.csv" }
-    func isAsked(by spec: ExperimentSpec) -> Bool { true }
+    var gatedCSV: String? { "imu-duration.csv" }
+
+    func plan(_ plan: ExperimentPlan) -> PlannedKind {
+        PlannedKind(
+            name: name, isAsked: true, units: units(of: plan), parameterColumns: [], run: { try run($0, plan: plan) },
+            section: { results, _ in section(results) })
+    }
 
     func units(of plan: ExperimentPlan) -> [WorkUnit] {
         plan.inputs.names.enumerated().map { i, file in
@@ -33,12 +37,12 @@ struct IMUDurationKind: ResultKind {
         return UnitOutcome(metrics: [Metric("imu_duration", last - first, "s")])
     }
 
-    func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
-        let table = outcomeTable(results, parameterColumns: parameterColumns)
+    func section(_ results: KindResults) -> ReportSection {
+        let table = outcomeTable(results, parameterColumns: [])
         let lines = table.rows.map { "| \($0.session) | \(formatNumber($0.value)) |\n" }.joined()
         return ReportSection(
             markdown: "\n## IMU duration\n\n| session | seconds |\n|---|---:|\n" + lines,
-            files: [(csvFile, table.csv)])
+            files: [("imu-duration.csv", table.csv)])
     }
 }
 // end
@@ -47,9 +51,9 @@ struct IMUDurationKind: ResultKind {
 /// Runs `spec` with the IMU duration section beside the standard kinds, then merges it (a sharded
 /// run's shards and its merge are given the same list).
 func runWithIMUDuration(_ spec: ExperimentSpec) throws -> (run: ExperimentOutcome, merged: ExperimentOutcome) {
-    let kinds = ResultKinds.standard + [IMUDurationKind()]
-    let run = try runExperiment(spec, workers: 2, command: "notebook", resultKinds: kinds)
-    let merged = try mergeExperiment(spec, command: "notebook", resultKinds: kinds)
+    let kinds = ExperimentKinds.standard + [IMUDurationKind()]
+    let run = try runExperiment(spec, workers: 2, command: "notebook", kinds: kinds)
+    let merged = try mergeExperiment(spec, command: "notebook", kinds: kinds)
     return (run, merged)
 }
 // end

@@ -9,20 +9,21 @@ import Testing
 @testable import NavPipeline
 
 /// The example kind, counting the units it computes (to show a merge computes none).
-struct CountingIMUDurationKind: ResultKind {
+struct CountingIMUDurationKind: ExperimentKind {
     let base = IMUDurationKind()
     let computed = RunCounter()
     var name: String { base.name }
-    var parameterColumns: [String] { base.parameterColumns }
-    var csvFile: String { base.csvFile }
-    func isAsked(by spec: ExperimentSpec) -> Bool { base.isAsked(by: spec) }
-    func units(of plan: ExperimentPlan) -> [WorkUnit] { base.units(of: plan) }
-    func run(_ unit: WorkUnit, plan: ExperimentPlan) throws -> UnitOutcome {
-        computed.count.withLock { $0 += 1 }
-        return try base.run(unit, plan: plan)
-    }
-    func section(_ results: [(unit: WorkUnit, outcome: UnitOutcome?)], plan: ExperimentPlan) -> ReportSection {
-        base.section(results, plan: plan)
+    var gatedCSV: String? { base.gatedCSV }
+    func plan(_ plan: ExperimentPlan) -> PlannedKind {
+        var planned = base.plan(plan)
+        let base = self.base, computed = self.computed
+        planned.runner = { _ in
+            { unit in
+                computed.count.withLock { $0 += 1 }
+                return try base.run(unit, plan: plan)
+            }
+        }
+        return planned
     }
 }
 
@@ -62,28 +63,32 @@ final class RunCounter: Sendable {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let whole = CountingIMUDurationKind()
         var s = try spec(dir + "/whole")
-        let a = try runExperiment(s, workers: 2, command: "test", resultKinds: ResultKinds.standard + [whole])
+        let a = try runExperiment(s, workers: 2, command: "test", kinds: ExperimentKinds.standard + [whole])
         #expect(a.failures.isEmpty, "\(a.failures)")
         let units = 4 * (2 + 2 + 1)  // 4 inputs × (2 estimators + 2 filters + the example)
-        #expect(a.resultKinds.done == units && a.resultKinds.computed == units && a.resultKinds.failures.isEmpty)
-        #expect(a.resultKinds.byKind["imu_duration"] == ResultKindCounts(done: 4, computed: 4, failures: []))
+        #expect(
+            a.counts.excluding(guidanceResultKind).done == units && a.counts.excluding(guidanceResultKind).computed == units
+                && a.counts.excluding(guidanceResultKind).failures.isEmpty)
+        #expect(a.counts.byKind["imu_duration"] == KindCounts(done: 4, computed: 4, failures: []))
         #expect(whole.computed.value == 4)
 
-        let again = try runExperiment(s, workers: 2, command: "test", resultKinds: ResultKinds.standard + [whole])
-        #expect(again.resultKinds.done == units && again.resultKinds.computed == 0 && again.resultKinds.failures.isEmpty)
+        let again = try runExperiment(s, workers: 2, command: "test", kinds: ExperimentKinds.standard + [whole])
+        #expect(
+            again.counts.excluding(guidanceResultKind).done == units && again.counts.excluding(guidanceResultKind).computed == 0
+                && again.counts.excluding(guidanceResultKind).failures.isEmpty)
         #expect(whole.computed.value == 4)
 
         s.output = dir + "/sharded"
         let sharded = CountingIMUDurationKind()
         var computed = 0
         for k in 1...3 {
-            let o = try runExperiment(s, workers: 1, shard: k, shards: 3, command: "test", resultKinds: ResultKinds.standard + [sharded])
+            let o = try runExperiment(s, workers: 1, shard: k, shards: 3, command: "test", kinds: ExperimentKinds.standard + [sharded])
             #expect(o.report == nil)
-            computed += o.resultKinds.computed
+            computed += o.counts.excluding(guidanceResultKind).computed
         }
         #expect(computed == units)
         #expect(sharded.computed.value == 4)
-        let merged = try mergeExperiment(s, command: "test", resultKinds: ResultKinds.standard + [sharded])
+        let merged = try mergeExperiment(s, command: "test", kinds: ExperimentKinds.standard + [sharded])
         #expect(merged.failures.isEmpty, "\(merged.failures)")
         #expect(sharded.computed.value == 4)
         for f in Self.files {
@@ -112,7 +117,7 @@ final class RunCounter: Sendable {
         let i = try #require(metrics.firstIndex { $0.name == "offset_error" })
         metrics[i].value = 123.456
         let writer = store.writer(batchSize: 1)
-        try writer.add(storedResult(unit, of: kind, outcome: UnitOutcome(metrics: metrics, note: stored.note), plan: plan, seconds: 0))
+        try writer.add(storedResult(unit, of: kind.plan(plan), outcome: UnitOutcome(metrics: metrics, note: stored.note), plan: plan, seconds: 0))
         try writer.flush()
         _ = try mergeExperiment(s, command: "test")
         let planted = try MetricsTable.read(dir + "/out/calibration.csv").rows.filter { $0.value == 123.456 }
@@ -125,7 +130,7 @@ final class RunCounter: Sendable {
         }
         #expect(try merged.read { try $0.result(key: unit.key) } == nil)
         let rerun = try runExperiment(s, workers: 1, command: "test")
-        #expect(rerun.resultKinds.computed == 1)
+        #expect(rerun.counts.excluding(guidanceResultKind).computed == 1)
         let back = try MetricsTable.read(dir + "/out/calibration.csv").rows.filter { $0.session == "R1-corridor_nav1" && $0.metric == "offset_error" }
         #expect(back.contains { $0.configuration == "mean" && $0.value != 7 && $0.value != 123.456 })
     }
@@ -141,7 +146,7 @@ final class RunCounter: Sendable {
             _ = try mergeExperiment(s, command: "test")
             Issue.record("a merge with a shard not run was accepted")
         } catch let e as IncompleteMergeError {
-            let units = unitBlocks(planExperiment(s), resultKinds: ResultKinds.standard).map(\.count).reduce(0, +)
+            let units = unitBlocks(ExperimentKinds.standard.map { $0.plan(planExperiment(s)) }).map(\.count).reduce(0, +)
             #expect(e.shards == [2] && e.of == 2 && e.units == units && e.missing > 0)
             #expect(
                 e.description
@@ -201,7 +206,7 @@ final class RunCounter: Sendable {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let (run, merged) = try runWithIMUDuration(try spec(dir + "/out"))
         #expect(run.failures.isEmpty && merged.failures.isEmpty, "\(run.failures + merged.failures)")
-        #expect(run.resultKinds.computed == 4 * (2 + 2 + 1) && merged.resultKinds.computed == 0)
+        #expect(run.counts.excluding(guidanceResultKind).computed == 4 * (2 + 2 + 1) && merged.counts.excluding(guidanceResultKind).computed == 0)
         #expect(try read(dir + "/out", "summary.md").contains("\n## IMU duration\n"))
     }
 }

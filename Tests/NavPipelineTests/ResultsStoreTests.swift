@@ -28,7 +28,7 @@ import Testing
                 key: job.key, kind: guidanceResultKind, index: job.index, route: job.routeID, session: "nav1", configuration: job.configuration.label,
                 recordingSHA256: "r", navigationSHA256: "n", seconds: 0, metrics: metrics))
         try writer.flush()
-        let back = try #require(try store.read { try $0.metrics(key: job.key) })
+        let back = try #require(try store.read { try $0.metrics(key: job.key, kind: guidanceResultKind) })
         #expect(back.session == "nav1")
         #expect(back.metrics.map(\.name) == metrics.map(\.name))
         for (a, b) in zip(back.metrics, metrics) {
@@ -43,7 +43,7 @@ import Testing
         let s = try smallSpec(dir + "/out")
         let plan = planExperiment(s)
         let path = experimentStorePath(s)
-        _ = try executeJobs(plan, storePath: path, workers: 1)
+        _ = try executeReplay(plan, storePath: path, workers: 1)
         let store = try ResultsStore(path: path)
         _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:])
         let csv = try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8)
@@ -51,8 +51,8 @@ import Testing
         try store.pool.write { db in
             try db.execute(sql: "UPDATE metrics SET value = value + 1 WHERE result_key = ? AND ordinal = 1", arguments: [victim])
         }
-        #expect(try store.read { try $0.metrics(key: victim) } == nil)
-        let (done, _, computed) = try executeJobs(plan, storePath: path, workers: 1)
+        #expect(try store.read { try $0.metrics(key: victim, kind: guidanceResultKind) } == nil)
+        let (done, _, computed) = try executeReplay(plan, storePath: path, workers: 1)
         #expect(computed == 1)
         #expect(done == plan.jobs.count)
         _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:])
@@ -64,7 +64,7 @@ import Testing
     @Test func resultsHoldNoPaths() throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try smallSpec(dir + "/out")
-        _ = try executeJobs(planExperiment(s), storePath: experimentStorePath(s), workers: 2)
+        _ = try executeReplay(planExperiment(s), storePath: experimentStorePath(s), workers: 2)
         let store = try ResultsStore(path: experimentStorePath(s))
         let columns = try store.pool.read { db in try db.columns(in: "results").map(\.name) }
         #expect(

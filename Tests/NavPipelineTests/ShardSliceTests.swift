@@ -66,11 +66,11 @@ import Testing
             let o = try runExperiment(sharded, workers: 1, shard: k, shards: 4, command: "navbench run slice.yaml")
             #expect(o.failures.isEmpty, "\(o.failures)")
             #expect(o.report == nil)
-            computed += o.computed
+            computed += o.counts[kind: guidanceResultKind].computed
         }
         #expect(computed == 18)
         let merged = try mergeExperiment(sharded, command: "navbench run slice.yaml")
-        #expect(merged.failures.isEmpty && merged.done == 18)
+        #expect(merged.failures.isEmpty && merged.counts[kind: guidanceResultKind].done == 18)
         for f in ["metrics.csv", "summary.md"] {
             let a = try String(contentsOfFile: whole.output + "/" + f, encoding: .utf8)
             let b = try String(contentsOfFile: sharded.output + "/" + f, encoding: .utf8)

@@ -42,7 +42,7 @@ import Testing
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try spec(dir + "/out")
         let plan = planExperiment(s)
-        for k in 1...2 { _ = try executeJobs(plan, storePath: experimentStorePath(s, shard: k, shards: 2), workers: 1, shard: k, shards: 2) }
+        for k in 1...2 { _ = try executeReplay(plan, storePath: experimentStorePath(s, shard: k, shards: 2), workers: 1, shard: k, shards: 2) }
         let shardPath = experimentStorePath(s, shard: 2, shards: 2)
         try ResultsStore(path: shardPath).pool.write { db in try db.execute(sql: t.sql) }
         do {
@@ -63,7 +63,7 @@ import Testing
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = try spec(dir + "/out")
         let plan = planExperiment(s)
-        for k in 1...2 { _ = try executeJobs(plan, storePath: experimentStorePath(s, shard: k, shards: 2), workers: 1, shard: k, shards: 2) }
+        for k in 1...2 { _ = try executeReplay(plan, storePath: experimentStorePath(s, shard: k, shards: 2), workers: 1, shard: k, shards: 2) }
         let shardPath = experimentStorePath(s, shard: 2, shards: 2)
         try ResultsStore(path: shardPath).pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
@@ -83,10 +83,10 @@ import Testing
         let s = try spec(dir + "/out")
         let plan = planExperiment(s)
         let path = experimentStorePath(s)
-        _ = try executeJobs(plan, storePath: path, workers: 1)
+        _ = try executeReplay(plan, storePath: path, workers: 1)
         let store = try ResultsStore(path: path)
         let victim = plan.jobs[0].key
-        #expect(try store.read { try $0.metrics(key: victim) } != nil)
+        #expect(try store.read { try $0.metrics(key: victim, kind: guidanceResultKind) } != nil)
         try store.pool.write { db in
             // 5,000 extra metric rows for one run: beyond metricsPerRun, never decoded.
             try db.execute(
@@ -95,9 +95,9 @@ import Testing
                     INSERT INTO metrics(result_key, ordinal, name, value, unit, exact) SELECT ?, i, 'x', 0, 'm', NULL FROM n
                     """, arguments: [victim])
         }
-        #expect(try store.read { try $0.metrics(key: victim) } == nil)
-        let (_, _, computed) = try executeJobs(plan, storePath: path, workers: 1)
+        #expect(try store.read { try $0.metrics(key: victim, kind: guidanceResultKind) } == nil)
+        let (_, _, computed) = try executeReplay(plan, storePath: path, workers: 1)
         #expect(computed == 1)
-        #expect(try store.read { try $0.metrics(key: victim) } != nil)
+        #expect(try store.read { try $0.metrics(key: victim, kind: guidanceResultKind) } != nil)
     }
 }

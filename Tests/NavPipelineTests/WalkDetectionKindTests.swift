@@ -32,9 +32,9 @@ import Testing
         var s = try spec(dir + "/whole")
         let a = try runExperiment(s, workers: 2, command: "test")
         #expect(a.failures.isEmpty, "\(a.failures)")
-        #expect(a.resultKinds.byKind["pdr"]?.done == 7 && a.resultKinds.byKind["pdr"]?.computed == 7)
+        #expect(a.counts.byKind["pdr"]?.done == 7 && a.counts.byKind["pdr"]?.computed == 7)
         let again = try runExperiment(s, workers: 2, command: "test")
-        #expect(again.resultKinds.byKind["pdr"]?.computed == 0)
+        #expect(again.counts.byKind["pdr"]?.computed == 0)
         s.output = dir + "/sharded"
         for k in 1...2 { _ = try runExperiment(s, workers: 1, shard: k, shards: 2, command: "test") }
         let merged = try mergeExperiment(s, command: "test")

@@ -126,12 +126,12 @@ import Testing
         var s = try spec(dir + "/whole", uncertainty: u)
         let whole = try runExperiment(s, workers: 2, command: "test")
         #expect(whole.failures.isEmpty, "\(whole.failures)")
-        #expect(whole.resultKinds.byKind["walker_uncertainty"]?.computed == 3 * 2)
+        #expect(whole.counts.byKind["walker_uncertainty"]?.computed == 3 * 2)
         s.output = dir + "/sharded"  // the same spec (its checksum is in the summary)
         var computed = 0
         for k in 1...2 {
             let shard = try runExperiment(s, workers: 1, shard: k, shards: 2, command: "test")
-            computed += shard.resultKinds.byKind["walker_uncertainty"]?.computed ?? 0
+            computed += shard.counts.byKind["walker_uncertainty"]?.computed ?? 0
         }
         #expect(computed == 3 * 2)
         let merged = try mergeExperiment(s, command: "test")
@@ -147,7 +147,7 @@ import Testing
         #expect(table.parameterColumns == ["walls", "point", "walker"] && table.rows.count == 3 * 2 * 4)
         s.output = dir + "/whole"
         let again = try runExperiment(s, workers: 2, command: "test")
-        #expect(again.resultKinds.computed == 0)
+        #expect(again.counts.excluding(guidanceResultKind).computed == 0)
     }
 
     /// The Sobol' method end to end on a small design: (D + 2) × N sampled walkers, a row per
@@ -157,7 +157,7 @@ import Testing
         let s = try spec(dir, uncertainty: "{method: sobol, samples: 4, runs: 2, parameters: {speed: [0.55, 1.3], bear: [15, 45]}}")
         let out = try runExperiment(s, workers: 2, command: "test")
         #expect(out.failures.isEmpty, "\(out.failures)")
-        #expect(out.resultKinds.byKind["walker_uncertainty"]?.computed == 4 * (2 + 2) * 2)  // base samples × (D + 2) × configurations
+        #expect(out.counts.byKind["walker_uncertainty"]?.computed == 4 * (2 + 2) * 2)  // base samples × (D + 2) × configurations
         let summary = try String(contentsOfFile: dir + "/summary.md", encoding: .utf8)
         #expect(summary.contains("Saltelli's design, 4 base samples × 4 sampled walkers (16 in all; 16 complete)"))
         #expect(summary.contains("| parameter | unit | range | success rate S₁ / S_T |"))
