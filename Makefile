@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: deps-browser page-check weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
+.PHONY: deps-browser page-check mcap-check weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
 deps:
 	@scripts/install-deps.sh
@@ -42,7 +42,7 @@ demo: release deps-python
 ## (incl. the Datasets manifest and regeneration), synth without FMA, the example package that
 ## depends on navbench (docs/library.md), the regression gate on the default experiment with the
 ## configuration-collapse and doc-figure checks on its report, its report.html in headless Chromium, JUnit, notebook, plugins, Slurm,
-## kill/resume, fuzz and h5py checks. Each step prints its wall time ("time: STEP: N s").
+## kill/resume, fuzz, h5py and MCAP (official reader) checks. Each step prints its wall time ("time: STEP: N s").
 TIMED = scripts/timed.sh
 test: deps-python
 	@$(TIMED) layers $(MAKE) --no-print-directory layers
@@ -63,6 +63,13 @@ test: deps-python
 	@$(TIMED) kill-check $(MAKE) --no-print-directory kill-check
 	@$(TIMED) fuzz env FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
 	@$(TIMED) h5py $(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
+	@$(TIMED) "mcap check" $(MAKE) --no-print-directory mcap-check
+
+## mcap-check: `navbench export mcap` on a synthetic trace (vio, groundtruth, imu, location) and a WeAllWalk walk
+## (imu, annotations), read back by the official MCAP reader (PyPI mcap, scripts/requirements-rosbag.txt) with CRCs
+## validated: every value equals h5py's, reruns write the same bytes, a negative time is one line. About 2 s.
+mcap-check: deps-python-rosbag
+	$(PYTHON) scripts/check_mcap_export.py .build/debug/navbench Datasets/R1-corridor_nav1.h5 Datasets/real/weallwalk/T1_ID2_1L_WC.h5
 
 ## page-check: open the gate's report.html and a `navbench view` page in headless Chromium (no network, keyboard,
 ## axe-core: no serious or critical violation); screenshots in .build/page-check/ (CI artifacts, never compared).

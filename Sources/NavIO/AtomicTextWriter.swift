@@ -42,6 +42,12 @@ public final class AtomicTextWriter {
         if buffer.count >= Self.bufferSize { drain() }
     }
 
+    /// Appends bytes as they are (a binary file through the same mechanism: `exportMCAP`).
+    public func write(bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.bufferSize { drain() }
+    }
+
     private func drain() {
         guard failure == 0, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
         buffer.withUnsafeBytes { buf in

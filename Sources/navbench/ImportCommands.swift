@@ -329,27 +329,34 @@ struct ImportClewCRD: ParsableCommand {
 // MARK: - Export
 
 enum ExportFormat: String, CaseIterable, ExpressibleByArgument {
-    case tum, kitti, euroc, csv
+    case tum, kitti, euroc, csv, mcap
 }
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write a trace stream as TUM / KITTI / EuRoC (groundtruth or vio, for evo) or as CSV (any stream).",
+        abstract: "Write a trace stream as TUM / KITTI / EuRoC (groundtruth or vio, for evo) or as CSV (any stream), or a trace as MCAP.",
         discussion: """
             CSV has a header with units in brackets (timestamps [s], position_x [m], …) and numbers that read back \
-            bit for bit; --mapping-out also writes the mapping file that imports it again with navbench import csv.
+            bit for bit; --mapping-out also writes the mapping file that imports it again with navbench import csv. \
+            MCAP (no --stream) holds the poses, paths, IMU, location and annotations as JSON messages under Foxglove's \
+            schemas, for Foxglove (docs/importers.md, MCAP export).
             """)
 
-    @Argument(help: "Output format: tum, kitti, euroc or csv.") var format: ExportFormat
+    @Argument(help: "Output format: tum, kitti, euroc, csv or mcap.") var format: ExportFormat
     @Argument(help: "The trace file (.h5).") var input: String
-    @Option(help: "Stream: groundtruth or vio (trajectories); any stream for csv.") var stream: String
+    @Option(help: "Stream: groundtruth or vio (trajectories); any stream for csv; none for mcap (every stream it holds).") var stream: String?
     @Option(help: "Output file.") var out: String
     @Option(help: "KITTI: also write the timestamps, one per line, to this file.") var times: String?
     @Option(name: .customLong("mapping-out"), help: "CSV: also write a mapping file that imports the CSV again.") var mappingOut: String?
 
     func validate() throws {
-        if format != .csv, PoseStreamName(rawValue: stream) == nil {
+        if format == .mcap {
+            if stream != nil { throw ValidationError("--stream applies to tum, kitti, euroc and csv; mcap holds every stream it can") }
+        } else if stream == nil {
+            throw ValidationError("Missing expected argument '--stream <stream>'")
+        }
+        if let stream, format != .csv, format != .mcap, PoseStreamName(rawValue: stream) == nil {
             throw ValidationError("--stream \(stream): \(format.rawValue) holds a trajectory; expected groundtruth or vio")
         }
         if times != nil && format != .kitti { throw ValidationError("--times applies to kitti only") }
@@ -359,17 +366,27 @@ struct Export: ParsableCommand {
     func run() throws {
         try checkOutput(out); try checkOutput(times, flag: "--times"); try checkOutput(mappingOut, flag: "--mapping-out")
         do {
-            switch format {
-            case .csv:
+            switch (format, stream) {
+            case (.mcap, _):
+                let summary = try exportMCAP(input, to: out, readPolicy: commandLineReadPolicy)
+                print("\(out): \(summary.bytes) bytes")
+                for t in summary.topics { print("  \(escapedForMessage(t.topic)): \(t.messages) \(t.schema)") }
+                if !summary.skipped.isEmpty {
+                    printError("navbench: note: \(escapedForMessage(input)): left out of the MCAP file: \(summary.skipped.joined(separator: ", "))")
+                }
+                return
+            case (.csv, let stream?):
                 let text = try exportStreamCSV(input, stream: stream, readPolicy: commandLineReadPolicy)
                 if let mappingOut {
                     try writeTextAtomically(try exportStreamMapping(input, stream: stream, readPolicy: commandLineReadPolicy), to: mappingOut)
                 }
                 try writeTextAtomically(text, to: out)
-            case .tum, .kitti, .euroc:
+            case (.tum, let stream?), (.kitti, let stream?), (.euroc, let stream?):
                 try exportTrajectory(
                     input, stream: PoseStreamName(rawValue: stream)!, format: TrajectoryFormat(rawValue: format.rawValue)!, to: out, timesPath: times,
                     readPolicy: commandLineReadPolicy)
+            case (_, nil):
+                break  // validate() requires --stream
             }
             if out != "-" { print(out) }
         } catch {
