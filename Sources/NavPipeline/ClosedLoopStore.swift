@@ -27,9 +27,7 @@ public struct ClosedLoopCell: Sendable {
     public var wallsMode: WallsMode
     public var walkerProfile: NavigatorProfile
     public var vioErrorSpec: VIOErrorSpec
-    /// Identity in the store: SHA-256 of the navbench version, the recording's checksum, its
-    /// venue floor plan file's checksum (empty when there is none) and the cell's canonical
-    /// parameters (walls, guidance options' canonical JSON, walker, VIO error, seed, runs).
+    /// Identity in the store: `workUnitKey` of `closedLoopKeyParts`.
     public var key: String
     /// The session label of its rows (the recording's file name).
     public var session: String { (recording as NSString).lastPathComponent }
@@ -115,14 +113,11 @@ public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
                 for w in cl.walkerLevels {
                     for v in cl.vioErrorLevels {
                         for seed in cl.seeds {
-                            // Fields length-prefixed: no value can be mistaken for another's continuation.
-                            let fields =
-                                [
-                                    "navbench \(NavbenchVersion.current)", "closed-loop", plan.checksums[file] ?? "", planSHA, walls.text,
-                                    c.options.canonicalJSON, w.text + (w.value.sourceSHA256.isEmpty ? "" : " sha256:" + w.value.sourceSHA256), v.text,
-                                    String(seed), String(cl.runs),
-                                ] + (cl.simulatesRegistration ? ["registration simulated"] : [])
-                            let key = sha256Hex(of: Data(fields.map { "\($0.utf8.count):\($0)" }.joined().utf8))
+                            let key = workUnitKey(
+                                kind: closedLoopResultKind,
+                                closedLoopKeyParts(
+                                    recordingSHA256: plan.checksums[file] ?? "", floorPlanSHA256: planSHA, walls: walls.text, options: c.options,
+                                    walker: w, vioError: v.text, seed: seed, runs: cl.runs, simulatesRegistration: cl.simulatesRegistration))
                             cells.append(
                                 ClosedLoopCell(
                                     index: cells.count, recording: file, routeID: route, walls: walls.text, configuration: ci,
@@ -137,6 +132,21 @@ public func planClosedLoopCells(_ plan: ExperimentPlan) -> ClosedLoopPlan {
     return ClosedLoopPlan(
         spec: cl, configurations: configs, cells: cells, recordings: recordings, floorPlans: floorPlans,
         floorPlanFailures: floorPlanFailures)
+}
+
+/// What a closed-loop walk's unit key covers besides its kind (`workUnitKey`): the recording's
+/// checksum, its venue floor plan file's (empty when none, `unreadable`), the walls, the guidance
+/// options' canonical JSON, the walker (with its profile file's checksum when it has one), the VIO
+/// error level(s), the seed, the walkers per cell and whether registration is simulated. Shared by
+/// the cells and the walker-uncertainty units.
+func closedLoopKeyParts(
+    recordingSHA256: String, floorPlanSHA256: String, walls: String, options: GuidanceOptions, walker: ClosedLoopLevel<NavigatorProfile>,
+    vioError: String, seed: UInt64, runs: Int, simulatesRegistration: Bool
+) -> [String] {
+    [
+        recordingSHA256, floorPlanSHA256, walls, options.canonicalJSON,
+        walker.text + (walker.value.sourceSHA256.isEmpty ? "" : " sha256:" + walker.value.sourceSHA256), vioError, String(seed), String(runs),
+    ] + (simulatesRegistration ? ["registration simulated"] : [])
 }
 
 /// The scenario a cell walks, as a key: cells of one (recording, walls, configuration) share it.

@@ -9,14 +9,6 @@ import Synchronization
 // their `kind` column) and read back, so a shard computes its block, `merge` copies every kind
 // and recomputes nothing; each section is rendered from the store.
 
-/// The key of a unit of kind `kind`: SHA-256 (hex) of the navbench version, the kind and `parts`
-/// (the checksums of what it reads and its canonical parameters), each length-prefixed.
-public func workUnitKey(kind: String, _ parts: [String]) -> String {
-    var d = FieldDigest()
-    for p in ["navbench \(NavbenchVersion.current)", kind] + parts { d.add(p) }
-    return d.sha256
-}
-
 /// Counts of the units of one run.
 public struct KindCounts: Sendable, Equatable {
     /// Units of this shard present afterwards (computed or found in the store).

@@ -98,8 +98,7 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
                     continue
                 }
                 checksums.merge(extra.files) { a, _ in a }
-                let key = sha256Hex(
-                    of: Data("navbench \(NavbenchVersion.current)|\(checksums[rec]!)|\(checksums[nav]!)|\(json)\(extra.key)".utf8))
+                let key = workUnitKey(kind: guidanceResultKind, [checksums[rec]!, checksums[nav]!, json, extra.key])
                 jobs.append(
                     ExperimentJob(
                         index: jobs.count, routeID: route, recording: rec, navigation: nav, shared: box, key: key,

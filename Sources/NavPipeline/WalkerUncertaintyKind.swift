@@ -52,12 +52,10 @@ public struct WalkerUncertaintyKind: ExperimentKind {
             for walls in cl.wallsLevels {
                 for (p, walker) in design.walkers.enumerated() {
                     for c in configurations {
-                        let parts =
-                            [
-                                plan.checksums[file] ?? "", planSHA, walls.text, c.options.canonicalJSON,
-                                walker.text + (walker.value.sourceSHA256.isEmpty ? "" : " sha256:" + walker.value.sourceSHA256),
-                                cl.vioErrors.joined(separator: "\u{1}"), String(u.seed), String(u.runs),
-                            ] + (cl.simulatesRegistration ? ["registration simulated"] : [])
+                        let parts = closedLoopKeyParts(
+                            recordingSHA256: plan.checksums[file] ?? "", floorPlanSHA256: planSHA, walls: walls.text, options: c.options,
+                            walker: walker, vioError: cl.vioErrors.joined(separator: "\u{1}"), seed: u.seed, runs: u.runs,
+                            simulatesRegistration: cl.simulatesRegistration)
                         units.append(
                             WorkUnit(
                                 key: workUnitKey(kind: name, parts), index: units.count, input: file, route: route,
