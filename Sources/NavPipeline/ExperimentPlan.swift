@@ -4,7 +4,7 @@ import NavGuidance
 import NavIO
 
 // The planned experiment and its replay jobs (values only: planning is `planExperiment` in
-// ExperimentRunner.swift; the jobs run as units of `GuidanceReplayKind` on the one engine,
+// ExperimentPlanning.swift; the jobs run as units of `GuidanceReplayKind` on the one engine,
 // `executePlannedKinds`).
 
 /// One (route, navigation session, configuration) to run.

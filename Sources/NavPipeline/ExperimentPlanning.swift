@@ -110,29 +110,3 @@ public func planJobs(_ spec: ExperimentSpec, inputs: SessionCatalog, checksums i
         spec: spec, inputs: inputs, checksums: checksums, jobs: jobs, failures: failures,
         specSHA256: sha256Hex(of: Data(spec.text.utf8)))
 }
-
-/// Copies the shard stores of the report folder into `OUTPUT/results.sqlite` (streamed in SQL,
-/// `ResultsStore.absorb`).
-///
-/// - Throws: `ResultsStoreError.foreignShard` (one line naming the shard) for a shard store of
-///   another spec, store schema or navbench version.
-public func mergeShardStores(_ plan: ExperimentPlan) throws -> ResultsStore {
-    let spec = plan.spec
-    try? FileManager.default.createDirectory(atPath: spec.output, withIntermediateDirectories: true)
-    let store = try ResultsStore(path: experimentStorePath(spec))
-    for shardPath in shardStorePaths(spec) { _ = try store.absorb(shard: shardPath, specSHA256: plan.specSHA256) }
-    return store
-}
-
-/// The units of the asked `kinds` with an accepted result in `store`, per kind (nothing computed).
-///
-/// - Complexity: O(units) store lookups, on every core.
-func storedCounts(_ kinds: [PlannedKind], store: ResultsStore) throws -> KindCounts {
-    var counts = KindCounts()
-    for kind in kinds where kind.isAsked && !kind.units.isEmpty {
-        let done = try presentUnits(kind.units, of: kind, store: store, workers: ProcessInfo.processInfo.activeProcessorCount).filter { $0 }.count
-        counts.done += done
-        counts.byKind[kind.name] = KindCounts(done: done)
-    }
-    return counts
-}

@@ -44,7 +44,7 @@ public func runExperiment(
     progress: ProgressHandler? = nil, readPolicy: HDF5ReadPolicy = .standard,
     tracingMemory: Bool = false, kinds: [any ExperimentKind] = ExperimentKinds.standard, stop: StopRequest? = nil
 ) throws -> ExperimentOutcome {
-    try checkReportFolder(spec)  // SpecLimits.swift
+    try checkReportFolder(spec)  // ReportFolder.swift
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
     defer { withExtendedLifetime(lock) {} }
     removeStaleTemporaries(in: spec.output)  // what a killed run left (AtomicTextWriter.swift)
@@ -82,7 +82,7 @@ public func mergeExperiment(
     _ spec: ExperimentSpec, command: String, readPolicy: HDF5ReadPolicy = .standard,
     tracingMemory: Bool = false, kinds: [any ExperimentKind] = ExperimentKinds.standard, allowMissing: Bool = false
 ) throws -> ExperimentOutcome {
-    try checkReportFolder(spec)  // SpecLimits.swift
+    try checkReportFolder(spec)  // ReportFolder.swift
     let lock = try ReportFolderLock(spec.output)
     defer { withExtendedLifetime(lock) {} }
     removeStaleTemporaries(in: spec.output)
@@ -133,4 +133,30 @@ func runFacts(started: Date, jobs: Int, computed: Int, total: Int) -> [String: S
         if git.terminationStatus == 0 { facts["git_commit"] = sha }
     }
     return facts
+}
+
+/// Copies the shard stores of the report folder into `OUTPUT/results.sqlite` (streamed in SQL,
+/// `ResultsStore.absorb`).
+///
+/// - Throws: `ResultsStoreError.foreignShard` (one line naming the shard) for a shard store of
+///   another spec, store schema or navbench version.
+public func mergeShardStores(_ plan: ExperimentPlan) throws -> ResultsStore {
+    let spec = plan.spec
+    try? FileManager.default.createDirectory(atPath: spec.output, withIntermediateDirectories: true)
+    let store = try ResultsStore(path: experimentStorePath(spec))
+    for shardPath in shardStorePaths(spec) { _ = try store.absorb(shard: shardPath, specSHA256: plan.specSHA256) }
+    return store
+}
+
+/// The units of the asked `kinds` with an accepted result in `store`, per kind (nothing computed).
+///
+/// - Complexity: O(units) store lookups, on every core.
+func storedCounts(_ kinds: [PlannedKind], store: ResultsStore) throws -> KindCounts {
+    var counts = KindCounts()
+    for kind in kinds where kind.isAsked && !kind.units.isEmpty {
+        let done = try presentUnits(kind.units, of: kind, store: store, workers: ProcessInfo.processInfo.activeProcessorCount).filter { $0 }.count
+        counts.done += done
+        counts.byKind[kind.name] = KindCounts(done: done)
+    }
+    return counts
 }
