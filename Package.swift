@@ -13,6 +13,7 @@ import PackageDescription
 //               ← NavReport (reports over files, trajectory evaluation pipeline)
 //                 ← NavPipeline (jobs over files: filters, guidance replay, experiments)
 //                   ← navbench (the CLI; docs/architecture.md lists what it still does beyond wiring)
+// NavProcessPolicy (glibc malloc tuning) is the executables' alone: no library imports it.
 // The closed-loop walker's inner loop (NavSim over NavGuidance, NavSynth, NavCore) runs ~10× slower
 // unoptimised; `make test`, the gate and the notebook walk the default experiment's closed loop in
 // the debug build, so these modules are optimised in debug too (Swift's -O keeps IEEE semantics:
@@ -130,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "navbench",
             dependencies: [
-                "NavCore", "NavIO", "NavImport", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
+                "NavProcessPolicy", "NavCore", "NavIO", "NavImport", "NavSynth", "NavReport", "NavSignal", "NavSpectral", "NavPipeline",
                 "NavGeometry", "NavGuidance", "NavMetrics", "NavAids", "NavRosbag", "NavSim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -139,11 +140,14 @@ let package = Package(
         .executableTarget(
             name: "navbench-bench",
             dependencies: [
-                "NavCore", "NavIO", "NavSignal", "NavSpectral", "NavGeometry", "NavMetrics", "NavReport", "NavPipeline",
+                "NavProcessPolicy", "NavCore", "NavIO", "NavSignal", "NavSpectral", "NavGeometry", "NavMetrics", "NavReport", "NavPipeline",
                 "NavGuidance", "NavSim", "NavSynth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The executables' process policy (glibc malloc tuning, page-fault counts); no library imports it.
+        .target(name: "NavProcessPolicy"),
+        .testTarget(name: "NavProcessPolicyTests", dependencies: ["NavProcessPolicy", "NavTestSupport", "NavCore", "NavIO"]),
         .testTarget(
             name: "NavCoreTests",
             dependencies: ["NavCore", .product(name: "RealModule", package: "swift-numerics")]

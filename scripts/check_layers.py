@@ -31,7 +31,10 @@ LAYERS = {
     "NavReport": 6,
     "NavPipeline": 7,
     "navbench": 8, "navbench-bench": 8,
+    "NavProcessPolicy": 0,
 }
+# Process policy of the executables (malloc tuning): only they and its own tests may import it.
+EXECUTABLE_ONLY = {"NavProcessPolicy"}
 # Same-layer imports that are part of the design (documented in docs/architecture.md).
 ALLOWED_SAME_LAYER = set()
 # C modules and the only targets that may import them.
@@ -98,6 +101,8 @@ def main():
                 continue  # a test target that runs the executable
             problems.append(f"Package.swift: {name} declares {dep} but no file of {folder} imports it")
         for module, where in sorted(used.items()):
+            if module in EXECUTABLE_ONLY and t["type"] not in ("executable", "test"):
+                problems.append(f"{where}: {name} imports {module}, the executables' process policy; no library may")
             if module in C_MODULES and name not in C_MODULES[module]:
                 problems.append(f"{where}: {name} imports the C module {module}; only {', '.join(sorted(C_MODULES[module]))} may")
         if t["type"] == "test":

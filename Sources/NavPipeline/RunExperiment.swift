@@ -38,11 +38,13 @@ public struct ExperimentStopped: Error, CustomStringConvertible, Sendable {
 /// threads (cached results are reused) and, unsharded, writes the report into `spec.output`.
 /// When `stop` is requested the loops start no further unit, and the run throws
 /// `ExperimentStopped` after committing what finished.
-/// `command` is the line the report names to regenerate it.
+/// `command` is the line the report names to regenerate it; `machineFacts` go into the
+/// manifest's facts (the CLI's git commit).
 public func runExperiment(
     _ spec: ExperimentSpec, workers: Int, shard: Int = 1, shards: Int = 1, command: String,
     progress: ProgressHandler? = nil, readPolicy: HDF5ReadPolicy = .standard,
-    tracingMemory: Bool = false, kinds: [any ExperimentKind] = ExperimentKinds.standard, stop: StopRequest? = nil
+    tracingMemory: Bool = false, kinds: [any ExperimentKind] = ExperimentKinds.standard, stop: StopRequest? = nil,
+    machineFacts: [String: String] = [:]
 ) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // ReportFolder.swift
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
@@ -66,7 +68,7 @@ public func runExperiment(
     let replay = counts[kind: guidanceResultKind]
     outcome.report = try writeExperimentReport(
         plan, store: try ResultsStore(path: storePath), kinds: planned, failures: [], command: command,
-        facts: runFacts(started: started, jobs: workers, computed: replay.computed, total: plan.jobs.count), progress: progress)
+        facts: runFacts(started: started, jobs: workers, computed: replay.computed, total: plan.jobs.count, extra: machineFacts), progress: progress)
     outcome.failures += outcome.report?.failures ?? []  // replay runs, calibration, proximity, filters, APE, cells: exit 1 too
     return outcome
 }
@@ -80,7 +82,8 @@ public func runExperiment(
 /// which writes a partial report listing each such unit as a failure.
 public func mergeExperiment(
     _ spec: ExperimentSpec, command: String, readPolicy: HDF5ReadPolicy = .standard,
-    tracingMemory: Bool = false, kinds: [any ExperimentKind] = ExperimentKinds.standard, allowMissing: Bool = false
+    tracingMemory: Bool = false, kinds: [any ExperimentKind] = ExperimentKinds.standard, allowMissing: Bool = false,
+    machineFacts: [String: String] = [:]
 ) throws -> ExperimentOutcome {
     try checkReportFolder(spec)  // ReportFolder.swift
     let lock = try ReportFolderLock(spec.output)
@@ -99,7 +102,7 @@ public func mergeExperiment(
     // its stored failure, or "no result".
     let report = try writeExperimentReport(
         plan, store: store, kinds: planned, failures: [], command: command,
-        facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count), progress: nil)
+        facts: runFacts(started: started, jobs: 0, computed: 0, total: plan.jobs.count, extra: machineFacts), progress: nil)
     var outcome = ExperimentOutcome(
         plan: plan, counts: try storedCounts(planned, store: store), failures: plan.failures + report.failures, report: report)
     outcome.reportUnchanged = before != nil && before == existingReportBytes(summaryPath)
@@ -115,23 +118,14 @@ private func existingReportBytes(_ path: String) -> Data? {
     return FileManager.default.contents(atPath: path)
 }
 
-/// Machine facts for the manifest (never in summary.md or metrics.csv).
-func runFacts(started: Date, jobs: Int, computed: Int, total: Int) -> [String: String] {
+/// Machine facts for the manifest (never in summary.md or metrics.csv): the run's wall time,
+/// workers and job counts, and the caller's `extra` (the CLI adds the git commit it runs in).
+func runFacts(started: Date, jobs: Int, computed: Int, total: Int, extra: [String: String]) -> [String: String] {
     var facts = [
         "wall_seconds": String(format: "%.3f", Date().timeIntervalSince(started)), "workers": String(jobs),
         "jobs_computed": String(computed), "jobs_total": String(total),
     ]
-    let git = Process()
-    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    git.arguments = ["git", "rev-parse", "HEAD"]
-    let pipe = Pipe()
-    git.standardOutput = pipe
-    git.standardError = FileHandle.nullDevice
-    if (try? git.run()) != nil {
-        git.waitUntilExit()
-        let sha = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if git.terminationStatus == 0 { facts["git_commit"] = sha }
-    }
+    facts.merge(extra) { a, _ in a }
     return facts
 }
 

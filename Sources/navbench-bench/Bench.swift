@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NavCore
 import NavIO
+import NavProcessPolicy
 
 /// `navbench-bench`: the benchmarks, an executable of their own (not in the `navbench` product).
 /// Each prints one JSON object per line (JSONSerialization, sorted keys), read by scripts/bench-*.sh.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NavCore
 import NavIO
+import NavProcessPolicy
 
 struct ReadIMU: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -109,7 +109,7 @@ struct Run: ParsableCommand {
             r = try runExperiment(
                 s, workers: jobs, shard: k, shards: n, command: command, progress: progressBar(quiet: quiet),
                 readPolicy: commandLineReadPolicy,
-                tracingMemory: tracingMemoryRequested, stop: stop)
+                tracingMemory: tracingMemoryRequested, stop: stop, machineFacts: gitCommitFact())
         } catch let stopped as ExperimentStopped {
             printError("navbench: \(stopped.description)")
             throw ExitCode(stoppedExitStatus)
@@ -154,7 +154,8 @@ struct Merge: ParsableCommand {
         let r: ExperimentOutcome
         do {
             r = try mergeExperiment(
-                s, command: command, readPolicy: commandLineReadPolicy, tracingMemory: tracingMemoryRequested, allowMissing: allowMissing)
+                s, command: command, readPolicy: commandLineReadPolicy, tracingMemory: tracingMemoryRequested, allowMissing: allowMissing,
+                machineFacts: gitCommitFact())
         } catch let e as IncompleteMergeError {
             printErrorLine(e)
             throw ExitCode(3)  // as `status`: run what is missing, then merge
@@ -309,4 +310,19 @@ func stopOnSignals(_ signals: [Int32], _ stop: StopRequest) -> [DispatchSourceSi
         source.resume()
         return source
     }
+}
+
+/// The manifest's `git_commit` fact: `git rev-parse HEAD` in the working directory, when it
+/// succeeds (none outside a repository or without git). The library starts no process for it.
+func gitCommitFact() -> [String: String] {
+    let git = Process()
+    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    git.arguments = ["git", "rev-parse", "HEAD"]
+    let pipe = Pipe()
+    git.standardOutput = pipe
+    git.standardError = FileHandle.nullDevice
+    guard (try? git.run()) != nil else { return [:] }
+    let sha = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    git.waitUntilExit()
+    return git.terminationStatus == 0 ? ["git_commit": sha] : [:]
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NavCore
 import NavIO
+import NavProcessPolicy
 import NavReport
 import NavSynth
 

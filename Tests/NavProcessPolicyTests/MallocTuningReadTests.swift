@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 import NavIO
+import NavProcessPolicy
 import NavTestSupport
 import Testing
 
