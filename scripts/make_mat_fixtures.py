@@ -184,6 +184,9 @@ with open(path("packed.mat"), "wb") as f:
     f.write(matrix_element("p8", 6, [1, 3], 2, bytes([1, 2, 250])))
     f.write(matrix_element("p16", 6, [2, 1], 3, struct.pack("<2h", -5, 300)))
 
+hand = scipy.io.loadmat(path("packed.mat"), mat_dtype=True)  # scipy reads the hand-written file as intended
+assert all(hand[k].dtype == np.float64 and list(hand[k].flatten(order="F")) == v for k, v in packed.items())
+
 savemat("classes.mat", {"sp": scipy.sparse.csc_matrix(np.eye(3)), "z": np.array([[1 + 2j]]), "ok": 1.0}, False)
 
 # --- hostile --------------------------------------------------------------------------------
