@@ -98,6 +98,19 @@ else
     echo "fixtures: ../shared/real-data/weallwalk absent: the PDR fixtures were not regenerated (their tests still run)"
 fi
 
+# The MAT-file fixtures (scripts/make_mat_fixtures.py: scipy.io.savemat, zlib, h5py; no BLAS, no
+# libm: quaternions from integers over sqrt) byte for byte, and a copy with one byte changed must differ.
+"$PY" scripts/make_mat_fixtures.py "$T/mat" > /dev/null
+if ! diff -r -q "$T/mat" Tests/NavImportTests/Fixtures/import/mat > /dev/null; then
+    echo "fixtures: Tests/NavImportTests/Fixtures/import/mat differs from what scripts/make_mat_fixtures.py writes now: $(diff -r -q "$T/mat" Tests/NavImportTests/Fixtures/import/mat | head -3 | tr '\n' ' ')"
+    status=1
+fi
+printf 'X' | dd of="$T/mat/qtm_uncompressed.mat" bs=1 seek=200 conv=notrunc 2> /dev/null
+if cmp -s "$T/mat/qtm_uncompressed.mat" Tests/NavImportTests/Fixtures/import/mat/qtm_uncompressed.mat; then
+    echo "fixtures: the check did not notice an edited copy of Tests/NavImportTests/Fixtures/import/mat/qtm_uncompressed.mat"
+    status=1
+fi
+
 # The comparisons can fail: a copy of a committed fixture whose line 5 starts with one more digit
 # (its first number ten-odd times larger) must differ, bytewise and numerically.
 mkdir -p "$T/edited"
@@ -111,7 +124,7 @@ fi
 
 if [ $status -eq 0 ]; then
     if [ "$libm" = fma ]; then
-        echo "fixtures: statistics, KITTI and TUM-RPE references regenerate byte for byte under OpenBLAS $KERNELS, within rtol 1e-9 with glibc's FMA/AVX2/AVX-512 paths off; an edited copy is caught"
+        echo "fixtures: statistics, KITTI, TUM-RPE and MAT-file references regenerate byte for byte under OpenBLAS $KERNELS, within rtol 1e-9 with glibc's FMA/AVX2/AVX-512 paths off; an edited copy is caught"
     else
         echo "fixtures: this libm is not glibc's FMA path: the OpenBLAS kernels $KERNELS write identical bytes, equal to the committed references within rtol 1e-9 (bytes are checked on FMA machines); an edited copy is caught"
     fi

@@ -113,7 +113,7 @@ public final class HDF5Reader: @unchecked Sendable {  // immutable; libhdf5 lock
             if isMATLAB5File(path) {
                 throw TraceError(
                     .notHDF5, file: path,
-                    "a MATLAB 5 MAT-file, not HDF5 (trace format v1 is HDF5): in MATLAB, save(…, '-v7.3') writes it as HDF5 for navbench import hdf5-mapped with a mapping, or write its matrices as CSV for navbench import csv (docs/importers.md)"
+                    "a MATLAB 5 MAT-file, not HDF5: import it with navbench import mat-mapped FILE --mapping M.yaml (docs/importers.md)"
                 )
             }
             throw TraceError(.notHDF5, file: path, "not an HDF5 file (no HDF5 signature), expected trace format v1")
@@ -617,15 +617,23 @@ public enum HDF5Attribute: Equatable, Sendable {
     }
 }
 
-/// Whether `path` starts with the text header of a MATLAB 5 (v5, v6, v7) MAT-file, "MATLAB 5.0
-/// MAT-file" (motion-capture software's usual export; v7.3 files are HDF5 and open as such).
-/// Reads at most the first 19 bytes.
-func isMATLAB5File(_ path: String) -> Bool {
+/// Whether `path` starts with the header of a MATLAB level-5 (v5, v6, v7) MAT-file: the text
+/// "MATLAB 5.0 MAT-file", or version 0x0100 and the endian indicator "IM" or "MI" at bytes
+/// 124–127 (writers that word the text otherwise). Motion-capture software's usual export;
+/// v7.3 files are HDF5 and open as such. Reads at most the first 128 bytes.
+public func isMATLAB5File(_ path: String) -> Bool {
     guard let h = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? h.close() }
-    let magic = Array("MATLAB 5.0 MAT-file".utf8)
-    guard let head = try? h.read(upToCount: magic.count) else { return false }
-    return [UInt8](head) == magic
+    guard let data = try? h.read(upToCount: 128) else { return false }
+    return isMATLAB5Header([UInt8](data))
+}
+
+/// Whether `head` (a file's first bytes) is a MATLAB level-5 MAT-file header (`isMATLAB5File`).
+public func isMATLAB5Header(_ head: [UInt8]) -> Bool {
+    if head.starts(with: Array("MATLAB 5.0 MAT-file".utf8)) { return true }
+    guard head.count >= 128 else { return false }
+    return (head[124], head[125], head[126], head[127]) == (0x00, 0x01, 0x49, 0x4D)
+        || (head[124], head[125], head[126], head[127]) == (0x01, 0x00, 0x4D, 0x49)
 }
 
 /// The UTF-8 text of a NUL-terminated C buffer (up to its first NUL, or all of it), invalid bytes

@@ -22,7 +22,7 @@ struct Import: ParsableCommand {
             """,
         subcommands: [
             ImportTUM.self, ImportKITTI.self, ImportEuRoC.self, ImportCoreMotionLogger.self, ImportARKitLogger.self,
-            ImportCSVCommand.self, ImportHDF5Mapped.self, ImportBLEAnnotated.self, ImportClewCRD.self, ImportIPIN.self,
+            ImportCSVCommand.self, ImportHDF5Mapped.self, ImportMATMapped.self, ImportBLEAnnotated.self, ImportClewCRD.self, ImportIPIN.self,
             ImportRosbag.self, ImportMCAP.self, ImportWeAllWalk.self,
         ])
 }
@@ -249,6 +249,22 @@ struct ImportHDF5Mapped: ParsableCommand {
     func run() throws {
         try output.run(source: input) { () throws(TraceError) in
             try importHDF5Mapped(input, mapping: try ImportMapping.load(mapping), options: output.options)
+        }
+    }
+}
+
+struct ImportMATMapped: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mat-mapped",
+        abstract: "A MATLAB level-5 MAT-file (v5–v7; QTM's export), driven by a mapping file (YAML) → any streams.")
+    @Argument(help: "The MAT-file (.mat; a v7.3 file is HDF5: use hdf5-mapped).") var input: String
+    @Option(
+        help: "Mapping file (YAML): variable paths (/Var/Field) → streams/datasets, units, rotation order, sample rate, frame (docs/importers.md).")
+    var mapping: String
+    @OptionGroup var output: ImportOutput
+    func run() throws {
+        try output.run(source: input) { () throws(TraceError) in
+            try importMATMapped(input, mapping: try ImportMapping.load(mapping), options: output.options)
         }
     }
 }

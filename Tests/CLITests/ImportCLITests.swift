@@ -86,6 +86,48 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)  // no file, no temporary left
     }
 
+    /// `import mat-mapped` on the QTM-like export with the committed example mapping, and the
+    /// one-line pointers between MAT-file kinds and importers (issue 52).
+    @Test func matMappedImportsQTMAndMATFilesArePointedToTheirImporter() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let mat = "\(Self.imp)/mat", qtm = "examples/mappings/qtm.mapping.yaml"
+        let r = try navbench(["import", "mat-mapped", "\(mat)/qtm.mat", "--mapping", qtm, "--out", dir + "/qtm.h5"], cwd: repoRoot)
+        #expect(r.status == 0 && r.err == "")
+        #expect(r.out == "\(dir)/qtm.h5: recording; groundtruth 25\n")
+        let e = try navbench(["export", "tum", dir + "/qtm.h5", "--stream", "groundtruth", "--out", dir + "/gt.tum"], cwd: repoRoot)
+        #expect(e.status == 0)
+        let tum = try String(contentsOfFile: dir + "/gt.tum", encoding: .utf8).split(separator: "\n")
+        #expect(tum.count == 26 && tum[1].hasPrefix("0.0 ") && tum[2].hasPrefix("0.01 "))  // header, then frame k at k / 100 s
+        try FileManager.default.removeItem(atPath: dir + "/qtm.h5")
+        try FileManager.default.removeItem(atPath: dir + "/gt.tum")
+        let cases: [([String], String)] = [
+            (
+                ["import", "mat-mapped", "\(mat)/bad/v73.mat", "--mapping", qtm],
+                "navbench: error: \(mat)/bad/v73.mat: a MATLAB 7.3 MAT-file, which is HDF5: import it with navbench import hdf5-mapped FILE --mapping M.yaml (docs/importers.md)\n"
+            ),
+            (
+                ["import", "hdf5-mapped", "\(mat)/qtm.mat", "--mapping", qtm],
+                "navbench: error: \(mat)/qtm.mat: a MATLAB 5 MAT-file, not HDF5: import it with navbench import mat-mapped FILE --mapping M.yaml (docs/importers.md)\n"
+            ),
+            (
+                ["import", "csv", "\(mat)/qtm.mat", "--mapping", "\(Self.imp)/csv/phone.mapping.yaml"],
+                "navbench: error: \(mat)/qtm.mat: a MATLAB 5 MAT-file, not text: import it with navbench import mat-mapped FILE --mapping M.yaml (docs/importers.md)\n"
+            ),
+            (
+                ["import", "mat-mapped", "\(mat)/bad/truncated.mat", "--mapping", qtm],
+                "navbench: error: \(mat)/bad/truncated.mat: qtm/RigidBodies/Positions: element at byte 952: declares 600 bytes, only 100 follow (truncated)\n"
+            ),
+        ]
+        for (args, err) in cases {
+            let x = try navbench(args + ["--out", dir + "/x.h5"], cwd: repoRoot)
+            #expect(x.status == 1, "\(args)")
+            #expect(x.err == err)
+            #expect(x.out == "")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
     @Test func notesGoToStandardError() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }

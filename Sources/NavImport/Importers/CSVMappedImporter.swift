@@ -118,7 +118,8 @@ public func importCSV(_ path: String, mapping: ImportMapping, options: ImportOpt
 public func importCSV(_ paths: [String], mapping: ImportMapping, options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
     if let s = mapping.source, s != .csv {
         throw TraceError(
-            .badValue, file: mapping.file, object: "source", "the mapping is for \(s.rawValue) files; import it with hdf5-mapped, or set source: csv")
+            .badValue, file: mapping.file, object: "source",
+            "the mapping is for \(s.rawValue) files; import it with \(s == .mat ? "mat-mapped" : "hdf5-mapped"), or set source: csv")
     }
     let inputCount = max(1, mapping.inputs.count)
     guard paths.count == inputCount else {
@@ -285,7 +286,8 @@ private struct CSVStreamColumns {
             }
         case let .sampleRate(rate, start):
             guard case let .hz(hz) = rate else {
-                throw parser.fail(line: sm.line, "time.sample_rate", "an HDF5 attribute cannot give a CSV file's rate; give the rate in Hz")
+                throw parser.fail(
+                    line: sm.line, "time.sample_rate", "an HDF5 attribute or dataset cannot give a CSV file's rate; give the rate in Hz")
             }
             times = rows.map { start + Double($0) / hz + offset }
         }

@@ -15,243 +15,46 @@ import NavIO
 ///   disagree, units attribute contradicting the mapping, an invalid row), or the mapping
 ///   file, its line and key.
 public func importHDF5Mapped(_ path: String, mapping: ImportMapping, options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
-    if let s = mapping.source, s != .hdf5 {
+    if let s = mapping.source, s == .csv {
         throw TraceError(
             .badValue, file: mapping.file, object: "source", "the mapping is for \(s.rawValue) files; import it with csv, or set source: hdf5")
     }
-    if !mapping.inputs.isEmpty {
-        throw TraceError(
-            .badValue, file: mapping.file, object: "inputs",
-            "inputs (several files, each with its clock and offset) are read by import csv; an HDF5 import reads one file on time:")
-    }
-    let file = MappedHDF5File(path: path, reader: try HDF5Reader(path: path, policy: options.readPolicy), mapping: mapping)
-    var session = Session(
-        metadata: importMetadata(
-            options,
-            frameConvention: SessionMetadata.arkitFrame
-                + (mapping.frame == .arkit
-                    ? "; imported HDF5 (frame kept)" : "; imported HDF5, world frame \(mapping.frame.rawValue) turned to ARKit's")))
-    var notes: [String] = []
-    for sm in mapping.streams {
-        let src = try file.sourceStream(sm)
-        try assembleStream(
-            src, mapping: sm, beaconsInFrame: mapping.frame, frame: mapping.frame,
-            policy: sm.invalidRows ?? options.invalidRows, file: path, into: &session, notes: &notes)
-    }
-    return ImportResult(session: session, notes: notes)
+    let reader = try HDF5Reader(path: path, policy: options.readPolicy)
+    return try importMappedArrays(HDF5Arrays(reader: reader), mapping: mapping, options: options, format: "HDF5", article: "an")
 }
 
-/// The HDF5 file of a mapped import, read one stream at a time: each step of turning a mapped
-/// stream into a `SourceStream` (its datasets, units, row agreement, clock) is one method.
-private struct MappedHDF5File {
-    let path: String
+/// An HDF5 file's datasets and attributes as a mapping reads them.
+private struct HDF5Arrays: MappedArrays {
     let reader: HDF5Reader
-    let mapping: ImportMapping
-    var parser: MappingParser { MappingParser(file: mapping.file) }
-
-    /// The rows of one stream seen so far: every dataset of a stream must have as many rows as
-    /// the first one read.
-    struct RowCount {
-        var rows: Int?
-        var firstDataset = ""
-        mutating func agree(_ n: Int, _ ds: String, stream: String, file: String) throws(TraceError) {
-            if let rc = rows, rc != n {
-                throw TraceError(
-                    .wrongShape, file: file, object: ds,
-                    "has \(n) rows but \(firstDataset) has \(rc); the \(stream) stream's datasets must have one row per sample")
-            }
-            if rows == nil { rows = n; firstDataset = ds }
-        }
-    }
-
-    /// One mapped stream: its fields from their datasets (converted to trace units), its keys,
-    /// its times, and the constants filled once the row count is known.
-    func sourceStream(_ sm: StreamMapping) throws(TraceError) -> SourceStream {
-        let targets = TargetField.fields(of: sm.name)!
-        guard let timeSpec = sm.time ?? mapping.time else {
-            throw parser.fail(
-                line: sm.line, "streams.\(sm.name).time",
-                "no clock; give time: {dataset: …, units: …} or {sample_rate: …} at the top or in the stream")
-        }
-        var fields: [String: [Double]] = [:]
-        var keys: [String]?
-        var count = RowCount()
-        var datasetOf: [String: String] = [:]
-        for t in targets {
-            guard let f = sm.fields[t.name] else { continue }
-            let key = "streams.\(sm.name).\(t.name)"
-            switch f.source {
-            case .columns:
-                throw parser.fail(line: f.line, key, "columns in an HDF5 import; use dataset (with columns: [i, …] to select)")
-            case .constant:
-                continue  // filled once the row count is known
-            case let .dataset(ds, selection):
-                datasetOf[t.name] = ds
-                if t.kind == .key {
-                    let k = try keyValues(ds, line: f.line, key: key)
-                    try count.agree(k.count, ds, stream: sm.name, file: path)
-                    keys = k
-                } else {
-                    fields[t.name] = try fieldValues(t, f, dataset: ds, selection: selection, key: key, count: &count, stream: sm.name)
-                }
-            }
-        }
-        let (times, timeDataset) = try streamTimes(timeSpec, stream: sm, count: &count)
-        for t in targets {
-            if let f = sm.fields[t.name], case let .constant(v) = f.source {
-                if t.kind == .key {
-                    keys = Array(repeating: formatNumber(v[0]), count: times.count)
-                    continue
-                }
-                let factor = f.units.flatMap { UnitConversion.factor(from: $0, to: t.quantity) } ?? 1
-                fields[t.name] = constantValues(v, factor: factor * f.scale, count: times.count)
-            }
-        }
-        let names = datasetOf
-        return SourceStream(name: sm.name, times: times, fields: fields, keys: keys) { i, field in
-            if let field, let ds = names[field] { return "\(ds), row \(i)" }
-            if let ds = timeDataset { return "\(ds), row \(i)" }
-            return "\(sm.name) sample \(i)"
-        }
-    }
-
-    /// A dataset as rows × columns (a 1-D dataset is one column).
-    func load(_ ds: String, line: Int, key: String) throws(TraceError) -> (rows: Int, cols: Int, values: [Double]) {
-        guard reader.exists(ds) else {
-            throw TraceError(
-                .missing, file: path, object: ds, "dataset not found (wanted by \(mapping.file) line \(line), \(key)); the file has \(try topLevel())"
-            )
-        }
-        let (shape, values) = try reader.readDoubles(ds)
-        guard shape.count == 1 || shape.count == 2 else {
-            throw TraceError(
-                .wrongShape, file: path, object: ds, "expected shape (N,) or (N, k), found (\(shape.map(String.init).joined(separator: ", ")))")
-        }
-        return (shape[0], shape.count == 2 ? shape[1] : 1, values)
-    }
-
-    func topLevel() throws(TraceError) -> String {
+    var path: String { reader.path }
+    func exists(_ ds: String) -> Bool { reader.exists(ds) }
+    func readDoubles(_ ds: String) throws(TraceError) -> (shape: [Int], values: [Double]) { try reader.readDoubles(ds) }
+    func whatThereIs(near ds: String) throws(TraceError) -> String {
         let names = try reader.children(of: "/")
-        return names.isEmpty ? "no objects" : names.map { "/" + $0 }.joined(separator: ", ")
+        return "the file has " + (names.isEmpty ? "no objects" : names.map { "/" + $0 }.joined(separator: ", "))
+    }
+    func unitsAttribute(of ds: String) -> String? { reader.attribute("units", of: ds)?.stringValue }
+    func strings(_ ds: String) throws(TraceError) -> [String]? {
+        try reader.info(ds).typeClass == .string ? try reader.readStrings(ds) : nil
     }
 
-    func units(of ds: String) -> String? { reader.attribute("units", of: ds)?.stringValue }
-
-    /// A key field (beacon ids): strings, or numbers written as the trace writes them.
-    func keyValues(_ ds: String, line: Int, key: String) throws(TraceError) -> [String] {
-        let info = try reader.info(ds)
-        if info.typeClass == .string { return try reader.readStrings(ds) }
-        return try load(ds, line: line, key: key).values.map { formatNumber($0) }
-    }
-
-    /// A numeric field: its selected columns, converted to the trace unit, quaternions reordered
-    /// to (w, x, y, z).
-    func fieldValues(
-        _ t: TargetField, _ f: FieldMapping, dataset ds: String, selection: [Int]?, key: String,
-        count: inout RowCount, stream: String
-    ) throws(TraceError) -> [Double] {
-        let (n, cols, values) = try load(ds, line: f.line, key: key)
-        try count.agree(n, ds, stream: stream, file: path)
-        let pick = selection ?? Array(0..<cols)
-        let width = t.kind == .quaternion ? (f.order?.width ?? 4) : t.width
-        guard pick.count == width else {
+    /// A numeric attribute of the file (> 0).
+    func rate(attribute name: String, of object: String, mapping: String) throws(TraceError) -> Double {
+        guard let a = reader.attribute(name, of: object) else {
             throw TraceError(
-                .wrongShape, file: path, object: ds,
-                "has \(cols) column\(cols == 1 ? "" : "s"), \(t.name) needs \(width) (select them with columns: [i, …] in \(mapping.file) line \(f.line))"
-            )
+                .missing, file: path, object: "\(object == "/" ? "" : object)/@\(name)",
+                "attribute not found (the sample rate named by \(mapping))")
         }
-        if let bad = pick.first(where: { $0 >= cols }) {
-            throw parser.fail(line: f.line, "\(key).columns", "column \(bad) is past the last column of \(ds) (it has \(cols))")
+        let value: Double?
+        switch a {
+        case let .float(f): value = f
+        case let .integer(i): value = Double(i)
+        case let .string(s): value = Double(s)
+        case .other: value = nil
         }
-        let unit = try fieldUnit(t, f, dataset: ds, key: key, stream: stream)
-        let factor = (unit.flatMap { UnitConversion.factor(from: $0, to: t.quantity) } ?? 1) * f.scale
-        var v: [Double] = []
-        v.reserveCapacity(n * width)
-        for r in 0..<n { for c in pick { v.append(values[r * cols + c] * factor) } }
-        return t.kind == .quaternion ? reorderQuaternion(v, order: f.order) : v
+        guard let value, value.isFinite, value > 0 else {
+            throw TraceError(.badValue, file: path, object: "\(object == "/" ? "" : object)/@\(name)", "expected a sample rate > 0 Hz")
+        }
+        return value
     }
-
-    /// A field's units: the mapping's, else the dataset's `units` attribute; both given must agree.
-    func fieldUnit(_ t: TargetField, _ f: FieldMapping, dataset ds: String, key: String, stream: String) throws(TraceError) -> String? {
-        let attr = units(of: ds)
-        if let attr, let u = f.units, attr != u {
-            let same = UnitConversion.factor(from: attr, to: t.quantity).map { $0 == UnitConversion.factor(from: u, to: t.quantity) } ?? false
-            if !same {
-                throw TraceError(
-                    .wrongUnits, file: path, object: ds,
-                    "units attribute '\(attr)' contradicts \(mapping.file) line \(f.line), \(key).units '\(u)'")
-            }
-        }
-        guard f.units == nil, t.kind == .vector || t.kind == .scalar else { return f.units }
-        guard let attr else {
-            throw parser.fail(
-                line: f.line, "\(key).units",
-                "missing, and \(ds) has no units attribute; expected one of \(UnitConversion.units(of: t.quantity).joined(separator: ", "))")
-        }
-        guard UnitConversion.factor(from: attr, to: t.quantity) != nil else {
-            throw TraceError(.wrongUnits, file: path, object: ds, UnitConversion.mismatch(attr, t.quantity, target: "\(stream)/\(t.name)"))
-        }
-        return attr
-    }
-
-    /// The stream's clock: a time dataset (its units checked against the attribute), or a sample
-    /// rate (a number or an attribute) over the rows counted so far.
-    func streamTimes(_ timeSpec: TimeSpec, stream sm: StreamMapping, count: inout RowCount) throws(TraceError) -> ([Double], String?) {
-        switch timeSpec {
-        case let .values(.dataset(ds, _), unitsText):
-            let (n, cols, values) = try load(ds, line: sm.line, key: "time.dataset")
-            guard cols == 1 else {
-                throw TraceError(.wrongShape, file: path, object: ds, "expected one time per row, shape (N,), found (\(n), \(cols))")
-            }
-            if let attr = units(of: ds), attr != unitsText {
-                throw TraceError(.wrongUnits, file: path, object: ds, "units attribute '\(attr)' contradicts the mapping's time units '\(unitsText)'")
-            }
-            try count.agree(n, ds, stream: sm.name, file: path)
-            let times =
-                unitsText == "ns" ? values.map(secondsFromNanoseconds) : values.map { $0 * UnitConversion.factor(from: unitsText, to: .time)! }
-            return (times, ds)
-        case .values:
-            throw parser.fail(line: sm.line, "time", "a time column in an HDF5 import; use {dataset: PATH, units: s}")
-        case let .sampleRate(rate, start):
-            let hz = try sampleRate(rate)
-            guard let n = count.rows else {
-                throw parser.fail(line: sm.line, "streams.\(sm.name)", "a sample rate needs at least one dataset to count the samples")
-            }
-            return ((0..<n).map { start + Double($0) / hz }, nil)
-        }
-    }
-
-    /// A sample rate in Hz: the mapping's number, or a numeric attribute of the file (> 0).
-    func sampleRate(_ rate: RateSource) throws(TraceError) -> Double {
-        switch rate {
-        case let .hz(h): return h
-        case let .attribute(name, object):
-            guard let a = reader.attribute(name, of: object) else {
-                throw TraceError(
-                    .missing, file: path, object: "\(object == "/" ? "" : object)/@\(name)",
-                    "attribute not found (the sample rate named by \(mapping.file))")
-            }
-            let value: Double?
-            switch a {
-            case let .float(f): value = f
-            case let .integer(i): value = Double(i)
-            case let .string(s): value = Double(s)
-            case .other: value = nil
-            }
-            guard let value, value.isFinite, value > 0 else {
-                throw TraceError(.badValue, file: path, object: "\(object == "/" ? "" : object)/@\(name)", "expected a sample rate > 0 Hz")
-            }
-            return value
-        }
-    }
-}
-
-/// A constant's components (`ValueSource.constant`) converted by `factor`, repeated for `count`
-/// samples, row-major (the layout of every mapped field).
-func constantValues(_ components: [Double], factor: Double, count: Int) -> [Double] {
-    let one = components.map { $0 * factor }
-    var out: [Double] = []
-    out.reserveCapacity(one.count * count)
-    for _ in 0..<count { out += one }
-    return out
 }

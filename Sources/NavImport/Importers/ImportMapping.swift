@@ -20,7 +20,7 @@ public enum ColumnReference: Sendable, Equatable, CustomStringConvertible {
 public enum ValueSource: Sendable, Equatable {
     /// CSV columns, one per component.
     case columns([ColumnReference])
-    /// An HDF5 dataset, optionally a selection of its columns (0-based).
+    /// An HDF5 dataset or MAT-file array, optionally a selection of its columns (0-based).
     case dataset(String, columns: [Int]?)
     /// The same value for every sample: one number per component.
     case constant([Double])
@@ -50,10 +50,12 @@ public enum TimeSpec: Sendable, Equatable {
     case sampleRate(RateSource, start: Double)
 }
 
-/// A sample rate in Hz: a number, or an HDF5 attribute holding it.
+/// A sample rate in Hz: a number, an HDF5 attribute holding it, or a dataset (an HDF5 scalar,
+/// a MAT-file variable such as QTM's FrameRate) holding it.
 public enum RateSource: Sendable, Equatable {
     case hz(Double)
     case attribute(name: String, object: String)
+    case dataset(String)
 }
 
 /// One trace dataset's source.
@@ -119,7 +121,8 @@ public struct CSVLayout: Sendable {
 
 /// A parsed mapping file.
 public struct ImportMapping: Sendable {
-    public enum Source: String, Sendable { case csv, hdf5 }
+    /// The kind of file the mapping reads: CSV columns, or datasets of HDF5 or MAT-files.
+    public enum Source: String, Sendable { case csv, hdf5, mat }
 
     public var file: String
     public var source: Source?

@@ -300,6 +300,11 @@ func readTextFile(_ path: String, expected: String) throws(TraceError) -> String
     try requireRegularFile(path, expected: expected)
     guard let data = FileManager.default.contents(atPath: path) else { throw TraceError(.notFound, file: path, "cannot open for reading") }
     guard !data.isEmpty else { throw TraceError(.empty, file: path, "empty file (0 bytes), expected \(expected)") }
+    if isMATLAB5Header([UInt8](data.prefix(128))) {  // binary, though its small numbers may pass as UTF-8
+        throw TraceError(
+            .badValue, file: path,
+            "a MATLAB 5 MAT-file, not text: import it with navbench import mat-mapped FILE --mapping M.yaml (docs/importers.md)")
+    }
     guard let text = String(data: data, encoding: .utf8) else { throw TraceError(.badValue, file: path, "not UTF-8 text, expected \(expected)") }
     return text
 }

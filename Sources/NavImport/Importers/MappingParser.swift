@@ -34,7 +34,7 @@ extension ImportMapping {
         guard v.int == version else { throw p.fail(v, "navbench_mapping", "expected \(version), found '\(v.string ?? "?")'") }
         if let s = top["source"] {
             guard let src = s.string.flatMap(Source.init(rawValue:)) else {
-                throw p.fail(s, "source", "expected csv or hdf5, found '\(s.string ?? "?")'")
+                throw p.fail(s, "source", "expected csv, hdf5 or mat, found '\(s.string ?? "?")'")
             }
             m.source = src
         }
@@ -111,10 +111,10 @@ extension ImportMapping {
                     switch (src, f.source) {
                     case (.csv, .dataset):
                         throw p.fail(line: f.line, "streams.\(st.name).\(f.target)", "a dataset in a mapping for csv; use column or columns")
-                    case (.hdf5, .columns):
+                    case (.hdf5, .columns), (.mat, .columns):
                         throw p.fail(
                             line: f.line, "streams.\(st.name).\(f.target)",
-                            "columns in a mapping for hdf5; use dataset (with columns: [i, …] to select)")
+                            "columns in a mapping for \(src.rawValue); use dataset (with columns: [i, …] to select)")
                     default: break
                     }
                 }
@@ -174,7 +174,16 @@ struct MappingParser {
             if m["units"] != nil { throw fail(m["units"], "\(path).units", "sample_rate is in Hz; units apply to a time column or dataset") }
             let start = try m["start"].map { (x: Node) throws(TraceError) in try number(x, "\(path).start") } ?? 0
             if let rm = r.mapping {
-                try onlyKeys(rm, ["attribute", "of"], path: "\(path).sample_rate")
+                try onlyKeys(rm, ["attribute", "of", "dataset"], path: "\(path).sample_rate")
+                if let d = rm["dataset"] {
+                    guard rm["attribute"] == nil, rm["of"] == nil else {
+                        throw fail(r, "\(path).sample_rate", "give either {attribute: NAME, of: PATH} or {dataset: PATH}")
+                    }
+                    guard let ds = d.string, !ds.isEmpty else {
+                        throw fail(d, "\(path).sample_rate.dataset", "expected the path of a dataset holding the rate in Hz")
+                    }
+                    return .sampleRate(.dataset(ds.hasPrefix("/") ? ds : "/" + ds), start: start)
+                }
                 guard let a = rm["attribute"]?.string, !a.isEmpty else {
                     throw fail(r, "\(path).sample_rate.attribute", "expected the name of an HDF5 attribute holding the rate in Hz")
                 }
