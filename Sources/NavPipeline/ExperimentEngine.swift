@@ -153,7 +153,7 @@ func storedParameters(_ values: [String], columns: [String]) -> String {
 /// (nothing is computed), and their failure lines in that order.
 ///
 /// - Complexity: the kinds' `report`s.
-public func kindSections(_ kinds: [PlannedKind], context: SectionContext) throws -> (sections: [ReportSection], failures: [String]) {
+public func renderSections(_ kinds: [PlannedKind], context: SectionContext) throws -> (sections: [ReportSection], failures: [String]) {
     var sections: [ReportSection] = [], failures: [String] = []
     var context = context
     context.kinds = kinds

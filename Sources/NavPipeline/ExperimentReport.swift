@@ -31,7 +31,7 @@ func writeExperimentReport(
     // Resampling results of the folder's last report: a cached rerun or a merge draws only what changed.
     let memo = try StoredResamplingMemo(store: store)
     let context = SectionContext(plan: plan, store: store, out: out, progress: progress, memo: memo)
-    let (sections, sectionFailures) = try kindSections(kinds, context: context)
+    let (sections, sectionFailures) = try renderSections(kinds, context: context)
     try memo.save()
     for section in sections {
         for file in section.files { try writeTextAtomically(file.contents, to: (out.folder as NSString).appendingPathComponent(file.name)) }

@@ -27,8 +27,9 @@ public struct ExperimentSpec: Sendable, Equatable {
     public var gyroFilters: [String] = []
     /// Trajectory pairs evaluated with APE (evo's conventions): reference, estimate, alignment.
     public var ape: [[String]] = []
-    /// Step and turn detection on annotated walks (`pdr: standard | default`, docs/pdr.md); none when nil.
-    public var pdr: String?
+    /// The sections of the spec that kinds own (`KindSpecSection`), by key: each value as
+    /// canonical JSON, checked when the spec was read, decoded by its kind (`kindSection`).
+    public var kindSections: [String: String] = [:]
     /// Closed-loop walkers (docs/navigator.md); none when nil.
     public var closedLoop: ClosedLoopSpec?
     /// The spec file's text, hashed into reports.
@@ -49,6 +50,62 @@ public struct ExperimentSpec: Sendable, Equatable {
         "clock_agreement_within_1h", "bearing_error_mean_abs", "on_track_precision", "false_arrivals",
         "end_of_route_error", "cross_track_rmse", "registration_yaw_error", "end_point_drift",
     ]
+}
+
+/// A section of the spec that a kind owns (`ExperimentKind.specSection`): its key, its line of
+/// documentation, and its type — the section's YAML value is read as JSON into `Section` when the
+/// spec is read (one line naming the key when it does not decode or `check` refuses it), and
+/// decoded again by the kind when it plans (`ExperimentSpec.kindSection`).
+public struct KindSpecSection: Sendable {
+    public var key: String
+    /// What the section configures, one line (docs, `--help`).
+    public var summary: String
+    let read: @Sendable (_ json: Data) throws -> Void
+
+    /// The section `key` decoded as `Section` and, when given, checked by `check` (which throws
+    /// an error whose description is the problem).
+    public init<Section: Decodable>(
+        key: String, summary: String, as: Section.Type, check: (@Sendable (Section) throws -> Void)? = nil
+    ) {
+        self.key = key; self.summary = summary
+        read = { json in
+            let value = try JSONDecoder().decode(Section.self, from: json)
+            try check?(value)
+        }
+    }
+
+    /// The section's canonical JSON (sorted keys), once it reads as the kind's type.
+    func checked(_ value: Any, file: String) throws(SpecError) -> String {
+        guard JSONSerialization.isValidJSONObject([value]),
+            let json = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+        else { throw SpecError(file: file, key: key, problem: "expected plain YAML values (\(summary))") }
+        do { try read(json) } catch let e as DecodingError {
+            throw SpecError(file: file, key: key, problem: "\(decodingProblem(e)); \(summary)")
+        } catch { throw SpecError(file: file, key: key, problem: "\(error)") }
+        return String(decoding: json, as: UTF8.self)
+    }
+}
+
+/// A decoding error as one line: where (the coding path) and what was expected.
+private func decodingProblem(_ e: DecodingError) -> String {
+    func path(_ c: [CodingKey]) -> String {
+        c.isEmpty ? "" : " at " + c.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+    switch e {
+    case .typeMismatch(let t, let c): return "expected \(t)\(path(c.codingPath))"
+    case .valueNotFound(let t, let c): return "expected \(t)\(path(c.codingPath))"
+    case .keyNotFound(let k, let c): return "missing key \(k.stringValue)\(path(c.codingPath))"
+    case .dataCorrupted(let c): return "\(c.debugDescription)\(path(c.codingPath))"
+    @unknown default: return "\(e)"
+    }
+}
+
+extension ExperimentSpec {
+    /// The section `key` a kind owns, decoded as `Section` (nil when the spec has none). It was
+    /// checked when the spec was read, so it decodes.
+    public func kindSection<Section: Decodable>(_ key: String, as: Section.Type) -> Section? {
+        kindSections[key].flatMap { try? JSONDecoder().decode(Section.self, from: Data($0.utf8)) }
+    }
 }
 
 /// Limits on what an experiment spec may ask for, checked when the spec is read, before
@@ -99,12 +156,13 @@ extension ExperimentSpec {
     static let topKeys = [
         "name", "inputs", "output", "metrics", "sweep", "compare", "calibration", "proximity", "proximity_options", "gyro_filters", "ape",
         "statistics", "data_seeds",
-        "closed_loop", "estimators", "plugin_timeout", "pdr",
+        "closed_loop", "estimators", "plugin_timeout",
     ]
     static var sweepKeys: [String] { SweepDimension.all.map(\.key) }
 
-    /// Parses and validates a YAML spec.
-    public static func load(_ path: String, limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
+    /// Parses and validates a YAML spec; `sections`: the spec sections kinds own (SpecLoading.swift
+    /// gives the standard kinds').
+    static func load(_ path: String, limits: SpecLimits, sections: [KindSpecSection]) throws(SpecError) -> ExperimentSpec {
         if let kind = nonRegularFileKind(path) { throw SpecError(file: path, key: "", problem: "is \(kind), expected a YAML experiment spec") }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw SpecError(
@@ -112,11 +170,11 @@ extension ExperimentSpec {
                 problem: FileManager.default.fileExists(atPath: path)
                     ? "cannot read it as UTF-8 text, expected a YAML experiment spec" : "no such file, expected a YAML experiment spec")
         }
-        return try parse(text, file: path, limits: limits)
+        return try parse(text, file: path, limits: limits, sections: sections)
     }
 
-    public static func parse(_ text: String, file: String, limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
-        try parse(tree: try yamlTree(text, file: file), text: text, file: file, limits: limits)
+    static func parse(_ text: String, file: String, limits: SpecLimits, sections: [KindSpecSection]) throws(SpecError) -> ExperimentSpec {
+        try parse(tree: try yamlTree(text, file: file), text: text, file: file, limits: limits, sections: sections)
     }
 
     /// The YAML document of a spec as Foundation values.
@@ -128,12 +186,15 @@ extension ExperimentSpec {
     }
 
     /// Validates a parsed YAML document; `text` is what reports hash as the spec.
-    static func parse(tree node: Any?, text: String, file: String, limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
+    static func parse(tree node: Any?, text: String, file: String, limits: SpecLimits, sections: [KindSpecSection]) throws(SpecError)
+        -> ExperimentSpec
+    {
+        let valid = topKeys + sections.map(\.key)
         guard let top = node as? [String: Any] else {
-            throw SpecError(file: file, key: "", problem: "expected a YAML mapping with keys \(topKeys.joined(separator: ", "))")
+            throw SpecError(file: file, key: "", problem: "expected a YAML mapping with keys \(valid.joined(separator: ", "))")
         }
-        for k in top.keys.sorted() where !topKeys.contains(k) {
-            throw SpecError(file: file, key: k, problem: "unknown key; valid: \(topKeys.joined(separator: ", "))")
+        for k in top.keys.sorted() where !valid.contains(k) {
+            throw SpecError(file: file, key: k, problem: "unknown key; valid: \(valid.joined(separator: ", "))")
         }
         func fail(_ key: String, _ problem: String) -> SpecError { SpecError(file: file, key: key, problem: problem) }
         guard let name = top["name"] as? String, !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
@@ -193,11 +254,9 @@ extension ExperimentSpec {
             assign(l)
         }
         if let o = top["proximity_options"] { spec.proximityOptions = try ProximityFitOptions.parse(o, file: file) }
-        if let p = top["pdr"] {
-            guard let v = p as? String, ["standard", "default"].contains(v) else {
-                throw fail("pdr", "expected standard (the sweep of docs/pdr.md) or default (the detectors chosen on WeAllWalk)")
-            }
-            spec.pdr = v
+        for section in sections {
+            guard let value = top[section.key] else { continue }
+            spec.kindSections[section.key] = try section.checked(value, file: file)
         }
         if let a = top["ape"] {
             guard let l = a as? [[String: Any]], !l.isEmpty else {

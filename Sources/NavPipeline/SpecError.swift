@@ -5,3 +5,9 @@ public struct SpecError: Error, CustomStringConvertible, Sendable, Equatable {
     /// `FILE: KEY: problem`, or `FILE: problem` for the file as a whole (key empty).
     public var description: String { key.isEmpty ? "\(file): \(problem)" : "\(file): \(key): \(problem)" }
 }
+
+/// Why a kind's spec section is refused (`KindSpecSection`'s check): its description is the problem.
+public struct SpecSectionProblem: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ problem: String) { description = problem }
+}

@@ -12,9 +12,11 @@ extension ExperimentSpec {
     static let listKeys: Set<String> = ["inputs", "metrics", "calibration", "proximity", "gyro_filters"]
 
     /// Loads a spec and applies `overrides` (`KEY=VALUE`, see `parse(_:file:overrides:)`).
-    public static func load(_ path: String, overrides: [String], limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
-        let spec = try load(path, limits: limits)
-        return overrides.isEmpty ? spec : try parse(spec.text, file: path, overrides: overrides, limits: limits)
+    public static func load(
+        _ path: String, overrides: [String], limits: SpecLimits = .standard, kinds: [any ExperimentKind] = ExperimentKinds.standard
+    ) throws(SpecError) -> ExperimentSpec {
+        let spec = try load(path, limits: limits, sections: kinds.compactMap(\.specSection))
+        return overrides.isEmpty ? spec : try parse(spec.text, file: path, overrides: overrides, limits: limits, kinds: kinds)
     }
 
     /// Parses a spec and applies overrides in order. Each is `KEY=VALUE`:
@@ -29,8 +31,11 @@ extension ExperimentSpec {
     /// (so the spec hash in reports tells an overridden run apart).
     ///
     /// - Throws: `SpecError` naming the override, or the key, and what is wrong.
-    public static func parse(_ text: String, file: String, overrides: [String], limits: SpecLimits = .standard) throws(SpecError) -> ExperimentSpec {
-        guard !overrides.isEmpty else { return try parse(text, file: file, limits: limits) }
+    public static func parse(
+        _ text: String, file: String, overrides: [String], limits: SpecLimits = .standard, kinds: [any ExperimentKind] = ExperimentKinds.standard
+    ) throws(SpecError) -> ExperimentSpec {
+        let sections = kinds.compactMap(\.specSection)
+        guard !overrides.isEmpty else { return try parse(text, file: file, limits: limits, sections: sections) }
         var top = (try yamlTree(text, file: file) as? [String: Any]) ?? [:]
         for o in overrides {
             let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
@@ -40,7 +45,9 @@ extension ExperimentSpec {
             var path = kv[0].split(separator: ".").map(String.init)
             if path.count == 1, SweepDimension.named(path[0]) != nil { path = ["sweep", path[0]] }
             if path.count == 1, SweepDimension.closedLoopNamed(path[0]) != nil { path = ["closed_loop", path[0]] }
-            if path.count == 1, !topKeys.contains(path[0]) { path = try shortKeyPath(path[0], file: file, override: o) }
+            if path.count == 1, !topKeys.contains(path[0]), !sections.contains(where: { $0.key == path[0] }) {
+                path = try shortKeyPath(path[0], file: file, override: o)
+            }
             let closedLoopList =
                 path.count == 2 && path[0] == "closed_loop"
                 && (SweepDimension.closedLoopNamed(path[1]) != nil || path[1] == "seeds" || path[1] == "recordings")
@@ -50,7 +57,21 @@ extension ExperimentSpec {
             top = setting(top, path[...], value)
         }
         let resolved = text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + "# overrides: " + overrides.joined(separator: " ") + "\n"
-        return try parse(tree: top, text: resolved, file: file, limits: limits)
+        return try parse(tree: top, text: resolved, file: file, limits: limits, sections: sections)
+    }
+
+    /// Parses and validates a YAML spec with the spec sections of `kinds`.
+    public static func load(
+        _ path: String, limits: SpecLimits = .standard, kinds: [any ExperimentKind] = ExperimentKinds.standard
+    ) throws(SpecError) -> ExperimentSpec {
+        try load(path, limits: limits, sections: kinds.compactMap(\.specSection))
+    }
+
+    /// Parses and validates YAML spec text with the spec sections of `kinds`.
+    public static func parse(
+        _ text: String, file: String, limits: SpecLimits = .standard, kinds: [any ExperimentKind] = ExperimentKinds.standard
+    ) throws(SpecError) -> ExperimentSpec {
+        try parse(text, file: file, limits: limits, sections: kinds.compactMap(\.specSection))
     }
 
     /// Keys of the spec's sections an override may name alone, as (section, key): the closed
@@ -134,7 +155,7 @@ extension ExperimentSpec {
             y += "proximity_options: {" + parts.joined(separator: ", ") + "}\n"
         }
         if !gyroFilters.isEmpty { y += "gyro_filters: \(list(gyroFilters))\n" }
-        if let pdr { y += "pdr: \(pdr)\n" }
+        for key in kindSections.keys.sorted() { y += "\(key): \(kindSections[key]!)\n" }  // JSON: YAML's flow syntax
         if !ape.isEmpty {
             y += "ape:\n" + ape.map { "  - {reference: \(q($0[0])), estimate: \(q($0[1])), align: \(q($0[2]))}\n" }.joined()
         }

@@ -18,7 +18,17 @@ public struct WalkDetectionKind: ExperimentKind {
     public var name: String { "pdr" }
     public var csvFile: String { "pdr-steps.csv" }
     public var parameterColumns: [String] { ["walk"] }
-    public func isAsked(by spec: ExperimentSpec) -> Bool { spec.pdr != nil }
+    public func isAsked(by spec: ExperimentSpec) -> Bool { Self.choice(spec) != nil }
+    /// `pdr: standard` (the sweep of docs/pdr.md) or `pdr: default` (the detectors chosen on WeAllWalk).
+    public var specSection: KindSpecSection? {
+        KindSpecSection(
+            key: "pdr", summary: "expected standard (the sweep of docs/pdr.md) or default (the detectors chosen on WeAllWalk)", as: String.self
+        ) { v in
+            guard ["standard", "default"].contains(v) else { throw SpecSectionProblem("'\(v)' is neither standard nor default") }
+        }
+    }
+    /// The spec's `pdr:` value, nil when it has none.
+    static func choice(_ spec: ExperimentSpec) -> String? { spec.kindSection("pdr", as: String.self) }
     /// A comparison of detectors on fixed walks, not a performance to gate.
     public var gatedCSV: String? { nil }
 
@@ -34,13 +44,13 @@ public struct WalkDetectionKind: ExperimentKind {
 
     /// The detectors a spec asks for.
     public static func detectors(_ spec: ExperimentSpec) -> (steps: [StepDetector], turns: [TurnDetector]) {
-        spec.pdr == "default"
+        choice(spec) == "default"
             ? ([StepDetector.chosenOnWeAllWalk], [TurnDetector.chosenOnWeAllWalk]) : (StepDetectorSweep.standard(), TurnDetectorSweep.standard())
     }
 
     /// One unit per input, keyed by its checksum and the detectors' descriptions.
     public func units(of plan: ExperimentPlan) -> [WorkUnit] {
-        guard let pdr = plan.spec.pdr else { return [] }  // the engine plans every kind: none unless asked
+        guard let pdr = Self.choice(plan.spec) else { return [] }  // the engine plans every kind: none unless asked
         let (steps, turns) = Self.detectors(plan.spec)
         let grid = (steps.map(\.description) + turns.map(\.description)).joined(separator: "\n")
         return perInputUnits(kind: name, plan: plan, configurations: [pdr], routes: false, keyParts: { [$0, grid] }) {

@@ -47,6 +47,40 @@ struct IMUDurationKind: ExperimentKind {
 }
 // end
 
+// doc: a configured kind
+/// The sessions whose IMU stream lasts at least the spec's `long_imu: {at_least: SECONDS}`: the
+/// kind owns that section (read when the spec is read, refused there when it is not a number of
+/// seconds ≥ 0), and is asked only when the spec has it.
+struct LongIMUKind: ExperimentKind {
+    struct Options: Decodable {
+        var at_least: Double
+    }
+    var name: String { "long_imu" }
+    var gatedCSV: String? { nil }
+    var specSection: KindSpecSection? {
+        KindSpecSection(key: "long_imu", summary: "expected {at_least: SECONDS}", as: Options.self) { o in
+            guard o.at_least >= 0 else { throw SpecSectionProblem("at_least is \(formatNumber(o.at_least)) s, expected 0 or more") }
+        }
+    }
+
+    func plan(_ plan: ExperimentPlan) -> PlannedKind {
+        guard let options = plan.spec.kindSection("long_imu", as: Options.self) else { return .notAsked(name) }
+        let units = plan.inputs.names.enumerated().map { i, file in
+            WorkUnit(
+                key: workUnitKey(kind: name, [plan.checksums[file] ?? ""]), index: i, input: file, route: "-",
+                session: fileName(of: file), configuration: "-", parameters: [], title: "\(file) [long imu]")
+        }
+        return PlannedKind(
+            name: name, isAsked: true, units: units, parameterColumns: [], run: { try IMUDurationKind().run($0, plan: plan) },
+            section: { results, _ in
+                let long = outcomeTable(results, parameterColumns: []).rows.filter { $0.value >= options.at_least }
+                let lines = long.map { "- \($0.session): \(formatNumber($0.value)) s\n" }.joined()
+                return ReportSection(markdown: "\n## IMU streams of at least \(formatNumber(options.at_least)) s\n\n" + lines, files: [])
+            })
+    }
+}
+// end
+
 // doc: registration
 /// Runs `spec` with the IMU duration section beside the standard kinds, then merges it (a sharded
 /// run's shards and its merge are given the same list).

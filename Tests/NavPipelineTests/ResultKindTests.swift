@@ -99,6 +99,46 @@ final class RunCounter: Sendable {
         #expect(durations.rows.count == 4 && durations.rows.allSatisfy { $0.value > 1 && $0.unit == "s" })
     }
 
+    /// A configured kind is one type and one list entry (`LongIMUKind`, in this test target): its
+    /// spec section is read only with it in the list, refused in one line when it is not what the
+    /// kind expects, and read back when it plans; nothing of NavPipeline names it.
+    @Test func aConfiguredKindOwnsItsSpecSection() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let kinds = ExperimentKinds.standard + [LongIMUKind()]
+        func yaml(_ section: String) -> String {
+            "name: long\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)/out\n" + section
+        }
+        #expect(
+            throws: SpecError(
+                file: "s.yaml", key: "long_imu", problem: "unknown key; valid: " + (ExperimentSpec.topKeys + ["pdr"]).joined(separator: ", "))
+        ) {
+            _ = try ExperimentSpec.parse(yaml("long_imu: {at_least: 2}\n"), file: "s.yaml")
+        }
+        #expect(throws: SpecError(file: "s.yaml", key: "long_imu", problem: "at_least is -1 s, expected 0 or more")) {
+            _ = try ExperimentSpec.parse(yaml("long_imu: {at_least: -1}\n"), file: "s.yaml", kinds: kinds)
+        }
+        #expect(throws: SpecError(file: "s.yaml", key: "long_imu", problem: "missing key at_least; expected {at_least: SECONDS}")) {
+            _ = try ExperimentSpec.parse(yaml("long_imu: {atleast: 2}\n"), file: "s.yaml", kinds: kinds)
+        }
+        let s = try ExperimentSpec.parse(yaml("long_imu: {at_least: 30}\n"), file: "s.yaml", kinds: kinds)
+        let run = try runExperiment(s, workers: 2, command: "test", kinds: kinds)
+        #expect(run.failures.isEmpty, "\(run.failures)")
+        #expect(run.counts[kind: "long_imu"].computed == 4)
+        // The listed sessions are those whose IMU lasts at least 30 s, read here from the traces.
+        var expected: [String] = []
+        for file in expandGlobs(s.inputs).sorted() {
+            let t = try #require(try readTrace(at: file).imu?.timestamps)
+            if let a = t.first, let b = t.last, b - a >= 30 { expected.append("- \(fileName(of: file)): \(formatNumber(b - a)) s") }
+        }
+        let summary = try read(dir + "/out", "summary.md")
+        let listed = summary.split(separator: "\n").map(String.init).filter { $0.hasPrefix("- ") && $0.hasSuffix(" s") }
+        #expect(summary.contains("## IMU streams of at least 30 s") && listed == expected && !expected.isEmpty, "\(listed) vs \(expected)")
+        // Without the section the kind is not asked: no units, no section.
+        let none = try runExperiment(try ExperimentSpec.parse(yaml(""), file: "s.yaml", kinds: kinds), workers: 2, command: "test", kinds: kinds)
+        let after = try read(dir + "/out", "summary.md")
+        #expect(none.counts.byKind["long_imu"] == nil && !after.contains("## IMU streams"))
+    }
+
     /// The stored value is what the report shows (a merge reads, never recomputes): a value
     /// planted in a shard with a valid checksum appears in the merged `calibration.csv`; an edited
     /// row (checksum mismatch) is computed again on the next run.
@@ -197,7 +237,7 @@ final class RunCounter: Sendable {
             contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ResultKindExample.swift").path,
             encoding: .utf8)
         let blocks = doc.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 2)
+        #expect(blocks.count == 3)
         for b in blocks { #expect(example.contains(b), "a docs/result-kinds.md example is not in ResultKindExample.swift:\n\(b)") }
     }
 
