@@ -115,7 +115,7 @@ let package = Package(
         ),
         .target(
             name: "NavImport",
-            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavRosbag", .product(name: "Yams", package: "Yams")]
+            dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavRosbag", "NavStatistics", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "NavReport", dependencies: ["NavCore", "NavIO", "NavGeometry", "NavMetrics", "NavSignal", "NavSim", "NavStatistics", "NavGuidance", "NavSynth"]),
         .target(

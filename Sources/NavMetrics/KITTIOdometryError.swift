@@ -1,5 +1,6 @@
 import NavCore
 import NavGeometry
+import NavStatistics
 
 /// The segment lengths of the KITTI odometry benchmark, metres.
 public let kittiSegmentLengths: [Double] = [100, 200, 300, 400, 500, 600, 700, 800]
@@ -112,7 +113,7 @@ public func kittiOdometryError(
             "the reference path is \(d.last ?? 0) m long, shorter than every KITTI segment length (\(lengths.map { "\(Int($0))" }.joined(separator: ", ")) m)"
         )
     }
-    func mean(_ xs: [Double]) -> Double { xs.reduce(0, +) / Double(xs.count) }
+    let mean = Statistics.mean  // the segments of a length are never empty
     let perLength = lengths.compactMap { length -> KITTILengthError? in
         let s = segments.filter { $0.length == length }
         guard !s.isEmpty else { return nil }

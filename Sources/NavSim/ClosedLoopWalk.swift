@@ -666,7 +666,7 @@ public struct ClosedLoopAggregate: Sendable, Equatable, Codable {
 
     public init(_ o: [WalkOutcome]) {
         let n = Double(o.count)
-        func mean(_ xs: [Double]) -> Double { xs.isEmpty ? .nan : xs.reduce(0, +) / Double(xs.count) }
+        let mean = Statistics.mean
         /// The t interval; one walker's error is its own interval (no spread to estimate).
         func ci(_ xs: [Double]) -> [Double] {
             guard xs.count > 1 else { let m = mean(xs); return [m, m] }

@@ -160,19 +160,19 @@ public func fitWalker(_ walks: [LoggedWalk], base: NavigatorProfile, sixSectorWo
     mean("reaction_time", "s", reactions, "spoken directions", "direction to turn onset, less half a sample interval")
     if reactions.count >= 2 {
         sd(
-            "reaction_time_std", "s", standardDeviation(reactions), dof: Double(reactions.count - 1), n: reactions.count,
+            "reaction_time_std", "s", Statistics.standardDeviation(reactions), dof: Double(reactions.count - 1), n: reactions.count,
             counts: "spoken directions", less: dt * dt / 12, method: "SD of the reaction times less the onset's rounding to samples")
     }
     mean("over_rotation_slight", "deg", slight, "slight turns", "executed − commanded turn, commanded 22.5–60°")
     if slight.count >= 2 {
         sd(
-            "over_rotation_slight_std", "deg", standardDeviation(slight), dof: Double(slight.count - 1), n: slight.count,
+            "over_rotation_slight_std", "deg", Statistics.standardDeviation(slight), dof: Double(slight.count - 1), n: slight.count,
             counts: "slight turns", method: "SD of executed − commanded, commanded 22.5–60°")
     }
     mean("over_rotation_ample", "deg", ample, "ample turns", "executed − commanded turn, commanded 60–150°")
     if ample.count >= 2 {
         sd(
-            "over_rotation_ample_std", "deg", standardDeviation(ample), dof: Double(ample.count - 1), n: ample.count,
+            "over_rotation_ample_std", "deg", Statistics.standardDeviation(ample), dof: Double(ample.count - 1), n: ample.count,
             counts: "ample turns", method: "SD of executed − commanded, commanded 60–150°")
     }
     mean("turn_rate", "deg/s", rates, "turns", "median rotation speed of a turn in place")
@@ -195,7 +195,7 @@ public func fitWalker(_ walks: [LoggedWalk], base: NavigatorProfile, sixSectorWo
             // Var(walk mean) = τ² + σ²/steps of the walk: the walker-to-walker part τ.
             let sampling = stepErrors.map { pooled * pooled / Double($0.count) }.reduce(0, +) / Double(stepErrors.count)
             sd(
-                "step_bias_std", "deg", standardDeviation(biases), dof: Double(biases.count - 1), n: biases.count, counts: "walks",
+                "step_bias_std", "deg", Statistics.standardDeviation(biases), dof: Double(biases.count - 1), n: biases.count, counts: "walks",
                 less: sampling, method: "SD of the walks' mean step errors less their sampling part")
         }
     }
@@ -223,12 +223,6 @@ public func fitWalker(_ walks: [LoggedWalk], base: NavigatorProfile, sixSectorWo
 private func median(_ xs: [Double]) -> Double {
     var s = xs
     return Statistics.quantilesBySelection(&s, [0.5])[0]
-}
-
-private func standardDeviation(_ xs: [Double]) -> Double {
-    guard xs.count >= 2 else { return .nan }
-    let m = xs.reduce(0, +) / Double(xs.count)
-    return (xs.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(xs.count - 1)).squareRoot()
 }
 
 /// The heading of a pose in the ARKit convention of the walker (`ClosedLoopWalker.yaw`): the

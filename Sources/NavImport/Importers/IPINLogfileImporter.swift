@@ -3,6 +3,7 @@ import NavCore
 import NavGeometry
 import NavIO
 import NavMetrics
+import NavStatistics
 
 /// How `importIPINLogfile` places the reference points (`POSI`) in the venue frame.
 public struct IPINImportOptions: Sendable, Equatable {
@@ -294,7 +295,7 @@ private struct IPINLog {
 /// A sensor's sample times on the app clock: SensorTimestamp − median(SensorTimestamp −
 /// AppTimestamp) of the rows. Throws when they are not strictly increasing (naming the line).
 private func sensorTimes(_ rows: [(line: Int, app: Double, sensor: Double)], type: String, path: String) throws(TraceError) -> [Double] {
-    let offset = median(rows.map { $0.sensor - $0.app })
+    let offset = Statistics.median(rows.map { $0.sensor - $0.app })
     let times = rows.map { $0.sensor - offset }
     try checkIncreasing(times, type: type, lines: rows.map(\.line), path: path)
     return times
@@ -308,11 +309,6 @@ private func checkIncreasing(_ t: [Double], type: String, lines: [Int]?, path: S
             "time \(num(t[i])) s is \(t[i] == t[i - 1] ? "the previous row's" : "before the previous row's (\(num(t[i - 1])) s)"); expected \(strictly ? "increasing" : "non-decreasing") times"
         )
     }
-}
-
-private func median(_ v: [Double]) -> Double {
-    let s = v.sorted()
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
 /// a + u·(b − a).
