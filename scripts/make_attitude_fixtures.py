@@ -4,8 +4,10 @@ computed independently of navbench with scipy.spatial.transform.Rotation:
 
 - Tests/NavMetricsTests/Fixtures/attitude/attitude_reference.json: seeded random orientations
   R_est,i and R_ref,i = W · R_est,i · B (· noise), stored as quaternions (x, y, z, w) (navbench's
-  and scipy's storage order), with the true W and B and, per case, the expected estimates, error
-  angles (degrees) and statistics (rmse, mean, median, std, min, max, sse, n).
+  and scipy's storage order), with the true W and B and, per case, the expected estimates and
+  the statistics of the error angles in degrees (rmse, mean, median, std, min, max, sse, n; none
+  for noise-free cases, whose errors are rounding noise). Inputs keep every bit; estimates and
+  statistics are rounded to 11 decimals (`rounded`: their last bits depend on the LAPACK kernel).
 - Tests/NavReportTests/Fixtures/attitude/: trace format v1 files written with h5py (a phone's
   `imu/attitude` and a motion-capture `groundtruth` of a rigid body with other axes, 100 Hz, the
   ground-truth clock 0.25 s ahead), the expected result in attitude_session.json, and hostile
