@@ -5,7 +5,7 @@ PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
 
-.PHONY: deps-browser page-check mcap-check weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
+.PHONY: deps-browser page-check mcap-check weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor fixtures-attitude bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
 deps:
 	@scripts/install-deps.sh
@@ -204,6 +204,10 @@ fixtures-ipin: deps-python-fixtures
 ## fixtures-kaggle-indoor: the Indoor Location & Navigation scorer's seeded files and numpy's scores (committed).
 fixtures-kaggle-indoor: deps-python-fixtures
 	$(PYTHON) scripts/make_kaggle_indoor_fixtures.py
+
+## fixtures-attitude: the orientation-error references of navbench attitude (scipy Rotation) and their h5py traces (committed).
+fixtures-attitude: deps-python
+	$(PYTHON) scripts/make_attitude_fixtures.py
 
 ## fixtures-protocol: regenerate the KITTI devkit and TUM evaluate_rpe golden fixtures (committed).
 fixtures-protocol: deps-python-rosbag

@@ -50,11 +50,13 @@ for f in "$C"/h5/*.h5 "$C/h5/fifo" "$C/findings"/*.h5; do
     job proximity "$f"
     job import hdf5-mapped "$f" --mapping "$C/mapping/hdf5_ok.yaml" --out O/m.h5
     job rpe "$f" "$f" --delta 9223372036854775807
+    job attitude "$f" "$f" --align full --body-rotation estimate
 done
 for f in "$C"/h5/ext_*.h5; do job --allow-external-links inspect "$f"; job --allow-external-links validate "$f"; done
 for f in "$C"/h5/id_*_rec.h5; do job import hdf5-mapped "$f" --mapping "$C/mapping/hdf5_ok.yaml" --out O/m.h5; job survey "$(dirname "$f")" --out O/survey; break; done
 for f in "$C"/tum/* "$C"/euroc/* "$C"/kitti/*.kitti; do
     job ape "$f" "$f"
+    job attitude "$f" "$f" --align yaw
     job rpe "$f" "$C/tum/ok.tum" --delta 1
     job simplify "$f"
     job import tum "$f" --out O/t.h5

@@ -48,7 +48,8 @@ struct ValueChecker {
     /// Reports the first problem found (non-finite before range before quaternion norm).
     func finish(object: String, fail: (TraceError.Kind, String?, String) -> Void) {
         if let (row, value) = firstNonFinite {
-            fail(.badValue, object, "row \(row): value \(value) is not finite (\(nonFinite) non-finite values)")
+            let expected = spec.role == .quaternion ? "; expected finite unit quaternions (x, y, z, w)" : ""
+            fail(.badValue, object, "row \(row): value \(value) is not finite (\(nonFinite) non-finite values)\(expected)")
             return
         }
         if let (row, value) = firstOutOfRange, let r = spec.range {

@@ -80,6 +80,8 @@ public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible
     case metric(MetricError)
     case route(RouteError)
     case pairing(String)
+    /// Two orientation streams that cannot be aligned (`navbench attitude`).
+    case orientation(reference: String, estimate: String, OrientationAlignmentError)
 
     public var description: String {
         switch self {
@@ -89,6 +91,7 @@ public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible
         case let .metric(e): return e.description
         case let .route(e): return e.description
         case let .pairing(s): return s
+        case let .orientation(r, e, error): return "\(r), \(e): \(error.description)"
         }
     }
 }

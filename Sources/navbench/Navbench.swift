@@ -14,7 +14,8 @@ struct Navbench: ParsableCommand {
         version: NavbenchVersion.current,
         subcommands: [
             Inspect.self, Validate.self, Synth.self, Survey.self, Filter.self, PSD.self, Plot.self, ADev.self,
-            APECommand.self, RPECommand.self, SimplifyCommand.self, Guide.self, View.self, Simulate.self, Calibrate.self, Proximity.self, Run.self,
+            APECommand.self, RPECommand.self, AttitudeCommand.self, SimplifyCommand.self, Guide.self, View.self, Simulate.self, Calibrate.self,
+            Proximity.self, Run.self,
             Merge.self,
             Status.self, Compare.self,
             ExportNotebook.self, Import.self, Export.self, ResCommand.self, DriftCommand.self, ScoreCommand.self,
