@@ -351,7 +351,8 @@ private struct PooledRows {
             if e.item.regressed { e.item.improved = false }
             if !mean.isNaN || !nan.isNaN {
                 e.item.reason +=
-                    "; Holm over \(family) tests: " + (worse ? "worse beyond tolerance" : lost ? "significantly more rows turned NaN" : "not significant")
+                    "; Holm over \(family) tests: "
+                    + (worse ? "worse beyond tolerance" : lost ? "significantly more rows turned NaN" : "not significant")
             }
             if !(e.item.n == 0 && mean.isNaN && nan.isNaN) { out.append(e.item) }
         }

@@ -30,7 +30,8 @@ import FoundationXML
         #expect(g.rowRegressions.map(\.session) == ["nav3", "nav3"] && g.rowRegressions.allSatisfy { $0.seed == "1" })
         #expect(g.rowImprovements.count == 4)
         let runs = gateRunsText(g) { $0 }
-        #expect(runs.hasPrefix("worse in 2 runs: nav3 [cfg0, seed 1]: 0 → 1; nav3 [cfg1, seed 1]: 0 → 1. better in 4 runs: nav1 [cfg0, seed 1]: 1 → 0"))
+        #expect(
+            runs.hasPrefix("worse in 2 runs: nav3 [cfg0, seed 1]: 0 → 1; nav3 [cfg1, seed 1]: 0 → 1. better in 4 runs: nav1 [cfg0, seed 1]: 1 → 0"))
         let md = gateMarkdown(r, baselineName: "b", currentName: "c")
         #expect(md.contains("**1 regressed**") && md.contains("1 of the regressions **mixed**"))
         #expect(md.contains("| **mixed** | R1 | false_arrivals | 3 | 0.666667 | 0.333333 |"))
@@ -44,8 +45,10 @@ import FoundationXML
     @Test func rowRuleRegressionNamesRunsAndBoundsTheList() {
         let one = noiseAwareGate(baseline: Self.table([0, 0, 0, 0, 0, 0]), current: Self.table([0, 0, 1, 0, 0, 0]))
         #expect(one.gated[0].label == .worse && gateRunsText(one.gated[0]) { $0 } == "worse in 1 run: nav2 [cfg0, seed 1]: 0 → 1")
-        let b = MetricsTable(parameterColumns: ["seed"], rows: (0..<4).flatMap { Self.table([0, 0, 0, 0, 0, 0], sessions: ["a\($0)", "b\($0)", "c\($0)"]).rows })
-        let c = MetricsTable(parameterColumns: ["seed"], rows: (0..<4).flatMap { Self.table([1, 1, 1, 1, 1, 1], sessions: ["a\($0)", "b\($0)", "c\($0)"]).rows })
+        let b = MetricsTable(
+            parameterColumns: ["seed"], rows: (0..<4).flatMap { Self.table([0, 0, 0, 0, 0, 0], sessions: ["a\($0)", "b\($0)", "c\($0)"]).rows })
+        let c = MetricsTable(
+            parameterColumns: ["seed"], rows: (0..<4).flatMap { Self.table([1, 1, 1, 1, 1, 1], sessions: ["a\($0)", "b\($0)", "c\($0)"]).rows })
         // 12 sessions are units enough to pair: the row rule needs fewer.
         let all = noiseAwareGate(baseline: b, current: c, minimumPairs: 20)
         let text = gateRunsText(all.gated[0]) { $0 }
