@@ -24,6 +24,8 @@ public struct MetricChange: Sendable, Equatable {
     public var current: Double?
     public var polarity: MetricPolarity
     public var regressed: Bool
+    /// The run's `seed` parameter, "" when its table has none.
+    public var seed = ""
 }
 
 public struct Comparison: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import NavIO
 
 /// XML (and HTML) text escaped for element content and attribute values (& < > " ', the line and
 /// paragraph separators U+2028/U+2029 as character references, and control characters other than
@@ -24,7 +25,9 @@ public func xmlEscaped(_ s: String) -> String {
 /// JUnit XML of the gate, in the shape GitHub/GitLab/Jenkins test reporters read
 /// (`testsuites > testsuite > testcase > failure`, counts in the `tests`, `failures`, `errors`
 /// and `skipped` attributes): one testcase per gated (route, metric), classname `navbench.compare.<route>`,
-/// a `failure` element for each regression with baseline, current, difference and CI. Deterministic
+/// a `failure` element for each regression with baseline, current, difference, CI and the runs
+/// beyond tolerance (`gateRunsText`), and a `system-out` `verdict: LABEL` line for the labels
+/// worse, mixed and better (JUnit has no "better" status; failures stay regressions). Deterministic
 /// (no timestamps, `time="0"`). With `closedLoop`, one testcase per closed-loop cell × gated
 /// metric follows (classname `navbench.compare.closed-loop.<route>`, name `<cell> · <metric>`),
 /// failing where it regressed; `failures` is `gateRegressionCount`.
@@ -36,18 +39,23 @@ public func gateJUnitXML(_ r: GateResult, closedLoop: ClosedLoopGate? = nil, sui
     for g in r.gated {
         let classname = g.kind.isEmpty ? "navbench.compare.\(g.route)" : "navbench.compare.\(g.kind).\(g.route)"
         x += "    <testcase classname=\"\(xmlEscaped(classname))\" name=\"\(xmlEscaped(g.metric))\" time=\"0\""
-        guard g.regressed else { x += "/>\n"; continue }
+        // Runs named as in messages (control bytes escaped, long names cut), then XML-escaped.
+        let runs = gateRunsText(g) { escapedForMessage($0, limit: 300) }
+        guard g.regressed else {
+            guard g.label == .better else { x += "/>\n"; continue }
+            let out = "verdict: better\n\(g.reason)\n" + (runs.isEmpty ? "" : runs + "\n")
+            x += ">\n      <system-out>\(xmlEscaped(out))</system-out>\n    </testcase>\n"
+            continue
+        }
         x += ">\n"
         let unit = g.unit.isEmpty ? "" : " \(g.unit)"
+        let how = g.label == .mixed ? "mixed (runs worse, the mean better)" : "worse"
         let message =
-            "\(g.kind.isEmpty ? "" : g.kind + " ")\(g.metric) on \(g.route) worse: baseline \(gateNumber(g.baselineMean)), current \(gateNumber(g.currentMean)), "
+            "\(g.kind.isEmpty ? "" : g.kind + " ")\(g.metric) on \(g.route) \(how): baseline \(gateNumber(g.baselineMean)), current \(gateNumber(g.currentMean)), "
             + "difference \(gateNumber(g.meanDifference))\(unit), 95% CI [\(gateNumber(g.ciLow)), \(gateNumber(g.ciHigh))], n=\(g.n)"
-        var body = message + "\n" + g.reason + "\n"
-        for ch in g.rowRegressions.prefix(50) {
-            body += "\(ch.session) [\(ch.configuration)]: \(gateNumber(ch.baseline)) -> \(ch.current.map(gateNumber) ?? "missing")\n"
-        }
-        if g.rowRegressions.count > 50 { body += "… \(g.rowRegressions.count - 50) more rows\n" }
+        let body = message + "\n" + g.reason + "\n" + (runs.isEmpty ? "" : runs + "\n")
         x += "      <failure type=\"regression\" message=\"\(xmlEscaped(message))\">\(xmlEscaped(body))</failure>\n"
+        x += "      <system-out>verdict: \(g.label.rawValue)</system-out>\n"
         x += "    </testcase>\n"
     }
     for c in closedLoop?.checks ?? [] {

@@ -210,7 +210,9 @@ struct Compare: ParsableCommand {
             when worse with a Holm-adjusted one-sided p below their share of alpha = 0.05 (Fisher's exact test, Welch's t); the
             closed loop and the pooled rows split alpha, so a rerun with other seeds fails at most 5 % of the time. A row missing
             from CURRENT or a value turned NaN is a regression. Default tolerances per unit: docs/ci.md.
-            Exit status: 0 no regression, 1 regression, 2 an input cannot be read.
+            The table labels a moved metric worse, mixed (runs worse beyond tolerance while the mean improved: still a
+            regression), better (a clear improvement) or ok, and names the runs the per-row rule saw move (docs/ci.md, "Labels").
+            Exit status: 0 no regression, 1 regression (worse or mixed), 2 an input cannot be read.
             """)
 
     @Argument(help: "Baseline run folder or metrics.csv.") var baseline: String
