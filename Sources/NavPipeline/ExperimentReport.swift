@@ -73,32 +73,47 @@ func writeExperimentReport(
         for line in findings where evidence[line] == nil { evidence[line] = heading }
     }
     try writeReportPage(
-        plan, pieces: pieces, files: sections.flatMap { $0.files + $0.written },
+        plan, pieces: pieces, files: sections.flatMap(\.files), written: sections.flatMap(\.written),
         caveats: reportCaveats(plan, failures: (plan.failures + failures + sectionFailures).count), evidence: evidence, out: out)
     traceMemory(plan, "report: page")
     try writeManifest(plan, failures: failures + sectionFailures, command: command, inputs: inputs, facts: facts, out: out)
     return out
 }
 
-/// `report.html` (`MarkdownReportToHTML`): the summary, then each route page, the figures inlined.
+/// `report.html` (`MarkdownReportToHTML`): the summary, then each route page, the figures inlined:
+/// `files` from memory, `written` (what the sections streamed into the folder during this report)
+/// read back one at a time as the page meets them, so memory stays flat in routes.
 private func writeReportPage(
-    _ plan: ExperimentPlan, pieces: [String], files: [(name: String, contents: String)], caveats: [String], evidence: [String: String],
-    out: ExperimentOutputs
+    _ plan: ExperimentPlan, pieces: [String], files: [(name: String, contents: String)], written: [String], caveats: [String],
+    evidence: [String: String], out: ExperimentOutputs
 ) throws {
-    var figures: [String: String] = [:]
-    for file in files where file.name.hasSuffix(".svg") { figures[file.name] = file.contents }
-    let pages = files.map(\.name).filter { $0.hasPrefix("routes/") && $0.hasSuffix(".md") }.sorted()
+    let inMemory = Dictionary(files.map { ($0.name, $0.contents) }, uniquingKeysWith: { a, _ in a })
+    let streamed = Set(written)
+    func contents(_ name: String) -> String? {
+        inMemory[name] ?? (streamed.contains(name) ? reportFileWrittenNow((out.folder as NSString).appendingPathComponent(name)) : nil)
+    }
+    let pages = (files.map(\.name) + written).filter { $0.hasPrefix("routes/") && $0.hasSuffix(".md") }.sorted()
     let page = try AtomicTextWriter(path: out.page)
-    var html = MarkdownReportToHTML(figures: figures, caveats: caveats, pages: pages, evidence: evidence)
+    var html = MarkdownReportToHTML(figures: { $0.hasSuffix(".svg") ? contents($0) : nil }, caveats: caveats, pages: pages, evidence: evidence)
     page.write(MarkdownReportToHTML.opening(title: "Experiment \(plan.spec.name) — navbench report"))
     for piece in pieces { page.write(html.feed(piece)) }
-    let byName = Dictionary(files.map { ($0.name, $0.contents) }, uniquingKeysWith: { a, _ in a })
     for name in pages {
         page.write(html.startPage(name))
-        page.write(html.feed(byName[name] ?? ""))
+        page.write(html.feed(contents(name) ?? ""))
     }
     page.write(html.finish())
     try page.commit()
+}
+
+/// A file this report wrote into its folder moments ago, read back for the page: only a regular
+/// file (never a link) of at most 64 MiB, as UTF-8 text; nil otherwise (the page then says the
+/// figure is not in it).
+private func reportFileWrittenNow(_ path: String) -> String? {
+    guard nonRegularFileKind(path) == nil, let a = try? FileManager.default.attributesOfItem(atPath: path),
+        a[.type] as? FileAttributeType == .typeRegular, let size = (a[.size] as? NSNumber)?.intValue, size <= 64 << 20,
+        let data = FileManager.default.contents(atPath: path)
+    else { return nil }
+    return String(data: data, encoding: .utf8)
 }
 
 /// The text of the first `## ` heading of a section's Markdown (its first pieces), or nil.

@@ -61,12 +61,12 @@ extension ExperimentSpec {
 /// the box plots of the key metrics (atomically), the statistics the summary prints (the pooled
 /// table and the main effects) and the routes' sections of the summary, rendered as each route's
 /// table is done (with its `plots`), so memory is flat in the number of routes. Resampling results
-/// come from `memo` when an earlier report of the folder computed them. `files`: the route pages
-/// and box plots written (file name, contents), for the report page.
+/// come from `memo` when an earlier report of the folder computed them. `files`: the names of the
+/// route pages and box plots written, for the report page.
 func writeStatistics(
     _ plan: ExperimentPlan, table: MetricsTable, plots: [String: [String]], out: ExperimentOutputs, progress: ProgressHandler? = nil,
     memo: (any ResamplingMemo)? = nil
-) throws -> (statistics: ExperimentStatistics, routeSections: [String], files: [(name: String, contents: String)]) {
+) throws -> (statistics: ExperimentStatistics, routeSections: [String], files: [String]) {
     let cellsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("cells.csv"))
     let comparisonsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
     cellsFile.write(ExperimentStatistics.cellsHeader)
@@ -78,7 +78,7 @@ func writeStatistics(
             + "(`routes/<route>.md`; LaTeX: `routes/<route>.tex`; rows: `routes/<route>.csv`):\n\n"
     ]
     var routeError: Error?
-    var files: [(name: String, contents: String)] = []
+    var files: [String] = []
     var statistics = ExperimentStatistics(
         table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics,
         cellSink: { cellsFile.write(ExperimentStatistics.csvLine($0)) },
@@ -94,7 +94,7 @@ func writeStatistics(
                     try writeTextAtomically(section, to: (out.folder as NSString).appendingPathComponent(name + ".md"))
                     try writeTextAtomically(latex, to: (out.folder as NSString).appendingPathComponent(name + ".tex"))
                 } catch { routeError = routeError ?? error }
-                files.append((name + ".md", section))
+                files.append(name + ".md")
                 routeSections.append("- [\(markdownInline(r))](\(name).md)\n")
             }
         }, progress: progress, memo: memo)
@@ -107,7 +107,7 @@ func writeStatistics(
     for (file, svg) in statistics.boxPlots(table) {
         try writeTextAtomically(svg, to: (out.folder as NSString).appendingPathComponent("plots/" + file))
         statistics.plots.append("plots/" + file)
-        files.append(("plots/" + file, svg))
+        files.append("plots/" + file)
     }
     return (statistics, routeSections, files)
 }

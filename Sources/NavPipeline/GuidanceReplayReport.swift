@@ -40,7 +40,7 @@ extension GuidanceReplayKind {
         // drawn and released before the next, so memory is flat in the number of routes.
         let routePlots = try writeRouteFiles(
             plan, sample: sample, store: store, table: table, routes: routes, out: out, progress: context.progress)
-        let plots = routePlots.mapValues { $0.map(\.name) }
+        let plots = routePlots
         let trendPlots = try writeToleranceTrends(plan, table: table, routes: routes, out: out)
         traceMemory(plan, "report: route files and plots")
         let (statistics, routeSections, statisticsFiles) = try writeStatistics(
@@ -118,13 +118,14 @@ let metricsReadBlock = 2048
 /// CDF per configuration, drawn from the `PlotSample`'s runs of that route with the paths the store
 /// keeps of them (`ReplayPlotPaths`; a run stored without them, by a navbench before them or
 /// for paths over the artifact limit, is run again), released before the next route. Returns
-/// the plots (file name, SVG) by route for the summary and the report page.
+/// the plots' file names by route for the summary and the report page (which reads them back one
+/// at a time: no SVG is held past its route).
 ///
 /// - Complexity: memory O(sample runs of one route + rows), time O(rows + sample runs).
 private func writeRouteFiles(
     _ plan: ExperimentPlan, sample: PlotSample, store: ResultsStore, table: MetricsTable, routes: [String],
     out: ExperimentOutputs, progress: ProgressHandler?
-) throws -> [String: [(name: String, contents: String)]] {
+) throws -> [String: [String]] {
     let folder = out.folder
     @Sendable func path(_ p: String) -> String { (folder as NSString).appendingPathComponent(p) }
     let firstConfig = plan.jobs.first?.configuration.label
@@ -174,7 +175,7 @@ private func writeRouteFiles(
             title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
             series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
         try writeTextAtomically(cdf.svg, to: path(cdfFile))
-        return [(pathsFile, paths.svg), (cdfFile, cdf.svg)]
+        return [pathsFile, cdfFile]
     }
     return Dictionary(zip(routes, files), uniquingKeysWith: { a, _ in a })
 }
@@ -201,9 +202,9 @@ private func storedPlotRuns(_ plan: ExperimentPlan, chosen: [Int], store: Result
 /// `plots/<metric>-vs-tolerance.svg` when the sweep has several RDP tolerances; returns them (file name, SVG).
 private func writeToleranceTrends(
     _ plan: ExperimentPlan, table: MetricsTable, routes: [String], out: ExperimentOutputs
-) throws -> [(name: String, contents: String)] {
+) throws -> [String] {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
-    var written: [(name: String, contents: String)] = []
+    var written: [String] = []
     if plan.spec.sweep.rdpTolerance.count > 1 {
         // One pass: sums by (metric, route, tolerance) of the two plotted metrics, in dense arrays
         // (memory O(routes × tolerances), not a dictionary entry per metric and route).
@@ -237,7 +238,7 @@ private func writeToleranceTrends(
                 series: series)
             let file = "plots/\(safeFileComponent(metric))-vs-tolerance.svg"
             try writeTextAtomically(plot.svg, to: path(file))
-            written.append((file, plot.svg))
+            written.append(file)
         }
     }
     return written

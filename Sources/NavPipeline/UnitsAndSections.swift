@@ -67,9 +67,10 @@ public struct ReportSection: Sendable {
     /// (file name inside the report folder, contents), written atomically in this order (a
     /// section that streams its files writes them itself and lists none).
     public var files: [(name: String, contents: String)]
-    /// Figures and pages the section wrote itself (streamed) that `report.html` shows: (file name
-    /// inside the report folder, contents). Never written again.
-    public var written: [(name: String, contents: String)] = []
+    /// Figures and pages the section wrote itself (streamed) that `report.html` shows: file names
+    /// inside the report folder, read back one at a time when the page inlines them (so no section
+    /// holds every route's figures). Never written again.
+    public var written: [String] = []
     /// Its answers for the summary's Findings section, one line each (none: the section has no verdict).
     public var findings: [String]
     /// Lines for the report's failure list (a venue floor plan that could not be read, so its

@@ -19,7 +19,7 @@ import Foundation
 public struct MarkdownReportToHTML {
     /// Tables with more rows than this start collapsed.
     public static let openTableRows = 12
-    private let figures: [String: String]
+    private let figures: (String) -> String?
     private let caveats: [String]
     private let evidence: [String: String]
     private var pages: Set<String>
@@ -34,16 +34,22 @@ public struct MarkdownReportToHTML {
     private var tables = 0
 
     /// - Parameters:
-    ///   - figures: SVG text by report-relative path (`plots/x.svg`), inlined where the Markdown shows them.
+    ///   - figures: SVG text by report-relative path (`plots/x.svg`), inlined where the Markdown shows
+    ///     them (asked for when a figure is met: a caller may read it from disk then).
     ///   - caveats: Markdown lines of the "Read this first" box.
     ///   - pages: report-relative paths of the Markdown pages that will follow (`startPage`).
     ///   - evidence: a list item's Markdown → the heading of the section that holds its evidence; the
     ///     item gets a link to it (the Findings' lines, before their sections).
-    public init(figures: [String: String], caveats: [String], pages: [String] = [], evidence: [String: String] = [:]) {
+    public init(figures: @escaping (String) -> String?, caveats: [String], pages: [String] = [], evidence: [String: String] = [:]) {
         self.figures = figures
         self.caveats = caveats
         self.pages = Set(pages)
         self.evidence = evidence
+    }
+
+    /// The converter with figures given in memory, by report-relative path.
+    public init(figures: [String: String], caveats: [String], pages: [String] = [], evidence: [String: String] = [:]) {
+        self.init(figures: { figures[$0] }, caveats: caveats, pages: pages, evidence: evidence)
     }
 
     /// The page's opening: the document head with its inline style.
@@ -200,7 +206,7 @@ public struct MarkdownReportToHTML {
         let alt = String(line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound])
         let target = String(line[close.upperBound..<line.index(before: line.endIndex)])
         let path = resolved(target)
-        let svg = path.flatMap { figures[$0] }
+        let svg = path.flatMap { figures($0) }
         var name = plainText(alt)
         if name.isEmpty || name == target || name == path {
             let title = svg.flatMap { Self.title(ofSVG: $0) }
