@@ -117,6 +117,19 @@ public struct PlannedKind: Sendable {
             })
     }
 
+    /// A kind asked when `asked`, whose units (listed only then) each run alone and whose section is
+    /// a function of its units' stored outcomes: calibration, proximity, gyroscope filters, APE,
+    /// walker uncertainty, step and turn detection.
+    public static func perUnit(
+        _ name: String, asked: Bool, units: () -> [WorkUnit], parameterColumns: [String],
+        accepts: @escaping @Sendable (UnitOutcome, WorkUnit) -> Bool = { _, _ in true },
+        run: @escaping @Sendable (WorkUnit) throws -> UnitOutcome, section: @escaping @Sendable (KindResults) -> ReportSection
+    ) -> PlannedKind {
+        PlannedKind(
+            name: name, isAsked: asked, units: asked ? units() : [], parameterColumns: parameterColumns, accepts: accepts, run: run,
+            section: { results, _ in section(results) })
+    }
+
     /// A kind the plan does not ask for: no units, no section.
     public static func notAsked(_ name: String) -> PlannedKind {
         PlannedKind(

@@ -30,13 +30,11 @@ public struct GyroFilterKind: ExperimentKind {
     public var gatedCSV: String? { csvFile }
 
     public func plan(_ plan: ExperimentPlan) -> PlannedKind {
-        let asked = isAsked(by: plan.spec)
-        return PlannedKind(
-            name: name, isAsked: asked, units: asked ? units(of: plan) : [], parameterColumns: parameterColumns,
-            accepts: { self.accepts($0, of: $1) },
+        .perUnit(
+            name, asked: isAsked(by: plan.spec), units: { units(of: plan) }, parameterColumns: parameterColumns, accepts: { accepts($0, of: $1) },
             run: {
-                try self.run($0, plan: plan)
-            }, section: { results, _ in self.section(results, plan: plan) })
+                try run($0, plan: plan)
+            }, section: { section($0, plan: plan) })
     }
 
     /// Every input × filter, inputs in name order. The key of an `exec:` filter covers its

@@ -18,12 +18,11 @@ public struct HeadingCalibrationKind: ExperimentKind {
     public var gatedCSV: String? { csvFile }
 
     public func plan(_ plan: ExperimentPlan) -> PlannedKind {
-        let asked = isAsked(by: plan.spec)
-        return PlannedKind(
-            name: name, isAsked: asked, units: asked ? units(of: plan) : [], parameterColumns: parameterColumns,
+        .perUnit(
+            name, asked: isAsked(by: plan.spec), units: { units(of: plan) }, parameterColumns: parameterColumns,
             run: {
-                try self.run($0, plan: plan)
-            }, section: { results, _ in self.section(results, plan: plan) })
+                try run($0, plan: plan)
+            }, section: { section($0, plan: plan) })
     }
 
     /// Every input × estimator, inputs in name order.

@@ -33,13 +33,11 @@ public struct WalkDetectionKind: ExperimentKind {
     public var gatedCSV: String? { nil }
 
     public func plan(_ plan: ExperimentPlan) -> PlannedKind {
-        let asked = isAsked(by: plan.spec)
-        return PlannedKind(
-            name: name, isAsked: asked, units: asked ? units(of: plan) : [], parameterColumns: parameterColumns,
-            accepts: { self.accepts($0, of: $1) },
+        .perUnit(
+            name, asked: isAsked(by: plan.spec), units: { units(of: plan) }, parameterColumns: parameterColumns, accepts: { accepts($0, of: $1) },
             run: {
-                try self.run($0, plan: plan)
-            }, section: { results, _ in self.section(results, plan: plan) })
+                try run($0, plan: plan)
+            }, section: { section($0, plan: plan) })
     }
 
     /// The detectors a spec asks for.

@@ -26,12 +26,11 @@ public struct WalkerUncertaintyKind: ExperimentKind {
     public var gatedCSV: String? { nil }
 
     public func plan(_ plan: ExperimentPlan) -> PlannedKind {
-        let asked = isAsked(by: plan.spec)
-        return PlannedKind(
-            name: name, isAsked: asked, units: asked ? units(of: plan) : [], parameterColumns: parameterColumns,
+        .perUnit(
+            name, asked: isAsked(by: plan.spec), units: { units(of: plan) }, parameterColumns: parameterColumns,
             run: {
-                try self.run($0, plan: plan)
-            }, section: { results, _ in self.section(results, plan: plan) })
+                try run($0, plan: plan)
+            }, section: { section($0, plan: plan) })
     }
 
     /// Recording (name order) × walls × sampled walker × configuration.
