@@ -81,7 +81,7 @@ public struct KindSpecSection: Sendable {
         else { throw SpecError(file: file, key: key, problem: "expected plain YAML values (\(summary))") }
         do { try read(json) } catch let e as DecodingError {
             throw SpecError(file: file, key: key, problem: "\(decodingProblem(e)); \(summary)")
-        } catch { throw SpecError(file: file, key: key, problem: "\(error)") }
+        } catch { throw SpecError(file: file, key: key, problem: "\(error); \(summary)") }
         return String(decoding: json, as: UTF8.self)
     }
 }

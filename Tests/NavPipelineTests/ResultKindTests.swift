@@ -114,7 +114,7 @@ final class RunCounter: Sendable {
         ) {
             _ = try ExperimentSpec.parse(yaml("long_imu: {at_least: 2}\n"), file: "s.yaml")
         }
-        #expect(throws: SpecError(file: "s.yaml", key: "long_imu", problem: "at_least is -1 s, expected 0 or more")) {
+        #expect(throws: SpecError(file: "s.yaml", key: "long_imu", problem: "at_least is -1 s, expected 0 or more; expected {at_least: SECONDS}")) {
             _ = try ExperimentSpec.parse(yaml("long_imu: {at_least: -1}\n"), file: "s.yaml", kinds: kinds)
         }
         #expect(throws: SpecError(file: "s.yaml", key: "long_imu", problem: "missing key at_least; expected {at_least: SECONDS}")) {
