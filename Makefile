@@ -4,8 +4,13 @@ SWIFT ?= swift
 PYTHON ?= .venv/bin/python
 export PYTHON
 SEED ?= 20261122
+# One optimised, testable build (.build/release) serves swift test, every check, the demo and the benchmarks,
+# so CI compiles navbench once (docs/ci.md). `make print-build-flags` prints them for scripts.
+BUILD_FLAGS = -c release -Xswiftc -enable-testing
+NAVBENCH = .build/release/navbench
+export BUILD_FLAGS
 
-.PHONY: deps-browser page-check mcap-check weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor fixtures-attitude bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
+.PHONY: print-build-flags deps-browser page-check mcap-check weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor fixtures-attitude bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
 deps:
 	@scripts/install-deps.sh
@@ -22,10 +27,13 @@ deps-python-fixtures:
 	@scripts/install-deps.sh --python scripts/requirements-fixtures.txt
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(BUILD_FLAGS)
 
-release: deps
-	$(SWIFT) build -c release
+## release: the same build as `make build` (one build for tests, checks, demo and benchmarks).
+release: build
+
+print-build-flags:
+	@echo $(BUILD_FLAGS)
 
 ## demo: build, validate the bundled Datasets/, run the default experiment (Reports/default/) and the real-data one (Reports/real/,
 ## with step and turn detection on the bundled WeAllWalk walks).
@@ -48,9 +56,9 @@ test: deps-python
 	@$(TIMED) layers $(MAKE) --no-print-directory layers
 	@$(TIMED) format $(MAKE) --no-print-directory format-check
 	@$(TIMED) fixtures env PYTHON=$(PYTHON) scripts/check_fixtures.sh
-	@$(TIMED) "swift build" $(SWIFT) build
-	@$(TIMED) "swift test" $(SWIFT) test
-	@$(TIMED) portable env PYTHON=$(PYTHON) scripts/check_portable.sh .build/debug/navbench
+	@$(TIMED) "swift build" $(SWIFT) build $(BUILD_FLAGS) --build-tests
+	@$(TIMED) "swift test" $(SWIFT) test $(BUILD_FLAGS) --skip-build
+	@$(TIMED) portable env PYTHON=$(PYTHON) scripts/check_portable.sh $(NAVBENCH)
 	@$(TIMED) "library example" scripts/check_library_example.sh
 	@$(TIMED) gate $(MAKE) --no-print-directory gate
 	@$(TIMED) "configuration collapse" $(PYTHON) scripts/check_configuration_collapse.py .build/gate/metrics.csv Datasets/venue
@@ -61,7 +69,7 @@ test: deps-python
 	@$(TIMED) plugins $(MAKE) --no-print-directory plugins-check
 	@$(TIMED) slurm scripts/check_slurm_shards.sh
 	@$(TIMED) kill-check $(MAKE) --no-print-directory kill-check
-	@$(TIMED) fuzz env FUZZ_QUICK=1 scripts/fuzz-corpus.sh .build/debug/navbench
+	@$(TIMED) fuzz env FUZZ_QUICK=1 scripts/fuzz-corpus.sh $(NAVBENCH)
 	@$(TIMED) h5py $(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
 	@$(TIMED) "mcap check" $(MAKE) --no-print-directory mcap-check
 
@@ -69,16 +77,16 @@ test: deps-python
 ## (imu, annotations), read back by the official MCAP reader (PyPI mcap, scripts/requirements-rosbag.txt) with CRCs
 ## validated: every value equals h5py's, reruns write the same bytes, a negative time is one line. About 2 s.
 mcap-check: deps-python-rosbag
-	$(PYTHON) scripts/check_mcap_export.py .build/debug/navbench Datasets/R1-corridor_nav1.h5 Datasets/real/weallwalk/T1_ID2_1L_WC.h5
+	$(PYTHON) scripts/check_mcap_export.py $(NAVBENCH) Datasets/R1-corridor_nav1.h5 Datasets/real/weallwalk/T1_ID2_1L_WC.h5
 
 ## page-check: open the gate's report.html and a `navbench view` page in headless Chromium (no network, keyboard,
 ## axe-core: no serious or critical violation); screenshots in .build/page-check/ (CI artifacts, never compared).
 ## Needs `make gate` first.
 page-check: deps-browser
 	mkdir -p .build/page-check
-	.build/debug/navbench view Datasets/venue/B1-offices_recording.h5 Datasets/venue/B1-offices_nav1.h5 --out .build/page-check/view.html
-	.build/debug/navbench plot Datasets/R1-corridor_nav1.h5 Datasets/R1-corridor_nav2.h5 --kind trajectory --out .build/page-check/trajectory.html > /dev/null
-	.build/debug/navbench plot Datasets/R1-corridor_nav1.h5 --kind psd --stream imu/accelerometer --out .build/page-check/psd.png > /dev/null
+	$(NAVBENCH) view Datasets/venue/B1-offices_recording.h5 Datasets/venue/B1-offices_nav1.h5 --out .build/page-check/view.html
+	$(NAVBENCH) plot Datasets/R1-corridor_nav1.h5 Datasets/R1-corridor_nav2.h5 --kind trajectory --out .build/page-check/trajectory.html > /dev/null
+	$(NAVBENCH) plot Datasets/R1-corridor_nav1.h5 --kind psd --stream imu/accelerometer --out .build/page-check/psd.png > /dev/null
 	$(PYTHON) -c "import sys; sys.exit(open('.build/page-check/psd.png','rb').read(8) != b'\x89PNG\r\n\x1a\n')"
 	$(PYTHON) scripts/check_report_page.py --screenshots .build/page-check --view .build/page-check/view.html \
 		--figure .build/page-check/trajectory.html .build/gate/report.html
@@ -100,8 +108,8 @@ format:
 ## gate: run the default experiment and fail if a metric got worse than Reports/baseline.
 gate: build
 	rm -rf .build/gate
-	.build/debug/navbench run Experiments/default.yaml --out .build/gate --quiet
-	.build/debug/navbench compare Reports/baseline .build/gate --spec Experiments/default.yaml --markdown .build/gate/compare.md --junit .build/gate/junit.xml > /dev/null
+	$(NAVBENCH) run Experiments/default.yaml --out .build/gate --quiet
+	$(NAVBENCH) compare Reports/baseline .build/gate --spec Experiments/default.yaml --markdown .build/gate/compare.md --junit .build/gate/junit.xml > /dev/null
 	@echo "gate: no metric of the default experiment regressed against Reports/baseline"
 
 ## kill-check: kill -9 a 180-run sweep at five points, resume, compare with an uninterrupted run (docs/experiments.md).
@@ -118,14 +126,14 @@ measure-scaling: release
 
 ## baseline: accept the current default experiment as the regression baseline (commit Reports/baseline).
 baseline: build
-	.build/debug/navbench run Experiments/default.yaml --out Reports/baseline --quiet
+	$(NAVBENCH) run Experiments/default.yaml --out Reports/baseline --quiet
 	rm -rf Reports/baseline/.cache Reports/baseline/results*.sqlite* Reports/baseline/report.html  # the page: 1.3 MB a regeneration, not gated
 
 ## plugins-check: the example plugins (examples/plugins, numpy from .venv) in a sweep beside the built-ins
 ## (Experiments/plugins.yaml), checked against closed forms and the drift against ARKit (scripts/check_plugins.py).
 plugins-check: build deps-python
 	rm -rf .build/plugins
-	.build/debug/navbench run Experiments/plugins.yaml --out .build/plugins --quiet
+	$(NAVBENCH) run Experiments/plugins.yaml --out .build/plugins --quiet
 	$(PYTHON) scripts/check_plugins.py .build/plugins/metrics.csv
 
 ## notebook-check: export the notebook and execute it with jupyter (installs nbformat, nbconvert, pandas, matplotlib).
@@ -239,4 +247,4 @@ clean:
 ## fuzz-corpus: every command on the full hostile-input corpus (Tests/Fuzz/make_corpus.py, about 1,500 runs,
 ## ~8 min on 2 cores) under ulimit -v and a timeout; fails on a crash, hang, escape or changed input.
 fuzz-corpus: build
-	scripts/fuzz-corpus.sh .build/debug/navbench
+	scripts/fuzz-corpus.sh $(NAVBENCH)

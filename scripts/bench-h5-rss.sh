@@ -19,7 +19,7 @@ read -r -a NAVS <<< "${NAVBENCH_BENCH:-.build/release/navbench-bench}"
 ROUNDS=${ROUNDS:-5}
 [ -x "$PY" ] && "$PY" -c 'import h5py' 2>/dev/null || scripts/install-deps.sh --python scripts/requirements-fixtures.txt
 for f in imu.h5 imu_gzip.h5; do [ -f "$DATA/$f" ] || { echo "missing $DATA/$f (make_workload.py)" >&2; exit 1; }; done
-for n in "${NAVS[@]}"; do [ -x "$n" ] || { echo "missing $n (swift build -c release --product navbench-bench)" >&2; exit 1; }; done
+for n in "${NAVS[@]}"; do [ -x "$n" ] || { echo "missing $n (make build)" >&2; exit 1; }; done
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 READ='import h5py, sys
 for _ in range(int(sys.argv[2])):

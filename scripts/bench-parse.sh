@@ -16,7 +16,7 @@ PY=${PYTHON:-.venv/bin/python}
 for f in groundtruth.tum estimate.tum; do
     [ -f "$DATA/$f" ] || { echo "bench-parse: $DATA/$f not found (set PEERS_DATA to the peer-bench workload folder)" >&2; exit 66; }
 done
-[ -n "${SKIP_BUILD:-}" ] || swift build -c release --product navbench-bench >&2
+[ -n "${SKIP_BUILD:-}" ] || make -s build >&2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 echo "load average before: $(cat /proc/loadavg)"

@@ -12,7 +12,7 @@ PY=${PYTHON:-.venv/bin/python}
 REPEATS=${REPEATS:-5}
 scripts/install-deps.sh --python scripts/requirements-fixtures.txt
 [ -f "$DATA/manifest.json" ] || "$PY" "$PEER/make_workload.py" "$DATA"
-[ -x .build/release/navbench ] || swift build -c release
+[ -x .build/release/navbench ] || make -s build
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 echo "peers: bench_peers.py --only evo,rdp (about 3 minutes)..." >&2
 "$PY" "$PEER/bench_peers.py" --data "$DATA" --only evo,rdp --out "$out/peer.json" --evo-ref "$out/evo_ref.json" >"$out/peer.log"

@@ -6,7 +6,7 @@ clear improvement (route 1), a mixed route (route 2: the mean better, two runs w
 regression (route 3), that the Markdown labels, the JUnit failures and `verdict:` lines and the
 exit status agree (docs/ci.md, "Labels"). Prints one line; exit 1 on a problem.
 
-Usage: .venv/bin/python scripts/check_junit.py [NAVBENCH] (default .build/debug/navbench); needs
+Usage: .venv/bin/python scripts/check_junit.py [NAVBENCH] (default .build/release/navbench); needs
 Reports/baseline and a run in .build/gate (make gate).
 """
 import csv
@@ -19,7 +19,7 @@ import tempfile
 from junitparser import JUnitXml
 from lxml import etree
 
-navbench = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/navbench"
+navbench = sys.argv[1] if len(sys.argv) > 1 else ".build/release/navbench"
 schema = etree.XMLSchema(etree.parse(os.path.join(os.path.dirname(__file__), "junit.xsd")))
 
 

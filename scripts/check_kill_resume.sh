@@ -5,10 +5,10 @@
 #   scripts/check_kill_resume.sh            # 6 synthetic venues × 10 configurations = 540 runs
 #   SEEDS=56 scripts/check_kill_resume.sh   # 5,040 runs (the issue-16 check)
 #
-# Needs .build/debug/navbench (make build) and the sqlite3 command-line tool.
+# Needs .build/release/navbench (make build) and the sqlite3 command-line tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NAVBENCH=${NAVBENCH:-.build/debug/navbench}
+NAVBENCH=${NAVBENCH:-.build/release/navbench}
 SEEDS=${SEEDS:-6}
 JOBS=${JOBS:-2}
 POINTS=${POINTS:-"10 25 45 65 85"}   # kill when this percentage of the runs is in the store

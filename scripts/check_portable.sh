@@ -6,9 +6,9 @@
 # within rtol 1e-9 / atol 1e-12 value by value otherwise (scripts/compare_numeric.py --hdf5).
 # docs/reproducibility.md lists which outputs hold bit for bit across CPUs and which numerically.
 #
-#   scripts/check_portable.sh [NAVBENCH]     (default .build/debug/navbench; make test runs it)
+#   scripts/check_portable.sh [NAVBENCH]     (default .build/release/navbench; make test runs it)
 set -eu
-NAVBENCH=${1:-.build/debug/navbench}
+NAVBENCH=${1:-.build/release/navbench}
 PY=${PYTHON:-.venv/bin/python}
 NO_SIMD=glibc.cpu.hwcaps=-AVX2,-FMA,-AVX512F
 T=$(mktemp -d)

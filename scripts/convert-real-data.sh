@@ -5,14 +5,14 @@
 #
 #   scripts/convert-real-data.sh [SOURCE_DIR] [OUT_DIR]     (defaults ../shared/real-data, Datasets/real)
 #
-# Uses the debug build (swift build); set NAVBENCH=path/to/navbench to use another binary.
+# Uses the project's build (make build: .build/release/navbench); set NAVBENCH=path/to/navbench to use another binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SRC=${1:-../shared/real-data}
 OUT=${2:-Datasets/real}
 if [[ -z "${NAVBENCH:-}" ]]; then
-    swift build --product navbench >/dev/null
-    NAVBENCH="$(swift build --show-bin-path)/navbench"
+    make -s build >/dev/null
+    NAVBENCH=.build/release/navbench
 fi
 [[ -d "$SRC" ]] || { echo "convert-real-data: no source folder $SRC" >&2; exit 1; }
 NAVBENCH="$(cd "$(dirname "$NAVBENCH")" && pwd)/$(basename "$NAVBENCH")"

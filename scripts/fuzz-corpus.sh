@@ -6,7 +6,7 @@
 # FUZZ_JOBS (parallel runs, default 2), PYTHON (with h5py; default .venv/bin/python).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-NAVBENCH=$(realpath "${1:-.build/debug/navbench}")
+NAVBENCH=$(realpath "${1:-.build/release/navbench}")
 WORK=${2:-.build/fuzz}
 TIMEOUT=${FUZZ_TIMEOUT:-20}
 MEMORY_KB=${FUZZ_MEMORY_KB:-4000000}

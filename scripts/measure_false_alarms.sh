@@ -5,7 +5,7 @@
 # (seed 1). Every run the gate fails is a false alarm: nothing changed but the random draws.
 #
 #   scripts/measure_false_alarms.sh                 # seeds 2…21
-#   SEEDS="2 3" NAVBENCH=.build/debug/navbench scripts/measure_false_alarms.sh
+#   SEEDS="2 3" NAVBENCH=.build/release/navbench scripts/measure_false_alarms.sh
 #
 # Needs a build of navbench (release by default). Prints one tab-separated line per seed: seed,
 # compare's exit status, its headline; then the count of failing runs.

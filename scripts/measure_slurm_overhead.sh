@@ -33,7 +33,7 @@ t0=$(date +%s.%N)
 "$BIN" run "$SPEC" --slurm --runs-per-task "$R" --cpus-per-task 1 --max-configurations 100000 | tee "$BASE/submit.txt"
 while [ -n "$(squeue -h 2>/dev/null)" ]; do sleep 1; done
 t1=$(date +%s.%N)
-[ -f "$BASE/slurm-out/summary.md" ] || { echo "FAIL: no merged report"; tail -5 "$BASE"/slurm-out/slurm/*.out; exit 1; }
+[ -f "$BASE/slurm-out/summary.md" ] || { echo "FAIL: no merged report"; tail -n 5 "$BASE"/slurm-out/slurm/*.out; exit 1; }
 echo "slurm: $(echo "$t1 - $t0" | bc) s from submission to the merged report"
 for f in "$BASE"/slurm-out/slurm/*.out; do
   printf '%s\t%s s\n' "$(basename "$f")" "$(( $(stat -c %Y "$f") - $(stat -c %W "$f" 2>/dev/null || stat -c %Y "$f") ))"

@@ -28,9 +28,7 @@ import Testing
     func navbenchWith(_ arguments: [String], environment variable: String) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let exe = [repoRoot + "/.build/debug/navbench", repoRoot + "/.build/release/navbench"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }!
+        let exe = try navbenchExecutable()
         p.arguments = [variable, exe] + arguments
         p.currentDirectoryURL = URL(fileURLWithPath: repoRoot)
         let out = Pipe(), err = Pipe()
