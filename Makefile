@@ -9,6 +9,8 @@ SEED ?= 20261122
 BUILD_FLAGS = -c release -Xswiftc -enable-testing
 NAVBENCH = .build/release/navbench
 export BUILD_FLAGS
+# BUILD_DONE=1 (scripts/test-steps.sh, after its build): the check targets skip their `build` prerequisite.
+BUILT = $(if $(BUILD_DONE),,build)
 
 .PHONY: print-build-flags deps-browser page-check mcap-check weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor fixtures-attitude bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
@@ -51,27 +53,9 @@ demo: release deps-python
 ## depends on navbench (docs/library.md), the regression gate on the default experiment with the
 ## configuration-collapse and doc-figure checks on its report, its report.html in headless Chromium, JUnit, notebook, plugins, Slurm,
 ## kill/resume, fuzz, h5py and MCAP (official reader) checks. Each step prints its wall time ("time: STEP: N s").
-TIMED = scripts/timed.sh
-test: deps-python
-	@$(TIMED) layers $(MAKE) --no-print-directory layers
-	@$(TIMED) format $(MAKE) --no-print-directory format-check
-	@$(TIMED) fixtures env PYTHON=$(PYTHON) scripts/check_fixtures.sh
-	@$(TIMED) "swift build" $(SWIFT) build $(BUILD_FLAGS) --build-tests
-	@$(TIMED) "swift test" $(SWIFT) test $(BUILD_FLAGS) --skip-build
-	@$(TIMED) portable env PYTHON=$(PYTHON) scripts/check_portable.sh $(NAVBENCH)
-	@$(TIMED) "library example" scripts/check_library_example.sh
-	@$(TIMED) gate $(MAKE) --no-print-directory gate
-	@$(TIMED) "configuration collapse" $(PYTHON) scripts/check_configuration_collapse.py .build/gate/metrics.csv Datasets/venue
-	@$(TIMED) "doc figures" $(PYTHON) scripts/check_doc_figures.py .build/gate docs/guidance.md
-	@$(TIMED) junit $(PYTHON) scripts/check_junit.py
-	@$(TIMED) "page check" $(MAKE) --no-print-directory page-check
-	@$(TIMED) notebook $(MAKE) --no-print-directory notebook-check
-	@$(TIMED) plugins $(MAKE) --no-print-directory plugins-check
-	@$(TIMED) slurm scripts/check_slurm_shards.sh
-	@$(TIMED) kill-check $(MAKE) --no-print-directory kill-check
-	@$(TIMED) fuzz env FUZZ_QUICK=1 scripts/fuzz-corpus.sh $(NAVBENCH)
-	@$(TIMED) h5py $(PYTHON) scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
-	@$(TIMED) "mcap check" $(MAKE) --no-print-directory mcap-check
+## The steps and what runs beside what: scripts/test-steps.sh.
+test:
+	@env SWIFT=$(SWIFT) PYTHON=$(PYTHON) NAVBENCH=$(NAVBENCH) scripts/test-steps.sh
 
 ## mcap-check: `navbench export mcap` on a synthetic trace (vio, groundtruth, imu, location) and a WeAllWalk walk
 ## (imu, annotations), read back by the official MCAP reader (PyPI mcap, scripts/requirements-rosbag.txt) with CRCs
@@ -106,14 +90,14 @@ format:
 	$(SWIFT) format format --in-place --recursive Sources Tests examples
 
 ## gate: run the default experiment and fail if a metric got worse than Reports/baseline.
-gate: build
+gate: $(BUILT)
 	rm -rf .build/gate
 	$(NAVBENCH) run Experiments/default.yaml --out .build/gate --quiet
 	$(NAVBENCH) compare Reports/baseline .build/gate --spec Experiments/default.yaml --markdown .build/gate/compare.md --junit .build/gate/junit.xml > /dev/null
 	@echo "gate: no metric of the default experiment regressed against Reports/baseline"
 
 ## kill-check: kill -9 a 180-run sweep at five points, resume, compare with an uninterrupted run (docs/experiments.md).
-kill-check: build
+kill-check: $(BUILT)
 	SEEDS=2 scripts/check_kill_resume.sh
 
 ## kill-check-5k: the same on a 5,040-run sweep (release build; a few minutes).
@@ -131,13 +115,13 @@ baseline: build
 
 ## plugins-check: the example plugins (examples/plugins, numpy from .venv) in a sweep beside the built-ins
 ## (Experiments/plugins.yaml), checked against closed forms and the drift against ARKit (scripts/check_plugins.py).
-plugins-check: build deps-python
+plugins-check: $(BUILT) deps-python
 	rm -rf .build/plugins
 	$(NAVBENCH) run Experiments/plugins.yaml --out .build/plugins --quiet
 	$(PYTHON) scripts/check_plugins.py .build/plugins/metrics.csv
 
 ## notebook-check: export the notebook and execute it with jupyter (installs nbformat, nbconvert, pandas, matplotlib).
-notebook-check: build
+notebook-check: $(BUILT)
 	scripts/check_notebook.sh
 
 ## datasets: regenerate Datasets/ and Datasets/venue bit for bit (the commands the manifests name).

@@ -46,7 +46,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
@@ -70,6 +69,9 @@ let package = Package(
         .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"])]),
         .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // SHA-256 only: OpenSSL's libcrypto (Debian), not swift-crypto, whose 362 BoringSSL files took
+        // 62 s of a cold build on 2 cores for this one function (docs/architecture.md).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "NavCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")],
@@ -109,8 +111,7 @@ let package = Package(
         .target(
             name: "NavIO",
             dependencies: [
-                "NavCore", "CHDF5", "CZlib", "NavRosbag",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "NavCore", "CHDF5", "CZlib", "CLibCrypto", "NavRosbag",
             ]
         ),
         .target(

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs what navbench needs and is missing: Debian packages (HDF5, FFTW, bzip2, LZ4, libxml2 (FoundationXML reads WeAllWalk's XML),
+# Installs what navbench needs and is missing: Debian packages (HDF5, FFTW, OpenSSL's libcrypto (SHA-256), bzip2, LZ4, libxml2 (FoundationXML reads WeAllWalk's XML),
 # Zstandard, SQLite and its sqlite3 tool, pkg-config, python3-venv) and, with --python [REQUIREMENTS…], the pinned pip packages of
 # scripts/requirements.txt (or the files given) into the project venv .venv (VENV=… to move
 # it), never into the system Python. With --browser first, Debian's chromium (the page check drives it headless;
 # no browser is ever downloaded) and rsvg-convert (librsvg2-bin: `navbench plot --out *.png`) as well. Idempotent; quiet when everything is already there.
 set -euo pipefail
 need=()
-packages="libhdf5-dev libfftw3-dev zlib1g-dev libbz2-dev liblz4-dev libzstd-dev libsqlite3-dev sqlite3 pkg-config python3-venv libxml2"
+packages="libhdf5-dev libfftw3-dev zlib1g-dev libssl-dev libbz2-dev liblz4-dev libzstd-dev libsqlite3-dev sqlite3 pkg-config python3-venv libxml2"
 if [ "${1:-}" = "--browser" ]; then
   shift
   packages="$packages chromium fonts-dejavu-core librsvg2-bin"

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// SHA-256 of a file's bytes, lowercase hex; read in 1 MiB blocks.
@@ -6,23 +5,23 @@ public func sha256Hex(ofFile path: String) throws(TraceError) -> String {
     if FileManager.default.fileExists(atPath: path) { try requireRegularFile(path, expected: "a file to checksum") }
     guard let h = FileHandle(forReadingAtPath: path) else { throw TraceError(.notFound, file: path, "cannot open for reading") }
     defer { try? h.close() }
-    var hasher = SHA256()
+    var digest = SHA256Digest()
     while true {
         let chunk = h.readData(ofLength: 1 << 20)
         if chunk.isEmpty { break }
-        hasher.update(data: chunk)
+        digest.update(chunk)
     }
-    return lowercaseHex(hasher.finalize())
+    return lowercaseHex(digest.finalize())
 }
 
 /// SHA-256 of bytes, lowercase hex.
 public func sha256Hex(of data: Data) -> String {
-    lowercaseHex(SHA256.hash(data: data))
+    lowercaseHex(data.withUnsafeBytes { SHA256Digest.hash($0) })
 }
 
 /// SHA-256 of bytes in an array, lowercase hex (no copy into `Data`).
 public func sha256Hex(of bytes: [UInt8]) -> String {
-    lowercaseHex(SHA256.hash(data: bytes))
+    lowercaseHex(bytes.withUnsafeBytes { SHA256Digest.hash($0) })
 }
 
 /// Bytes as lowercase hex, two digits each (what `String(format: "%02x")` per byte gives,
