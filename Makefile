@@ -78,7 +78,7 @@ page-check: deps-browser
 ## layers: fail when a target imports a module Package.swift does not declare for it, declares one it
 ## never imports, or imports one the layer order forbids (docs/architecture.md).
 layers: deps-python
-	$(PYTHON) scripts/check_layers.py
+	$(PYTHON) scripts/check_layers.py $(if $(PACKAGE_JSON),--package-json $(PACKAGE_JSON))
 	$(PYTHON) scripts/check_file_loops.py
 
 ## format-check: fail when a Swift file differs from what `swift format` (the toolchain's, configured by

@@ -73,8 +73,14 @@ def imports_of(folder):
 
 
 def main():
-    package = json.loads(subprocess.run(["swift", "package", "dump-package"], check=True,
-                                        capture_output=True, text=True).stdout)
+    # --package-json FILE: `swift package dump-package`'s output saved before a build holds SwiftPM's
+    # lock (make test's layer check runs beside the build, scripts/test-steps.sh).
+    if len(sys.argv) == 3 and sys.argv[1] == "--package-json":
+        with open(sys.argv[2], encoding="utf-8") as f:
+            package = json.load(f)
+    else:
+        package = json.loads(subprocess.run(["swift", "package", "dump-package"], check=True,
+                                            capture_output=True, text=True).stdout)
     targets = {t["name"]: t for t in package["targets"]}
     problems = []
     for name, t in sorted(targets.items()):
