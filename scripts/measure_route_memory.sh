@@ -7,7 +7,7 @@
 #   scripts/measure_route_memory.sh                    # 20, 100, 400, 1000 routes × 10 configurations
 #   ROUTES_LIST="20 1000" CONFIGS=50 JOBS=2 scripts/measure_route_memory.sh
 #
-# Needs a release build (swift build -c release) and GNU time. Prints one tab-separated line per
+# Needs the release build (make build) and GNU time. Prints one tab-separated line per
 # size: routes, configurations, runs, wall s, peak RSS MiB, ratio to the first size's peak, load.
 set -euo pipefail
 cd "$(dirname "$0")/.."

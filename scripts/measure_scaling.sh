@@ -8,7 +8,7 @@
 #   SIZES="1000" JOBS_LIST="2" scripts/measure_scaling.sh
 #   SHARDS=8 SIZES=10000 scripts/measure_scaling.sh  # also: 8 shards, each shard's RSS, merge RSS
 #
-# Needs a release build (swift build -c release) and GNU time (/usr/bin/time -v). Prints one
+# Needs the release build (make build) and GNU time (/usr/bin/time -v). Prints one
 # tab-separated line per measurement, each with the 1-minute load average at its start (other
 # builds on a shared machine slow a run down; read the figures with it).
 set -euo pipefail
