@@ -15,6 +15,7 @@ navbench and its peer alternate, A B A B …, so the machine's drift hits both):
   report     navbench-bench experiment --routes 20 --configs 50: report share of the cold wall, goal < 10 %
   cached     navbench run of the 10,080-run scaling sweep, cached rerun: wall, goal < 5 s
   pdr        navbench steps on the 60 WeAllWalk phone files vs pandas + scipy butter/sosfiltfilt + find_peaks: ≥ 10×, same peaks
+  page       navbench run Experiments/default.yaml (cold, NAVBENCH_TRACE_MEMORY=1): report.html's share of the wall, goal < 10 %, page < 2 MB
 
 Writes .build/bench/summary.md and results.json and prints the table. ROUNDS (default 5) sets
 the alternating rounds of the whole-process pairs. Inputs: peer-bench's workload in peers-data/
@@ -268,6 +269,28 @@ def row_report(rows):
                  "check_ok": r["failures"] == 0, "load": f"{start}–{load()}"})
 
 
+def row_page(rows):
+    """report.html's share of a cold run of the default experiment: the clock of the trace's
+    'report: summary' line to its 'report: page' line (the page is written between them), over
+    the whole process's wall time."""
+    start = load()
+    shares, sizes = [], []
+    for _ in range(3):
+        with tempfile.TemporaryDirectory() as d:
+            t0 = time.perf_counter()
+            err = subprocess.run([NAV, "run", os.path.join(ROOT, "Experiments/default.yaml"), "--out", f"{d}/out", "--quiet"],
+                                 check=True, capture_output=True, text=True, cwd=ROOT,
+                                 env=dict(os.environ, NAVBENCH_TRACE_MEMORY="1")).stderr
+            wall = time.perf_counter() - t0
+            clock = {m.group(1): float(m.group(2)) for m in re.finditer(r"memory: report: (summary|page): .* clock ([0-9.]+) s", err)}
+            shares.append((clock["page"] - clock["summary"]) / wall)
+            sizes.append(os.path.getsize(f"{d}/out/report.html"))
+    rows.append({"name": "report.html of the default experiment (share of a cold run's wall)", "peer": "—", "rounds": 3,
+                 "navbench_value": spread([100 * s for s in shares]), "unit": "% of wall", "goal": "< 10 %, < 2 MB",
+                 "met": statistics.median(shares) < 0.10 and max(sizes) < 2_000_000,
+                 "check": f"page {max(sizes) / 1e6:.2f} MB", "check_ok": max(sizes) < 2_000_000, "load": f"{start}–{load()}"})
+
+
 def row_cached(rows):
     start = load()
     with tempfile.TemporaryDirectory() as d:
@@ -321,7 +344,7 @@ def main():
     rows = []
     steps = [("ape", row_ape), ("butter", lambda r: row_csv(r, "butter", "butter:order=4,cutoff=5,zero-phase", bench_csv.PEER_BUTTER, 0.1, None)),
              ("kalman", lambda r: row_csv(r, "kalman", "kalman-cv:q=0.5,r=0.0016", bench_csv.PEER_KALMAN, 0.02, 1)),
-             ("h5", row_h5), ("h5-rss", row_h5_rss), ("parse", row_parse), ("walker", row_walker), ("report", row_report), ("cached", row_cached), ("pdr", row_pdr)]
+             ("h5", row_h5), ("h5-rss", row_h5_rss), ("parse", row_parse), ("walker", row_walker), ("report", row_report), ("cached", row_cached), ("pdr", row_pdr), ("page", row_page)]
     only = set(os.environ.get("ONLY", "").split(",")) - {""}
     for name, step in steps:
         if only and name not in only:
