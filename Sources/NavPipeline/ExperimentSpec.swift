@@ -64,7 +64,7 @@ public struct KindSpecSection: Sendable {
 
     /// The section `key` decoded as `Section` and, when given, checked by `check` (which throws
     /// an error whose description is the problem).
-    public init<Section: Decodable>(
+    public init<Section: Decodable & Sendable>(
         key: String, summary: String, as: Section.Type, check: (@Sendable (Section) throws -> Void)? = nil
     ) {
         self.key = key; self.summary = summary
