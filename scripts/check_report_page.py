@@ -111,6 +111,19 @@ def check_page(browser, path, screenshots):
         problems.append("a figure without a drawn SVG or image")
     if any(not (i["alt"] or "").strip() for i in images):
         problems.append("a figure without a text alternative")
+    # Each figure's text alternative states its finding (issue 51): numbers, not a file path or the fallback.
+    vague = [
+        i["alt"]
+        for i in images
+        if (i["alt"] or "").strip()
+        and (
+            not re.search(r"\d", i["alt"])
+            or re.fullmatch(r"[\w./-]+\.svg", i["alt"].strip())
+            or "(its numbers are in the section's tables)" in i["alt"]
+        )
+    ]
+    if vague:
+        problems.append(f"{len(vague)} figure(s) whose text alternative states no finding, first '{vague[0][:120]}'")
     if page.evaluate("() => document.body.innerText.includes('figure not in this page')"):
         problems.append("a figure of the Markdown is missing from the page")
 

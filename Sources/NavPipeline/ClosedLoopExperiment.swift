@@ -124,14 +124,18 @@ func closedLoopSection(
             let r = simulateWalks(s, settings: cp.settings(c), seed: c.seed, runs: min(cl.samplePaths, cl.runs), samplePaths: cl.samplePaths)
             // The walls of the floors the route visits (lower floors drawn thicker).
             let routeFloors = Set(s.trueRoute.keypoints.map { s.floorPlan.floor(phoneAt: $0.position.y) })
+            let title = "\(route): \(c.walker), vio \(c.vioError), walls \(c.walls), \(configs[0].label)"
+            // The walkers drawn are the runs with a sample path (every run of this simulation).
+            let drawn = r.outcomes.prefix(r.samplePaths.count).map { (success: $0.success, endOfRouteError: $0.end_of_route_error) }
+            let alt = closedLoopFloorPlanFinding(title: title, keypoints: s.trueRoute.keypoints.count, walkers: Array(drawn))
             let svg = closedLoopSVG(
-                title: "\(route): \(c.walker), vio \(c.vioError), walls \(c.walls), \(configs[0].label)",
+                title: title,
                 walls: s.floorPlan.walls.filter { w in routeFloors.contains(w.floor) }.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
                 keypoints: s.trueRoute.keypoints.map(\.position),
-                paths: r.samplePaths.enumerated().map { (label: "walker \($0.offset)", points: $0.element) })
+                paths: r.samplePaths.enumerated().map { (label: "walker \($0.offset)", points: $0.element) }, description: alt)
             let name = "plots/\(safeFileComponent(route))-closed-loop.svg"
             svgs.append((name, svg))
-            md += "\n![](\(name))\n"
+            md += "\n" + ReportFigure(path: name, alt: alt).markdown + "\n"
         }
     }
     // Pooled over routes: each configuration's walkers of every route, then the paired comparisons.
@@ -167,7 +171,7 @@ func closedLoopSection(
         // Against each swept guidance dimension: pooled over routes and the other dimensions, with CIs.
         for plot in closedLoopDimensionPlots(cp, sweep: plan.spec.sweep, walkers: walkers) {
             svgs.append((plot.name, plot.svg))
-            md += "\n![](\(plot.name))\n"
+            md += "\n" + ReportFigure(path: plot.name, alt: plot.alt).markdown + "\n"
         }
     }
     if configsTotal > 0 {
@@ -313,13 +317,13 @@ func closedLoopFindings(_ effects: [ClosedLoopEffect], runs: Int, robustness: Fi
 /// level is a number, else its position, named in the axis label): the success rate of every
 /// walker at that level (pooled over routes and the other dimensions) with its Wilson 95 %
 /// interval, and the mean end-of-route error with its Student t 95 % interval (dashed: the
-/// interval's ends).
+/// interval's ends); each with its text alternative (`closedLoopLevelFinding`).
 func closedLoopDimensionPlots(
     _ cp: ClosedLoopPlan, sweep: Sweep, walkers: (ClosedLoopCell) -> ClosedLoopWalkers?
-) -> [(name: String, svg: String)] {
+) -> [(name: String, svg: String, alt: String)] {
     let simulated = cp.spec.simulatesRegistration
     let levels = closedLoopConfigurationLevels(sweep, simulatesRegistration: simulated)
-    var out: [(String, String)] = []
+    var out: [(String, String, String)] = []
     for d in closedLoopDimensions(simulatesRegistration: simulated) where sweep.values(of: d).count > 1 {
         let values = sweep.values(of: d)
         let numeric = values.compactMap(Double.init)
@@ -328,28 +332,68 @@ func closedLoopDimensionPlots(
             numeric.count == values.count
             ? d.label : d.label + " (" + values.enumerated().map { "\($0.offset) = \($0.element)" }.joined(separator: ", ") + ")"
         var success: [(Double, Double, Double)] = [], error: [(Double, Double, Double)] = []
+        var walkersAt: [Int] = [], errorsAt: [Int] = []
         for level in values {
             let mine = cp.cells.filter { levels[$0.configuration][d.column] == level }.compactMap(walkers)
             let n = mine.map(\.success.count).reduce(0, +), k = mine.map { $0.success.filter { $0 }.count }.reduce(0, +)
             let w = WilsonInterval(successes: k, trials: n)
             success.append((w.proportion, w.low, w.high))
-            let t = StudentTInterval(mine.flatMap(\.endOfRouteError).filter(\.isFinite))
+            let finite = mine.flatMap(\.endOfRouteError).filter(\.isFinite)
+            let t = StudentTInterval(finite)
             error.append((t.mean, t.low, t.high))
+            walkersAt.append(n)
+            errorsAt.append(finite.count)
         }
-        for (metric, unit, points) in [("success_rate", "fraction", success), ("end_of_route_error", "m", error)] {
+        for (metric, unit, points, counts) in [("success_rate", "fraction", success, walkersAt), ("end_of_route_error", "m", error, errorsAt)] {
             func series(_ label: String, _ y: (Double, Double, Double) -> Double, dashed: Bool) -> SVGPlot.Series {
                 SVGPlot.Series(label: label, points: zip(xs, points).map { (x: $0, y: y($1.0, $1.1, $1.2)) }, dashed: dashed, style: 0)
             }
-            let plot = SVGPlot(
+            var plot = SVGPlot(
                 title: "Closed loop: \(metric) vs \(d.label) (all routes, 95 % CI)", xLabel: axis, yLabel: "\(metric) (\(unit))",
                 series: [
                     series(metric, { m, _, _ in m }, dashed: false), series("95 % CI, low", { _, l, _ in l }, dashed: true),
                     series("95 % CI, high", { _, _, h in h }, dashed: true),
                 ])
-            out.append(("plots/closed-loop-\(metric)-vs-\(safeFileComponent(d.column)).svg", plot.svg))
+            let levelsDrawn = zip(values, zip(points, counts)).map { LevelEstimate(level: $0, value: $1.0.0, low: $1.0.1, high: $1.0.2, n: $1.1) }
+            let alt = closedLoopLevelFinding(measure: "\(metric) (\(unit))", dimension: d.label, levels: levelsDrawn)
+            plot.description = alt
+            out.append(("plots/closed-loop-\(metric)-vs-\(safeFileComponent(d.column)).svg", plot.svg, alt))
         }
     }
     return out
+}
+
+/// One level of a swept dimension as a closed-loop plot draws it: the estimate, its 95 % interval
+/// and the walkers it rests on.
+struct LevelEstimate {
+    var level: String
+    var value: Double
+    var low: Double
+    var high: Double
+    var n: Int
+}
+
+/// The finding of a closed-loop plot against a swept dimension (its text alternative): each
+/// level's estimate with its 95 % CI (at most `figureListLimit` levels, then "and N more"), the
+/// walkers per level, and the levels with the highest and the lowest estimate.
+///
+/// - Complexity: O(levels).
+func closedLoopLevelFinding(measure: String, dimension: String, levels: [LevelEstimate]) -> String {
+    let head = "Closed loop, \(markdownInline(measure)) vs \(markdownInline(dimension)), all routes"
+    let drawn = levels.map { l in
+        "\(markdownInline(l.level)): \(figureNumber(l.value))" + (l.low.isFinite ? " [\(figureNumber(l.low)), \(figureNumber(l.high))]" : "")
+    }
+    let ns = levels.map(\.n)
+    let walkers =
+        Set(ns).count == 1 ? "n = \(ns[0]) walkers per level" : "n = \(ns.map(String.init).joined(separator: ", ")) walkers"
+    let finite = levels.filter(\.value.isFinite)
+    guard let high = finite.max(by: { $0.value < $1.value }), let low = finite.min(by: { $0.value < $1.value }) else {
+        return head + ": no finite value."
+    }
+    let extremes =
+        high.value == low.value
+        ? "the same at every level" : "highest at \(markdownInline(high.level)), lowest at \(markdownInline(low.level))"
+    return head + ": " + cappedList(drawn, limit: figureListLimit) + " (95 % CIs, \(walkers)); " + extremes + "."
 }
 
 /// The walkers' parameters with their values and sources (issue 30, item 7): what the closed

@@ -64,7 +64,7 @@ extension ExperimentSpec {
 /// come from `memo` when an earlier report of the folder computed them. `files`: the names of the
 /// route pages and box plots written, for the report page.
 func writeStatistics(
-    _ plan: ExperimentPlan, table: MetricsTable, plots: [String: [String]], out: ExperimentOutputs, progress: ProgressHandler? = nil,
+    _ plan: ExperimentPlan, table: MetricsTable, plots: [String: [ReportFigure]], out: ExperimentOutputs, progress: ProgressHandler? = nil,
     memo: (any ResamplingMemo)? = nil
 ) throws -> (statistics: ExperimentStatistics, routeSections: [String], files: [String]) {
     let cellsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("cells.csv"))
@@ -87,7 +87,7 @@ func writeStatistics(
             for r in route.routes {
                 let name = "routes/\(safeFileComponent(r))"
                 let section =
-                    "[← summary](../summary.md)\n\n" + route.routeSectionMarkdown(r, plots: (plots[r] ?? []).map { "../" + $0 })
+                    "[← summary](../summary.md)\n\n" + route.routeSectionMarkdown(r, plots: (plots[r] ?? []).map { $0.linked(from: "../") })
                 var tables = MarkdownTablesToLaTeX()
                 let latex = MarkdownTablesToLaTeX.header(source: name + ".md") + tables.feed(section) + tables.finish()
                 do {
@@ -104,9 +104,9 @@ func writeStatistics(
     try cellsFile.commit()
     try comparisonsFile.commit()
     traceMemory(plan, "report: statistics computed")
-    for (file, svg) in statistics.boxPlots(table) {
+    for (file, svg, alt) in statistics.boxPlots(table) {
         try writeTextAtomically(svg, to: (out.folder as NSString).appendingPathComponent("plots/" + file))
-        statistics.plots.append("plots/" + file)
+        statistics.plots.append(ReportFigure(path: "plots/" + file, alt: alt))
         files.append("plots/" + file)
     }
     return (statistics, routeSections, files)
@@ -114,10 +114,10 @@ func writeStatistics(
 
 /// One CDF series per distinct configuration: configurations whose values are identical share a
 /// series labelled "first (+k identical)"; each keeps the style of its position in `labels`, so a
-/// configuration has the same colour in every plot.
+/// configuration has the same colour in every plot. Each series comes with the values it draws.
 ///
 /// Complexity: O(c² · n) for c configurations of n values.
-func distinctSeries(_ labels: [String], values: (String) -> [Double]) -> [SVGPlot.Series] {
+func distinctSeries(_ labels: [String], values: (String) -> [Double]) -> [(series: SVGPlot.Series, values: [Double])] {
     var groups: [(label: String, index: Int, values: [Double], count: Int)] = []
     for (i, c) in labels.enumerated() {
         let v = values(c)
@@ -128,6 +128,7 @@ func distinctSeries(_ labels: [String], values: (String) -> [Double]) -> [SVGPlo
         }
     }
     return groups.map { g in
-        SVGPlot.Series(label: g.count > 1 ? "\(g.label) (+\(g.count - 1) identical)" : g.label, points: cdfPoints(g.values), style: g.index)
+        let label = g.count > 1 ? "\(g.label) (+\(g.count - 1) identical)" : g.label
+        return (SVGPlot.Series(label: label, points: cdfPoints(g.values), style: g.index), g.values)
     }
 }

@@ -47,14 +47,12 @@ extension GuidanceReplayKind {
             plan, table: table, plots: plots, out: out, progress: context.progress, memo: context.memo)
         traceMemory(plan, "report: statistics")
         let trends =
-            plan.spec.sweep.rdpTolerance.count > 1
-            ? "\n## Metrics vs RDP tolerance\n\n![](plots/clock_agreement_within_1h-vs-tolerance.svg)\n\n![](plots/end_of_route_error-vs-tolerance.svg)\n"
-            : ""
+            trendPlots.isEmpty ? "" : "\n## Metrics vs RDP tolerance\n\n" + trendPlots.map(\.markdown).joined(separator: "\n\n") + "\n"
         var section = ReportSection(
             pieces: guidanceReplayPieces(table: table, plots: plots, statistics: statistics, routeSections: routeSections) + [trends],
             files: [], findings: statistics.findings, failures: missing, metricEffects: statistics.mainEffects,
             metricUnits: statistics.units)
-        section.written = routes.flatMap { routePlots[$0] ?? [] } + trendPlots + statisticsFiles
+        section.written = routes.flatMap { (routePlots[$0] ?? []).map(\.path) } + trendPlots.map(\.path) + statisticsFiles
         return section
     }
 }
@@ -118,14 +116,14 @@ let metricsReadBlock = 2048
 /// CDF per configuration, drawn from the `PlotSample`'s runs of that route with the paths the store
 /// keeps of them (`ReplayPlotPaths`; a run stored without them, by a navbench before them or
 /// for paths over the artifact limit, is run again), released before the next route. Returns
-/// the plots' file names by route for the summary and the report page (which reads them back one
-/// at a time: no SVG is held past its route).
+/// the plots by route with their text alternatives (`walkedPathsFinding`, `errorCDFFinding`) for the
+/// summary and the report page (which reads them back one at a time: no SVG is held past its route).
 ///
 /// - Complexity: memory O(sample runs of one route + rows), time O(rows + sample runs).
 private func writeRouteFiles(
     _ plan: ExperimentPlan, sample: PlotSample, store: ResultsStore, table: MetricsTable, routes: [String],
     out: ExperimentOutputs, progress: ProgressHandler?
-) throws -> [String: [String]] {
+) throws -> [String: [ReportFigure]] {
     let folder = out.folder
     @Sendable func path(_ p: String) -> String { (folder as NSString).appendingPathComponent(p) }
     let firstConfig = plan.jobs.first?.configuration.label
@@ -158,24 +156,33 @@ private func writeRouteFiles(
         let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: stored, progress: routeProgress)
         // Walked paths over the route (first configuration).
         var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
+        var walks: [WalkedPaths.Walk] = []
         for r in mine where r.configuration == firstConfig {
-            series.append(SVGPlot.Series(label: "\(r.session) true", points: r.truePath.map { (x: $0[0], y: $0[1]) }))
-            series.append(
-                SVGPlot.Series(label: "\(r.session) estimated", points: r.estimatedPath.map { (x: $0[0], y: $0[1]) }, dashed: true))
+            let walk = WalkedPaths.Walk(
+                session: r.session, truePath: r.truePath.map { (x: $0[0], y: $0[1]) }, estimatedPath: r.estimatedPath.map { (x: $0[0], y: $0[1]) })
+            walks.append(walk)
+            series.append(SVGPlot.Series(label: "\(r.session) true", points: walk.truePath))
+            series.append(SVGPlot.Series(label: "\(r.session) estimated", points: walk.estimatedPath, dashed: true))
         }
-        let paths = SVGPlot(
+        var paths = SVGPlot(
             title: "\(route): walked paths (\(firstConfig ?? ""))", xLabel: "east (m)", yLabel: "north (m)",
             series: series, equalAspect: true)
+        paths.description = walkedPathsFinding(WalkedPaths(route: route, configuration: firstConfig ?? "", walks: walks))
         let pathsFile = "plots/\(safeFileComponent(route))-paths.svg", cdfFile = "plots/\(safeFileComponent(route))-error-cdf.svg"
         try writeTextAtomically(paths.svg, to: path(pathsFile))
         // Position-error CDF per configuration.
         var labels: [String] = []
         for r in mine where !labels.contains(r.configuration) { labels.append(r.configuration) }
-        let cdf = SVGPlot(
+        let curves = distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) })
+        var cdf = SVGPlot(
             title: "\(route): position error CDF", xLabel: "|estimated − true| (m)", yLabel: "fraction (of samples)",
-            series: distinctSeries(labels, values: { c in mine.filter { $0.configuration == c }.flatMap(\.positionErrors) }))
+            series: curves.map(\.series))
+        cdf.description = errorCDFFinding(
+            route: route, configurations: labels.count, curves: curves.map { (label: $0.series.label, values: $0.values) })
         try writeTextAtomically(cdf.svg, to: path(cdfFile))
-        return [pathsFile, cdfFile]
+        return [
+            ReportFigure(path: pathsFile, alt: paths.description ?? ""), ReportFigure(path: cdfFile, alt: cdf.description ?? ""),
+        ]
     }
     return Dictionary(zip(routes, files), uniquingKeysWith: { a, _ in a })
 }
@@ -199,12 +206,13 @@ private func storedPlotRuns(_ plan: ExperimentPlan, chosen: [Int], store: Result
     }
 }
 
-/// `plots/<metric>-vs-tolerance.svg` when the sweep has several RDP tolerances; returns them (file name, SVG).
+/// `plots/<metric>-vs-tolerance.svg` when the sweep has several RDP tolerances; returns them with
+/// their text alternatives (`toleranceTrendFinding`).
 private func writeToleranceTrends(
     _ plan: ExperimentPlan, table: MetricsTable, routes: [String], out: ExperimentOutputs
-) throws -> [String] {
+) throws -> [ReportFigure] {
     func path(_ p: String) -> String { (out.folder as NSString).appendingPathComponent(p) }
-    var written: [String] = []
+    var written: [ReportFigure] = []
     if plan.spec.sweep.rdpTolerance.count > 1 {
         // One pass: sums by (metric, route, tolerance) of the two plotted metrics, in dense arrays
         // (memory O(routes × tolerances), not a dictionary entry per metric and route).
@@ -233,13 +241,100 @@ private func writeToleranceTrends(
                     })
             }
             let unit = table.rows.first { $0.metric == metric }?.unit ?? ""
-            let plot = SVGPlot(
+            var plot = SVGPlot(
                 title: "\(metric) vs RDP tolerance", xLabel: "RDP tolerance (m)", yLabel: unit.isEmpty ? metric : "\(metric) (\(unit))",
                 series: series)
+            let alt = toleranceTrendFinding(plot)
+            plot.description = alt
             let file = "plots/\(safeFileComponent(metric))-vs-tolerance.svg"
             try writeTextAtomically(plot.svg, to: path(file))
-            written.append(file)
+            written.append(ReportFigure(path: file, alt: alt))
         }
     }
     return written
+}
+
+// MARK: - Text alternatives of the replay's figures
+
+/// The finding of a metric-vs-RDP-tolerance plot (its text alternative): the tolerance range, on
+/// how many routes (series) the mean rises, falls or stays (the same to 3 significant digits) from
+/// the first tolerance with a value to the last, and the routes' first → last values (at most `figureListLimit`, then "and N more").
+///
+/// - Complexity: O(points).
+func toleranceTrendFinding(_ plot: SVGPlot) -> String {
+    let xs = plot.series.flatMap { $0.points.map(\.x) }.filter(\.isFinite)
+    let range = xs.isEmpty ? "" : " \(figureNumber(xs.min()!)) → \(figureNumber(xs.max()!)) m"
+    var rises = 0, falls = 0, flat = 0, none = 0
+    var changes: [String] = []
+    for s in plot.series {
+        let finite = s.points.filter { $0.x.isFinite && $0.y.isFinite }
+        guard let first = finite.first, let last = finite.last else {
+            none += 1
+            continue
+        }
+        // Unchanged when the printed values agree (a change below 3 significant digits is not told as a rise).
+        let (from, to) = (figureNumber(first.y), figureNumber(last.y))
+        if from == to { flat += 1 } else if last.y > first.y { rises += 1 } else { falls += 1 }
+        changes.append("\(markdownInline(s.label)) \(from) → \(to)")
+    }
+    let n = plot.series.count
+    let counts = [(rises, "rises"), (falls, "falls"), (flat, "unchanged"), (none, "no value")].filter { $0.0 > 0 }
+        .enumerated().map { i, c in i == 0 ? "\(c.1) on \(c.0) of \(n) route\(n == 1 ? "" : "s")" : "\(c.1) on \(c.0)" }
+    return "\(markdownInline(plot.yLabel)) vs RDP tolerance\(range), mean per route: " + counts.joined(separator: ", ")
+        + (changes.isEmpty ? "" : " (" + cappedList(changes, limit: figureListLimit) + ")") + "."
+}
+
+/// Names a figure's text alternative lists before "and N more".
+let figureListLimit = 4
+
+/// What a route's walked-paths plot draws: the first configuration's walks, true and estimated.
+struct WalkedPaths {
+    struct Walk {
+        var session: String
+        var truePath: [(x: Double, y: Double)]
+        var estimatedPath: [(x: Double, y: Double)]
+    }
+    var route: String
+    var configuration: String
+    var walks: [Walk]
+}
+
+/// The finding of a route's walked-paths plot (its text alternative): how many walks are drawn and,
+/// per walk, how far the estimated path's end is from the true path's end (at most
+/// `figureListLimit` walks named).
+///
+/// - Complexity: O(walks).
+func walkedPathsFinding(_ p: WalkedPaths) -> String {
+    let ends = p.walks.map { w -> String in
+        guard let t = w.truePath.last, let e = w.estimatedPath.last else { return "\(markdownInline(w.session)) no path" }
+        return "\(markdownInline(w.session)) \(figureNumber(((e.x - t.x) * (e.x - t.x) + (e.y - t.y) * (e.y - t.y)).squareRoot())) m"
+    }
+    let head =
+        "\(markdownInline(p.route)): walked paths of \(markdownInline(p.configuration)), \(p.walks.count) walk\(p.walks.count == 1 ? "" : "s") drawn"
+    guard !ends.isEmpty else { return head + "." }
+    return head + "; distance from the estimated path's end to the true end: " + cappedList(ends, limit: figureListLimit) + "."
+}
+
+/// The finding of a route's position-error CDF (its text alternative): per curve (configurations
+/// with identical errors share one), the median error (numpy's linear quantile) of the values the
+/// curve draws; the curves with the lowest and the highest median are named.
+///
+/// - Complexity: O(n log n) for n errors.
+func errorCDFFinding(route: String, configurations: Int, curves: [(label: String, values: [Double])]) -> String {
+    let medians = curves.compactMap { c -> (label: String, median: Double, n: Int)? in
+        let s = c.values.filter(\.isFinite).sorted()
+        guard !s.isEmpty else { return nil }
+        return (label: c.label, median: quantile(sorted: s, 0.5, method: .linear), n: s.count)
+    }
+    let head =
+        "\(markdownInline(route)): position error CDF of \(configurations) configuration\(configurations == 1 ? "" : "s") "
+        + "(\(curves.count) distinct curve\(curves.count == 1 ? "" : "s"))"
+    guard let low = medians.min(by: { $0.median < $1.median }), let high = medians.max(by: { $0.median < $1.median }) else {
+        return head + ": no finite error."
+    }
+    func curve(_ c: (label: String, median: Double, n: Int)) -> String {
+        "\(figureNumber(c.median)) m (\(markdownInline(c.label)), \(c.n) samples)"
+    }
+    if medians.count == 1 || low.median == high.median { return head + ": median error \(curve(low))." }
+    return head + ": lowest median error \(curve(low)), highest \(curve(high))."
 }

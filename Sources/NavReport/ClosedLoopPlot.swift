@@ -3,13 +3,14 @@ import NavCore
 
 /// An SVG of a closed-loop route seen from above: the floor plan's walls (grey; floor 0 thick), the true
 /// keypoint polyline (black) with its keypoints (circles), and walked paths (colours).
-/// x = east, up = north (−z). Deterministic text (fixed number formatting).
+/// x = east, up = north (−z). Deterministic text (fixed number formatting). `description`: the figure's
+/// text alternative (`closedLoopFloorPlanFinding`), drawn as its `<title>` and `<desc>`.
 ///
 /// - Complexity: O(walls + keypoints + path points).
 public func closedLoopSVG(
     title: String, walls: [(x0: Double, z0: Double, x1: Double, z1: Double, floor: Int)], keypoints: [Vector3],
     paths: [(label: String, points: [Vector3])],
-    width: Double = 640, height: Double = 480
+    width: Double = 640, height: Double = 480, description: String? = nil
 ) -> String {
     var xs = keypoints.map(\.x) + paths.flatMap { $0.points.map(\.x) }
     var ns = keypoints.map { -$0.z } + paths.flatMap { $0.points.map { -$0.z } }
@@ -20,7 +21,7 @@ public func closedLoopSVG(
     func px(_ x: Double) -> String { String(format: "%.1f", margin + (x - x0) * scale) }
     func py(_ n: Double) -> String { String(format: "%.1f", height - margin - (n - n0) * scale) }
     func esc(_ s: String) -> String { xmlEscaped(s) }
-    var s = svgCanvasOpening(width: width, height: height)
+    var s = svgCanvasOpening(width: width, height: height, description: description)
     s += "<text x=\"\(Int(width / 2))\" y=\"18\" text-anchor=\"middle\">\(esc(title))</text>\n"
     s +=
         "<text x=\"\(Int(width / 2))\" y=\"\(Int(height - 8))\" text-anchor=\"middle\">east (m); north up; 1 m = \(String(format: "%.1f", scale)) px</text>\n"
@@ -42,4 +43,23 @@ public func closedLoopSVG(
     }
     s += "</svg>\n"
     return s
+}
+
+/// The finding of a closed-loop floor plan (its text alternative): what it shows (`title`: route and
+/// setting), the route's keypoints, how many walkers are drawn, how many of them succeeded (arrived
+/// within 2 m of the destination, not lost) and the range and median of their end-of-route errors.
+///
+/// - Complexity: O(w log w) for w walkers.
+public func closedLoopFloorPlanFinding(title: String, keypoints: Int, walkers: [(success: Bool, endOfRouteError: Double)]) -> String {
+    let head =
+        "\(markdownInline(title)): floor plan from above with the route's \(keypoints) keypoint\(keypoints == 1 ? "" : "s") "
+        + "and \(walkers.count) walker\(walkers.count == 1 ? "" : "s") drawn"
+    guard !walkers.isEmpty else { return head + "." }
+    let errors = walkers.map(\.endOfRouteError).filter(\.isFinite).sorted()
+    let spread =
+        errors.isEmpty
+        ? ""
+        : "; end-of-route error \(figureNumber(errors[0])) to \(figureNumber(errors[errors.count - 1])) m "
+            + "(median \(figureNumber(quantile(sorted: errors, 0.5, method: .linear))) m)"
+    return head + ": \(walkers.filter(\.success).count) of \(walkers.count) arrived within 2 m of the destination" + spread + "."
 }

@@ -87,8 +87,8 @@ public struct ExperimentStatistics: Sendable {
     public var keyMetrics: [String]
     /// Cell position by "table␁configuration␁metric", and each metric's unit.
     var cellIndex: [String: Int] = [:]
-    /// Plots the summary shows under Overall (set by the report writer).
-    public var plots: [String] = []
+    /// Plots the summary shows under Overall with their text alternatives (set by the report writer).
+    public var plots: [ReportFigure] = []
     /// Each metric's unit.
     public internal(set) var units: [String: String] = [:]
 }

@@ -163,7 +163,7 @@ extension ExperimentStatistics {
 /// piece a route. `routeSections`, when given, are the routes' sections rendered already
 /// (`routeSectionMarkdown` of each route's statistics, as `ExperimentStatistics`'s `routeSink`
 /// hands them over).
-func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [String: [String]], routeSections: [String]? = nil) -> [String] {
+func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [String: [ReportFigure]], routeSections: [String]? = nil) -> [String] {
     var md = "## Overall\n\n"
     md +=
         "Cells are `mean [95 % BCa bootstrap CI]` over the units (route × session × seed; \(st.options.resamples) resamples, seeded; "
@@ -174,7 +174,7 @@ func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [S
     md += st.tableMarkdown(allRoutesLabel) + "\n"
     if !st.plots.isEmpty {
         md += "Distributions over the units (box: quartiles and median; diamond: mean; whiskers: 1.5·IQR; one box per row above):\n\n"
-        for plot in st.plots { md += "![\(plot)](\(plot))\n\n" }
+        for plot in st.plots { md += plot.markdown + "\n\n" }
     }
     let overall = st.comparisonsMarkdown(allRoutesLabel)
     if !overall.isEmpty { md += overall + "\n" }
@@ -184,11 +184,11 @@ func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [S
 
 extension ExperimentStatistics {
     /// The section of summary.md for `route`: its table, its comparisons and its plots.
-    public func routeSectionMarkdown(_ route: String, plots: [String]) -> String {
+    public func routeSectionMarkdown(_ route: String, plots: [ReportFigure]) -> String {
         var md = "## Route \(markdownInline(route))\n\n" + tableMarkdown(route) + "\n"
         let c = comparisonsMarkdown(route)
         if !c.isEmpty { md += c + "\n" }
-        for plot in plots { md += "![\(plot)](\(plot))\n\n" }
+        for plot in plots { md += plot.markdown + "\n\n" }
         return md
     }
 }

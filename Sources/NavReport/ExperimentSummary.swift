@@ -60,7 +60,7 @@ public func experimentSummaryPieces(stamp: ReportStamp, failures: [String], find
 /// `routeSections`: the routes' sections rendered already, one piece a route (statistics computed
 /// with a `routeSink`, which hold no route table); otherwise each is rendered from `statistics`.
 public func guidanceReplayPieces(
-    table: MetricsTable, plots: [String: [String]] = [:], statistics: ExperimentStatistics, routeSections: [String]? = nil
+    table: MetricsTable, plots: [String: [ReportFigure]] = [:], statistics: ExperimentStatistics, routeSections: [String]? = nil
 ) -> [String] {
     var routes: [String] = [], configs: [String] = [], seenConfigs = Set<String>(), runs = Set<String>()
     var last = ("", "", "")

@@ -25,3 +25,23 @@ public func markdownInline(_ s: String) -> String {
 public func markdownCode(_ s: String) -> String {
     "`" + escapedForMessage(s, limit: 1000).replacingOccurrences(of: "`", with: "'") + "`"
 }
+
+/// Markdown inline text without its markup and escapes: backslash escapes undone, `**` and backticks
+/// dropped (a heading's or a figure's alternative text as plain words).
+///
+/// - Complexity: O(n).
+public func markdownPlainText(_ markdown: String) -> String {
+    var out = "", chars = Array(markdown)[...]
+    while let ch = chars.first {
+        chars = chars.dropFirst()
+        if ch == "\\", let next = chars.first, next.isASCII, next.isPunctuation || next.isSymbol {
+            out.append(next)
+            chars = chars.dropFirst()
+        } else if ch != "`" && !(ch == "*" && chars.first == "*") {
+            out.append(ch)
+        } else if ch == "*" {
+            chars = chars.dropFirst()
+        }
+    }
+    return out
+}

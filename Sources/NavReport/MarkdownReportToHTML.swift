@@ -123,7 +123,7 @@ public struct MarkdownReportToHTML {
             let level = min(6, line.prefix { $0 == "#" }.count)
             let text = String(line.drop { $0 == "#" }.drop { $0 == " " })
             heading = text
-            let plain = plainText(text)
+            let plain = markdownPlainText(text)
             let id = identifier(folder == "routes/" && plain.hasPrefix("Route ") ? "route-" + plain.dropFirst(6) : plain)
             out += "<h\(level) id=\"\(id)\">\(inline(text))</h\(level)>\n"
             if level == 1 && !caveatsWritten { out += caveatsBox() }
@@ -163,7 +163,7 @@ public struct MarkdownReportToHTML {
         guard !list.isEmpty else { return "" }
         return "<ul>\n"
             + list.map { item in
-                let link = evidence[item].map { " <a href=\"#\(Self.slug(plainText($0)))\">(evidence: \(inline($0)))</a>" } ?? ""
+                let link = evidence[item].map { " <a href=\"#\(Self.slug(markdownPlainText($0)))\">(evidence: \(inline($0)))</a>" } ?? ""
                 return "<li>\(inline(item))\(link)</li>\n"
             }.joined() + "</ul>\n"
     }
@@ -184,7 +184,7 @@ public struct MarkdownReportToHTML {
         let caption = heading.isEmpty ? "Table \(tables)" : heading
         var out = "<details\(rows.count > Self.openTableRows ? "" : " open")>\n"
         out += "<summary>Table: \(inline(caption)) (\(rows.count) row\(rows.count == 1 ? "" : "s"), \(header.count) columns)</summary>\n"
-        let label = "Table \(tables): \(xmlEscaped(plainText(caption)))"
+        let label = "Table \(tables): \(xmlEscaped(markdownPlainText(caption)))"
         out += "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"\(label)\"><table>\n"
         out += "<caption>\(inline(caption))</caption>\n<thead><tr>"
         out += header.map { "<th scope=\"col\">\(inline($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
@@ -202,21 +202,35 @@ public struct MarkdownReportToHTML {
 
     /// `![alt](path)` on a line of its own as a figure with the SVG inlined, or nil.
     private func figure(_ line: String) -> String? {
-        guard line.hasPrefix("!["), line.hasSuffix(")"), let close = line.range(of: "](") else { return nil }
+        guard line.hasPrefix("!["), line.hasSuffix(")"), let close = Self.altTextEnd(line) else { return nil }
         let alt = String(line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound])
         let target = String(line[close.upperBound..<line.index(before: line.endIndex)])
         let path = resolved(target)
         let svg = path.flatMap { figures($0) }
-        var name = plainText(alt)
+        var name = markdownPlainText(alt)
         if name.isEmpty || name == target || name == path {
             let title = svg.flatMap { Self.title(ofSVG: $0) }
-            name = title.map { "Figure: \($0) (its numbers are in the section's tables)" } ?? "Figure: " + plainText(heading)
+            name = title.map { "Figure: \($0) (its numbers are in the section's tables)" } ?? "Figure: " + markdownPlainText(heading)
         }
         guard let svg, let open = svg.range(of: "<svg ") else {
             return "<p>\(xmlEscaped(name)) (figure not in this page)</p>\n"
         }
         let labelled = svg.replacingCharacters(in: open, with: "<svg role=\"img\" aria-label=\"\(xmlEscaped(name))\" ")
         return "<figure>\n\(labelled)\(labelled.hasSuffix("\n") ? "" : "\n")<figcaption>\(xmlEscaped(name))</figcaption>\n</figure>\n"
+    }
+
+    /// The `](` that ends a figure's alternative text: the first whose `]` no backslash escapes (a name
+    /// in the text may hold `\](`).
+    static func altTextEnd(_ line: String) -> Range<String.Index>? {
+        var escaped = false
+        var i = line.startIndex
+        while i < line.endIndex {
+            let ch = line[i]
+            if ch == "]", !escaped, line[line.index(after: i)...].hasPrefix("(") { return i..<line.index(i, offsetBy: 2) }
+            escaped = ch == "\\" && !escaped
+            i = line.index(after: i)
+        }
+        return nil
     }
 
     /// The title navbench's SVGs draw first (their first `<text>`), unescaped.
@@ -254,23 +268,6 @@ public struct MarkdownReportToHTML {
         let n = ids[id, default: 0]
         ids[id] = n + 1
         return n == 0 ? id : "\(id)-\(n + 1)"
-    }
-
-    /// Markdown inline text without its markup and escapes.
-    private func plainText(_ markdown: String) -> String {
-        var out = "", chars = Array(markdown)[...]
-        while let ch = chars.first {
-            chars = chars.dropFirst()
-            if ch == "\\", let next = chars.first, next.isASCII, next.isPunctuation || next.isSymbol {
-                out.append(next)
-                chars = chars.dropFirst()
-            } else if ch != "`" && !(ch == "*" && chars.first == "*") {
-                out.append(ch)
-            } else if ch == "*" {
-                chars = chars.dropFirst()
-            }
-        }
-        return out
     }
 
     /// Markdown inline text as HTML: escapes undone, text escaped, `**bold**`, `` `code` `` and links.

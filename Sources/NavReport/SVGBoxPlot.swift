@@ -20,6 +20,8 @@ public struct SVGBoxPlot: Sendable {
     /// Title of the x axis (the groups are numbered there and named in the legend).
     public var xLabel: String
     public var groups: [Group]
+    /// The figure's text alternative (Markdown), drawn as the SVG's `<title>` and `<desc>`; nil: none.
+    public var description: String?
     /// At most this many outliers drawn per box (evenly spaced in rank), so a box of 100,000
     /// errors stays a small file.
     public static let maxOutliersDrawn = 300
@@ -54,7 +56,7 @@ public struct SVGBoxPlot: Sendable {
         func py(_ y: Double) -> Double { top + ph - (y - y0) / (y1 - y0) * ph }
         let slot = pw / Double(max(1, groups.count))
         var s =
-            svgCanvasOpening(width: width, height: height) + svgTitle(title, x: width / 2, y: 20, fontSize: 14)
+            svgCanvasOpening(width: width, height: height, description: description) + svgTitle(title, x: width / 2, y: 20, fontSize: 14)
             + svgFrame(left: left, top: top, width: pw, height: ph)
         let (yTicks, yStep) = niceTicks(y0, y1)
         s += svgLeftTicks(yTicks, step: yStep, left: left, y: py)
@@ -88,12 +90,39 @@ public struct SVGBoxPlot: Sendable {
     }
 }
 
+extension SVGBoxPlot {
+    /// The text alternative of a box plot of configurations: the boxes with the lowest and the highest
+    /// median (`summary`'s, the line drawn) with their n finite values, and how many boxes there are.
+    /// `measure` ("cross_track_rmse (m)") and `scope` ("all routes") name what is drawn; names are
+    /// escaped for Markdown (`markdownInline`).
+    ///
+    /// - Complexity: O(n log n) for n values (the sort of each box).
+    public func configurationFinding(measure: String, scope: String) -> String {
+        let boxes = groups.compactMap { g in Self.summary(g.values).map { (label: g.label, median: $0.median, n: g.values.filter(\.isFinite).count) }
+        }
+        let head = "\(markdownInline(measure)) by configuration, \(markdownInline(scope))"
+        let count =
+            "\(groups.count) configuration\(groups.count == 1 ? "" : "s")"
+            + (boxes.count < groups.count ? " (\(groups.count - boxes.count) without a finite value)" : "")
+        guard let low = boxes.min(by: { $0.median < $1.median }), let high = boxes.max(by: { $0.median < $1.median }) else {
+            return head + ": no finite value; \(count)."
+        }
+        func box(_ b: (label: String, median: Double, n: Int)) -> String {
+            let shared = boxes.filter { $0.median == b.median }.count
+            return "\(figureNumber(b.median)) (\(markdownInline(b.label)), n = \(b.n)\(shared > 1 ? "; \(shared) configurations share it" : ""))"
+        }
+        if low.median == high.median { return head + ": every median \(figureNumber(low.median)); \(count)." }
+        return head + ": lowest median \(box(low)), highest \(box(high)); \(count)."
+    }
+}
+
 extension ExperimentStatistics {
     /// Box plots of the key metrics over all routes: one box per group of identical
     /// configurations (the values of its units), coloured by the configuration's position in the
-    /// experiment, so colours agree across plots. Returns (file name, SVG) pairs; file names
-    /// go through `safeFileComponent`.
-    public func boxPlots(_ table: MetricsTable) -> [(file: String, svg: String)] {
+    /// experiment, so colours agree across plots. Returns (file name, SVG, text alternative) triples;
+    /// file names go through `safeFileComponent`; the text alternative (`configurationFinding`) is
+    /// also the SVG's `<title>` and `<desc>`.
+    public func boxPlots(_ table: MetricsTable) -> [(file: String, svg: String, alt: String)] {
         let view = RowView(table)
         var configs: [String] = [], seenConfigs = Set<String>()
         var values: [String: [String: [Double]]] = [:]  // metric → configuration → values
@@ -110,7 +139,7 @@ extension ExperimentStatistics {
             if key.contains(r.metric) { values[r.metric, default: [:]][c, default: []].append(r.value) }
         }
         let gs = groups[allRoutesLabel] ?? []
-        return keyMetrics.compactMap { m -> (file: String, svg: String)? in
+        return keyMetrics.compactMap { m -> (file: String, svg: String, alt: String)? in
             guard let byConfig = values[m] else { return nil }
             let boxes = gs.map { g in
                 SVGBoxPlot.Group(
@@ -118,8 +147,10 @@ extension ExperimentStatistics {
                     values: byConfig[g.representative] ?? [], style: configs.firstIndex(of: g.representative) ?? 0)
             }
             let unit = units[m].map { $0.isEmpty ? "" : " (\($0))" } ?? ""
-            let plot = SVGBoxPlot(title: "\(m) by configuration (all routes)", yLabel: m + unit, groups: boxes)
-            return (file: "box-\(safeFileComponent(m)).svg", svg: plot.svg)
+            var plot = SVGBoxPlot(title: "\(m) by configuration (all routes)", yLabel: m + unit, groups: boxes)
+            let alt = plot.configurationFinding(measure: m + unit, scope: "all routes")
+            plot.description = alt
+            return (file: "box-\(safeFileComponent(m)).svg", svg: plot.svg, alt: alt)
         }
     }
 }

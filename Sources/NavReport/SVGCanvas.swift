@@ -4,9 +4,15 @@ import Foundation
 // their canvas, frame, left-axis ticks and axis titles the same way. Text goes through
 // `xmlEscaped` (names from data may hold any character).
 
-/// The opening of an SVG: a `width`×`height` px canvas (sans-serif, 12 px) on white.
-func svgCanvasOpening(width: Double, height: Double) -> String {
+/// The opening of an SVG: a `width`×`height` px canvas (sans-serif, 12 px) on white; with a
+/// `description` (a figure's text alternative, Markdown), its plain words as the first children
+/// `<title>` and `<desc>`, so the file read alone has them.
+func svgCanvasOpening(width: Double, height: Double, description: String? = nil) -> String {
     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        + (description.map { d in
+            let text = xmlEscaped(markdownPlainText(d))
+            return "<title>\(text)</title>\n<desc>\(text)</desc>\n"
+        } ?? "")
         + "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
 }
 

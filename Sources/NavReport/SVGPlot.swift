@@ -22,6 +22,8 @@ public struct SVGPlot: Sendable {
     public var series: [Series]
     /// Same scale on both axes (maps and paths).
     public var equalAspect = false
+    /// The figure's text alternative (Markdown), drawn as the SVG's `<title>` and `<desc>`; nil: none.
+    public var description: String?
 
     public init(title: String, xLabel: String, yLabel: String, series: [Series], equalAspect: Bool = false) {
         self.title = title; self.xLabel = xLabel; self.yLabel = yLabel; self.series = series; self.equalAspect = equalAspect
@@ -52,7 +54,7 @@ public struct SVGPlot: Sendable {
         func px(_ x: Double) -> Double { left + (x - x0) * sx }
         func py(_ y: Double) -> Double { top + ph - (y - y0) * sy }
         var s =
-            svgCanvasOpening(width: width, height: height) + svgTitle(title, x: width / 2, y: 20, fontSize: 14)
+            svgCanvasOpening(width: width, height: height, description: description) + svgTitle(title, x: width / 2, y: 20, fontSize: 14)
             + svgFrame(left: left, top: top, width: pw, height: ph)
         let xEnd = equalAspect ? x0 + pw / sx : x1, yEnd = equalAspect ? y0 + ph / sy : y1
         let (xTicks, xStep) = niceTicks(x0, xEnd), (yTicks, yStep) = niceTicks(y0, yEnd)

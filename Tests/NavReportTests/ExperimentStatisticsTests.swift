@@ -73,7 +73,9 @@ import Testing
         #expect(parts.map(\.routes) == [["R1"], ["R2"]])
         for part in parts {
             let route = part.routes[0]
-            #expect(part.routeSectionMarkdown(route, plots: ["p.svg"]) == whole.routeSectionMarkdown(route, plots: ["p.svg"]))
+            #expect(
+                part.routeSectionMarkdown(route, plots: [ReportFigure(path: "p.svg", alt: "p 1")])
+                    == whole.routeSectionMarkdown(route, plots: [ReportFigure(path: "p.svg", alt: "p 1")]))
             #expect(part.comparisons == whole.comparisons.filter { $0.route == route })
             #expect(part.comparisons.count == 1)  // two groups of identical configurations: one comparison
         }
