@@ -79,6 +79,7 @@ if grep -q "^nothing to submit" "$BASE/again.txt"; then pass=$((pass+1)); else f
 PRE=$BASE/preempted
 PRE_SPEC=$BASE/spec-preempted.yaml
 sed 's/^  runs: 10$/  runs: 1000/' "$SPEC" > "$PRE_SPEC"
+grep -q '^  runs: 1000$' "$PRE_SPEC" || { echo "FAIL: the preemption spec did not get its 1000 closed-loop runs (the spec above changed?)"; exit 1; }
 "$BIN" run "$PRE_SPEC" --out "$PRE" --slurm --runs-per-task 60 > "$BASE/pre.txt"
 task=""
 start_pre=$(date +%s)

@@ -1,10 +1,11 @@
 import Foundation
 import NavCore
+import NavSim
 
 /// An SVG of a closed-loop route seen from above: the floor plan's walls (grey; floor 0 thick), the true
 /// keypoint polyline (black) with its keypoints (circles), and walked paths (colours).
 /// x = east, up = north (−z). Deterministic text (fixed number formatting). `description`: the figure's
-/// text alternative (`closedLoopFloorPlanFinding`), drawn as its `<title>` and `<desc>`.
+/// text alternative (`closedLoopFloorPlanFinding`), drawn as its `<title>`.
 ///
 /// - Complexity: O(walls + keypoints + path points).
 public func closedLoopSVG(
@@ -61,5 +62,7 @@ public func closedLoopFloorPlanFinding(title: String, keypoints: Int, walkers: [
         ? ""
         : "; end-of-route error \(figureNumber(errors[0])) to \(figureNumber(errors[errors.count - 1])) m "
             + "(median \(figureNumber(quantile(sorted: errors, 0.5, method: .linear))) m)"
-    return head + ": \(walkers.filter(\.success).count) of \(walkers.count) arrived within 2 m of the destination" + spread + "."
+    return head
+        + ": \(walkers.filter(\.success).count) of \(walkers.count) arrived within \(figureNumber(WalkOutcome.successRadius)) m of the destination"
+        + spread + "."
 }

@@ -20,7 +20,7 @@ public struct SVGBoxPlot: Sendable {
     /// Title of the x axis (the groups are numbered there and named in the legend).
     public var xLabel: String
     public var groups: [Group]
-    /// The figure's text alternative (Markdown), drawn as the SVG's `<title>` and `<desc>`; nil: none.
+    /// The figure's text alternative (Markdown), drawn as the SVG's `<title>`; nil: none.
     public var description: String?
     /// At most this many outliers drawn per box (evenly spaced in rank), so a box of 100,000
     /// errors stays a small file.
@@ -121,7 +121,7 @@ extension ExperimentStatistics {
     /// configurations (the values of its units), coloured by the configuration's position in the
     /// experiment, so colours agree across plots. Returns (file name, SVG, text alternative) triples;
     /// file names go through `safeFileComponent`; the text alternative (`configurationFinding`) is
-    /// also the SVG's `<title>` and `<desc>`.
+    /// also the SVG's `<title>`.
     public func boxPlots(_ table: MetricsTable) -> [(file: String, svg: String, alt: String)] {
         let view = RowView(table)
         var configs: [String] = [], seenConfigs = Set<String>()

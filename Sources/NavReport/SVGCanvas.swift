@@ -5,13 +5,13 @@ import Foundation
 // `xmlEscaped` (names from data may hold any character).
 
 /// The opening of an SVG: a `width`×`height` px canvas (sans-serif, 12 px) on white; with a
-/// `description` (a figure's text alternative, Markdown), its plain words as the first children
-/// `<title>` and `<desc>`, so the file read alone has them.
+/// `description` (a figure's text alternative, Markdown), its plain words as the first child
+/// `<title>` (the accessible name of the file read alone; a `<desc>` with the same words would be read twice).
 func svgCanvasOpening(width: Double, height: Double, description: String? = nil) -> String {
     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         + (description.map { d in
             let text = xmlEscaped(markdownPlainText(d))
-            return "<title>\(text)</title>\n<desc>\(text)</desc>\n"
+            return "<title>\(text)</title>\n"
         } ?? "")
         + "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
 }

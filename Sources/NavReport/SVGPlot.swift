@@ -22,7 +22,7 @@ public struct SVGPlot: Sendable {
     public var series: [Series]
     /// Same scale on both axes (maps and paths).
     public var equalAspect = false
-    /// The figure's text alternative (Markdown), drawn as the SVG's `<title>` and `<desc>`; nil: none.
+    /// The figure's text alternative (Markdown), drawn as the SVG's `<title>`; nil: none.
     public var description: String?
 
     public init(title: String, xLabel: String, yLabel: String, series: [Series], equalAspect: Bool = false) {

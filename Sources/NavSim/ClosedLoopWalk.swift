@@ -60,6 +60,8 @@ public struct WalkOutcome: Sendable, Equatable, Codable {
     /// true destination. Clew's last arrival box (1 m deep, 1 m wide) alone admits up to √2 m.
     public var success: Bool
     public var success_1m: Bool
+    /// The distance (m) from the true destination within which an arrival counts as `success`.
+    public static let successRadius = 2.0
     public var arrived: Bool
     /// The time limit ran out before "arrived".
     public var lost: Bool
@@ -598,7 +600,7 @@ struct ClosedLoopWalker {
         }
         let missed = trueReached.indices.filter { trueReached[$0] && !arrivals.contains($0) }.count
         let length = s.trueRoute.length
-        let success = arrived && !lost && err <= 2
+        let success = arrived && !lost && err <= WalkOutcome.successRadius
         let elapsed = t - engine.start
         var sample = deviations
         let p95 = sample.isEmpty ? Double.nan : Statistics.quantilesBySelection(&sample, [0.95])[0]
