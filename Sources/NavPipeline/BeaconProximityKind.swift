@@ -3,6 +3,7 @@ import NavAids
 import NavCore
 import NavIO
 import NavReport
+import NavSignal
 
 /// Beacon proximity (docs/aids.md) as a result kind: the RSSI filters of the spec's `proximity:`
 /// list compared on every input session with positioned beacons and ground truth. A unit is
@@ -14,6 +15,20 @@ public struct BeaconProximityKind: ExperimentKind {
     public var parameterColumns: [String] { ["filter"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.proximity.isEmpty }
     public var gatedCSV: String? { csvFile }
+    /// `proximity: [FILTER, …]` and `proximity_options: {…}` (ProximityFitOptions.swift).
+    public var specSections: [KindSpecSection] {
+        [
+            .filterList(key: Self.specKey, summary: "a list of RSSI filters (filter specs)") { (f: String) throws(FilterSpecError) in
+                _ = try FilterSpec(parsing: f)
+            },
+            KindSpecSection(
+                key: ProximityFitOptions.specKey, summary: "scans and path-loss fit of the proximity experiment",
+                overrideKeys: ProximityFitOptions.keys,
+                read: { v, context throws(SpecError) in try ProximityFitOptions.parse(v, file: context.file) },
+                yaml: \.resolvedYAML),
+        ]
+    }
+    static let specKey = "proximity"
 
     public func plan(_ plan: ExperimentPlan) -> PlannedKind {
         .perUnit(
@@ -68,5 +83,14 @@ public struct BeaconProximityKind: ExperimentKind {
             + "leads: most readings are truly far, so `class_accuracy` can be high while near is missed. All rows: `proximity.csv`.\n\n"
             + compared.markdown
         return ReportSection(markdown: markdown, files: [(csvFile, table.csv)], findings: [compared.finding])
+    }
+}
+
+extension ExperimentSpec {
+    /// The RSSI filters of the proximity experiment, run on every session with beacons (`proximity:`; none when empty).
+    public var proximity: [String] { kindSection(BeaconProximityKind.specKey, as: [String].self) ?? [] }
+    /// Scans and path-loss fit of the proximity experiment (`proximity_options:`).
+    public var proximityOptions: ProximityFitOptions {
+        kindSection(ProximityFitOptions.specKey, as: ProximityFitOptions.self) ?? ProximityFitOptions()
     }
 }

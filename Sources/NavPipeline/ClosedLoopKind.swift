@@ -19,6 +19,20 @@ public struct ClosedLoopKind: ExperimentKind {
     /// Gated by `ClosedLoopGate` (pooled seeds, Fisher and Welch per cell), not row by row.
     public var gatedCSV: String? { nil }
     public func isAsked(by spec: ExperimentSpec) -> Bool { spec.closedLoop != nil }
+    /// `closed_loop: {…}` (ClosedLoopSpec.swift); its cells are counted against the spec's limit
+    /// when it is read, before anything is built.
+    public var specSections: [KindSpecSection] {
+        [
+            KindSpecSection(
+                key: ClosedLoopSpec.specKey, summary: "closed-loop walkers (docs/navigator.md)", overrideKeys: ClosedLoopSpec.keys,
+                takesList: { $0.count == 1 && ClosedLoopSpec.listKeys.contains($0[0]) },
+                read: { v, context throws(SpecError) in
+                    let cl = try ClosedLoopSpec.parse(v, file: context.file)
+                    try cl.checkLimits(sweep: context.sweep, limits: context.limits, file: context.file)
+                    return cl
+                }, yaml: \.resolvedYAML)
+        ]
+    }
 
     /// The cells planned once (`planClosedLoopCells` reads and hashes the floor plans), shared by
     /// the units, the runner and the section. The section reads the walker-uncertainty analysis
@@ -150,4 +164,10 @@ public func runClosedLoopSection(_ plan: ExperimentPlan, workers: Int = 2) -> Cl
 extension UnitOutcome {
     /// Its metrics and walkers when it is a complete closed-loop cell (`closedLoopCellContents`).
     var cellContents: (metrics: [Metric], walkers: ClosedLoopWalkers)? { closedLoopCellContents(metrics, artifacts) }
+}
+
+extension ExperimentSpec {
+    /// Closed-loop walkers (docs/navigator.md, `closed_loop:`); none when nil. Read by the closed
+    /// loop and by the walker-uncertainty kind (`closed_loop.uncertainty`).
+    public var closedLoop: ClosedLoopSpec? { kindSection(ClosedLoopSpec.specKey, as: ClosedLoopSpec.self) }
 }

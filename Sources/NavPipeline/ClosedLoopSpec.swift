@@ -42,6 +42,10 @@ public struct ClosedLoopSpec: Sendable, Equatable {
     public var vioErrors: [String] { vioErrorLevels.map(\.text) }
     public var walls: [String] { wallsLevels.map(\.text) }
 
+    static let specKey = "closed_loop"
+    /// The keys whose override `a,b` is a list.
+    static var listKeys: Set<String> { Set(SweepDimension.closedLoop.map(\.key) + ["seeds", "recordings"]) }
+
     static var keys: [String] {
         SweepDimension.closedLoop.map(\.key) + ["runs", "seeds", "sample_paths", "recordings", "registration", "uncertainty"]
     }
@@ -104,6 +108,37 @@ public struct ClosedLoopSpec: Sendable, Equatable {
             s.uncertainty = try WalkerUncertaintySpec.parse(u, walkers: s.walkerLevels, seed: s.seeds.first ?? 1, file: file)
         }
         return s
+    }
+
+    /// Refuses a closed loop whose cells (walker × vio_error × walls × seeds × the guidance
+    /// configurations of `sweep` it crosses), or walker-uncertainty units per recording, exceed
+    /// the limits: counted, with overflow checked, before anything is built (as `sweep:` is,
+    /// SpecLimits.swift).
+    func checkLimits(sweep: Sweep, limits: SpecLimits, file: String) throws(SpecError) {
+        let guidance = closedLoopDimensions(simulatesRegistration: simulatesRegistration).map { sweep.levels(of: $0).count }
+        var cells = 1, overflow = false
+        for n in [walkerLevels.count, vioErrorLevels.count, wallsLevels.count, seeds.count] + guidance where !overflow {
+            (cells, overflow) = cells.multipliedReportingOverflow(by: n)
+        }
+        guard !overflow, cells <= limits.maxConfigurations else {
+            throw SpecError(
+                file: file, key: Self.specKey,
+                problem:
+                    "\(overflow ? "more than 2^63" : String(cells)) cells (walker × vio_error × walls × seeds × guidance configurations), more than the limit of \(limits.maxConfigurations) (--max-configurations raises it)"
+            )
+        }
+        if let u = uncertainty {
+            // A walker-uncertainty unit per sampled walker and closed-loop configuration (per recording and walls).
+            let configurations = guidance.reduce(1) { $0.multipliedReportingOverflow(by: $1).partialValue }
+            let (units, overflow) = u.points.multipliedReportingOverflow(by: configurations)
+            guard !overflow, units <= WalkerUncertaintySpec.maxUnitsPerRecording else {
+                throw SpecError(
+                    file: file, key: "\(Self.specKey).uncertainty",
+                    problem:
+                        "\(u.points) sampled walkers × \(configurations) guidance configurations is more than \(WalkerUncertaintySpec.maxUnitsPerRecording) units per recording"
+                )
+            }
+        }
     }
 
     /// The section as YAML lines (`--print-config`).

@@ -23,17 +23,17 @@ public protocol ExperimentKind: Sendable {
     /// (`route, session, configuration, <parameters>, metric, value, unit`); nil when the kind
     /// is gated another way (the replay's metrics.csv, the closed loop's cells) or not at all.
     var gatedCSV: String? { get }
-    /// The spec section this kind owns (its key, documentation line and type), nil when it has
-    /// none (default): `ExperimentSpec` accepts the key only for a kind in the list it is read
-    /// with, and the kind reads it back with `plan.spec.kindSection(key, as:)`.
-    var specSection: KindSpecSection? { get }
+    /// The spec sections this kind owns (key, documentation line, typed reader; KindSpecSection.swift),
+    /// none by default: `ExperimentSpec` accepts a key only for a kind in the list it is read with,
+    /// and the kind reads its value back with `plan.spec.kindSection(key, as:)`.
+    var specSections: [KindSpecSection] { get }
     /// The kind planned for `plan`: made once per run and passed to the engine, the status, the
     /// merge check and the report.
     func plan(_ plan: ExperimentPlan) -> PlannedKind
 }
 
 extension ExperimentKind {
-    public var specSection: KindSpecSection? { nil }
+    public var specSections: [KindSpecSection] { [] }
 }
 
 /// Computes units of one kind (what `PlannedKind.runner` prepared for the units of a run).

@@ -28,6 +28,15 @@ public struct GyroFilterKind: ExperimentKind {
     public var parameterColumns: [String] { ["filter"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.gyroFilters.isEmpty }
     public var gatedCSV: String? { csvFile }
+    /// `gyro_filters: [FILTER, …]`: registered filters and `exec:` plugins (FilterRegistry.swift).
+    public var specSections: [KindSpecSection] {
+        [
+            .filterList(key: Self.specKey, summary: "a list of gyroscope filters (registered filter specs or exec: plugins)") {
+                (f: String) throws(FilterSpecError) in try FilterRegistry.validate(f)
+            }
+        ]
+    }
+    static let specKey = "gyro_filters"
 
     public func plan(_ plan: ExperimentPlan) -> PlannedKind {
         .perUnit(
@@ -175,4 +184,9 @@ func gyroscopeTimeOffset(_ imu: IMUStream, groundTruth gt: GroundTruthStream) th
     let gyro = try Trajectory(timestamps: imu.timestamps, poses: poses)
     let truth = try Trajectory(timestamps: gt.timestamps, poses: gt.poses)
     return try estimateTimeOffset(reference: truth, estimate: gyro, maxOffset: 0.5, centre: 0)
+}
+
+extension ExperimentSpec {
+    /// Gyroscope filters scored against the angular rate of the optical ground truth (`gyro_filters:`).
+    public var gyroFilters: [String] { kindSection(GyroFilterKind.specKey, as: [String].self) ?? [] }
 }

@@ -3,6 +3,7 @@ import NavAids
 import NavCore
 import NavIO
 import NavReport
+import NavSignal
 
 /// Heading calibration (docs/aids.md) as a result kind: the pocket calibration replayed on every
 /// input session with a compass (or a magnetometer and true orientation, emulating one), once per
@@ -16,6 +17,15 @@ public struct HeadingCalibrationKind: ExperimentKind {
     public var parameterColumns: [String] { ["estimator"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.calibration.isEmpty }
     public var gatedCSV: String? { csvFile }
+    /// `calibration: [ESTIMATOR, …]`.
+    public var specSections: [KindSpecSection] {
+        [
+            .filterList(key: Self.specKey, summary: "a list of heading-calibration estimators (filter specs)") {
+                (f: String) throws(FilterSpecError) in _ = try FilterSpec(parsing: f)
+            }
+        ]
+    }
+    static let specKey = "calibration"
 
     public func plan(_ plan: ExperimentPlan) -> PlannedKind {
         .perUnit(
@@ -67,4 +77,9 @@ public struct HeadingCalibrationKind: ExperimentKind {
             + (notes.isEmpty ? "" : "\nStopped calibrations:\n\n" + notes.map { "- \($0)\n" }.joined())
         return ReportSection(markdown: markdown, files: [(csvFile, table.csv)], findings: [compared.finding])
     }
+}
+
+extension ExperimentSpec {
+    /// The heading-calibration estimators run on every session with a compass (`calibration:`; none when empty).
+    public var calibration: [String] { kindSection(HeadingCalibrationKind.specKey, as: [String].self) ?? [] }
 }

@@ -1,4 +1,5 @@
 import NavAids
+import NavCore
 import NavIO
 
 /// How the proximity experiment forms scans and fits its path-loss model (issue 31, item 2):
@@ -41,6 +42,7 @@ public struct ProximityFitOptions: Sendable, Equatable {
         return nil
     }
 
+    static let specKey = "proximity_options"
     static let keys = ["scan_window", "fit", "fit_min_distance", "fit_max_distance"]
 
     /// Parses the `proximity_options` mapping; errors name `proximity_options.KEY`.
@@ -67,5 +69,14 @@ public struct ProximityFitOptions: Sendable, Equatable {
         o.fitMaxDistance = try number("fit_max_distance")
         if let problem = o.problem(spelling: { "proximity_options.\($0)" }) { throw SpecError(file: file, key: "", problem: problem) }
         return o
+    }
+
+    /// The section as a YAML line (`--print-config`); none when every option is the default.
+    var resolvedYAML: String {
+        guard !isDefault else { return "" }
+        var parts = ["scan_window: " + (scanWindow.map(formatNumber) ?? "none"), "fit: \(fitData.rawValue)"]
+        if let d = fitMinDistance { parts.append("fit_min_distance: \(formatNumber(d))") }
+        if let d = fitMaxDistance { parts.append("fit_max_distance: \(formatNumber(d))") }
+        return "\(Self.specKey): {" + parts.joined(separator: ", ") + "}\n"
     }
 }

@@ -1,6 +1,21 @@
 import Foundation
 import NavIO
 
+/// Limits on what an experiment spec may ask for, checked when the spec is read, before
+/// anything is built: a value passed to `ExperimentSpec.load`/`parse` (the CLI's
+/// `--max-configurations`), never a global.
+public struct SpecLimits: Sendable, Equatable {
+    /// Most configurations a sweep grid may have (`--max-configurations` raises it). The grid is
+    /// counted, with overflow checked, before it is built; 10,000 configurations × a few
+    /// navigation sessions is already hours of replay.
+    public var maxConfigurations: Int
+
+    public init(maxConfigurations: Int = 10_000) { self.maxConfigurations = maxConfigurations }
+
+    /// 10,000 configurations.
+    public static var standard: SpecLimits { SpecLimits() }
+}
+
 extension Sweep {
     /// The values of each dimension as text, in `SweepDimension.all` order.
     var dimensionValues: [(name: String, values: [String])] {

@@ -8,14 +8,15 @@ import Yams
 // `navbench run SPEC rdp_tolerance=0.6 wording=clock,six-sector output=Reports/try`.
 
 extension ExperimentSpec {
-    /// Top-level keys whose value is a list (a comma-separated override gives several entries).
-    static let listKeys: Set<String> = ["inputs", "metrics", "calibration", "proximity", "gyro_filters"]
+    /// Top-level keys of the spec itself whose value is a list (a comma-separated override gives
+    /// several entries); a kind's section says so itself (`KindSpecSection.takesList`).
+    static let listKeys: Set<String> = ["inputs", "metrics"]
 
     /// Loads a spec and applies `overrides` (`KEY=VALUE`, see `parse(_:file:overrides:)`).
     public static func load(
         _ path: String, overrides: [String], limits: SpecLimits = .standard, kinds: [any ExperimentKind] = ExperimentKinds.standard
     ) throws(SpecError) -> ExperimentSpec {
-        let spec = try load(path, limits: limits, sections: kinds.compactMap(\.specSection))
+        let spec = try load(path, limits: limits, sections: kinds.flatMap(\.specSections))
         return overrides.isEmpty ? spec : try parse(spec.text, file: path, overrides: overrides, limits: limits, kinds: kinds)
     }
 
@@ -34,7 +35,7 @@ extension ExperimentSpec {
     public static func parse(
         _ text: String, file: String, overrides: [String], limits: SpecLimits = .standard, kinds: [any ExperimentKind] = ExperimentKinds.standard
     ) throws(SpecError) -> ExperimentSpec {
-        let sections = kinds.compactMap(\.specSection)
+        let sections = kinds.flatMap(\.specSections)
         guard !overrides.isEmpty else { return try parse(text, file: file, limits: limits, sections: sections) }
         var top = (try yamlTree(text, file: file) as? [String: Any]) ?? [:]
         for o in overrides {
@@ -44,16 +45,12 @@ extension ExperimentSpec {
             }
             var path = kv[0].split(separator: ".").map(String.init)
             if path.count == 1, SweepDimension.named(path[0]) != nil { path = ["sweep", path[0]] }
-            if path.count == 1, SweepDimension.closedLoopNamed(path[0]) != nil { path = ["closed_loop", path[0]] }
             if path.count == 1, !topKeys.contains(path[0]), !sections.contains(where: { $0.key == path[0] }) {
-                path = try shortKeyPath(path[0], file: file, override: o)
+                path = try shortKeyPath(path[0], sections: sections, file: file, override: o)
             }
-            let closedLoopList =
-                path.count == 2 && path[0] == "closed_loop"
-                && (SweepDimension.closedLoopNamed(path[1]) != nil || path[1] == "seeds" || path[1] == "recordings")
+            let sectionList = sections.first { $0.key == path[0] }?.takesList(Array(path.dropFirst())) ?? false
             let value = try overrideValue(
-                kv[1], list: path.first == "sweep" || closedLoopList || (path.count == 1 && listKeys.contains(path[0])),
-                file: file, key: kv[0])
+                kv[1], list: path.first == "sweep" || sectionList || (path.count == 1 && listKeys.contains(path[0])), file: file, key: kv[0])
             top = setting(top, path[...], value)
         }
         let resolved = text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + "# overrides: " + overrides.joined(separator: " ") + "\n"
@@ -64,20 +61,21 @@ extension ExperimentSpec {
     public static func load(
         _ path: String, limits: SpecLimits = .standard, kinds: [any ExperimentKind] = ExperimentKinds.standard
     ) throws(SpecError) -> ExperimentSpec {
-        try load(path, limits: limits, sections: kinds.compactMap(\.specSection))
+        try load(path, limits: limits, sections: kinds.flatMap(\.specSections))
     }
 
     /// Parses and validates YAML spec text with the spec sections of `kinds`.
     public static func parse(
         _ text: String, file: String, limits: SpecLimits = .standard, kinds: [any ExperimentKind] = ExperimentKinds.standard
     ) throws(SpecError) -> ExperimentSpec {
-        try parse(text, file: file, limits: limits, sections: kinds.compactMap(\.specSection))
+        try parse(text, file: file, limits: limits, sections: kinds.flatMap(\.specSections))
     }
 
-    /// Keys of the spec's sections an override may name alone, as (section, key): the closed
-    /// loop's and the statistics' keys, and a sweep dimension by its `metrics.csv` column.
-    static var sectionKeys: [(section: String, key: String, name: String)] {
-        ClosedLoopSpec.keys.map { ("closed_loop", $0, $0) } + statisticsKeys.map { ("statistics", $0, $0) }
+    /// Keys of the spec's sections an override may name alone, as (section, key): the kinds'
+    /// (`KindSpecSection.overrideKeys`: the closed loop's) and the statistics' keys, and a sweep
+    /// dimension by its `metrics.csv` column.
+    static func sectionKeys(_ sections: [KindSpecSection]) -> [(section: String, key: String, name: String)] {
+        sections.flatMap { s in s.overrideKeys.map { (s.key, $0, $0) } } + statisticsKeys.map { ("statistics", $0, $0) }
             + SweepDimension.all.filter { $0.column != $0.key }.map { ("sweep", $0.key, $0.column) }
     }
 
@@ -86,7 +84,8 @@ extension ExperimentSpec {
     ///
     /// - Throws: `SpecError` when two sections have the key (naming both), or none has it (naming
     ///   the closest keys by edit distance).
-    static func shortKeyPath(_ name: String, file: String, override o: String) throws(SpecError) -> [String] {
+    static func shortKeyPath(_ name: String, sections: [KindSpecSection], file: String, override o: String) throws(SpecError) -> [String] {
+        let sectionKeys = sectionKeys(sections)
         let matches = sectionKeys.filter { $0.name == name }
         if matches.count == 1 { return [matches[0].section, matches[0].key] }
         if matches.count > 1 {
@@ -94,7 +93,7 @@ extension ExperimentSpec {
                 file: file, key: o,
                 problem: "'\(name)' is ambiguous: " + matches.map { "\($0.section).\($0.key)" }.joined(separator: " or ") + "; write one")
         }
-        let known = topKeys + sweepKeys + SweepDimension.closedLoop.map(\.key) + sectionKeys.map(\.name)
+        let known = topKeys + sections.map(\.key) + sweepKeys + sectionKeys.map(\.name)
         var seen = Set<String>()
         // A key longer than any known one by far gets no suggestion (edit distance is O(|name|·|key|)).
         let closest = name.count > 64 ? [] : closestWords(to: name, among: known.filter { seen.insert($0).inserted })
@@ -133,35 +132,16 @@ extension ExperimentSpec {
     /// The resolved spec as YAML: every key, defaults filled in, in a fixed order
     /// (`navbench run SPEC --print-config`). Parsing it gives the same spec.
     public var resolvedYAML: String {
-        func q(_ s: String) -> String {
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.withoutEscapingSlashes]
-            let data = (try? enc.encode(s)) ?? Data("\"\"".utf8)
-            return String(decoding: data, as: UTF8.self)
-        }
+        let q = jsonQuoted
         func list(_ l: [String]) -> String { "[" + l.map(q).joined(separator: ", ") + "]" }
         var y = "name: \(q(name))\ninputs: \(list(inputs))\noutput: \(q(output))\nmetrics: \(list(keyMetrics))\nsweep:\n"
         for d in SweepDimension.all {
             let v = sweep.values(of: d)
             y += "  \(d.key): " + (d.key == SweepDimension.rdpTolerance.key ? "[" + v.joined(separator: ", ") + "]" : list(v)) + "\n"
         }
-        if !calibration.isEmpty { y += "calibration: \(list(calibration))\n" }
-        if !proximity.isEmpty { y += "proximity: \(list(proximity))\n" }
-        if !proximityOptions.isDefault {
-            let o = proximityOptions
-            var parts = ["scan_window: " + (o.scanWindow.map(formatNumber) ?? "none"), "fit: \(o.fitData.rawValue)"]
-            if let d = o.fitMinDistance { parts.append("fit_min_distance: \(formatNumber(d))") }
-            if let d = o.fitMaxDistance { parts.append("fit_max_distance: \(formatNumber(d))") }
-            y += "proximity_options: {" + parts.joined(separator: ", ") + "}\n"
-        }
-        if !gyroFilters.isEmpty { y += "gyro_filters: \(list(gyroFilters))\n" }
-        for key in kindSections.keys.sorted() { y += "\(key): \(kindSections[key]!)\n" }  // JSON: YAML's flow syntax
-        if !ape.isEmpty {
-            y += "ape:\n" + ape.map { "  - {reference: \(q($0[0])), estimate: \(q($0[1])), align: \(q($0[2]))}\n" }.joined()
-        }
+        for section in kindSections { y += section.yaml }
         if !estimators.isEmpty { y += "estimators:\n" + estimators.keys.sorted().map { "  \(q($0)): \(q(estimators[$0]!))\n" }.joined() }
         if pluginTimeout != ExecPlugin.defaultTimeout { y += "plugin_timeout: \(formatNumber(pluginTimeout))\n" }
-        if let closedLoop { y += closedLoop.resolvedYAML }
         if !tolerances.isEmpty {
             y +=
                 "compare:\n"

@@ -15,6 +15,38 @@ public struct TrajectoryAPEKind: ExperimentKind {
     public var parameterColumns: [String] { ["reference"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { !spec.ape.isEmpty }
     public var gatedCSV: String? { csvFile }
+    /// `ape: [{reference: FILE, estimate: FILE, align: ALIGNMENT}, …]`.
+    public var specSections: [KindSpecSection] {
+        let key = Self.specKey
+        return [
+            KindSpecSection(
+                key: key, summary: "a list of {reference: FILE, estimate: FILE, align: se3|sim3|yaw|origin|none}",
+                read: { (v: Any, context: SpecSectionContext) throws(SpecError) -> [[String]] in
+                    guard let l = v as? [[String: Any]], !l.isEmpty else {
+                        throw SpecError(
+                            file: context.file, key: key,
+                            problem: "expected a list of {reference: FILE, estimate: FILE, align: se3|sim3|yaw|origin|none}")
+                    }
+                    return try l.enumerated().map { (i, e) throws(SpecError) -> [String] in
+                        guard let r = e["reference"] as? String, let est = e["estimate"] as? String else {
+                            throw SpecError(file: context.file, key: "\(key)[\(i)]", problem: "expected reference and estimate file paths")
+                        }
+                        let align = (e["align"] as? String) ?? "se3"
+                        guard AlignmentMethod(rawValue: align) != nil else {
+                            throw SpecError(
+                                file: context.file, key: "\(key)[\(i)].align", problem: "'\(align)' is not one of se3, sim3, yaw, origin, none")
+                        }
+                        return [r, est, align]
+                    }
+                },
+                yaml: { pairs in
+                    "\(key):\n"
+                        + pairs.map { "  - {reference: \(jsonQuoted($0[0])), estimate: \(jsonQuoted($0[1])), align: \(jsonQuoted($0[2]))}\n" }
+                        .joined()
+                })
+        ]
+    }
+    static let specKey = "ape"
 
     public func plan(_ plan: ExperimentPlan) -> PlannedKind {
         .perUnit(
@@ -68,4 +100,9 @@ public struct TrajectoryAPEKind: ExperimentKind {
         }
         return ReportSection(markdown: md, files: [(csvFile, table.csv)])
     }
+}
+
+extension ExperimentSpec {
+    /// Trajectory pairs evaluated with APE (evo's conventions): reference, estimate, alignment (`ape:`).
+    public var ape: [[String]] { kindSection(TrajectoryAPEKind.specKey, as: [[String]].self) ?? [] }
 }

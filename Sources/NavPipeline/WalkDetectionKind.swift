@@ -20,12 +20,14 @@ public struct WalkDetectionKind: ExperimentKind {
     public var parameterColumns: [String] { ["walk"] }
     public func isAsked(by spec: ExperimentSpec) -> Bool { Self.choice(spec) != nil }
     /// `pdr: standard` (the sweep of docs/pdr.md) or `pdr: default` (the detectors chosen on WeAllWalk).
-    public var specSection: KindSpecSection? {
-        KindSpecSection(
-            key: "pdr", summary: "expected standard (the sweep of docs/pdr.md) or default (the detectors chosen on WeAllWalk)", as: String.self
-        ) { v in
-            guard ["standard", "default"].contains(v) else { throw SpecSectionProblem("'\(v)' is neither standard nor default") }
-        }
+    public var specSections: [KindSpecSection] {
+        [
+            KindSpecSection(
+                key: "pdr", summary: "expected standard (the sweep of docs/pdr.md) or default (the detectors chosen on WeAllWalk)", as: String.self
+            ) { v in
+                guard ["standard", "default"].contains(v) else { throw SpecSectionProblem("'\(v)' is neither standard nor default") }
+            }
+        ]
     }
     /// The spec's `pdr:` value, nil when it has none.
     static func choice(_ spec: ExperimentSpec) -> String? { spec.kindSection("pdr", as: String.self) }

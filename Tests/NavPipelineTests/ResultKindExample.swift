@@ -57,10 +57,12 @@ struct LongIMUKind: ExperimentKind {
     }
     var name: String { "long_imu" }
     var gatedCSV: String? { nil }
-    var specSection: KindSpecSection? {
-        KindSpecSection(key: "long_imu", summary: "expected {at_least: SECONDS}", as: Options.self) { o in
-            guard o.at_least >= 0 else { throw SpecSectionProblem("at_least is \(formatNumber(o.at_least)) s, expected 0 or more") }
-        }
+    var specSections: [KindSpecSection] {
+        [
+            KindSpecSection(key: "long_imu", summary: "expected {at_least: SECONDS}", as: Options.self) { o in
+                guard o.at_least >= 0 else { throw SpecSectionProblem("at_least is \(formatNumber(o.at_least)) s, expected 0 or more") }
+            }
+        ]
     }
 
     func plan(_ plan: ExperimentPlan) -> PlannedKind {

@@ -99,6 +99,44 @@ final class RunCounter: Sendable {
         #expect(durations.rows.count == 4 && durations.rows.allSatisfy { $0.value > 1 && $0.unit == "s" })
     }
 
+    /// Every spec key beyond the spec's own is a kind's section: read with a list lacking the
+    /// kind, its key is unknown; with it, the kind reads the value back, and `--print-config`
+    /// writes it so that it reads as the same spec.
+    @Test func everyKindKeyIsOwnedByItsKind() throws {
+        let text = """
+            name: owned
+            inputs: [a.h5]
+            calibration: [mean]
+            proximity: [none]
+            proximity_options: {fit: readings}
+            gyro_filters: [none]
+            ape: [{reference: r.tum, estimate: e.tum, align: yaw}]
+            closed_loop: {walker: [ideal, cane], runs: 3}
+            pdr: default
+
+            """
+        let s = try ExperimentSpec.parse(text, file: "s.yaml")
+        #expect(s.kindSections.map(\.key) == ["calibration", "proximity", "proximity_options", "gyro_filters", "ape", "closed_loop", "pdr"])
+        #expect(s.calibration == ["mean"] && s.proximity == ["none"] && s.proximityOptions.fitData == .readings && s.gyroFilters == ["none"])
+        #expect(s.ape == [["r.tum", "e.tum", "yaw"]] && s.closedLoop?.runs == 3 && s.closedLoop?.walkers == ["ideal", "cane"])
+        #expect(try ExperimentSpec.parse(s.resolvedYAML, file: "printed.yaml").kindSections == s.kindSections, "\(s.resolvedYAML)")
+        for kind in ExperimentKinds.standard {
+            let others = ExperimentKinds.standard.filter { $0.name != kind.name }
+            for key in kind.specSections.map(\.key) {
+                do {
+                    _ = try ExperimentSpec.parse(text, file: "s.yaml", kinds: others)
+                    Issue.record("\(key) read without \(kind.name)")
+                } catch {
+                    #expect(error.key == kind.specSections[0].key && error.problem.hasPrefix("unknown key; valid: "), "\(error)")
+                }
+            }
+        }
+        // A closed loop larger than the limit is refused when the spec is read.
+        #expect(throws: SpecError.self) {
+            _ = try ExperimentSpec.parse(text, file: "s.yaml", limits: SpecLimits(maxConfigurations: 1))
+        }
+    }
+
     /// A configured kind is one type and one list entry (`LongIMUKind`, in this test target): its
     /// spec section is read only with it in the list, refused in one line when it is not what the
     /// kind expects, and read back when it plans; nothing of NavPipeline names it.
@@ -108,10 +146,8 @@ final class RunCounter: Sendable {
         func yaml(_ section: String) -> String {
             "name: long\ninputs:\n  - \(datasets)/R1-corridor_*.h5\noutput: \(dir)/out\n" + section
         }
-        #expect(
-            throws: SpecError(
-                file: "s.yaml", key: "long_imu", problem: "unknown key; valid: " + (ExperimentSpec.topKeys + ["pdr"]).joined(separator: ", "))
-        ) {
+        let standardKeys: [String] = ExperimentSpec.topKeys + ExperimentKinds.standard.flatMap(\.specSections).map(\.key)
+        #expect(throws: SpecError(file: "s.yaml", key: "long_imu", problem: "unknown key; valid: " + standardKeys.joined(separator: ", "))) {
             _ = try ExperimentSpec.parse(yaml("long_imu: {at_least: 2}\n"), file: "s.yaml")
         }
         #expect(throws: SpecError(file: "s.yaml", key: "long_imu", problem: "at_least is -1 s, expected 0 or more; expected {at_least: SECONDS}")) {
@@ -180,7 +216,10 @@ final class RunCounter: Sendable {
     @Test func missingAndFailedUnitsAreListedOnce() throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         var s = try spec(dir + "/out")
-        s.calibration = ["mean", "no-such-estimator"]
+        // An estimator the spec's check would refuse, set past it: the unit fails when it runs.
+        let i = try #require(s.kindSections.firstIndex { $0.key == "calibration" })
+        s.kindSections[i] = SpecSectionValue(
+            key: "calibration", value: ["mean", "no-such-estimator"], yaml: "calibration: [mean, no-such-estimator]\n")
         _ = try runExperiment(s, workers: 1, shard: 1, shards: 2, command: "test")
         do {
             _ = try mergeExperiment(s, command: "test")

@@ -42,7 +42,8 @@ import Testing
         #expect(s.sweep.values(of: .rdpTolerance) == ["0.1", "1"])
         let configurations = s.sweep.configurations
         #expect(configurations.count == 8)
-        #expect(configurations.map(\.options.rdpTolerance).filter { $0 == 0.1 }.count == 4)
+        let tolerances: [Double] = configurations.map(\.options.rdpTolerance)
+        #expect(tolerances.filter { $0 == 0.1 }.count == 4)
         #expect(configurations.map(\.options.anchorSightings).filter { $0 == 2 }.count == 4)
         #expect(configurations[0].label == "tol=0.1 anchors=all seed=3")
     }
