@@ -45,7 +45,12 @@ public struct ClosedLoopKind: ExperimentKind {
             name: name, isAsked: true, units: units(cp), parameterColumns: parameterColumns, accepts: { self.accepts($0, of: $1) },
             runner: { self.runner(for: $0, cp, plan: plan) },
             section: { results, context in
-                self.section(results, cp, plan: plan, walkerUncertainty: try context.storedResults(of: WalkerUncertaintyKind().name))
+                var s = self.section(results, cp, plan: plan, walkerUncertainty: try context.storedResults(of: WalkerUncertaintyKind().name))
+                // The Findings' lines where the replay (rendered before) and the walkers disagree.
+                if let replay = context.offered(by: guidanceResultKind, as: ReplayMainEffects.self) {
+                    s.section.closingFindings = replayClosedLoopDisagreements(replay.effects, s.levelEffects, units: replay.units)
+                }
+                return s.section
             })
     }
 
@@ -106,7 +111,9 @@ public struct ClosedLoopKind: ExperimentKind {
 
     /// The section of `closedLoopSection` with its CSV and SVGs as files; with the results of a
     /// walker-uncertainty analysis, each Findings line ends with how robust it is (`WalkerRobustness`).
-    func section(_ results: KindResults, _ cp: ClosedLoopPlan, plan: ExperimentPlan, walkerUncertainty: KindResults?) -> ReportSection {
+    func section(
+        _ results: KindResults, _ cp: ClosedLoopPlan, plan: ExperimentPlan, walkerUncertainty: KindResults?
+    ) -> (section: ReportSection, levelEffects: [ClosedLoopEffect]) {
         var cells = [(metrics: [Metric], walkers: ClosedLoopWalkers)?](repeating: nil, count: cp.cells.count)
         for (u, outcome) in results where cells.indices.contains(u.index) { cells[u.index] = outcome?.cellContents }
         let s = closedLoopSection(plan, cp, metrics: { cells[$0.index]?.metrics }, walkers: { cells[$0.index]?.walkers })
@@ -116,9 +123,10 @@ public struct ClosedLoopKind: ExperimentKind {
                 s.effects, runs: cp.spec.runs,
                 robustness: FindingRobustness(basis: r.basis, clause: { r.clause(dimension: $0, level: $1, sign: $2) }))
         }
-        return ReportSection(
+        let section = ReportSection(
             markdown: s.markdown, files: [(csvFile, s.table.csv)] + s.svgs.map { ($0.name, $0.text) }, findings: findings,
-            failures: s.failures, levelEffects: s.effects)
+            failures: s.failures)
+        return (section, s.effects)
     }
 }
 

@@ -161,6 +161,7 @@ public func renderSections(_ kinds: [PlannedKind], context: SectionContext) thro
         let section = try kind.report(context)
         failures += section.failures
         sections.append(section)
+        context.rendered.append((kind.name, section))
     }
     return (sections, failures)
 }

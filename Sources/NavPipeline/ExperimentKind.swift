@@ -150,6 +150,14 @@ public struct SectionContext: Sendable {
     /// The run's planned kinds: what a section that reads another kind's results (the closed
     /// loop reads the walker-uncertainty analysis) finds them by.
     public var kinds: [PlannedKind] = []
+    /// The sections rendered before this one in this report, by kind name (kinds' order).
+    public var rendered: [(kind: String, section: ReportSection)] = []
+
+    /// The value of type `T` that the section of kind `kind`, rendered before this one, offers
+    /// (`ReportSection.offered`); nil when that kind is not in the report or offers none.
+    public func offered<T>(by kind: String, as: T.Type) -> T? {
+        rendered.first { $0.kind == kind }?.section.offered.lazy.compactMap { $0 as? T }.first
+    }
 
     /// The stored outcomes of the run's kind `name` when it is planned and asked, else nil.
     ///

@@ -42,13 +42,9 @@ func writeExperimentReport(
     let stamp = ReportStamp(
         experiment: plan.spec.name, navbenchVersion: NavbenchVersion.current, specSHA256: plan.specSHA256,
         inputs: inputs, command: command)
-    // Findings: each section's in order (the replay's first), then where the replay and the
-    // closed loop disagree on a guidance level.
-    let findings =
-        sections.flatMap(\.findings)
-        + replayClosedLoopDisagreements(
-            sections.flatMap(\.metricEffects), sections.flatMap(\.levelEffects),
-            units: sections.reduce(into: [:]) { u, s in u.merge(s.metricUnits) { a, _ in a } })
+    // Findings: each section's in order (the replay's first), then the lines comparing a section
+    // with an earlier one (where the replay and the closed loop disagree on a guidance level).
+    let findings = sections.flatMap(\.findings) + sections.flatMap(\.closingFindings)
     let pieces = experimentSummaryPieces(
         stamp: stamp, failures: plan.failures + failures + sectionFailures, findings: findings, sections: sections.map(\.pieces))
     let summary = try AtomicTextWriter(path: out.summary), latex = try AtomicTextWriter(path: out.latexTables)
@@ -62,15 +58,15 @@ func writeExperimentReport(
     try summary.commit()
     try latex.commit()
     traceMemory(plan, "report: summary")
-    // Each finding links to the section it comes from (its first heading); the disagreement lines
-    // to the closed loop's.
+    // Each finding links to the section it comes from (its first heading).
     var evidence: [String: String] = [:]
     for section in sections {
         guard let heading = firstHeading(section.pieces) else { continue }
-        for f in section.findings { evidence[f] = heading }
+        for f in section.findings where evidence[f] == nil { evidence[f] = heading }
     }
-    if let closedLoop = sections.first(where: { !$0.levelEffects.isEmpty }), let heading = firstHeading(closedLoop.pieces) {
-        for line in findings where evidence[line] == nil { evidence[line] = heading }
+    for section in sections {
+        guard let heading = firstHeading(section.pieces) else { continue }
+        for f in section.closingFindings where evidence[f] == nil { evidence[f] = heading }
     }
     try writeReportPage(
         plan, pieces: pieces, files: sections.flatMap(\.files), written: sections.flatMap(\.written),
@@ -124,34 +120,6 @@ func firstHeading(_ pieces: [String]) -> String? {
         }
     }
     return nil
-}
-
-/// The Findings lines where the replay and the closed loop disagree on a guidance level against
-/// its dimension's first level: the closed-loop success rate significantly higher (lower) while
-/// the replay's main effect is significantly worse (better) on some key metric; both effects
-/// with their 95 % CIs.
-func replayClosedLoopDisagreements(
-    _ replay: [ExperimentStatistics.MainEffect], _ closedLoop: [ClosedLoopEffect], units: [String: String]
-) -> [String] {
-    closedLoop.filter(\.significant).compactMap { c in
-        let walkersBetter = c.meanDifference > 0
-        let opposite = replay.filter { e in
-            guard e.dimension == c.dimension, e.level == c.level, e.reference == c.reference,
-                intervalExcludesZero(low: e.ciLow, high: e.ciHigh), MetricPolarity.of(e.metric) != .neutral
-            else { return false }
-            let replayBetter = (MetricPolarity.of(e.metric) == .lowerIsBetter) == (e.meanDifference < 0)
-            return replayBetter != walkersBetter
-        }
-        guard !opposite.isEmpty else { return nil }
-        let said = opposite.map { e in
-            let unit = units[e.metric].map { $0.isEmpty ? "" : " \($0)" } ?? ""
-            return "\(e.metric) \(String(format: "%+.3g", e.meanDifference))\(unit) [\(String(format: "%+.3g, %+.3g", e.ciLow, e.ciHigh))]"
-        }
-        return "**Replay and closed loop disagree** on \(markdownInline(c.dimension)) \(markdownInline(c.level)) vs \(markdownInline(c.reference)): "
-            + "the replay finds it \(walkersBetter ? "worse" : "better") (\(said.joined(separator: "; ")), n = \(opposite.map(\.n).max() ?? 0) units), "
-            + "the closed-loop walkers succeed \(walkersBetter ? "more" : "less") often "
-            + "(\(String(format: "%+.3g [%+.3g, %+.3g]", c.meanDifference, c.ciLow, c.ciHigh)), n = \(c.n) walkers)."
-    }
 }
 
 /// `manifest.json`: the stamp, inputs with checksums, seeds, jobs, failures and machine facts.

@@ -50,8 +50,8 @@ extension GuidanceReplayKind {
             trendPlots.isEmpty ? "" : "\n## Metrics vs RDP tolerance\n\n" + trendPlots.map(\.markdown).joined(separator: "\n\n") + "\n"
         var section = ReportSection(
             pieces: guidanceReplayPieces(table: table, plots: plots, statistics: statistics, routeSections: routeSections) + [trends],
-            files: [], findings: statistics.findings, failures: missing, metricEffects: statistics.mainEffects,
-            metricUnits: statistics.units)
+            files: [], findings: statistics.findings, failures: missing)
+        section.offered = [ReplayMainEffects(effects: statistics.mainEffects, units: statistics.units)]
         section.written = routes.flatMap { (routePlots[$0] ?? []).map(\.path) } + trendPlots.map(\.path) + statisticsFiles
         return section
     }

@@ -76,25 +76,17 @@ public struct ReportSection: Sendable {
     /// Lines for the report's failure list (a venue floor plan that could not be read, so its
     /// walks used a corridor); the engine appends one for every unit without an accepted result.
     public var failures: [String]
-    /// Each swept guidance level's effect on the closed-loop walkers' success (the Findings'
-    /// lines where the replay and the closed loop disagree read them; empty for other kinds).
-    public var levelEffects: [ClosedLoopEffect]
-    /// Each swept level's main effect on the replay's metrics, with the metrics' units: what the
-    /// disagreement lines compare `levelEffects` with (empty for other kinds).
-    public var metricEffects: [ExperimentStatistics.MainEffect]
-    public var metricUnits: [String: String]
-    public init(
-        markdown: String, files: [(name: String, contents: String)], findings: [String] = [], failures: [String] = [],
-        levelEffects: [ClosedLoopEffect] = []
-    ) {
-        self.init(pieces: [markdown], files: files, findings: findings, failures: failures, levelEffects: levelEffects)
+    /// Findings that compare this section with one rendered before it (the closed loop's lines
+    /// where it and the replay disagree): placed after every section's own findings.
+    public var closingFindings: [String] = []
+    /// Values this section offers the sections rendered after it, found by type
+    /// (`SectionContext.offered(by:as:)`: the replay offers its main effects).
+    public var offered: [any Sendable] = []
+    public init(markdown: String, files: [(name: String, contents: String)], findings: [String] = [], failures: [String] = []) {
+        self.init(pieces: [markdown], files: files, findings: findings, failures: failures)
     }
-    public init(
-        pieces: [String], files: [(name: String, contents: String)], findings: [String] = [], failures: [String] = [],
-        levelEffects: [ClosedLoopEffect] = [], metricEffects: [ExperimentStatistics.MainEffect] = [], metricUnits: [String: String] = [:]
-    ) {
+    public init(pieces: [String], files: [(name: String, contents: String)], findings: [String] = [], failures: [String] = []) {
         self.pieces = pieces; self.files = files; self.findings = findings; self.failures = failures
-        self.levelEffects = levelEffects; self.metricEffects = metricEffects; self.metricUnits = metricUnits
     }
 }
 
