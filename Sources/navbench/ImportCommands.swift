@@ -21,7 +21,7 @@ struct Import: ParsableCommand {
             and the field; nothing is written then. Formats, mapping files, units and frames: docs/importers.md.
             """,
         subcommands: [
-            ImportTUM.self, ImportKITTI.self, ImportEuRoC.self, ImportCoreMotionLogger.self, ImportARKitLogger.self,
+            ImportTUM.self, ImportKITTI.self, ImportEuRoC.self, ImportCoreMotionLogger.self, ImportARKitLogger.self, ImportIOSLogger.self,
             ImportCSVCommand.self, ImportHDF5Mapped.self, ImportMATMapped.self, ImportBLEAnnotated.self, ImportClewCRD.self, ImportIPIN.self,
             ImportRosbag.self, ImportMCAP.self, ImportWeAllWalk.self,
         ])
@@ -177,6 +177,26 @@ struct ImportCoreMotionLogger: ParsableCommand {
         try output.run(source: folder) { () throws(TraceError) in try importCoreMotionLogger(folder, locationClock: clock, options: output.options) }
     }
 }
+
+struct ImportIOSLogger: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ios-logger",
+        abstract: "An ios_logger dataset folder (Accel.txt, Gyro.txt, …) → imu (with attitude, magnetometer), vio, compass, location.",
+        discussion:
+            "Every file is on the Unix clock; each file's rows are sorted by time (a note counts the rows moved). Files, columns and frames: docs/importers.md."
+    )
+    @Argument(help: "The dataset folder (Accel.txt and Gyro.txt required; Motion, Magnet, ARposes, Head, GPS optional).") var folder: String
+    @Option(help: "Gyroscope to import: raw (Gyro.txt, with bias) or device-motion (MotARH.txt's rotationRate).")
+    var gyroscope: IOSLoggerGyroscope = .raw
+    @OptionGroup var output: ImportOutput
+    func run() throws {
+        try output.run(source: folder) { () throws(TraceError) in
+            try importIOSLogger(folder, gyroscope: gyroscope, options: output.options)
+        }
+    }
+}
+
+extension IOSLoggerGyroscope: ExpressibleByArgument {}
 
 struct ImportWeAllWalk: ParsableCommand {
     static let configuration = CommandConfiguration(

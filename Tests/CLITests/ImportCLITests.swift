@@ -140,6 +140,39 @@ import Testing
         )
     }
 
+    /// `import ios-logger`: the whole output on the fixture folder (rows sorted, a repeat and an
+    /// invalid heading noted), and one line for a missing required file (nothing written).
+    @Test func iosLoggerFolder() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let walk = "Tests/NavImportTests/Fixtures/ios-logger/walk"
+        let r = try navbench(["import", "ios-logger", walk, "--out", dir + "/walk.h5"], cwd: repoRoot)
+        #expect(r.status == 0)
+        #expect(r.out == "\(dir)/walk.h5: recording; imu 10, compass 2, vio 4, location 2\n")
+        #expect(
+            r.err
+                == [
+                    "\(walk)/Gyro.txt: imu: 2 rows out of time order sorted (ios-logger sorts rows by time; largest step back 0.01 s)",
+                    "\(walk)/Motion.txt: imu: 2 rows out of time order sorted (ios-logger sorts rows by time; largest step back 0.01 s)",
+                    "\(walk)/Head.txt: compass: 1 of 4 rows dropped as invalid (first: line 3, column 'headingAccuracy(deg)': accuracy is -1 deg, expected a value in [0, 360])",
+                    "\(walk)/Head.txt: compass: 1 repeated times; kept the last row of each repeat (first: line 2, column 'time(s)', 1600000000 s)",
+                    "\(walk)/GPS.txt: location: 1 repeated times; kept the last row of each repeat (first: line 2, column 'time(s)', 1600000000.01 s)",
+                ].map { "navbench: note: \($0)\n" }.joined())
+        let m = try navbench(["import", "ios-logger", walk, "--gyroscope", "device-motion", "--quiet", "--out", dir + "/dm.h5"], cwd: repoRoot)
+        #expect(m.status == 0 && m.err == "" && m.out == "\(dir)/dm.h5: recording; imu 10, compass 2, vio 4, location 2\n")
+
+        let partial = dir + "/partial"
+        try FileManager.default.createDirectory(atPath: partial, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: repoRoot + "/" + walk + "/Accel.txt", toPath: partial + "/Accel.txt")
+        let x = try navbench(["import", "ios-logger", partial, "--out", dir + "/x.h5"], cwd: repoRoot)
+        #expect(x.status == 1 && x.out == "")
+        #expect(
+            x.err
+                == "navbench: error: \(partial)/Gyro.txt: not found; expected ios_logger's gyroscope file, lines of time(s),gx(rad/s),gy(rad/s),gz(rad/s) (required)\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.h5"))
+    }
+
     @Test func usageErrors() throws {
         let k = try navbench(["import", "kitti", "a.kitti", "--out", "/tmp/x.h5"])
         #expect(

@@ -360,7 +360,8 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         expectError(
             TraceError(
                 .badValue, file: "m.yaml", object: "line 2, streams.imu.speedometer",
-                "unknown key; expected one of accelerometer, gyroscope, attitude, magnetometer, moving, time, invalid_rows, input")
+                "unknown key; expected one of accelerometer, gyroscope, attitude, magnetometer, moving, time, invalid_rows, input, frame, body_rotation"
+            )
         ) {
             try parse("navbench_mapping: 1\nstreams: {imu: {speedometer: {column: a, units: m}}}\n")
         }

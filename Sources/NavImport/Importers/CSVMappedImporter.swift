@@ -116,6 +116,14 @@ public func importCSV(_ path: String, mapping: ImportMapping, options: ImportOpt
 /// - Throws: as `importCSV(_:mapping:options:)`; also when the number of files differs from
 ///   the mapping's inputs, or a beacon or integer dataset would need interpolating.
 public func importCSV(_ paths: [String], mapping: ImportMapping, options: ImportOptions = ImportOptions()) throws(TraceError) -> ImportResult {
+    try importDelimited(paths, mapping: mapping, options: options, tables: [:])
+}
+
+/// `importCSV` of files some of which the caller has split already (`tables`, by input number,
+/// 1-based): a preset that checks its files' fields before building the mapping.
+func importDelimited(
+    _ paths: [String], mapping: ImportMapping, options: ImportOptions, tables preparsed: [Int: DelimitedText]
+) throws(TraceError) -> ImportResult {
     if let s = mapping.source, s != .csv {
         throw TraceError(
             .badValue, file: mapping.file, object: "source",
@@ -128,7 +136,7 @@ public func importCSV(_ paths: [String], mapping: ImportMapping, options: Import
             "the mapping describes \(inputCount) input file\(inputCount == 1 ? "" : "s") (inputs:), \(paths.count) given; give them in the order of inputs:"
         )
     }
-    var tables: [Int: DelimitedText] = [:]
+    var tables = preparsed
     func table(_ k: Int) throws(TraceError) -> DelimitedText {
         if let t = tables[k] { return t }
         let t = try DelimitedText.parse(try readTextFile(paths[k - 1], expected: "a delimited text file"), file: paths[k - 1], layout: mapping.csv)
@@ -136,12 +144,7 @@ public func importCSV(_ paths: [String], mapping: ImportMapping, options: Import
         return t
     }
     let parser = MappingParser(file: mapping.file)
-    var session = Session(
-        metadata: importMetadata(
-            options,
-            frameConvention: SessionMetadata.arkitFrame
-                + (mapping.frame == .arkit
-                    ? "; imported CSV (frame kept)" : "; imported CSV, world frame \(mapping.frame.rawValue) turned to ARKit's")))
+    var session = Session(metadata: importMetadata(options, frameConvention: mapping.frameConvention(format: "CSV")))
     var notes: [String] = []
     for sm in mapping.streams {
         let primary = sm.input ?? 1
@@ -160,7 +163,7 @@ public func importCSV(_ paths: [String], mapping: ImportMapping, options: Import
                 ? "streams.\(sm.name).time.column"
                 : mapping.inputs.dropFirst(primary - 1).first?.time != nil ? "inputs[\(primary)].time.column" : "time.column",
             parser: parser)
-        if options.sortRowsByTime, let note = main.sortByTime(stream: sm.name) { notes.append(note) }
+        if options.sortRowsByTime, let note = main.sortByTime(stream: sm.name, reason: options.sortRowsReason) { notes.append(note) }
         // Datasets of other inputs, interpolated at the stream's times.
         var interpolatedFrom: [String: String] = [:]
         for j in Set(sm.fields.values.map(inputOf)).subtracting([primary]).sorted() {
@@ -177,7 +180,7 @@ public func importCSV(_ paths: [String], mapping: ImportMapping, options: Import
             var other = try CSVStreamColumns(
                 table: try table(j), path: paths[j - 1], stream: sm, targets: others, time: clock, offset: input.offset,
                 timeKey: "inputs[\(j)].time.column", parser: parser)
-            if options.sortRowsByTime, let note = other.sortByTime(stream: sm.name) { notes.append(note) }
+            if options.sortRowsByTime, let note = other.sortByTime(stream: sm.name, reason: options.sortRowsReason) { notes.append(note) }
             try other.checkIncreasing(path: paths[j - 1])
             let left = main.interpolate(other, targets: others)
             if left > 0 {
@@ -196,7 +199,7 @@ public func importCSV(_ paths: [String], mapping: ImportMapping, options: Import
             return label
         }
         try assembleStream(
-            src, mapping: sm, beaconsInFrame: mapping.frame, frame: mapping.frame,
+            src, mapping: sm, beaconsInFrame: sm.frame ?? mapping.frame, frame: sm.frame ?? mapping.frame,
             policy: sm.invalidRows ?? options.invalidRows, file: paths[primary - 1], into: &session, notes: &notes)
     }
     return ImportResult(session: session, notes: notes)
@@ -342,7 +345,7 @@ private struct CSVStreamColumns {
     /// rows that moved and the largest step back in time, or nil when the rows were in order.
     ///
     /// - Complexity: O(n log n) when out of order, O(n) otherwise.
-    mutating func sortByTime(stream: String) -> String? {
+    mutating func sortByTime(stream: String, reason: String) -> String? {
         let n = times.count
         var largestStepBack = 0.0
         for i in times.indices.dropFirst() where times[i] < times[i - 1] { largestStepBack = max(largestStepBack, times[i - 1] - times[i]) }
@@ -363,11 +366,16 @@ private struct CSVStreamColumns {
         rows = order.map { rows[$0] }
         times = order.map { times[$0] }
         let back = String(format: "%.3g", largestStepBack)
-        return "\(path): \(stream): \(moved) rows out of time order sorted (--sort-by-time; largest step back \(back) s)"
+        return "\(path): \(stream): \(moved) rows out of time order sorted (\(reason); largest step back \(back) s)"
     }
 
-    /// Throws unless the times increase strictly (an input interpolated from must).
+    /// Throws unless the times are finite and increase strictly (an input interpolated from must).
     func checkIncreasing(path: String) throws(TraceError) {
+        if let i = times.firstIndex(where: { !$0.isFinite }) {
+            throw TraceError(
+                .badTimestamps, file: path, object: label(i, nil),
+                "time \(num(times[i])) s, expected a finite number (an input interpolated from needs finite, increasing times)")
+        }
         for i in times.indices.dropFirst() where !(times[i] > times[i - 1]) {
             throw TraceError(
                 .badTimestamps, file: path, object: label(i, nil),

@@ -81,7 +81,7 @@ public func importCoreMotionLogger(
     let magnet = exists("magnet.txt") ? try motion("magnet.txt", ["timestamp_ns", "mx", "my", "mz"]) : nil
     let heading = exists("heading.txt") ? try motion("heading.txt", ["timestamp_ns", "heading_deg"]) : nil
 
-    let device = coreMotionDeviceToARKit, world = coreMotionWorldToARKit
+    let body = coreMotionBodyToARKitCamera, world = coreMotionWorldToARKit
     let gScale = 9.80665 / 9.81
     func vec(_ t: NumericTable, _ r: Int) -> Vector3 { Vector3(t.values[4 * r + 1], t.values[4 * r + 2], t.values[4 * r + 3]) }
 
@@ -117,11 +117,11 @@ public func importCoreMotionLogger(
                 "field 1 (timestamp_ns): expected finite, strictly increasing times; \(num(rv.values[5 * r])) is not after the previous sample's")
         }
         imuT.append(t)
-        gyr.append(device.apply(vec(gyro, r)))
-        acc.append(device.apply(-(vec(gravity, r) + vec(user, r)) * gScale))
-        // R_ARKit = W · R_CM · Dᵀ: device (ARKit axes) → device (CoreMotion axes) → world (CoreMotion) → world (ARKit).
-        att.append((world.quaternion * u * device.quaternion.conjugate).normalized)
-        if let magnet { mag.append(device.apply(vec(magnet, r))) }
+        gyr.append(body.apply(vec(gyro, r)))
+        acc.append(body.apply(-(vec(gravity, r) + vec(user, r)) * gScale))
+        // q_ARKit = W · q_CM ⊗ r: device (ARKit axes) → device (CoreMotion axes) → world (CoreMotion) → world (ARKit).
+        att.append(body.applyToOrientation(world.quaternion * u))
+        if let magnet { mag.append(body.apply(vec(magnet, r))) }
         if let heading {
             let h = heading.values[2 * r + 1]
             if h.isFinite && h >= 0 && h <= 360 {
@@ -199,9 +199,6 @@ public func importCoreMotionLogger(
     return ImportResult(session: session, notes: notes)
 }
 
-/// CoreMotion device axes (x right, y top, z out of the screen) → ARKit camera axes as navbench
-/// uses them (x toward the bottom edge, y right, z out of the screen).
-let coreMotionDeviceToARKit = FrameChange(matrix: [[0, -1, 0], [1, 0, 0], [0, 0, 1]])
 /// CoreMotion's reference frame xMagneticNorthZVertical (x north, y west, z up) → ARKit world
 /// (x east, y up, z south).
 let coreMotionWorldToARKit = FrameChange(matrix: [[0, -1, 0], [0, 0, 1], [-1, 0, 0]])

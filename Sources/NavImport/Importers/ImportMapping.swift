@@ -106,6 +106,17 @@ public struct StreamMapping: Sendable {
     /// the trace's beacon table, heard or not; other keys follow in order of appearance).
     public var beacons: [BeaconMapping]
     public var line: Int
+    /// The world frame of this stream's positions, orientations, attitude and beacon positions
+    /// (`frame:` in the stream); nil: the mapping's.
+    public var frame: WorldFrame? = nil
+    /// A fixed rotation of the body side of its orientations and of its body-frame vectors
+    /// (`body_rotation:`; `BodyRotation`); nil: the body axes are kept.
+    public var bodyRotation: BodyRotation? = nil
+
+    /// Streams with world-frame values, which take a `frame:` of their own.
+    public static let worldFrameStreams = ["imu", "ble", "vio", "anchors", "groundtruth"]
+    /// Streams with a body side (orientations, body-frame vectors), which take `body_rotation:`.
+    public static let bodyFrameStreams = ["imu", "vio", "anchors", "groundtruth"]
 }
 
 /// Layout of a delimited text file.
@@ -137,4 +148,21 @@ public struct ImportMapping: Sendable {
     public var streams: [StreamMapping] = []
 
     public static let version = 1
+
+    /// The trace's `frame_convention` after an import with this mapping (`format`: "CSV",
+    /// "HDF5", …): the mapping's world frame, then each stream's own frame or body rotation.
+    func frameConvention(format: String) -> String {
+        var text =
+            SessionMetadata.arkitFrame
+            + (frame == .arkit ? "; imported \(format) (frame kept)" : "; imported \(format), world frame \(frame.rawValue) turned to ARKit's")
+        for st in streams where st.frame != nil || st.bodyRotation != nil {
+            var parts: [String] = []
+            if let f = st.frame { parts.append(f == .arkit ? "world frame kept" : "world frame \(f.rawValue) turned to ARKit's") }
+            if let r = st.bodyRotation?.quaternion {
+                parts.append("body rotated by r = [w, x, y, z] [\([r.w, r.x, r.y, r.z].map(num).joined(separator: ", "))] (q ⊗ r, Rᵀ v)")
+            }
+            text += "; \(st.name): " + parts.joined(separator: ", ")
+        }
+        return text
+    }
 }

@@ -27,6 +27,8 @@ public struct ImportOptions: Sendable {
     /// Delimited-text imports: sort each input's rows by time (stable: equal times keep file
     /// order) instead of refusing rows out of order; each input's sorted rows are counted in a note.
     public var sortRowsByTime = false
+    /// Why rows were sorted, in the note that counts them (a preset that always sorts names itself).
+    var sortRowsReason = "--sort-by-time"
 
     public init(
         kind: SessionKind = .recording, sessionID: String? = nil, routeID: String? = nil, venue: String? = nil,

@@ -32,17 +32,12 @@ func importMappedArrays<A: MappedArrays>(
             "inputs (several files, each with its clock and offset) are read by import csv; \(article) \(format) import reads one file on time:")
     }
     let file = MappedArrayFile(arrays: arrays, mapping: mapping, importPhrase: "\(article) \(format) import")
-    var session = Session(
-        metadata: importMetadata(
-            options,
-            frameConvention: SessionMetadata.arkitFrame
-                + (mapping.frame == .arkit
-                    ? "; imported \(format) (frame kept)" : "; imported \(format), world frame \(mapping.frame.rawValue) turned to ARKit's")))
+    var session = Session(metadata: importMetadata(options, frameConvention: mapping.frameConvention(format: format)))
     var notes: [String] = []
     for sm in mapping.streams {
         let src = try file.sourceStream(sm)
         try assembleStream(
-            src, mapping: sm, beaconsInFrame: mapping.frame, frame: mapping.frame,
+            src, mapping: sm, beaconsInFrame: sm.frame ?? mapping.frame, frame: sm.frame ?? mapping.frame,
             policy: sm.invalidRows ?? options.invalidRows, file: arrays.path, into: &session, notes: &notes)
     }
     return ImportResult(session: session, notes: notes)

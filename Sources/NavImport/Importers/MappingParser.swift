@@ -38,12 +38,7 @@ extension ImportMapping {
             }
             m.source = src
         }
-        if let f = top["frame"] {
-            guard let frame = f.string.flatMap(WorldFrame.init(rawValue:)) else {
-                throw p.fail(f, "frame", "expected one of \(WorldFrame.allCases.map(\.rawValue).joined(separator: ", ")), found '\(f.string ?? "?")'")
-            }
-            m.frame = frame
-        }
+        if let f = top["frame"] { m.frame = try p.worldFrame(f, "frame") }
         if let c = top["csv"] {
             guard let cm = c.mapping else { throw p.fail(c, "csv", "expected a mapping with keys header, delimiter, comment") }
             try p.onlyKeys(cm, ["header", "delimiter", "comment"], path: "csv")
@@ -152,6 +147,43 @@ struct MappingParser {
         return d
     }
 
+    func worldFrame(_ f: Node, _ key: String) throws(TraceError) -> WorldFrame {
+        guard let frame = f.string.flatMap(WorldFrame.init(rawValue:)) else {
+            throw fail(f, key, "expected one of \(WorldFrame.allCases.map(\.rawValue).joined(separator: ", ")), found '\(f.string ?? "?")'")
+        }
+        return frame
+    }
+
+    /// `{quaternion: [w, x, y, z]}` (scalar first, unit within 1e-3) or `{axis: [x, y, z], angle_deg: A}`.
+    func bodyRotation(_ n: Node, _ key: String) throws(TraceError) -> BodyRotation {
+        let forms = "{quaternion: [w, x, y, z]} (scalar first) or {axis: [x, y, z], angle_deg: A}"
+        guard let m = n.mapping else { throw fail(n, key, "expected \(forms)") }
+        try onlyKeys(m, ["quaternion", "axis", "angle_deg"], path: key)
+        func numbers(_ v: Node, _ count: Int, _ k: String, _ what: String) throws(TraceError) -> [Double] {
+            let seq = v.sequence.map(Array.init) ?? []
+            guard seq.count == count else { throw fail(v, k, "expected \(what), found \(seq.count) value\(seq.count == 1 ? "" : "s")") }
+            return try seq.map { (x: Node) throws(TraceError) in try number(x, k) }
+        }
+        if let q = m["quaternion"] {
+            guard m["axis"] == nil, m["angle_deg"] == nil else { throw fail(n, key, "give either \(forms), not both") }
+            let v = try numbers(q, 4, "\(key).quaternion", "4 numbers [w, x, y, z] (scalar first)")
+            let quaternion = Quaternion(x: v[1], y: v[2], z: v[3], w: v[0])
+            guard abs(quaternion.norm - 1) <= 1e-3 else {
+                throw fail(q, "\(key).quaternion", "norm \(num(quaternion.norm)), expected a unit quaternion [w, x, y, z] (norm within 1e-3 of 1)")
+            }
+            return BodyRotation(quaternion: quaternion)
+        }
+        guard let a = m["axis"], let d = m["angle_deg"] else {
+            throw fail(n, key, m["axis"] == nil && m["angle_deg"] == nil ? "expected \(forms)" : "axis and angle_deg go together; expected \(forms)")
+        }
+        let v = try numbers(a, 3, "\(key).axis", "3 numbers [x, y, z]")
+        let axis = Vector3(v[0], v[1], v[2])
+        guard axis.norm > 1e-9, axis.norm.isFinite else { throw fail(a, "\(key).axis", "expected a non-zero axis [x, y, z]") }
+        let angle = try number(d, "\(key).angle_deg")
+        guard abs(angle) <= 360 else { throw fail(d, "\(key).angle_deg", "expected degrees in [−360, 360], found \(num(angle))") }
+        return BodyRotation(axis: axis, angleDegrees: angle)
+    }
+
     func column(_ n: Node, _ key: String) throws(TraceError) -> ColumnReference {
         guard let s = n.scalar else { throw fail(n, key, "expected a column name or a 0-based column index") }
         if s.style == .plain, let i = Int(s.string) {
@@ -219,12 +251,17 @@ struct MappingParser {
         guard let m = node.mapping else {
             throw fail(node, "streams.\(name)", "expected a mapping of \(targets.map(\.name).joined(separator: ", "))")
         }
-        let extra = ["time", "invalid_rows", "input"] + (name == "ble" ? ["beacons"] : [])
+        let extra =
+            ["time", "invalid_rows", "input"] + (name == "ble" ? ["beacons"] : [])
+            + (StreamMapping.worldFrameStreams.contains(name) ? ["frame"] : [])
+            + (StreamMapping.bodyFrameStreams.contains(name) ? ["body_rotation"] : [])
         try onlyKeys(m, targets.map(\.name) + extra, path: "streams.\(name)")
         let line = keyLine ?? node.mark?.line ?? 1
         var s = StreamMapping(name: name, time: nil, invalidRows: nil, fields: [:], beacons: [], line: line)
         if let t = m["time"] { s.time = try time(t, path: "streams.\(name).time") }
         if let i = m["input"] { s.input = try input(i, "streams.\(name).input") }
+        if let f = m["frame"] { s.frame = try worldFrame(f, "streams.\(name).frame") }
+        if let b = m["body_rotation"] { s.bodyRotation = try bodyRotation(b, "streams.\(name).body_rotation") }
         if let r = m["invalid_rows"] {
             guard let p = r.string.flatMap(InvalidRowPolicy.init(rawValue:)) else {
                 throw fail(r, "streams.\(name).invalid_rows", "expected error or drop")

@@ -21,7 +21,10 @@ struct SourceStream {
 /// A row is invalid when a value is not finite, lies outside the dataset's range (RSSI in
 /// [−150, 20] dBm, latitude, longitude, accuracy ≥ 0, tracking state 0…2), an integer field is
 /// not a whole number, or a quaternion's norm is not within 0.01 of 1. Headings are reduced
-/// into [0, 360). World-frame fields are turned from `frame` into ARKit's.
+/// into [0, 360). World-frame fields are turned from `frame` (the stream's `frame:`, else the
+/// mapping's) into ARKit's; with the stream's `body_rotation:` r, orientations become
+/// W · q ⊗ r and body-frame vectors (accelerometer, gyroscope, magnetometer) R(r)ᵀ · v
+/// (`BodyRotation`).
 ///
 /// - Throws: for an invalid row under `.error`, for times out of order, and when no row is left.
 func assembleStream(
@@ -32,6 +35,7 @@ func assembleStream(
     let present = targets.filter { src.fields[$0.name] != nil }
     let n = src.times.count
     let change = frame.toARKit
+    let body = mapping.bodyRotation
     var keep: [Int] = []
     keep.reserveCapacity(n)
     var dropped = 0
@@ -84,32 +88,34 @@ func assembleStream(
     }
 
     let times = keep.map { src.times[$0] }
+    /// A world-frame vector (a position) turned by W, or a body-frame vector (an IMU reading) by R(r)ᵀ.
     func vectors(_ name: String, world: Bool) -> [Vector3]? {
         guard let v = fields[name] else { return nil }
         return keep.map { r in
             let x = Vector3(v[3 * r], v[3 * r + 1], v[3 * r + 2])
-            return world ? change.apply(x) : x
+            return world ? change.apply(x) : (body?.apply(x) ?? x)
         }
     }
-    func quaternions(_ name: String, world: Bool) -> [Quaternion]? {
+    /// A body-to-world rotation: W · q ⊗ r.
+    func quaternions(_ name: String) -> [Quaternion]? {
         guard let v = fields[name] else { return nil }
         return keep.map { r in
             let q = Quaternion(x: v[4 * r], y: v[4 * r + 1], z: v[4 * r + 2], w: v[4 * r + 3])
-            let u = q.unit
-            return world ? change.applyToOrientation(u) : u
+            let u = change.applyToOrientation(q.unit)
+            return body?.applyToOrientation(u) ?? u
         }
     }
     func scalars(_ name: String) -> [Double]? { fields[name].map { v in keep.map { v[$0] } } }
     func ints(_ name: String) -> [Int32]? { fields[name].map { v in keep.map { Int32(v[$0]) } } }
     func poses() -> [Pose] {
-        zip(quaternions("orientation", world: true)!, vectors("position", world: true)!).map { Pose(rotation: $0, translation: $1) }
+        zip(quaternions("orientation")!, vectors("position", world: true)!).map { Pose(rotation: $0, translation: $1) }
     }
 
     switch src.name {
     case "imu":
         session.imu = IMUStream(
             timestamps: times, accelerometer: vectors("accelerometer", world: false)!, gyroscope: vectors("gyroscope", world: false)!,
-            attitude: quaternions("attitude", world: true), magnetometer: vectors("magnetometer", world: false),
+            attitude: quaternions("attitude"), magnetometer: vectors("magnetometer", world: false),
             moving: ints("moving").map { $0.map { $0 != 0 } })
     case "compass":
         session.compass = CompassStream(timestamps: times, heading: scalars("heading")!, accuracy: scalars("accuracy"))

@@ -150,7 +150,7 @@ public func importWeAllWalk(
             "\(phoneFile): \(mended) repeated time(s) followed by a doubled interval (the phone's timing glitch) put midway between their neighbours")
     }
 
-    let device = coreMotionDeviceToARKit, world = coreMotionWorldToARKit
+    let body = coreMotionBodyToARKitCamera, world = coreMotionWorldToARKit
     var acc: [Vector3] = [], gyr: [Vector3] = [], mag: [Vector3] = [], att: [Quaternion] = []
     acc.reserveCapacity(n); gyr.reserveCapacity(n); mag.reserveCapacity(n); att.reserveCapacity(n)
     let g0 = 9.80665
@@ -163,9 +163,9 @@ public func importWeAllWalk(
                 "column \(bad - k * r): expected a finite number, found \(num(row[bad]))")
         }
         func vector(_ c: Int) -> Vector3 { Vector3(row[k * r + c], row[k * r + c + 1], row[k * r + c + 2]) }
-        acc.append(device.apply(vector(WeAllWalkColumn.rawAccelerometer) * -g0))
-        gyr.append(device.apply(vector(gyroscope == .raw ? WeAllWalkColumn.rawGyroscope : WeAllWalkColumn.rotationRate)))
-        mag.append(device.apply(vector(WeAllWalkColumn.rawMagnetometer)))
+        acc.append(body.apply(vector(WeAllWalkColumn.rawAccelerometer) * -g0))
+        gyr.append(body.apply(vector(gyroscope == .raw ? WeAllWalkColumn.rawGyroscope : WeAllWalkColumn.rotationRate)))
+        mag.append(body.apply(vector(WeAllWalkColumn.rawMagnetometer)))
         let c = WeAllWalkColumn.quaternion
         let q = Quaternion(x: row[k * r + c], y: row[k * r + c + 1], z: row[k * r + c + 2], w: row[k * r + c + 3])
         // The file's quaternions are printed with 6 decimals; a few rows are off unit length by up
@@ -176,7 +176,7 @@ public func importWeAllWalk(
                 "columns 13–16 (attitude quaternion x y z w): not of unit length (norm \(num(q.norm)), expected within 5 % of 1)")
         }
         if abs(q.norm - 1) > 0.01 { offUnit += 1 }
-        att.append((world.quaternion * u * device.quaternion.conjugate).normalized)
+        att.append(body.applyToOrientation(world.quaternion * u))
     }
 
     if offUnit > 0 {
