@@ -271,17 +271,3 @@ public struct CSVTable: Sendable {
 package func csvField(_ s: String) -> String {
     s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
-
-/// Writes bytes atomically (a temporary file in the same folder, renamed into place).
-public func writeBytesAtomically(_ bytes: [UInt8], to path: String) throws(TraceError) {
-    let dir = (path as NSString).deletingLastPathComponent
-    if !dir.isEmpty {
-        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            throw TraceError(.writeFailed, file: path, "cannot create folder \(dir)")
-        }
-    }
-    try requireReplaceableOutput(path)
-    do { try bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: path), options: .atomic) } } catch {
-        throw TraceError(.writeFailed, file: path, "cannot write (\(error.localizedDescription))")
-    }
-}

@@ -9,6 +9,7 @@ import Foundation
 /// gives byte-identical files.
 public final class HDF5Writer {
     public let path: String
+    let output: StagedOutput
     let temporaryPath: String
     var file: hid_t
     private var committed = false
@@ -29,13 +30,8 @@ public final class HDF5Writer {
             throw TraceError(
                 .writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
         }
-        try requireReplaceableOutput(path)
-        let dir = parentFolder(of: path)
-        if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        temporaryPath = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-        // The temporary name is this process's: whatever stands there (a stale file, a planted
-        // link) is removed, never written through.
-        unlink(temporaryPath)
+        output = try StagedOutput(path: path)
+        temporaryPath = output.temporary
         let fcpl = H5Pcreate(nb_H5P_FILE_CREATE())
         defer { H5Pclose(fcpl) }
         H5Pset_obj_track_times(fcpl, false)
@@ -59,10 +55,7 @@ public final class HDF5Writer {
         let closed = H5Fclose(file)
         file = -1
         guard closed >= 0 else { throw TraceError(.writeFailed, file: path, "closing the file failed (disk full?)") }
-        try requireReplaceableOutput(path)
-        guard rename(temporaryPath, path) == 0 else {
-            throw TraceError(.writeFailed, file: path, "cannot move the finished file into place")
-        }
+        try output.replaceTarget()
         committed = true
     }
 

@@ -168,9 +168,9 @@ public func editTrace(
     var result = try edit(traces)
     let previous = result.attributes["processing"]?.stringValue.map { $0 + "\n" } ?? ""
     result.attributes["processing"] = .string(previous + command)
-    let dir = URL(fileURLWithPath: output).deletingLastPathComponent().path
-    let staging = dir + "/.\(URL(fileURLWithPath: output).lastPathComponent).edit-\(ProcessInfo.processInfo.processIdentifier).h5"
-    defer { try? FileManager.default.removeItem(atPath: staging) }
+    let staged = try StagedOutput(path: output)
+    let staging = staged.temporary
+    defer { staged.discard() }
     do { try writeTrace(result, to: staging) } catch {
         var named = error  // the user's output, not the staging file's name
         named.file = output
@@ -180,8 +180,5 @@ public func editTrace(
     if let e = check.errors.first {
         throw TraceEditError("\(escapedForMessage(output)): the edited trace would be invalid: \(e.error.problem)")
     }
-    try requireReplaceableOutput(output)
-    guard rename(staging, output) == 0 else {
-        throw TraceError(.writeFailed, file: output, "cannot move the finished file into place")
-    }
+    try staged.replaceTarget()
 }

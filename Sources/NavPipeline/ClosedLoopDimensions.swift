@@ -29,8 +29,8 @@ extension SweepDimension {
         parse: { try WallsMode(parsing: $0) })
 
     /// A closed-loop dimension: a value is valid when `parse` accepts it, and its level is the
-    /// text as given (the closed loop parses it once more into `ClosedLoopSpec`'s typed values,
-    /// where the spec is read). Its level sets nothing on `GuidanceOptions`.
+    /// text as given; its level sets nothing on `GuidanceOptions`. A spec's values are not read
+    /// through it: `ClosedLoopSpec.parse` parses each once into its typed `ClosedLoopLevel`.
     static func closedLoopDimension<Value>(
         key: String, label: String, flag: String, help: String, expected: String, defaultValue: String,
         parse: @escaping @Sendable (String) throws -> Value
@@ -45,9 +45,6 @@ extension SweepDimension {
 
     /// The closed-loop dimensions, in the order of cell labels and `closed-loop.csv` columns.
     public static let closedLoop: [SweepDimension] = [walker, vioError, walls]
-
-    /// The closed-loop dimension with this YAML key.
-    public static func closedLoopNamed(_ key: String) -> SweepDimension? { closedLoop.first { $0.key == key } }
 }
 
 /// A closed-loop walk's settings from their text, as the `simulate` flags and the walker benchmark

@@ -39,9 +39,6 @@ extension ExperimentKind {
 /// Computes units of one kind (what `PlannedKind.runner` prepared for the units of a run).
 public typealias UnitRunner = @Sendable (WorkUnit) throws -> UnitOutcome
 
-/// The stored outcomes of one kind's units, in unit order (nil: failed or missing).
-public typealias KindResults = [(unit: WorkUnit, outcome: UnitOutcome?)]
-
 /// A kind planned for one run: its units, how to compute them, what a stored outcome must
 /// satisfy and how its section is rendered, with the work its units share done once (the closed
 /// loop's cells and scenarios are planned here, not per call).
@@ -174,35 +171,4 @@ public struct SectionContext: Sendable {
 /// - Complexity: O(units) store lookups.
 public func storedOutcomes(of kind: PlannedKind, store: ResultsStore) throws -> (results: KindResults, failures: [String]) {
     try storedOutcomes(kind: kind.name, units: kind.units, accepts: kind.accepts, store: store)
-}
-
-/// `storedOutcomes(of:store:)` of the units `units` of kind `kind`.
-func storedOutcomes(
-    kind: String, units: [WorkUnit], accepts: (UnitOutcome, WorkUnit) -> Bool, store: ResultsStore
-) throws -> (results: KindResults, failures: [String]) {
-    var failures: [String] = []
-    let results: KindResults = try store.read { reader in
-        try units.map { u in
-            if let r = try reader.result(key: u.key), r.kind == kind {
-                let outcome = UnitOutcome(metrics: r.metrics, note: r.note, artifacts: r.artifacts)
-                if accepts(outcome, u) { return (u, outcome) }
-            }
-            failures.append(try missingResultLine(u, reader: reader))
-            return (u, nil)
-        }
-    }
-    return (results, distinctLines(failures))
-}
-
-/// The failure line of `unit`, which has no accepted result: its stored failure, or "no result"
-/// when its shard did not run or was stopped.
-func missingResultLine(_ unit: WorkUnit, reader: StoreReader) throws -> String {
-    try reader.failure(key: unit.key) ?? "\(unit.title): no result (its shard did not run, or the run was stopped)"
-}
-
-/// `lines` with each line's repetitions left out, in first-appearance order (the cells of one
-/// closed-loop scenario that cannot be built fail with one line).
-func distinctLines(_ lines: [String]) -> [String] {
-    var seen = Set<String>()
-    return lines.filter { seen.insert($0).inserted }
 }

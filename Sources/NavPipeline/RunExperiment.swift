@@ -49,7 +49,7 @@ public func runExperiment(
     try checkReportFolder(spec)  // ReportFolder.swift
     let lock = try ReportFolderLock(spec.output, shard: shards == 1 ? nil : shard)
     defer { withExtendedLifetime(lock) {} }
-    removeStaleTemporaries(in: spec.output)  // what a killed run left (AtomicTextWriter.swift)
+    removeStaleTemporaries(in: spec.output)  // what a killed run left (AtomicOutput.swift)
     let started = Date()
     var plan = planExperiment(spec, shard: shard, shards: shards, readPolicy: readPolicy)
     plan.tracesMemory = tracingMemory

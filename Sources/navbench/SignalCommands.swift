@@ -244,19 +244,19 @@ struct Plot: ParsableCommand {
         guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CommandError.rasteriserMissing
         }
-        let folder = (out as NSString).deletingLastPathComponent
-        let svgTemp = (folder.isEmpty ? "." : folder) + "/.\(fileName(of: out)).svg.tmp-\(getpid())"
-        let pngTemp = (folder.isEmpty ? "." : folder) + "/.\(fileName(of: out)).tmp-\(getpid())"
-        defer { unlink(svgTemp); unlink(pngTemp) }
+        let png = try StagedOutput(path: out)
+        let svgTemp = temporaryPath(beside: out + ".svg"), pngTemp = png.temporary
+        defer { unlink(svgTemp); png.discard() }
         try writeTextAtomically(svg, to: svgTemp)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: tool)
         p.arguments = ["--format", "png", "--output", pngTemp, svgTemp]
         try p.run()
         p.waitUntilExit()
-        guard p.terminationStatus == 0, rename(pngTemp, out) == 0 else {
+        guard p.terminationStatus == 0 else {
             throw TraceError(.writeFailed, file: out, "rsvg-convert could not rasterise the plot (exit \(p.terminationStatus))")
         }
+        try png.replaceTarget()
     }
 
     enum CommandError: Error, CustomStringConvertible {

@@ -9,8 +9,11 @@ func navbench(_ arguments: [String], cwd: String? = nil, program: String = "navb
 /// The path of the built `program` (this test bundle's build, else .build/debug or release).
 func navbenchExecutable(program: String = "navbench") throws -> String {
     let bin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    // The test runner's own folder first (on Linux the bundle is that folder; a stale build of the
+    // other configuration must not answer for this one).
+    let runner = Bundle.main.executableURL?.deletingLastPathComponent()
     let candidates =
-        [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(program).path]
+        [runner, Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()].compactMap { $0?.appendingPathComponent(program).path }
         + ["debug", "release"].map { bin.appendingPathComponent(".build/\($0)/\(program)").path }
     return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) })
 }

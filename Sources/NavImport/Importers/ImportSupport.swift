@@ -88,15 +88,9 @@ public func writeImportedTrace(_ session: Session, to path: String, processing: 
         throw TraceError(
             .writeFailed, file: path.isEmpty ? "''" : path, "an HDF5 trace cannot go to standard output or an empty path; name a .h5 file")
     }
-    let dir = parentFolder(of: path)
-    if !dir.isEmpty {
-        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            throw TraceError(.writeFailed, file: path, "cannot create folder \(dir)")
-        }
-    }
-    // Beside the target, so the final rename stays on one file system.
-    let temporary = (dir.isEmpty ? "" : dir + "/") + ".\(fileName(of: path)).import-\(ProcessInfo.processInfo.processIdentifier).h5"
-    defer { try? FileManager.default.removeItem(atPath: temporary) }
+    let staged = try StagedOutput(path: path)
+    let temporary = staged.temporary
+    defer { staged.discard() }
     do { try writeTrace(session, to: temporary) } catch {
         var named = error  // the user's output, not the temporary file's name
         named.file = path
@@ -112,9 +106,7 @@ public func writeImportedTrace(_ session: Session, to path: String, processing: 
         if source != nil { e.problem += " (as imported into \(fileName(of: path)))" }
         throw e
     }
-    guard rename(temporary, path) == 0 else {
-        throw TraceError(.writeFailed, file: path, "cannot move the finished file into place")
-    }
+    try staged.replaceTarget()
 }
 
 // MARK: - Frames

@@ -1,5 +1,54 @@
 import Foundation
 
+// Every output navbench writes is staged: written at a temporary path beside its target
+// (`temporaryPath(beside:)`: `.NAME.tmp-PID`, on the target's file system, recognised by
+// `removeStaleTemporaries`) and moved into place only when complete (`StagedOutput`): text and
+// bytes through `AtomicTextWriter`, HDF5 through `HDF5Writer`, checked traces (import, edit)
+// through a `StagedOutput` they validate before it replaces the target.
+
+/// The temporary path an output `path` is written to before it is moved into place:
+/// `.NAME.tmp-PID` in the same folder.
+public func temporaryPath(beside path: String) -> String {
+    let dir = parentFolder(of: path)
+    return (dir.isEmpty ? "" : dir + "/") + "." + fileName(of: path) + ".tmp-\(getpid())"
+}
+
+/// An output written at `temporary` (beside `path`) and moved over `path` by `replaceTarget()`,
+/// which refuses to replace anything but a regular file; `discard()` removes what was written.
+/// The folder is created when missing; whatever stood at the temporary path (a stale file, a
+/// planted link) is removed first, never written through.
+public struct StagedOutput: Sendable {
+    public let path: String
+    public let temporary: String
+
+    public init(path: String) throws(TraceError) {
+        guard !path.isEmpty, path != "-" else {
+            throw TraceError(.writeFailed, file: path.isEmpty ? "''" : path, "not a file path (an empty path or standard output)")
+        }
+        let dir = parentFolder(of: path)
+        if !dir.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw TraceError(.writeFailed, file: path, "cannot create folder \(escapedForMessage(dir)) (\(errnoText(errno)))")
+            }
+        }
+        try requireReplaceableOutput(path)
+        self.path = path
+        temporary = temporaryPath(beside: path)
+        unlink(temporary)
+    }
+
+    /// Moves the finished temporary file over `path` (checked again: only a regular file is replaced).
+    public func replaceTarget() throws(TraceError) {
+        try requireReplaceableOutput(path)
+        guard rename(temporary, path) == 0 else {
+            throw TraceError(.writeFailed, file: path, "cannot move the finished file into place (\(errnoText(errno)))")
+        }
+    }
+
+    /// Removes the temporary file (after a failure, or when the output was not wanted).
+    public func discard() { unlink(temporary) }
+}
+
 /// A text file written piece by piece and renamed into place on `commit()` (`writeTextAtomically`
 /// writes a whole text through it), without holding the whole text: a killed run leaves the old file or
 /// the new one, never half of one. Not committed (an error, a thrown report step), the temporary
@@ -8,6 +57,7 @@ import Foundation
 /// Complexity: memory O(buffer) (64 KiB), whatever the file's size.
 public final class AtomicTextWriter {
     public let path: String
+    private let output: StagedOutput
     private let temporary: String
     private var fd: Int32
     private var buffer: [UInt8] = []
@@ -17,20 +67,10 @@ public final class AtomicTextWriter {
     /// Opens `.NAME.tmp-PID` beside `path` (creating the folder). Like `writeTextAtomically`, it
     /// replaces only a regular file (`requireReplaceableOutput`).
     public init(path: String) throws(TraceError) {
-        guard !path.isEmpty else { throw TraceError(.writeFailed, file: "''", "empty output path") }
         guard path != "-" else { throw TraceError(.writeFailed, file: "'-'", "not a file path (standard output is written by writeTextAtomically)") }
+        output = try StagedOutput(path: path)
         self.path = path
-        let dir = parentFolder(of: path)
-        if !dir.isEmpty {
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw TraceError(.writeFailed, file: path, "cannot create folder \(escapedForMessage(dir)) (\(errnoText(errno)))")
-            }
-        }
-        try requireReplaceableOutput(path)
-        temporary = (dir.isEmpty ? "" : dir + "/") + "." + fileName(of: path) + ".tmp-\(getpid())"
-        // The temporary name is this process's: whatever stands there (a stale file, a planted link)
-        // is removed and the file created anew, never written through.
-        unlink(temporary)
+        temporary = output.temporary
         fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(errno)))") }
         buffer.reserveCapacity(Self.bufferSize)
@@ -65,10 +105,13 @@ public final class AtomicTextWriter {
     public func commit() throws(TraceError) {
         drain()
         if fd >= 0 { if close(fd) != 0 && failure == 0 { failure = errno }; fd = -1 }
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {
-            unlink(temporary)
+            output.discard()
             throw TraceError(.writeFailed, file: path, "cannot write (\(errnoText(failure)))")
+        }
+        do { try output.replaceTarget() } catch {
+            output.discard()
+            throw error
         }
         failure = -1  // committed
     }
@@ -91,6 +134,13 @@ public func writeTextAtomically(_ text: String, to path: String) throws(TraceErr
     // One mechanism for every atomic text output (temporary file, checks, rename): AtomicTextWriter.
     let writer = try AtomicTextWriter(path: path)
     writer.write(text)
+    try writer.commit()
+}
+
+/// Writes bytes atomically (`AtomicTextWriter`: a temporary file beside `path`, renamed into place).
+public func writeBytesAtomically(_ bytes: [UInt8], to path: String) throws(TraceError) {
+    let writer = try AtomicTextWriter(path: path)
+    writer.write(bytes: bytes)
     try writer.commit()
 }
 
