@@ -20,6 +20,52 @@ public struct ClosedLoopSection: Sendable {
     public var findings: [String] = []
 }
 
+/// The figures of a stored cell the section uses.
+private struct CellFigures {
+    var runs: Double, success_rate: Double, end_of_route_error: Double, corrections: Double, keypoints: Int?
+
+    init(_ m: [Metric]) {
+        func v(_ name: String) -> Double { m.first { $0.name == name }?.value ?? .nan }
+        runs = v("runs"); success_rate = v("success_rate"); end_of_route_error = v("end_of_route_error"); corrections = v("corrections")
+        keypoints = storedCount(v("keypoints"))
+    }
+}
+
+/// The stored cells by route: the `closed-loop.csv` rows (the closed-loop dimensions' columns,
+/// then the guidance configuration and the seed), each route's cells with their figures in route
+/// order of first appearance, and the indices of the cells with a result.
+private struct ClosedLoopRows {
+    var table: MetricsTable
+    var byRoute: [String: [(cell: ClosedLoopCell, figures: CellFigures)]] = [:]
+    var routeOrder: [String] = []
+    var present = Set<Int>()
+
+    init(_ cp: ClosedLoopPlan, metrics: (ClosedLoopCell) -> [Metric]?) {
+        let cl = cp.spec, dims = SweepDimension.closedLoop
+        func dimsLabel(_ c: ClosedLoopCell) -> String {
+            zip(dims, [c.walker, c.vioError, c.walls]).filter { cl.values(of: $0.0).count > 1 }.map { "\($0.0.label)=\($0.1)" }.joined(
+                separator: " ")
+        }
+        var rows: [MetricRow] = []
+        for c in cp.cells {
+            guard let m = metrics(c) else { continue }
+            present.insert(c.index)
+            let config = cp.configurations[c.configuration].label
+            let label = [dimsLabel(c), config == "default" ? "" : config].filter { !$0.isEmpty }.joined(separator: " ")
+            let params = [c.walker, c.vioError, c.walls, config, String(c.seed)]
+            for x in m {
+                rows.append(
+                    MetricRow(
+                        route: c.routeID, session: c.session, configuration: label.isEmpty ? "default" : label, parameters: params,
+                        metric: x.name, value: x.value, unit: x.unit))
+            }
+            if byRoute[c.routeID] == nil { routeOrder.append(c.routeID) }
+            byRoute[c.routeID, default: []].append((c, CellFigures(m)))
+        }
+        table = MetricsTable(parameterColumns: dims.map(\.column) + ["guidance", "seed"], rows: rows)
+    }
+}
+
 /// Builds the closed-loop section from each cell's metrics (`closedLoopMetrics` order; nil: the
 /// cell has no result and is left out): one row per (route, walker, VIO error, walls,
 /// configuration, seed, metric), the Markdown per route, one SVG per route whose sample paths
@@ -31,41 +77,7 @@ func closedLoopSection(
     let cl = cp.spec
     let configs = cp.configurations
     let dims = SweepDimension.closedLoop
-    let failures = cp.recordings.compactMap { cp.floorPlanFailures[$0] }
-    let cells = cp.cells
-    /// The figures of a cell the summary uses.
-    struct Figures { var runs: Double; var success_rate: Double; var end_of_route_error: Double; var corrections: Double; var keypoints: Int? }
-    func figures(_ m: [Metric]) -> Figures {
-        func v(_ name: String) -> Double { m.first { $0.name == name }?.value ?? .nan }
-        let k = v("keypoints")
-        return Figures(
-            runs: v("runs"), success_rate: v("success_rate"), end_of_route_error: v("end_of_route_error"), corrections: v("corrections"),
-            keypoints: storedCount(k))
-    }
-    // Rows: the closed-loop dimensions' columns, then the guidance configuration and the seed.
-    func dimsLabel(_ c: ClosedLoopCell) -> String {
-        zip(dims, [c.walker, c.vioError, c.walls]).filter { cl.values(of: $0.0).count > 1 }.map { "\($0.0.label)=\($0.1)" }.joined(separator: " ")
-    }
-    var rows: [MetricRow] = []
-    var byRoute: [String: [(ClosedLoopCell, Figures)]] = [:]
-    var routeOrder: [String] = []
-    var present = Set<Int>()
-    for c in cells {
-        guard let m = metrics(c) else { continue }
-        present.insert(c.index)
-        let config = configs[c.configuration].label
-        let label = [dimsLabel(c), config == "default" ? "" : config].filter { !$0.isEmpty }.joined(separator: " ")
-        let params = [c.walker, c.vioError, c.walls, config, String(c.seed)]
-        for x in m {
-            rows.append(
-                MetricRow(
-                    route: c.routeID, session: c.session, configuration: label.isEmpty ? "default" : label, parameters: params,
-                    metric: x.name, value: x.value, unit: x.unit))
-        }
-        if byRoute[c.routeID] == nil { routeOrder.append(c.routeID) }
-        byRoute[c.routeID, default: []].append((c, figures(m)))
-    }
-    let table = MetricsTable(parameterColumns: dims.map(\.column) + ["guidance", "seed"], rows: rows)
+    let rows = ClosedLoopRows(cp, metrics: metrics)
     // Markdown: per route, configurations × (walker, VIO error, walls) success rate and end error.
     var md = "\n## Closed loop: virtual blind walkers guided by Clew\n\n"
     md +=
@@ -79,94 +91,19 @@ func closedLoopSection(
     var collapsed = 0, configsTotal = 0
     let comparisons = closedLoopComparisons(cp.walkedCells(walkers), labels: configs.map(\.label))
     let tests = comparisons.filter { !$0.successP.isNaN }.count + comparisons.filter { !$0.errorP.isNaN }.count
-    for route in routeOrder {
-        let entries = byRoute[route]!
-        let columns = cl.walkers.flatMap { w in cl.vioErrors.flatMap { v in cl.walls.map { (w, v, $0) } } }
-        md +=
-            "\n### \(markdownInline(route))\n\n| guidance | keypoints | "
-            + columns.map { [$0.0, $0.1] + (cl.walls.count > 1 ? [$0.2] : []) }.map { markdownInline($0.joined(separator: " · ")) }.joined(
-                separator: " | ") + " |\n"
-        md += "|---|---:|" + String(repeating: "---|", count: columns.count) + "\n"
-        var vectors: [String: [Int]] = [:]
-        for (ci, c) in configs.enumerated() {
-            guard let first = entries.first(where: { $0.0.configuration == ci }) else { continue }
-            var cellsText: [String] = []
-            for (w, v, wl) in columns {
-                let agg = entries.filter { $0.0.configuration == ci && $0.0.walker == w && $0.0.vioError == v && $0.0.walls == wl }.map(\.1)
-                guard !agg.isEmpty else { cellsText.append("–"); continue }
-                let runs = agg.map(\.runs).reduce(0, +)
-                let successes = agg.map { $0.success_rate * $0.runs }.reduce(0, +)
-                // Counts back from the stored rates: whole numbers unless the store row is odd (NaN, huge),
-                // which gives no interval rather than a trapping conversion.
-                guard let k = Int(exactly: successes.rounded()), let n = Int(exactly: runs.rounded()), n > 0 else {
-                    cellsText.append("–"); continue
-                }
-                let ci95 = WilsonInterval(successes: k, trials: n)
-                let err = agg.map { $0.end_of_route_error * $0.runs }.reduce(0, +) / runs
-                cellsText.append(String(format: "%.2f [%.2f, %.2f] · %.2f m", successes / runs, ci95.low, ci95.high, err))
-            }
-            md += "| \(c.label) | \(first.1.keypoints.map(String.init) ?? "–") | " + cellsText.joined(separator: " | ") + " |\n"
-            let key = entries.filter { $0.0.configuration == ci }.map { "\($0.1.success_rate)|\($0.1.end_of_route_error)|\($0.1.corrections)" }
-                .joined(separator: ";")
-            vectors[key, default: []].append(ci)
-        }
+    for route in rows.routeOrder {
+        let table = closedLoopRouteTable(cp, route: route, entries: rows.byRoute[route]!)
+        md += table.markdown
         md += closedLoopComparisonMarkdown(comparisons.filter { $0.route == route }, tests: tests)
-        let shared = vectors.values.filter { $0.count > 1 }.reduce(0) { $0 + $1.count }
-        collapsed += shared; configsTotal += vectors.values.reduce(0) { $0 + $1.count }
-        // SVG: floor plan, route, keypoints, sample paths of the first walker at the last VIO level, first walls, first
-        // configuration; the sample walkers are walked again here (the store keeps aggregates, never paths).
-        if let c = cells.first(where: {
-            $0.routeID == route && $0.configuration == 0 && $0.walker == cl.walkers.first && $0.vioError == cl.vioErrors.last
-                && $0.walls == cl.walls.first && present.contains($0.index)
-        }),
-            let s = try? cp.scenario(c, inputs: plan.inputs)  // a scenario that cannot be built is listed with the cells
-        {
-            let r = simulateWalks(s, settings: cp.settings(c), seed: c.seed, runs: min(cl.samplePaths, cl.runs), samplePaths: cl.samplePaths)
-            // The walls of the floors the route visits (lower floors drawn thicker).
-            let routeFloors = Set(s.trueRoute.keypoints.map { s.floorPlan.floor(phoneAt: $0.position.y) })
-            let title = "\(route): \(c.walker), vio \(c.vioError), walls \(c.walls), \(configs[0].label)"
-            // The walkers drawn are the runs with a sample path (every run of this simulation).
-            let drawn = r.outcomes.prefix(r.samplePaths.count).map { (success: $0.success, endOfRouteError: $0.end_of_route_error) }
-            let alt = closedLoopFloorPlanFinding(title: title, keypoints: s.trueRoute.keypoints.count, walkers: Array(drawn))
-            let svg = closedLoopSVG(
-                title: title,
-                walls: s.floorPlan.walls.filter { w in routeFloors.contains(w.floor) }.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
-                keypoints: s.trueRoute.keypoints.map(\.position),
-                paths: r.samplePaths.enumerated().map { (label: "walker \($0.offset)", points: $0.element) }, description: alt)
-            let name = "plots/\(safeFileComponent(route))-closed-loop.svg"
-            svgs.append((name, svg))
-            md += "\n" + ReportFigure(path: name, alt: alt).markdown + "\n"
+        collapsed += table.shared; configsTotal += table.configurations
+        if let figure = closedLoopFloorPlanFigure(plan, cp, route: route, present: rows.present) {
+            svgs.append((figure.name, figure.svg))
+            md += "\n" + ReportFigure(path: figure.name, alt: figure.alt).markdown + "\n"
         }
     }
     // Pooled over routes: each configuration's walkers of every route, then the paired comparisons.
-    if routeOrder.count > 1, !comparisons.isEmpty {
-        md +=
-            "\n### All routes (pooled)\n\nEvery walker of a configuration on every route: success rate [Wilson 95 %], then means "
-            + "[Student t 95 %] of the end-of-route error, SPL (success weighted by path length), PPWS (percent of the profile's "
-            + "preferred speed), the mean deviation from the route, and nDTW and SDTW (how closely the walk follows the route, "
-            + "Ilharco et al. 2019; docs/guidance.md).\n\n"
-            + "| guidance | walkers | success rate | end-of-route error (m) | SPL (fraction) | PPWS (percent) | route deviation (m) | nDTW | SDTW |\n"
-            + "|---|---:|---|---|---|---|---|---|---|\n"
-        for (ci, c) in configs.enumerated() {
-            let mine = cells.filter { $0.configuration == ci }.compactMap { walkers($0) }
-            let n = mine.map(\.success.count).reduce(0, +)
-            guard n > 0 else { continue }
-            let k = mine.map { $0.success.filter { $0 }.count }.reduce(0, +)
-            let w = WilsonInterval(successes: k, trials: n)
-            func interval(_ values: [Double], _ digits: Int) -> String {
-                let finite = values.filter(\.isFinite)
-                guard !finite.isEmpty else { return "–" }
-                let t = StudentTInterval(finite)
-                let f = "%.\(digits)f"
-                return String(format: f, t.mean) + (t.low.isFinite ? " [" + String(format: f, t.low) + ", " + String(format: f, t.high) + "]" : "")
-            }
-            md +=
-                "| \(markdownInline(c.label)) | \(n) | " + String(format: "%.2f [%.2f, %.2f]", w.proportion, w.low, w.high) + " | "
-                + [
-                    interval(mine.flatMap(\.endOfRouteError), 2), interval(mine.flatMap(\.spl), 2), interval(mine.flatMap(\.ppws), 1),
-                    interval(mine.flatMap(\.routeDeviation), 2), interval(mine.flatMap(\.ndtw), 2), interval(mine.flatMap(\.sdtw), 2),
-                ].joined(separator: " | ") + " |\n"
-        }
+    if rows.routeOrder.count > 1, !comparisons.isEmpty {
+        md += closedLoopPooledTable(cp, walkers: walkers)
         md += closedLoopComparisonMarkdown(comparisons.filter { $0.route == allRoutesLabel }, tests: tests)
         // Against each swept guidance dimension: pooled over routes and the other dimensions, with CIs.
         for plot in closedLoopDimensionPlots(cp, sweep: plan.spec.sweep, walkers: walkers) {
@@ -182,8 +119,111 @@ func closedLoopSection(
     }
     let effects = closedLoopEffects(cp, sweep: plan.spec.sweep, options: plan.spec.statistics, walkers: walkers)
     return ClosedLoopSection(
-        table: table, markdown: md, svgs: svgs, failures: failures, effects: effects,
+        table: rows.table, markdown: md, svgs: svgs, failures: cp.recordings.compactMap { cp.floorPlanFailures[$0] }, effects: effects,
         findings: closedLoopFindings(effects, runs: cl.runs))
+}
+
+/// One route's table: per guidance configuration, each (walker, VIO error, walls) column's success
+/// rate [Wilson 95 %] and mean end-of-route error over its seeds; with how many configurations
+/// share their whole result vector with another (`shared` of `configurations`).
+private func closedLoopRouteTable(
+    _ cp: ClosedLoopPlan, route: String, entries: [(cell: ClosedLoopCell, figures: CellFigures)]
+) -> (markdown: String, shared: Int, configurations: Int) {
+    let cl = cp.spec
+    let columns = cl.walkers.flatMap { w in cl.vioErrors.flatMap { v in cl.walls.map { (w, v, $0) } } }
+    var md =
+        "\n### \(markdownInline(route))\n\n| guidance | keypoints | "
+        + columns.map { [$0.0, $0.1] + (cl.walls.count > 1 ? [$0.2] : []) }.map { markdownInline($0.joined(separator: " · ")) }.joined(
+            separator: " | ") + " |\n"
+    md += "|---|---:|" + String(repeating: "---|", count: columns.count) + "\n"
+    var vectors: [String: [Int]] = [:]
+    for (ci, c) in cp.configurations.enumerated() {
+        guard let first = entries.first(where: { $0.0.configuration == ci }) else { continue }
+        var cellsText: [String] = []
+        for (w, v, wl) in columns {
+            let agg = entries.filter { $0.0.configuration == ci && $0.0.walker == w && $0.0.vioError == v && $0.0.walls == wl }.map(\.1)
+            guard !agg.isEmpty else { cellsText.append("–"); continue }
+            let runs = agg.map(\.runs).reduce(0, +)
+            let successes = agg.map { $0.success_rate * $0.runs }.reduce(0, +)
+            // Counts back from the stored rates: whole numbers unless the store row is odd (NaN, huge),
+            // which gives no interval rather than a trapping conversion.
+            guard let k = Int(exactly: successes.rounded()), let n = Int(exactly: runs.rounded()), n > 0 else {
+                cellsText.append("–"); continue
+            }
+            let ci95 = WilsonInterval(successes: k, trials: n)
+            let err = agg.map { $0.end_of_route_error * $0.runs }.reduce(0, +) / runs
+            cellsText.append(String(format: "%.2f [%.2f, %.2f] · %.2f m", successes / runs, ci95.low, ci95.high, err))
+        }
+        md += "| \(c.label) | \(first.1.keypoints.map(String.init) ?? "–") | " + cellsText.joined(separator: " | ") + " |\n"
+        let key = entries.filter { $0.0.configuration == ci }.map { "\($0.1.success_rate)|\($0.1.end_of_route_error)|\($0.1.corrections)" }
+            .joined(separator: ";")
+        vectors[key, default: []].append(ci)
+    }
+    let shared = vectors.values.filter { $0.count > 1 }.reduce(0) { $0 + $1.count }
+    return (md, shared, vectors.values.reduce(0) { $0 + $1.count })
+}
+
+/// A route's floor plan from above: the walls of the floors it visits (lower floors drawn
+/// thicker), the route, its keypoints and the sample paths of the first walker at the last VIO
+/// level, first walls and first configuration, walked again here (the store keeps aggregates,
+/// never paths); nil when that cell has no result or its scenario cannot be built (listed with
+/// the cells).
+private func closedLoopFloorPlanFigure(
+    _ plan: ExperimentPlan, _ cp: ClosedLoopPlan, route: String, present: Set<Int>
+) -> (name: String, svg: String, alt: String)? {
+    let cl = cp.spec
+    guard
+        let c = cp.cells.first(where: {
+            $0.routeID == route && $0.configuration == 0 && $0.walker == cl.walkers.first && $0.vioError == cl.vioErrors.last
+                && $0.walls == cl.walls.first && present.contains($0.index)
+        }),
+        let s = try? cp.scenario(c, inputs: plan.inputs)
+    else { return nil }
+    let r = simulateWalks(s, settings: cp.settings(c), seed: c.seed, runs: min(cl.samplePaths, cl.runs), samplePaths: cl.samplePaths)
+    let routeFloors = Set(s.trueRoute.keypoints.map { s.floorPlan.floor(phoneAt: $0.position.y) })
+    let title = "\(route): \(c.walker), vio \(c.vioError), walls \(c.walls), \(cp.configurations[0].label)"
+    // The walkers drawn are the runs with a sample path (every run of this simulation).
+    let drawn = r.outcomes.prefix(r.samplePaths.count).map { (success: $0.success, endOfRouteError: $0.end_of_route_error) }
+    let alt = closedLoopFloorPlanFinding(title: title, keypoints: s.trueRoute.keypoints.count, walkers: Array(drawn))
+    let svg = closedLoopSVG(
+        title: title,
+        walls: s.floorPlan.walls.filter { w in routeFloors.contains(w.floor) }.map { ($0.x0, $0.z0, $0.x1, $0.z1, $0.floor) },
+        keypoints: s.trueRoute.keypoints.map(\.position),
+        paths: r.samplePaths.enumerated().map { (label: "walker \($0.offset)", points: $0.element) }, description: alt)
+    return ("plots/\(safeFileComponent(route))-closed-loop.svg", svg, alt)
+}
+
+/// The pooled table: every walker of a configuration on every route, its success rate [Wilson
+/// 95 %] and the means [Student t 95 %] of its path measures.
+private func closedLoopPooledTable(_ cp: ClosedLoopPlan, walkers: (ClosedLoopCell) -> ClosedLoopWalkers?) -> String {
+    var md =
+        "\n### All routes (pooled)\n\nEvery walker of a configuration on every route: success rate [Wilson 95 %], then means "
+        + "[Student t 95 %] of the end-of-route error, SPL (success weighted by path length), PPWS (percent of the profile's "
+        + "preferred speed), the mean deviation from the route, and nDTW and SDTW (how closely the walk follows the route, "
+        + "Ilharco et al. 2019; docs/guidance.md).\n\n"
+        + "| guidance | walkers | success rate | end-of-route error (m) | SPL (fraction) | PPWS (percent) | route deviation (m) | nDTW | SDTW |\n"
+        + "|---|---:|---|---|---|---|---|---|---|\n"
+    for (ci, c) in cp.configurations.enumerated() {
+        let mine = cp.cells.filter { $0.configuration == ci }.compactMap { walkers($0) }
+        let n = mine.map(\.success.count).reduce(0, +)
+        guard n > 0 else { continue }
+        let k = mine.map { $0.success.filter { $0 }.count }.reduce(0, +)
+        let w = WilsonInterval(successes: k, trials: n)
+        func interval(_ values: [Double], _ digits: Int) -> String {
+            let finite = values.filter(\.isFinite)
+            guard !finite.isEmpty else { return "–" }
+            let t = StudentTInterval(finite)
+            let f = "%.\(digits)f"
+            return String(format: f, t.mean) + (t.low.isFinite ? " [" + String(format: f, t.low) + ", " + String(format: f, t.high) + "]" : "")
+        }
+        md +=
+            "| \(markdownInline(c.label)) | \(n) | " + String(format: "%.2f [%.2f, %.2f]", w.proportion, w.low, w.high) + " | "
+            + [
+                interval(mine.flatMap(\.endOfRouteError), 2), interval(mine.flatMap(\.spl), 2), interval(mine.flatMap(\.ppws), 1),
+                interval(mine.flatMap(\.routeDeviation), 2), interval(mine.flatMap(\.ndtw), 2), interval(mine.flatMap(\.sdtw), 2),
+            ].joined(separator: " | ") + " |\n"
+    }
+    return md
 }
 
 /// The `closed-loop.csv` metrics of one cell: the aggregate of docs/guidance.md, named and
