@@ -158,25 +158,7 @@ public func importRecording(
     let file = path
     var mapping = mapping
     var notes: [String] = []
-
-    if mapping.isEmpty {
-        // Only unambiguous sensor topics are taken without being named (this needs a first pass).
-        let summary: RecordingSummary
-        do { summary = try recording.summary() } catch { throw traceError(error) }
-        func only(_ t: RosMessageType) -> TopicSelection? {
-            let c = summary.topics.filter { $0.messageType == t && $0.count > 0 }
-            return c.count == 1 ? TopicSelection(topic: c[0].topic) : nil
-        }
-        mapping.imu = only(.imu); mapping.magnetometer = mapping.imu == nil ? nil : only(.magneticField); mapping.location = only(.navSatFix)
-        if mapping.isEmpty {
-            let list = nameList(summary.topics.map { "\($0.topic) (\($0.typeName))" })
-            throw TraceError(.missing, file: file, "no topic chosen; give --imu, --vio, --groundtruth, --location or --mapping (topics: \(list))")
-        }
-        let chosen = [("imu", mapping.imu), ("magnetometer", mapping.magnetometer), ("location", mapping.location)].compactMap { n, s in
-            s.map { "\(n) ← \($0.topic)" }
-        }
-        notes.append("\(file): no topics named; taking the only \(chosen.joined(separator: ", "))")
-    }
+    if mapping.isEmpty { notes.append(try chooseOnlySensorTopics(recording, file: file, mapping: &mapping)) }
 
     let roles: [(String, TopicSelection?, Set<RosMessageType>)] = [
         ("imu", mapping.imu, [.imu]), ("magnetometer", mapping.magnetometer, [.magneticField]),
@@ -189,55 +171,16 @@ public func importRecording(
         guard let sel else { continue }
         accepted[sel.topic] = accepted[sel.topic].map { $0.intersection(types) } ?? types
     }
-
-    // One pass: every topic is counted, the chosen ones are decoded.
-    struct Seen { var typeName: String; var messageType: RosMessageType?; var count: Int }
-    var seen: [String: Seen] = [:]
-    var imu: [(RosStamp, RosImu)] = [], mag: [(RosStamp, RosMagneticField)] = [], fixes: [(RosStamp, RosNavSatFix)] = []
-    var poses: [String: [(RosStamp, RosPose)]] = [:]
-    var childFramesSeen: [String: Set<String>] = [:]
-    let clock = mapping.clock
-    var channels: [RecordingChannel] = []
-    do throws(RecordingError) {
-        channels = try recording.forEachMessage { channel, time, payload throws(RecordingError) in
-            if seen[channel.topic] == nil {
-                seen[channel.topic] = Seen(typeName: channel.typeName, messageType: channel.messageType, count: 0)
-            }
-            seen[channel.topic]!.count += 1
-            guard let types = accepted[channel.topic], let type = channel.messageType, types.contains(type), let encoding = channel.encoding else {
-                return
-            }
-            let message: RosMessage
-            do throws(MessageDecodingError) { message = try decodeRosMessage(payload, type: type, encoding: encoding) } catch {
-                throw RecordingError(
-                    .corrupt, file: file, location: "\(channel.topic), message at \(RosStamp(nanoseconds: time).text)",
-                    "\(type.rawValue) \(error.problem)")
-            }
-            let receive = RosStamp(nanoseconds: time)
-            switch message {
-            case .imu(let m): imu.append((clock == .header ? m.stamp : receive, m))
-            case .magneticField(let m): mag.append((clock == .header ? m.stamp : receive, m))
-            case .navSatFix(let m): fixes.append((clock == .header ? m.stamp : receive, m))
-            case .poses(let list):
-                for p in list {
-                    if type == .tfMessage {
-                        childFramesSeen[channel.topic, default: []].insert(p.childFrameID)
-                    }
-                    poses[channel.topic, default: []].append((clock == .header ? p.stamp : receive, p))
-                }
-            }
-        }
-    } catch { throw traceError(error) }
-
+    var decoded = try DecodedTopics(recording, file: file, accepted: accepted, clock: mapping.clock)
     for (role, sel, types) in roles {
         guard let sel else { continue }
         // A topic with a connection but no messages is there, only empty.
-        let defined = channels.first { $0.topic == sel.topic }.map { ($0.typeName, $0.messageType) }
+        let defined = decoded.channels.first { $0.topic == sel.topic }.map { ($0.typeName, $0.messageType) }
         try checkRecordingTopic(
-            file: file, role: role, selection: sel, found: seen[sel.topic].map { ($0.typeName, $0.messageType) } ?? defined,
-            types: types, topics: Array(seen.keys))
+            file: file, role: role, selection: sel, found: decoded.seen[sel.topic].map { ($0.typeName, $0.messageType) } ?? defined,
+            types: types, topics: Array(decoded.seen.keys))
     }
-    let skipped = seen.filter { $0.value.messageType == nil }.sorted { $0.key < $1.key }
+    let skipped = decoded.seen.filter { $0.value.messageType == nil }.sorted { $0.key < $1.key }
     if !skipped.isEmpty {
         notes.append(
             "\(file): skipped \(skipped.count) topic\(skipped.count == 1 ? "" : "s") of types navbench does not read: "
@@ -249,11 +192,108 @@ public func importRecording(
             options,
             frameConvention: SessionMetadata.arkitFrame
                 + "; imported from \(recording.format == .rosbag ? "a ROS 1 bag" : "MCAP"), world frame \(mapping.frame.rawValue), body frames kept"))
-    let w = mapping.frame.toARKit
+    var rows = TopicRows(file: file, mapping: mapping, options: options, notes: notes)
+    if let sel = mapping.imu {
+        session.imu = try rows.imuStream(sel, decoded: &decoded)
+    } else if mapping.magnetometer != nil {
+        throw TraceError(
+            .missing, file: file, object: mapping.magnetometer!.topic, "a magnetometer belongs to the imu stream; give the IMU topic too (--imu)")
+    }
+    for (role, sel) in [("vio", mapping.vio), ("groundtruth", mapping.groundtruth)] {
+        guard let sel else { continue }
+        let (t, ps) = try rows.poses(sel, role: role, decoded: &decoded)
+        if role == "vio" {
+            session.vio = VIOStream(timestamps: t, poses: ps, trackingState: Array(repeating: .normal, count: ps.count))
+        } else {
+            session.groundTruth = GroundTruthStream(timestamps: t, poses: ps)
+        }
+    }
+    if let sel = mapping.location { session.location = try rows.locationStream(sel, decoded: &decoded) }
+    // Notes name topics and types from the file: one line each, control bytes escaped.
+    return ImportResult(session: session, notes: rows.notes.map { escapedForMessage($0, limit: 2000) })
+}
+
+/// With no topic named, the only topic of each sensor type (IMU, magnetometer beside it,
+/// NavSatFix) set in `mapping` (this needs a first pass over the file); the note saying so.
+///
+/// - Throws: one line listing the file's topics when none is unambiguous.
+private func chooseOnlySensorTopics(_ recording: RobotRecording, file: String, mapping: inout RecordingTopicMapping) throws(TraceError)
+    -> String
+{
+    let summary: RecordingSummary
+    do { summary = try recording.summary() } catch { throw traceError(error) }
+    func only(_ t: RosMessageType) -> TopicSelection? {
+        let c = summary.topics.filter { $0.messageType == t && $0.count > 0 }
+        return c.count == 1 ? TopicSelection(topic: c[0].topic) : nil
+    }
+    mapping.imu = only(.imu); mapping.magnetometer = mapping.imu == nil ? nil : only(.magneticField); mapping.location = only(.navSatFix)
+    if mapping.isEmpty {
+        let list = nameList(summary.topics.map { "\($0.topic) (\($0.typeName))" })
+        throw TraceError(.missing, file: file, "no topic chosen; give --imu, --vio, --groundtruth, --location or --mapping (topics: \(list))")
+    }
+    let chosen = [("imu", mapping.imu), ("magnetometer", mapping.magnetometer), ("location", mapping.location)].compactMap { n, s in
+        s.map { "\(n) ← \($0.topic)" }
+    }
+    return "\(file): no topics named; taking the only \(chosen.joined(separator: ", "))"
+}
+
+/// One pass over a recording: every topic counted, the chosen ones (`accepted` types) decoded,
+/// stamped by `clock`.
+private struct DecodedTopics {
+    struct Seen { var typeName: String; var messageType: RosMessageType?; var count: Int }
+    var seen: [String: Seen] = [:]
+    var imu: [(RosStamp, RosImu)] = [], mag: [(RosStamp, RosMagneticField)] = [], fixes: [(RosStamp, RosNavSatFix)] = []
+    var poses: [String: [(RosStamp, RosPose)]] = [:]
+    var childFramesSeen: [String: Set<String>] = [:]
+    var channels: [RecordingChannel] = []
+
+    init(_ recording: RobotRecording, file: String, accepted: [String: Set<RosMessageType>], clock: RecordingClock) throws(TraceError) {
+        do throws(RecordingError) {
+            channels = try recording.forEachMessage { channel, time, payload throws(RecordingError) in
+                if seen[channel.topic] == nil {
+                    seen[channel.topic] = Seen(typeName: channel.typeName, messageType: channel.messageType, count: 0)
+                }
+                seen[channel.topic]!.count += 1
+                guard let types = accepted[channel.topic], let type = channel.messageType, types.contains(type), let encoding = channel.encoding
+                else {
+                    return
+                }
+                let message: RosMessage
+                do throws(MessageDecodingError) { message = try decodeRosMessage(payload, type: type, encoding: encoding) } catch {
+                    throw RecordingError(
+                        .corrupt, file: file, location: "\(channel.topic), message at \(RosStamp(nanoseconds: time).text)",
+                        "\(type.rawValue) \(error.problem)")
+                }
+                let receive = RosStamp(nanoseconds: time)
+                switch message {
+                case .imu(let m): imu.append((clock == .header ? m.stamp : receive, m))
+                case .magneticField(let m): mag.append((clock == .header ? m.stamp : receive, m))
+                case .navSatFix(let m): fixes.append((clock == .header ? m.stamp : receive, m))
+                case .poses(let list):
+                    for p in list {
+                        if type == .tfMessage {
+                            childFramesSeen[channel.topic, default: []].insert(p.childFrameID)
+                        }
+                        poses[channel.topic, default: []].append((clock == .header ? p.stamp : receive, p))
+                    }
+                }
+            }
+        } catch { throw traceError(error) }
+    }
+}
+
+/// The decoded messages of chosen topics made into streams: sorted by stamp, repeats and (by the
+/// stream's policy) invalid messages left out with a note, or one line naming the message.
+private struct TopicRows {
+    let file: String
+    let mapping: RecordingTopicMapping
+    let options: ImportOptions
+    var notes: [String]
+
     func policy(_ stream: String) -> InvalidRowPolicy { mapping.dropInvalidRows.contains(stream) ? .drop : options.invalidRows }
 
     /// Sorts by time (stable) and drops repeated times.
-    func ordered<T>(_ rows: [(RosStamp, T)], topic: String) -> [(RosStamp, T)] {
+    mutating func ordered<T>(_ rows: [(RosStamp, T)], topic: String) -> [(RosStamp, T)] {
         let (out, repeated) = orderedByStamp(rows)
         if repeated > 0 {
             notes.append("\(file): \(topic): \(repeated) message\(repeated == 1 ? "" : "s") with a time already seen left out (the first kept)")
@@ -262,7 +302,9 @@ public func importRecording(
     }
 
     /// Keeps or fails on invalid rows; `problem(row)` is nil for a valid row.
-    func screen<T>(_ rows: [(RosStamp, T)], stream: String, topic: String, _ problem: (T) -> String?) throws(TraceError) -> [(RosStamp, T)] {
+    mutating func screen<T>(_ rows: [(RosStamp, T)], stream: String, topic: String, _ problem: (T) -> String?) throws(TraceError) -> [(
+        RosStamp, T
+    )] {
         // Nothing invalid (the usual case): the rows themselves, not a copy (a 1 GB bag's IMU
         // rows are a few hundred MB).
         guard let firstInvalid = rows.firstIndex(where: { problem($0.1) != nil }) else { return rows }
@@ -286,9 +328,12 @@ public func importRecording(
         return kept
     }
 
-    if let sel = mapping.imu {
-        var rows = ordered(imu, topic: sel.topic)
-        imu = []  // `rows` holds them: one copy alive, not two
+    /// The imu stream of topic `sel` (attitude when every message has a unit orientation), with
+    /// the magnetometer topic's field interpolated at its stamps.
+    mutating func imuStream(_ sel: TopicSelection, decoded: inout DecodedTopics) throws(TraceError) -> IMUStream {
+        let w = mapping.frame.toARKit
+        var rows = ordered(decoded.imu, topic: sel.topic)
+        decoded.imu = []  // `rows` holds them: one copy alive, not two
         rows = try screen(rows, stream: "imu", topic: sel.topic) { m in
             m.angularVelocity.isFinite && m.linearAcceleration.isFinite ? nil : "a non-finite angular velocity or acceleration"
         }
@@ -302,8 +347,10 @@ public func importRecording(
             gyroscope: rows.map { $0.1.angularVelocity },
             attitude: withAttitude ? rows.map { w.applyToOrientation($0.1.orientation.unit(tolerance: 0.01)!) } : nil)
         if let msel = mapping.magnetometer {
-            let m = try screen(ordered(mag, topic: msel.topic), stream: "imu", topic: msel.topic) { $0.field.isFinite ? nil : "a non-finite field" }
-            mag = []
+            let m = try screen(ordered(decoded.mag, topic: msel.topic), stream: "imu", topic: msel.topic) {
+                $0.field.isFinite ? nil : "a non-finite field"
+            }
+            decoded.mag = []
             guard !m.isEmpty else {
                 throw TraceError(.empty, file: file, object: msel.topic, "no messages, expected sensor_msgs/MagneticField samples")
             }
@@ -311,20 +358,19 @@ public func importRecording(
             if !exact { notes.append("\(file): \(msel.topic): magnetometer interpolated linearly at the IMU's stamps (held at the ends)") }
             stream.magnetometer = field
         }
-        session.imu = stream
-    } else if mapping.magnetometer != nil {
-        throw TraceError(
-            .missing, file: file, object: mapping.magnetometer!.topic, "a magnetometer belongs to the imu stream; give the IMU topic too (--imu)")
+        return stream
     }
 
-    for (role, sel) in [("vio", mapping.vio), ("groundtruth", mapping.groundtruth)] {
-        guard let sel else { continue }
-        var rows = poses[sel.topic] ?? []
-        if role == "groundtruth" || mapping.groundtruth?.topic != sel.topic { poses[sel.topic] = nil }  // the last use of the topic
+    /// The poses of topic `sel` for stream `role` (vio or groundtruth): a tf topic's transforms
+    /// of the chosen child frame, in ARKit's world frame.
+    mutating func poses(_ sel: TopicSelection, role: String, decoded: inout DecodedTopics) throws(TraceError) -> ([Double], [Pose]) {
+        let w = mapping.frame.toARKit
+        var rows = decoded.poses[sel.topic] ?? []
+        if role == "groundtruth" || mapping.groundtruth?.topic != sel.topic { decoded.poses[sel.topic] = nil }  // the last use of the topic
         if let child = sel.childFrame {
             rows = rows.filter { $0.1.childFrameID == child }
             guard !rows.isEmpty else {
-                let seen = nameList((childFramesSeen[sel.topic] ?? []).sorted())
+                let seen = nameList((decoded.childFramesSeen[sel.topic] ?? []).sorted())
                 throw TraceError(.missing, file: file, object: sel.topic, "no transform with child frame '\(child)'; its child frames: \(seen)")
             }
         }
@@ -340,16 +386,14 @@ public func importRecording(
         guard !rows.isEmpty else { throw TraceError(.empty, file: file, object: sel.text, "no messages, expected poses") }
         let t = rows.map { $0.0.seconds }
         let ps = rows.map { Pose(rotation: w.applyToOrientation($0.1.orientation.unit(tolerance: 0.01)!), translation: w.apply($0.1.position)) }
-        if role == "vio" {
-            session.vio = VIOStream(timestamps: t, poses: ps, trackingState: Array(repeating: .normal, count: ps.count))
-        } else {
-            session.groundTruth = GroundTruthStream(timestamps: t, poses: ps)
-        }
+        return (t, ps)
     }
 
-    if let sel = mapping.location {
-        var rows = ordered(fixes, topic: sel.topic)
-        fixes = []
+    /// The location stream of NavSatFix topic `sel`: fixes with a status, finite coordinates and a
+    /// horizontal accuracy from their covariance.
+    mutating func locationStream(_ sel: TopicSelection, decoded: inout DecodedTopics) throws(TraceError) -> LocationStream {
+        var rows = ordered(decoded.fixes, topic: sel.topic)
+        decoded.fixes = []
         rows = try screen(rows, stream: "location", topic: sel.topic) { f in
             if f.status < 0 { return "status \(f.status) (no fix)" }
             guard f.latitude.isFinite, abs(f.latitude) <= 90 else { return "latitude \(num(f.latitude)) is outside [−90, 90]" }
@@ -364,13 +408,11 @@ public func importRecording(
             return nil
         }
         guard !rows.isEmpty else { throw TraceError(.empty, file: file, object: sel.topic, "no messages, expected sensor_msgs/NavSatFix fixes") }
-        session.location = LocationStream(
+        return LocationStream(
             timestamps: rows.map { $0.0.seconds }, latitude: rows.map { $0.1.latitude }, longitude: rows.map { $0.1.longitude },
             altitude: rows.map { $0.1.altitude }, horizontalAccuracy: rows.map { horizontalAccuracy($0.1) },
             floor: Array(repeating: LocationStream.noFloor, count: rows.count))
     }
-    // Notes name topics and types from the file: one line each, control bytes escaped.
-    return ImportResult(session: session, notes: notes.map { escapedForMessage($0, limit: 2000) })
 }
 
 /// √max(σ²_east, σ²_north): the larger horizontal standard deviation of a fix, metres.
