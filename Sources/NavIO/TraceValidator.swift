@@ -113,6 +113,7 @@ public func validateTrace(
     func warn(_ object: String?, _ text: String) {
         report.problems.append(ValidationProblem(severity: .warning, error: TraceError(.badValue, file: path, object: object, text)))
     }
+    func add(_ error: TraceError) { report.problems.append(ValidationProblem(severity: .error, error: error)) }
 
     let reader: HDF5Reader
     do { reader = try HDF5Reader(path: path, policy: policy) } catch {
@@ -156,146 +157,12 @@ public func validateTrace(
         var sampleRows: Int?
         var beaconRows: Int?
         for ds in spec.datasets {
-            let objectPath = "\(group)/\(ds.name)"
-            guard reader.exists(objectPath) else {
-                if ds.required { fail(.missing, objectPath, "required dataset not found") }
-                continue
-            }
-            let info: HDF5DatasetInfo
-            do { info = try reader.info(objectPath) } catch { report.problems.append(ValidationProblem(severity: .error, error: error)); continue }
-            // Kind.
-            let kindOK: Bool
-            switch ds.kind {
-            case .float: kindOK = info.typeClass == .float || info.typeClass == .integer
-            case .integer: kindOK = info.typeClass == .integer
-            case .string: kindOK = info.typeClass == .string
-            }
-            guard kindOK else {
-                fail(
-                    .wrongType, objectPath,
-                    "expected \(ds.kind == .string ? "strings" : ds.kind == .integer ? "integers" : "numbers"), found \(info.typeClass.rawValue)")
-                continue
-            }
-            // Shape.
-            let expectedShape = ds.columns.map { "(N, \($0))" } ?? "(N,)"
-            let shapeOK = ds.columns.map { info.shape.count == 2 && info.shape[1] == $0 } ?? (info.shape.count == 1)
-            guard shapeOK else {
-                fail(.wrongShape, objectPath, "expected shape \(expectedShape), found (\(info.shape.map(String.init).joined(separator: ", ")))")
-                continue
-            }
-            let rows = info.shape[0]
-            switch ds.rows {
-            case .samples:
-                if let n = sampleRows, n != rows {
-                    fail(.wrongShape, objectPath, "expected \(n) rows (one per timestamp), found \(rows)")
-                    continue
-                }
-                sampleRows = rows
-            case .beacons:
-                if let n = beaconRows, n != rows {
-                    fail(.wrongShape, objectPath, "expected \(n) rows (one per beacon), found \(rows)")
-                    continue
-                }
-                beaconRows = rows
-            }
-            // Units.
-            if ds.units == nil, ds.kind != .string {
-                // A quantity of the stream's choosing (an annotation's value): any units string.
-                if let u = reader.attribute("units", of: objectPath)?.stringValue, !u.isEmpty, u.utf8.count <= 64 {
-                    stream.units[ds.name] = u
-                } else {
-                    fail(.wrongUnits, objectPath, "missing units attribute: expected a string of at most 64 bytes naming the values' unit")
-                }
-            }
-            if let expected = ds.units {
-                let attribute = reader.attribute("units", of: objectPath)
-                let found = attribute?.stringValue
-                if attribute == nil {
-                    fail(.wrongUnits, objectPath, "missing units attribute, expected \"\(expected)\"")
-                } else if found == nil {
-                    // Present but not a string (a number, an array): said so, not "missing".
-                    let what: String
-                    switch attribute {
-                    case .integer(let i): what = "the integer \(i)"
-                    case .float(let f): what = "the number \(formatNumber(f))"
-                    default: what = "not a single string"
-                    }
-                    fail(.wrongUnits, objectPath, "units attribute is \(what), expected the string \"\(expected)\"")
-                } else if found != expected {
-                    fail(.wrongUnits, objectPath, "expected units \"\(expected)\", found \"\(found!)\"")
-                } else {
-                    stream.units[ds.name] = expected
-                }
-            }
-            // Values.
-            if !loadValues && ds.kind == .float && !spec.isAnnotation {
-                stream.deferredShapes[ds.name] = info.shape
-                if ds.role == .timestamps {  // checked as a time axis below, once its size is plausible
-                    do { try reader.checkDeclaredSize(objectPath) } catch {
-                        report.problems.append(ValidationProblem(severity: .error, error: error))
-                        stream.deferredShapes[ds.name] = nil
-                    }
-                    continue
-                }
-                var checker = ValueChecker(spec: ds, columns: ds.columns ?? 1)
-                do { try forEachBlock(reader, objectPath, rows: rows) { v, first in checker.check(v, firstRow: first) } } catch let e as TraceError {
-                    report.problems.append(ValidationProblem(severity: .error, error: e)); continue
-                } catch {}
-                checker.finish(object: objectPath, fail: fail)
-                continue
-            }
-            do {
-                switch ds.kind {
-                case .float:
-                    let (shape, v) = try reader.readDoubles(objectPath)
-                    stream.data[ds.name] = .float(shape: shape, values: v)
-                    checkValues(v, spec: ds, columns: ds.columns ?? 1, object: objectPath, fail: fail)
-                case .integer:
-                    let (shape, v) = try reader.readInt32s(objectPath)
-                    stream.data[ds.name] = .integer(shape: shape, values: v)
-                    if let r = ds.range, let bad = v.firstIndex(where: { !r.contains(Double($0)) }) {
-                        fail(.badValue, objectPath, "row \(bad): \(v[bad]) outside \(format(r))")
-                    }
-                case .string:
-                    stream.data[ds.name] = .string(try reader.readStrings(objectPath))
-                }
-            } catch { report.problems.append(ValidationProblem(severity: .error, error: error)) }
+            validateDataset(
+                reader, ds, of: spec, loadValues: loadValues, stream: &stream, sampleRows: &sampleRows, beaconRows: &beaconRows, fail: fail,
+                add: add)
         }
         if spec.isAnnotation { checkAnnotationGroup(reader, spec, &stream, fail: fail) }
-        // Time axis.
-        let t = stream.timestamps
-        if spec.isAnnotation {
-            if stream.data["timestamps"] != nil {
-                do { try validateTimestamps(t, order: .nonDecreasing) } catch {
-                    fail(.badTimestamps, "\(group)/timestamps", error.description + " (rows are sorted by start)")
-                }
-            }
-        } else if stream.data["timestamps"] != nil {
-            do {
-                try validateTimestamps(t, order: spec.timeOrder == .strictlyIncreasing ? .strictlyIncreasing : .nonDecreasing)
-                let s = SamplingSummary(timestamps: t)
-                if s.medianInterval > 0, s.largestGap > gaps.factor * s.medianInterval, s.largestGap >= gaps.minimumSeconds {
-                    let at = t.indices.dropFirst().first { t[$0] - t[$0 - 1] == s.largestGap }.map { $0 - 1 } ?? 0
-                    warn("\(group)/timestamps", "gap of \(fmt(s.largestGap)) s after t=\(fmt(t[at])) (median interval \(fmt(s.medianInterval)) s)")
-                }
-            } catch { fail(.badTimestamps, "\(group)/timestamps", error.description) }
-        } else if let shape = stream.deferredShapes["timestamps"] {
-            do {
-                let axis = try checkTimeAxisInBlocks(
-                    reader, "\(group)/timestamps", rows: shape[0],
-                    order: spec.timeOrder == .strictlyIncreasing ? .strictlyIncreasing : .nonDecreasing)
-                if let e = axis.error {
-                    fail(.badTimestamps, "\(group)/timestamps", e.description)
-                } else {
-                    stream.medianInterval = axis.medianInterval
-                    if axis.medianInterval > 0, axis.largestGap > gaps.factor * axis.medianInterval, axis.largestGap >= gaps.minimumSeconds {
-                        warn(
-                            "\(group)/timestamps",
-                            "gap of \(fmt(axis.largestGap)) s after t=\(fmt(axis.largestGapStart)) (median interval \(fmt(axis.medianInterval)) s)")
-                    }
-                }
-            } catch let e as TraceError { report.problems.append(ValidationProblem(severity: .error, error: e)) } catch {}
-        }
+        validateTimeAxis(reader, spec, &stream, gaps: gaps, fail: fail, warn: warn, add: add)
         // Cross-references.
         if spec.name == "ble", let idx = stream.data["beacon"]?.int32s, let m = beaconRows {
             if let bad = idx.firstIndex(where: { $0 < 0 || Int($0) >= m }) {
@@ -306,6 +173,161 @@ public func validateTrace(
     }
     report.trace = trace
     return report
+}
+
+/// One dataset of stream `spec`: its value kind, shape, row count (one per timestamp, or per
+/// beacon) and `units` checked, its values read into `stream` and checked (or, without
+/// `loadValues`, checked block by block and not kept).
+private func validateDataset(
+    _ reader: HDF5Reader, _ ds: TraceSchema.Dataset, of spec: TraceSchema.Stream, loadValues: Bool, stream: inout LoadedStream,
+    sampleRows: inout Int?, beaconRows: inout Int?, fail: (TraceError.Kind, String?, String) -> Void, add: (TraceError) -> Void
+) {
+    let objectPath = "/\(spec.name)/\(ds.name)"
+    guard reader.exists(objectPath) else {
+        if ds.required { fail(.missing, objectPath, "required dataset not found") }
+        return
+    }
+    let info: HDF5DatasetInfo
+    do { info = try reader.info(objectPath) } catch { add(error); return }
+    // Kind.
+    let kindOK: Bool
+    switch ds.kind {
+    case .float: kindOK = info.typeClass == .float || info.typeClass == .integer
+    case .integer: kindOK = info.typeClass == .integer
+    case .string: kindOK = info.typeClass == .string
+    }
+    guard kindOK else {
+        fail(
+            .wrongType, objectPath,
+            "expected \(ds.kind == .string ? "strings" : ds.kind == .integer ? "integers" : "numbers"), found \(info.typeClass.rawValue)")
+        return
+    }
+    // Shape.
+    let expectedShape = ds.columns.map { "(N, \($0))" } ?? "(N,)"
+    let shapeOK = ds.columns.map { info.shape.count == 2 && info.shape[1] == $0 } ?? (info.shape.count == 1)
+    guard shapeOK else {
+        fail(.wrongShape, objectPath, "expected shape \(expectedShape), found (\(info.shape.map(String.init).joined(separator: ", ")))")
+        return
+    }
+    let rows = info.shape[0]
+    switch ds.rows {
+    case .samples:
+        if let n = sampleRows, n != rows {
+            fail(.wrongShape, objectPath, "expected \(n) rows (one per timestamp), found \(rows)")
+            return
+        }
+        sampleRows = rows
+    case .beacons:
+        if let n = beaconRows, n != rows {
+            fail(.wrongShape, objectPath, "expected \(n) rows (one per beacon), found \(rows)")
+            return
+        }
+        beaconRows = rows
+    }
+    // Units.
+    if ds.units == nil, ds.kind != .string {
+        // A quantity of the stream's choosing (an annotation's value): any units string.
+        if let u = reader.attribute("units", of: objectPath)?.stringValue, !u.isEmpty, u.utf8.count <= 64 {
+            stream.units[ds.name] = u
+        } else {
+            fail(.wrongUnits, objectPath, "missing units attribute: expected a string of at most 64 bytes naming the values' unit")
+        }
+    }
+    if let expected = ds.units {
+        let attribute = reader.attribute("units", of: objectPath)
+        let found = attribute?.stringValue
+        if attribute == nil {
+            fail(.wrongUnits, objectPath, "missing units attribute, expected \"\(expected)\"")
+        } else if found == nil {
+            // Present but not a string (a number, an array): said so, not "missing".
+            let what: String
+            switch attribute {
+            case .integer(let i): what = "the integer \(i)"
+            case .float(let f): what = "the number \(formatNumber(f))"
+            default: what = "not a single string"
+            }
+            fail(.wrongUnits, objectPath, "units attribute is \(what), expected the string \"\(expected)\"")
+        } else if found != expected {
+            fail(.wrongUnits, objectPath, "expected units \"\(expected)\", found \"\(found!)\"")
+        } else {
+            stream.units[ds.name] = expected
+        }
+    }
+    // Values.
+    if !loadValues && ds.kind == .float && !spec.isAnnotation {
+        stream.deferredShapes[ds.name] = info.shape
+        if ds.role == .timestamps {  // checked as a time axis below, once its size is plausible
+            do { try reader.checkDeclaredSize(objectPath) } catch {
+                add(error)
+                stream.deferredShapes[ds.name] = nil
+            }
+            return
+        }
+        var checker = ValueChecker(spec: ds, columns: ds.columns ?? 1)
+        do { try forEachBlock(reader, objectPath, rows: rows) { v, first in checker.check(v, firstRow: first) } } catch let e as TraceError {
+            add(e); return
+        } catch {}
+        checker.finish(object: objectPath, fail: fail)
+        return
+    }
+    do {
+        switch ds.kind {
+        case .float:
+            let (shape, v) = try reader.readDoubles(objectPath)
+            stream.data[ds.name] = .float(shape: shape, values: v)
+            checkValues(v, spec: ds, columns: ds.columns ?? 1, object: objectPath, fail: fail)
+        case .integer:
+            let (shape, v) = try reader.readInt32s(objectPath)
+            stream.data[ds.name] = .integer(shape: shape, values: v)
+            if let r = ds.range, let bad = v.firstIndex(where: { !r.contains(Double($0)) }) {
+                fail(.badValue, objectPath, "row \(bad): \(v[bad]) outside \(format(r))")
+            }
+        case .string:
+            stream.data[ds.name] = .string(try reader.readStrings(objectPath))
+        }
+    } catch { add(error) }
+}
+
+/// The time axis of stream `spec`: in order (an annotation's rows sorted by start), with a
+/// warning for a gap larger than `gaps` allows; read in blocks when its values were not loaded.
+private func validateTimeAxis(
+    _ reader: HDF5Reader, _ spec: TraceSchema.Stream, _ stream: inout LoadedStream, gaps: GapPolicy,
+    fail: (TraceError.Kind, String?, String) -> Void, warn: (String?, String) -> Void, add: (TraceError) -> Void
+) {
+    let group = "/\(spec.name)"
+    let t = stream.timestamps
+    if spec.isAnnotation {
+        if stream.data["timestamps"] != nil {
+            do { try validateTimestamps(t, order: .nonDecreasing) } catch {
+                fail(.badTimestamps, "\(group)/timestamps", error.description + " (rows are sorted by start)")
+            }
+        }
+    } else if stream.data["timestamps"] != nil {
+        do {
+            try validateTimestamps(t, order: spec.timeOrder == .strictlyIncreasing ? .strictlyIncreasing : .nonDecreasing)
+            let s = SamplingSummary(timestamps: t)
+            if s.medianInterval > 0, s.largestGap > gaps.factor * s.medianInterval, s.largestGap >= gaps.minimumSeconds {
+                let at = t.indices.dropFirst().first { t[$0] - t[$0 - 1] == s.largestGap }.map { $0 - 1 } ?? 0
+                warn("\(group)/timestamps", "gap of \(fmt(s.largestGap)) s after t=\(fmt(t[at])) (median interval \(fmt(s.medianInterval)) s)")
+            }
+        } catch { fail(.badTimestamps, "\(group)/timestamps", error.description) }
+    } else if let shape = stream.deferredShapes["timestamps"] {
+        do {
+            let axis = try checkTimeAxisInBlocks(
+                reader, "\(group)/timestamps", rows: shape[0],
+                order: spec.timeOrder == .strictlyIncreasing ? .strictlyIncreasing : .nonDecreasing)
+            if let e = axis.error {
+                fail(.badTimestamps, "\(group)/timestamps", e.description)
+            } else {
+                stream.medianInterval = axis.medianInterval
+                if axis.medianInterval > 0, axis.largestGap > gaps.factor * axis.medianInterval, axis.largestGap >= gaps.minimumSeconds {
+                    warn(
+                        "\(group)/timestamps",
+                        "gap of \(fmt(axis.largestGap)) s after t=\(fmt(axis.largestGapStart)) (median interval \(fmt(axis.medianInterval)) s)")
+                }
+            }
+        } catch let e as TraceError { add(e) } catch {}
+    }
 }
 
 private func checkValues(
