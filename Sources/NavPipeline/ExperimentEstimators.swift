@@ -27,12 +27,12 @@ extension ExperimentSpec {
     public static let builtInEstimator = "arkit"
 
     /// Reads `estimators:` (a mapping NAME: PATTERN, PATTERN a file pattern relative to the
-    /// spec's folder with `{session}`/`{route}`, `arkit`, or `exec:PROGRAM ARG…`) and
+    /// current directory, as every path of a spec, with `{session}`/`{route}`, `arkit`, or
+    /// `exec:PROGRAM ARG…`) and
     /// `plugin_timeout:` into `spec`; the estimator dimension sweeps `arkit` then the names,
     /// sorted, unless `sweep.estimator` chose among them.
     static func parseEstimators(_ top: [String: Any], into spec: inout ExperimentSpec, file: String, limits: SpecLimits) throws(SpecError) {
-        // The folder of `file` ("." for a bare name; NSString's deletingLastPathComponent traps on "").
-        if let slash = file.lastIndex(of: "/") { spec.folder = slash == file.startIndex ? "/" : String(file[..<slash]) } else { spec.folder = "." }
+        spec.folder = "."
         if let t = top["plugin_timeout"] {
             guard let s = (t as? Double) ?? (t as? Int).map(Double.init), s.isFinite, s > 0, s <= ExecPlugin.maximumTimeout else {
                 throw SpecError(file: file, key: "plugin_timeout", problem: "'\(t)' is not a number of seconds in (0, 86400]")
@@ -58,6 +58,7 @@ extension ExperimentSpec {
                     do { _ = try ExecPlugin(parsing: pattern) } catch { throw SpecError(file: file, key: key, problem: error.problem) }
                 } else if pattern != builtInEstimator {
                     if let problem = estimatePatternProblem(pattern) { throw SpecError(file: file, key: key, problem: problem) }
+                    if let problem = formerlyResolvedElsewhere(pattern, specFile: file) { throw SpecError(file: file, key: key, problem: problem) }
                 }
                 spec.estimators[name] = pattern
             }
@@ -74,12 +75,33 @@ extension ExperimentSpec {
     }
 }
 
+/// Why a relative estimate pattern may not mean what its author meant, or nil: before
+/// 2026-11-28 estimate patterns were relative to the spec's folder (every other path of a spec to
+/// the current directory); a pattern whose folder exists beside the spec, when that is not the
+/// current directory, would now name other files, so it is refused naming both.
+func formerlyResolvedElsewhere(_ pattern: String, specFile: String) -> String? {
+    let specFolder = parentFolder(of: specFile)
+    func real(_ p: String) -> String { URL(fileURLWithPath: p.isEmpty ? "." : p).resolvingSymlinksInPath().standardizedFileURL.path }
+    guard !specFolder.isEmpty, real(specFolder) != real(".") else { return nil }
+    // The pattern's folder before its first placeholder ("" : the folder itself).
+    let fixed = String(pattern.prefix { $0 != "{" })
+    let folder = fixed.contains("/") ? String(fixed[..<fixed.lastIndex(of: "/")!]) : ""
+    let old = folder.isEmpty ? specFolder : specFolder + "/" + folder
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: old, isDirectory: &isFolder), isFolder.boolValue, real(old) != real(folder) else { return nil }
+    return "'\(escapedForMessage(pattern))' is relative to the current directory (\(escapedForMessage(folder.isEmpty ? "." : folder))), "
+        + "as every path of a spec; before 2026-11-28 it was relative to the spec's folder (\(escapedForMessage(old))), which exists: "
+        + "write the path from the current directory (docs/experiments.md, \"Paths\")"
+}
+
 /// Why a file pattern cannot be used, or nil: absolute, a `..` component, a placeholder other
 /// than `{session}`/`{route}`, or a stray brace.
 func estimatePatternProblem(_ pattern: String) -> String? {
-    if pattern.hasPrefix("/") { return "'\(escapedForMessage(pattern))' is absolute; a pattern is relative to the spec's folder and stays inside it" }
+    if pattern.hasPrefix("/") {
+        return "'\(escapedForMessage(pattern))' is absolute; a pattern is relative to the current directory and stays inside it"
+    }
     if pattern.split(separator: "/").contains("..") {
-        return "'\(escapedForMessage(pattern))' has a '..' component; a pattern stays inside the spec's folder"
+        return "'\(escapedForMessage(pattern))' has a '..' component; a pattern stays inside the current directory"
     }
     let stripped = pattern.replacingOccurrences(of: "{session}", with: "").replacingOccurrences(of: "{route}", with: "")
     if stripped.contains("{") || stripped.contains("}") {
@@ -107,7 +129,7 @@ public func estimateFile(pattern: String, estimator: String, session: SessionMet
     let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
     guard real.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
         throw JobError(
-            "\(sid): estimator \(estimator): \(escapedForMessage(path)): resolves outside the spec's folder \(escapedForMessage(folder)); refused")
+            "\(sid): estimator \(estimator): \(escapedForMessage(path)): resolves outside the folder \(escapedForMessage(folder)); refused")
     }
     return path
 }

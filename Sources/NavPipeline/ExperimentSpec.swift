@@ -30,7 +30,9 @@ public struct ExperimentSpec: Sendable, Equatable {
     /// Estimators by name (`estimators:`): a file pattern with {session}/{route} relative to
     /// `folder`, `arkit`, or `exec:PROGRAM ARG…` (ExperimentEstimators.swift).
     public var estimators: [String: String] = [:]
-    /// The spec file's folder: estimate file patterns are relative to it and stay inside it.
+    /// The folder estimate file patterns are relative to and stay inside: the current directory
+    /// (`.`), as for every path of a spec (docs/experiments.md, "Paths"); a library caller may
+    /// set another.
     public var folder = "."
     /// Seconds one `exec:` plugin call may take (`plugin_timeout:`).
     public var pluginTimeout = ExecPlugin.defaultTimeout

@@ -28,7 +28,10 @@ import Testing
             estimators:
               broken: est/{session}.tum
             """
-        return try ExperimentSpec.parse(yaml, file: folder + "/spec.yaml")
+        // Estimate patterns are relative to the current directory; this library caller sets the folder.
+        var s = try ExperimentSpec.parse(yaml, file: "spec.yaml")
+        s.folder = folder
+        return s
     }
 
     @Test func aUnitPerJobWithItsKeyAndTitle() throws {

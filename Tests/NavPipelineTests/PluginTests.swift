@@ -168,9 +168,20 @@ import Testing
               mine: est/{session}.tum
               echo: "exec:cat"
             """
-        let spec = try ExperimentSpec.parse(yaml, file: dir + "/spec.yaml")
+        // Beside a spec in another folder than the current directory, est/ would once have been
+        // read there: refused, naming both.
+        #expect(
+            throws: SpecError(
+                file: dir + "/spec.yaml", key: "estimators.mine",
+                problem:
+                    "'est/{session}.tum' is relative to the current directory (est), as every path of a spec; before 2026-11-28 it was relative to the spec's folder (\(dir)/est), which exists: write the path from the current directory (docs/experiments.md, \"Paths\")"
+            )
+        ) { _ = try ExperimentSpec.parse(yaml, file: dir + "/spec.yaml") }
+        // Read as from the current directory, by a library caller that sets the folder.
+        var spec = try ExperimentSpec.parse(yaml, file: "spec.yaml")
         #expect(spec.sweep.values(of: .estimator) == ["arkit", "echo", "mine"])
-        #expect(spec.folder == dir)
+        #expect(spec.folder == ".")
+        spec.folder = dir
         let plan = planExperiment(spec)
         #expect(plan.jobs.count == 5)
         #expect(plan.failures == ["R2-turns_nav2: estimator mine: \(dir)/est/R2-turns_nav2.tum: no such file (pattern est/{session}.tum)"])
@@ -189,13 +200,13 @@ import Testing
             #expect(zip(arkit, metrics("R2-turns_nav1", other)).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }, "\(other)")
         }
         // Round trip through the resolved spec keeps the estimators.
-        let again = try ExperimentSpec.parse(spec.resolvedYAML, file: dir + "/spec.yaml")
+        let again = try ExperimentSpec.parse(spec.resolvedYAML, file: "spec.yaml")
         #expect(
             again.estimators == spec.estimators && again.sweep == spec.sweep
                 && again.sweep.values(of: .estimator) == spec.sweep.values(of: .estimator))
     }
 
-    @Test func estimatePatternsStayInsideTheSpecFolder() throws {
+    @Test func estimatePatternsStayInsideTheirFolder() throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         func problem(_ pattern: String) -> String {
@@ -208,8 +219,8 @@ import Testing
         }
         #expect(
             problem("../{session}.tum")
-                == "\(dir)/spec.yaml: estimators.mine: '../{session}.tum' has a '..' component; a pattern stays inside the spec's folder")
-        #expect(problem("/tmp/{session}.tum").hasSuffix("is absolute; a pattern is relative to the spec's folder and stays inside it"))
+                == "\(dir)/spec.yaml: estimators.mine: '../{session}.tum' has a '..' component; a pattern stays inside the current directory")
+        #expect(problem("/tmp/{session}.tum").hasSuffix("is absolute; a pattern is relative to the current directory and stays inside it"))
         #expect(problem("{sessionid}.tum").hasSuffix("the placeholders are {session} and {route}"))
         #expect(problem("exec:").contains("expected exec:PROGRAM ARG…"))
         // A session id with a slash and dots is substituted through safeFileComponent, never raw.
@@ -224,7 +235,7 @@ import Testing
         FileManager.default.createFile(atPath: outside + "/r.tum", contents: Data())
         try FileManager.default.createSymbolicLink(atPath: dir + "/r.tum", withDestinationPath: outside + "/r.tum")
         do { _ = try estimateFile(pattern: "{route}.tum", estimator: "mine", session: meta, folder: dir); Issue.record("accepted") } catch {
-            #expect("\(error)".hasSuffix("resolves outside the spec's folder \(dir); refused"), "\(error)")
+            #expect("\(error)".hasSuffix("resolves outside the folder \(dir); refused"), "\(error)")
         }
     }
 }
