@@ -44,7 +44,9 @@ func writeExperimentReport(
         inputs: inputs, command: command)
     // Findings: each section's in order (the replay's first), then the lines comparing a section
     // with an earlier one (where the replay and the closed loop disagree on a guidance level).
-    let findings = sections.flatMap(\.findings) + sections.flatMap(\.closingFindings)
+    // …led by one line of what to read them with (synthetic data, assumed walkers, low completion, small n).
+    let caveat = findingsCaveat(plan, completion: sections.lazy.flatMap(\.offered).compactMap { $0 as? ReplayCompletion }.first)
+    let findings = (caveat.map { [$0] } ?? []) + sections.flatMap(\.findings) + sections.flatMap(\.closingFindings)
     let pieces = experimentSummaryPieces(
         stamp: stamp, failures: plan.failures + failures + sectionFailures, findings: findings, sections: sections.map(\.pieces))
     let summary = try AtomicTextWriter(path: out.summary), latex = try AtomicTextWriter(path: out.latexTables)
@@ -74,6 +76,58 @@ func writeExperimentReport(
     traceMemory(plan, "report: page")
     try writeManifest(plan, failures: failures + sectionFailures, command: command, inputs: inputs, facts: facts, out: out)
     return out
+}
+
+/// How many replayed runs completed their route (`completed` = 1), overall and per
+/// configuration, and over how many navigation sessions: what the replay's section offers the
+/// Findings' caveat line.
+struct ReplayCompletion: Sendable {
+    var runs = 0, completed = 0, sessions = 0
+    /// The lowest and highest completed fraction of a configuration.
+    var range: (low: Double, high: Double) = (.nan, .nan)
+
+    init(_ rows: MetricRows) {
+        var byConfiguration: [String: (runs: Int, completed: Int)] = [:]
+        var sessions = Set<String>()
+        for r in rows where r.metric == "completed" && r.value.isFinite {
+            runs += 1
+            if r.value == 1 { completed += 1 }
+            byConfiguration[r.configuration, default: (0, 0)].runs += 1
+            if r.value == 1 { byConfiguration[r.configuration, default: (0, 0)].completed += 1 }
+            sessions.insert(r.route + "\u{1}" + r.session)
+        }
+        self.sessions = sessions.count
+        let fractions = byConfiguration.values.map { Double($0.completed) / Double($0.runs) }
+        if let lo = fractions.min(), let hi = fractions.max() { range = (lo, hi) }
+    }
+}
+
+/// The Findings' first line, when there is something to read them with: synthetic recordings,
+/// simulated walkers with assumed parameters, replayed runs that did not complete their route
+/// (under 90 %), fewer than 10 navigation sessions; nil when none applies.
+func findingsCaveat(_ plan: ExperimentPlan, completion: ReplayCompletion?) -> String? {
+    var parts: [String] = []
+    let names = plan.inputs.names
+    let synthetic = names.filter { name in
+        guard let m = plan.inputs.metadata(name) else { return false }
+        return [m.generator, m.device].contains { $0.contains("navbench synth") || $0.contains("navbench simulate") }
+    }.count
+    if synthetic > 0 { parts.append("\(synthetic) of the \(names.count) recordings are synthetic") }
+    if plan.spec.closedLoop != nil {
+        parts.append("the closed-loop walkers are simulated, their reaction to speech, over-rotation and steering assumed")
+    }
+    if let c = completion, c.runs > 0 {
+        let fraction = Double(c.completed) / Double(c.runs)
+        if fraction < 0.9 {
+            let range = c.range.low < c.range.high ? String(format: " (%.0f–%.0f %% by configuration)", 100 * c.range.low, 100 * c.range.high) : ""
+            parts.append(
+                String(format: "%.0f %%", 100 * fraction) + " of the \(c.runs) replayed runs completed their route\(range), "
+                    + "so the replay's metrics describe partial walks")
+        }
+        if c.sessions < 10 { parts.append("the replay rests on n = \(c.sessions) navigation session\(c.sessions == 1 ? "" : "s"): wide intervals") }
+    }
+    guard !parts.isEmpty else { return nil }
+    return "**Read with care:** " + parts.joined(separator: "; ") + "."
 }
 
 /// `report.html` (`MarkdownReportToHTML`): the summary, then each route page, the figures inlined:

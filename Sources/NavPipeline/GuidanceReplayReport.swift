@@ -51,7 +51,7 @@ extension GuidanceReplayKind {
         var section = ReportSection(
             pieces: guidanceReplayPieces(table: table, plots: plots, statistics: statistics, routeSections: routeSections) + [trends],
             files: [], findings: statistics.findings, failures: missing)
-        section.offered = [ReplayMainEffects(effects: statistics.mainEffects, units: statistics.units)]
+        section.offered = [ReplayMainEffects(effects: statistics.mainEffects, units: statistics.units), ReplayCompletion(table.rows)]
         section.written = routes.flatMap { (routePlots[$0] ?? []).map(\.path) } + trendPlots.map(\.path) + statisticsFiles
         return section
     }
