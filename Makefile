@@ -12,7 +12,7 @@ export BUILD_FLAGS
 # BUILD_DONE=1 (scripts/test-steps.sh, after its build): the check targets skip their `build` prerequisite.
 BUILT = $(if $(BUILD_DONE),,build)
 
-.PHONY: print-build-flags deps-browser page-check mcap-check weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor fixtures-attitude bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
+.PHONY: print-build-flags deps-browser page-check mcap-check weallwalk bench fuzz-corpus demo test layers deps deps-python deps-python-fixtures build release datasets fixtures fixtures-signal fixtures-evo fixtures-statistics fixtures-ipin deps-python-evo-user fixtures-evo-timestamps fixtures-evo-kitti fixtures-kaggle-indoor fixtures-attitude bench-csv deps-python-rosbag fixtures-rosbag fixtures-protocol bench-rosbag bench-h5 bench-h5-rss bench-long bench-signal bench-trajectory page-check-long baseline gate notebook-check plugins-check clean kill-check kill-check-5k measure-scaling format format-check
 
 deps:
 	@scripts/install-deps.sh
@@ -74,6 +74,15 @@ page-check: deps-browser
 	$(PYTHON) -c "import sys; sys.exit(open('.build/page-check/psd.png','rb').read(8) != b'\x89PNG\r\n\x1a\n')"
 	$(PYTHON) scripts/check_report_page.py --screenshots .build/page-check --view .build/page-check/view.html \
 		--figure .build/page-check/trajectory.html .build/gate/report.html
+
+## page-check-long: a 3-hour navigation session (B1-offices_nav1's walk, then its IMU, compass and BLE repeated, and
+## step and turn annotations over the 3 hours; made under .build/, never committed) through `navbench view`, opened
+## 5 times in headless Chromium as page-check does: size (fails over 5 MB), load times and their median (docs/benchmarks.md).
+page-check-long: deps-browser
+	mkdir -p .build/page-check-long
+	$(PYTHON) scripts/check_report_page.py --long-navigation Datasets/venue/B1-offices_nav1.h5 .build/page-check-long/B1-offices_nav1-3h.h5
+	$(NAVBENCH) view Datasets/venue/B1-offices_recording.h5 .build/page-check-long/B1-offices_nav1-3h.h5 --out .build/page-check-long/view-3h.html
+	$(PYTHON) scripts/check_report_page.py --screenshots .build/page-check-long --loads 5 --max-view-mb 5 --view .build/page-check-long/view-3h.html
 
 ## layers: fail when a target imports a module Package.swift does not declare for it, declares one it
 ## never imports, or imports one the layer order forbids (docs/architecture.md).

@@ -14,7 +14,19 @@ Playwright from the project venv; no browser is downloaded) and checks what a re
 Prints one line per page (size, load time, tables, violations by impact); exit 1 on a problem.
 
 With --view PAGE (a `navbench view` page): the slider is reached by Tab, End and the arrow keys move
-it, the walker's marker moves and the "said" line changes; no request, no console error, axe as above.
+it, the walker's marker moves and the "said" line changes; no request, no console error, axe as above;
+--loads N opens it N times and prints every load time and their median, --max-view-mb M fails a
+larger page.
+
+Every figure (report pages and --figure pages) whose legend has several entries (`<g class="legend-entry">`)
+must tell them apart by something besides colour: a dash pattern, a marker shape or a symbol (issue 51:
+colour is never the only channel).
+
+--long-navigation SRC OUT [--hours H] writes OUT, a navigation trace of H hours (3 by default) made
+from the navigation trace SRC (the input of the 3-hour view measured by `make page-check-long`,
+docs/benchmarks.md): SRC's walk as it is, then its IMU (100 Hz), compass and BLE repeated until H
+hours, with annotation streams over the whole span (a step every 0.55 s, a turn every 20 s) so the
+view has every kind of event to keep; then exits.
 
 Usage: .venv/bin/python scripts/check_report_page.py [--screenshots DIR] [--view VIEW.html]… REPORT.html…
 (needs `make deps-browser`: Debian's chromium and scripts/requirements-browser.txt).
@@ -30,6 +42,84 @@ import time
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
+
+
+def long_navigation(src, out, hours):
+    """A navigation trace of `hours` from `src` (see the module's docstring); atomic (written beside, renamed)."""
+    import h5py
+    import numpy as np
+
+    tmp = out + ".tmp"
+    shutil.copyfile(src, tmp)
+    span = hours * 3600.0
+    with h5py.File(tmp, "r+") as f:
+        for group in ("imu", "compass", "ble"):
+            if group not in f:
+                continue
+            g = f[group]
+            t = g["timestamps"][...]
+            period = (t[-1] - t[0]) + (t[1] - t[0] if len(t) > 1 else 1.0)
+            copies = int(np.ceil(span / period))
+            times = np.concatenate([t + k * period for k in range(copies)])
+            keep = times <= t[0] + span
+            columns = {name: g[name][...] for name in g if isinstance(g[name], h5py.Dataset) and g[name].shape[:1] == t.shape}
+            for name, values in columns.items():
+                whole = times if name == "timestamps" else np.concatenate([values] * copies)
+                attrs = dict(g[name].attrs)
+                del g[name]
+                d = g.create_dataset(name, data=whole[keep], chunks=True, compression="gzip", compression_opts=4)
+                for k, v in attrs.items():
+                    d.attrs[k] = v
+        t0 = f["imu/timestamps"][0]
+        annotations = f.require_group("annotations")
+        for name, every, label in (("steps", 0.55, "step"), ("turns", 20.0, "turn")):
+            start = t0 + np.arange(0.0, span, every)
+            g = annotations.create_group(name)
+            g.attrs["kind"] = "instants"
+            g.attrs["source"] = "synthetic (scripts/check_report_page.py --long-navigation)"
+            g.create_dataset("timestamps", data=start).attrs["units"] = "s"
+            g.create_dataset("end", data=start).attrs["units"] = "s"
+            labels = [f"{label} {k + 1}" for k in range(len(start))]
+            g.create_dataset("label", data=np.array(labels, dtype=h5py.string_dtype("utf-8")))
+        f.attrs["session_id"] = f"{f.attrs['session_id']}-{hours:g}h"
+    os.replace(tmp, out)
+
+
+def legend_problems(page):
+    """Figures whose legend entries (`g.legend-entry`) differ by colour alone: per entry its
+    non-colour signature (dash patterns, marker shapes, symbols and text of its marks, without the
+    label); two entries of one figure with the same signature but different colours are a problem
+    (the same signature and colour is one style used twice, e.g. a CI's low and high bound)."""
+    same = page.evaluate(
+        """() => [...document.querySelectorAll('svg')].map(svg => {
+            const entries = [...svg.querySelectorAll('g.legend-entry')];
+            const signature = e => [...e.querySelectorAll('[data-mark], line, polyline, path, rect, circle')]
+                .filter(m => !m.closest('text'))
+                .map(m => [m.tagName, m.getAttribute('stroke-dasharray') || '', m.getAttribute('d') ? m.getAttribute('d').replace(/[-\d.]+/g, 'n') : '',
+                           m.getAttribute('stroke-width') || '', m.getAttribute('data-mark') || ''].join(':')).join('|')
+                + '|' + [...e.querySelectorAll('text[data-mark], tspan[data-mark]')].map(t => t.textContent).join('');
+            const colour = e => [...e.querySelectorAll('line, polyline, path, rect, circle')].map(m => (m.getAttribute('stroke') || '') + '/' + (m.getAttribute('fill') || '')).join('|');
+            const seen = new Map();
+            for (const e of entries) {
+                const s = signature(e), c = colour(e);
+                // The same style twice (a CI's two bounds) tells nothing apart; only a colour difference alone is a problem.
+                if (seen.has(s) && seen.get(s)[1] !== c) return [svg.getAttribute('aria-label') || '', seen.get(s)[0], e.textContent.trim()];
+                if (!seen.has(s)) seen.set(s, [e.textContent.trim(), c]);
+            }
+            return null;}).filter(x => x)"""
+    )
+    problems = [f"legend entries '{a[:60]}' and '{b[:60]}' differ by colour alone (figure '{name[:80]}')" for name, a, b in same]
+    # A figure drawing series in several colours (lines, boxes) must have legend entries to compare.
+    unmarked = page.evaluate(
+        """() => [...document.querySelectorAll('figure svg')].filter(svg => {
+            const colours = new Set([...svg.querySelectorAll('polyline'), ...svg.querySelectorAll('rect[fill-opacity]')]
+                .map(m => m.getAttribute('stroke') || m.getAttribute('fill')).filter(c => c && c !== 'none'));
+            return colours.size > 1 && svg.querySelectorAll('g.legend-entry').length < 2;
+        }).map(svg => svg.getAttribute('aria-label') || '')"""
+    )
+    problems += [f"a figure drawing several colours without legend entries to tell them apart ('{name[:80]}')" for name in unmarked]
+    return problems
+
 
 
 def markdown_outline(summary):
@@ -124,6 +214,7 @@ def check_page(browser, path, screenshots):
     ]
     if vague:
         problems.append(f"{len(vague)} figure(s) whose text alternative states no finding, first '{vague[0][:120]}'")
+    problems += legend_problems(page)
     if page.evaluate("() => document.body.innerText.includes('figure not in this page')"):
         problems.append("a figure of the Markdown is missing from the page")
 
@@ -184,11 +275,24 @@ def check_page(browser, path, screenshots):
     return problems
 
 
-def check_view(browser, path, screenshots):
+def check_view(browser, path, screenshots, loads=1, max_mb=None):
     """A `navbench view` page: loads alone, the slider is reached by Tab and moved by keyboard, and
-    moving it moves the walker's marker and changes what the page says was said."""
+    moving it moves the walker's marker and changes what the page says was said. With `loads` > 1
+    the page is opened that many times more (fresh pages) and every load time printed with their
+    median (docs/benchmarks.md); `max_mb`: a page larger than that is a problem (a size, never a time)."""
+    extra = []
+    for _ in range(loads - 1 if loads > 1 else 0):
+        p, _, _, seconds = open_page(browser, path)
+        p.close()
+        extra.append(seconds)
     page, outside, console, load_seconds = open_page(browser, path)
     problems = loading_problems(outside, console)
+    if max_mb is not None and os.path.getsize(path) > max_mb * 1e6:
+        problems.append(f"{os.path.getsize(path) / 1e6:.2f} MB, over {max_mb:g} MB")
+    if extra:
+        times = sorted(extra + [load_seconds])
+        print(f"check_report_page: {path}: {len(times)} loads: " + ", ".join(f"{t:.2f}" for t in extra + [load_seconds])
+              + f" s; median {times[len(times) // 2]:.2f} s; load average {os.getloadavg()[0]:.2f}")
     for _ in range(50):
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement && document.activeElement.id === 't'"):
@@ -236,6 +340,7 @@ def check_figure(browser, path, screenshots):
         problems.append("the figure has no role=img with a name")
     if not page.evaluate("() => document.querySelectorAll('table thead th[scope=col]').length > 0 && !!document.querySelector('table caption')"):
         problems.append("the data table has no column headers or caption")
+    problems += legend_problems(page)
     for v in Axe().run(page).response.get("violations", []):
         if v.get("impact") in ("serious", "critical"):
             problems.append(f"axe {v['impact']}: {v['id']} ({v['help']})")
@@ -252,8 +357,15 @@ def main():
     ap.add_argument("--screenshots")
     ap.add_argument("--view", action="append", default=[], help="a navbench view page (repeatable)")
     ap.add_argument("--figure", action="append", default=[], help="a navbench plot page (repeatable)")
+    ap.add_argument("--loads", type=int, default=1, help="open each view page this many times and print the load times")
+    ap.add_argument("--max-view-mb", type=float, help="a view page larger than this many MB fails")
+    ap.add_argument("--long-navigation", nargs=2, metavar=("SRC", "OUT"))
+    ap.add_argument("--hours", type=float, default=3.0)
     ap.add_argument("pages", nargs="*")
     args = ap.parse_args()
+    if args.long_navigation:
+        long_navigation(*args.long_navigation, args.hours)
+        return
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
         sys.exit("check_report_page: no chromium on PATH (make deps-browser installs Debian's)")
@@ -269,7 +381,7 @@ def main():
                 print(f"check_report_page: {path}: {problem}", file=sys.stderr)
                 failed = True
         for path in args.view:
-            for problem in check_view(browser, path, args.screenshots):
+            for problem in check_view(browser, path, args.screenshots, args.loads, args.max_view_mb):
                 print(f"check_report_page: {path}: {problem}", file=sys.stderr)
                 failed = True
         browser.close()

@@ -11,7 +11,8 @@ import Synchronization
 
 extension GuidanceReplayKind {
     /// `metrics.csv`, `routes/<route>.csv|md|tex`, the paths and error-CDF plots per route, the
-    /// trends over RDP tolerance, `cells.csv`, `comparisons.csv` and the box plots, each written
+    /// trends over RDP tolerance, `cells.csv`, `comparisons.csv`, the box plots and the
+    /// configuration × metric heat map (`ExperimentStatistics.heatMap`), each written
     /// atomically as it is done; its Markdown (`guidanceReplayPieces`, then the trends), its
     /// Findings and main effects; a failure line per job without a stored run (its stored
     /// failure, or "no result").
@@ -43,8 +44,14 @@ extension GuidanceReplayKind {
         let plots = routePlots
         let trendPlots = try writeToleranceTrends(plan, table: table, routes: routes, out: out)
         traceMemory(plan, "report: route files and plots")
-        let (statistics, routeSections, statisticsFiles) = try writeStatistics(
+        var (statistics, routeSections, statisticsFiles) = try writeStatistics(
             plan, table: table, plots: plots, out: out, progress: context.progress, memo: context.memo)
+        if let map = statistics.heatMap() {
+            let file = "plots/heatmap-configuration-metric.svg"
+            try writeTextAtomically(map.svg, to: (out.folder as NSString).appendingPathComponent(file))
+            statistics.heatMapFigure = ReportFigure(path: file, alt: map.description ?? "")
+            statisticsFiles.append(file)
+        }
         traceMemory(plan, "report: statistics")
         let trends =
             trendPlots.isEmpty ? "" : "\n## Metrics vs RDP tolerance\n\n" + trendPlots.map(\.markdown).joined(separator: "\n\n") + "\n"

@@ -3,14 +3,12 @@ import NavCore
 import NavGuidance
 import NavReport
 
-/// Events of an annotation stream shown in a view, at most; a longer stream is cut here and says so.
-let viewAnnotationLimit = 5000
-
 /// What `navbench view` shows of a navigation session guided along a recording (`runGuidance`
 /// with `options`): the true route's keypoints, the true and estimated paths in the venue frame
-/// ((x, −z): east, north), every guidance event (spoken ones read out by the slider), the
-/// navigation's annotation streams (each cut at `viewAnnotationLimit` events, the cut said in its
-/// last row) and its series: accelerometer magnitude, compass heading and BLE RSSI when present.
+/// ((x, −z): east, north), every guidance event (spoken ones read out by the slider), every event
+/// of the navigation's annotation streams (none left out: the page lists them compactly,
+/// `sessionViewPage`) and its series: accelerometer magnitude, compass heading and BLE RSSI when
+/// present (decimated for display by the page, `decimatedForDisplay`).
 public func sessionView(
     recording: Session, navigation: Session, options: GuidanceOptions, force: Bool = false,
     names: (recording: String, navigation: String)? = nil
@@ -26,11 +24,7 @@ public func sessionView(
         }
     }
     for a in navigation.annotations {
-        let shown = min(a.count, viewAnnotationLimit)
-        for i in 0..<shown {
-            let cut = i == shown - 1 && a.count > shown ? " (\(a.count - shown) more events of this stream not shown)" : ""
-            events.append(.init(time: a.start[i], kind: a.name, text: a.label[i] + cut, spoken: false))
-        }
+        for i in 0..<a.count { events.append(.init(time: a.start[i], kind: a.name, text: a.label[i], spoken: false, annotation: true)) }
     }
     var series: [SessionView.Series] = []
     if let imu = navigation.imu {

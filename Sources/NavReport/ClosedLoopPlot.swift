@@ -3,7 +3,10 @@ import NavCore
 import NavSim
 
 /// An SVG of a closed-loop route seen from above: the floor plan's walls (grey; floor 0 thick), the true
-/// keypoint polyline (black) with its keypoints (circles), and walked paths (colours).
+/// keypoint polyline (black, 2 px) with its keypoints (circles), the destination (a larger red circle
+/// in a ring, labelled), and walked paths (thin, one colour each: individual walkers, not categories).
+/// A legend under the title tells walls, route, destination and walkers apart by width, marker and
+/// label, never by colour alone.
 /// x = east, up = north (−z). Deterministic text (fixed number formatting). `description`: the figure's
 /// text alternative (`closedLoopFloorPlanFinding`), drawn as its `<title>`.
 ///
@@ -41,6 +44,29 @@ public func closedLoopSVG(
     for (i, k) in keypoints.enumerated() {
         s +=
             "<circle cx=\"\(px(k.x))\" cy=\"\(py(-k.z))\" r=\"\(i == keypoints.count - 1 ? 5 : 3.5)\" fill=\"\(i == keypoints.count - 1 ? "red" : "black")\"/>\n"
+    }
+    if let end = keypoints.last {
+        s += "<circle cx=\"\(px(end.x))\" cy=\"\(py(-end.z))\" r=\"8\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n"
+        s += "<text x=\"\(px(end.x))\" y=\"\(String(format: "%.1f", (Double(py(-end.z)) ?? 0) - 11))\" text-anchor=\"middle\">destination</text>\n"
+    }
+    // Legend (y 30–44, above the plan): wall, route with a keypoint, destination, a walker.
+    let entries: [(mark: String, label: String)] = [
+        ("<line x1=\"0\" y1=\"-4\" x2=\"18\" y2=\"-4\" stroke=\"#888\" stroke-width=\"3\"/>", "walls"),
+        (
+            "<line x1=\"0\" y1=\"-4\" x2=\"18\" y2=\"-4\" stroke=\"black\" stroke-width=\"2\"/><circle data-mark=\"keypoint\" cx=\"9\" cy=\"-4\" r=\"3.5\" fill=\"black\"/>",
+            "route and keypoints"
+        ),
+        (
+            "<circle data-mark=\"destination\" cx=\"9\" cy=\"-4\" r=\"5\" fill=\"red\"/><circle cx=\"9\" cy=\"-4\" r=\"8\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>",
+            "destination"
+        ),
+        ("<line x1=\"0\" y1=\"-4\" x2=\"18\" y2=\"-4\" stroke=\"\(colours[0])\" stroke-width=\"1\"/>", "a walker (thin, one colour each)"),
+    ]
+    var lx = 10.0
+    for e in entries {
+        s +=
+            "<g class=\"legend-entry\" transform=\"translate(\(String(format: "%.1f", lx)) 42)\">\(e.mark)<text x=\"24\" y=\"0\">\(e.label)</text></g>\n"
+        lx += 24 + 6.6 * Double(e.label.count) + 16
     }
     s += "</svg>\n"
     return s

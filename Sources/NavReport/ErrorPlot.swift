@@ -123,9 +123,9 @@ private struct Panel {
     }
 }
 
-/// A white box with entries (a line sample and a label) inside a panel's top-left or
-/// top-right corner.
-private func legend(_ entries: [(stroke: String, dashed: Bool, label: String)], panel p: Panel, right: Bool) -> String {
+/// A white box with entries (a line sample with its dash pattern, nil: solid, and a label) inside a
+/// panel's top-left or top-right corner; each entry a `<g class="legend-entry">`.
+private func legend(_ entries: [(stroke: String, dash: String?, label: String)], panel p: Panel, right: Bool) -> String {
     let w = 14 + 24 + 7.0 * Double(entries.map(\.label.count).max() ?? 0), h = 8 + 16 * Double(entries.count)
     let x = right ? p.left + p.width - w - 8 : p.left + 8, y = p.top + 8
     var s =
@@ -133,15 +133,16 @@ private func legend(_ entries: [(stroke: String, dashed: Bool, label: String)], 
     for (k, e) in entries.enumerated() {
         let ly = y + 14 + 16 * Double(k)
         s +=
-            "<line x1=\"\(fixed2(x + 6))\" y1=\"\(fixed2(ly - 4))\" x2=\"\(fixed2(x + 28))\" y2=\"\(fixed2(ly - 4))\" stroke=\"\(e.stroke)\" stroke-width=\"2\"\(e.dashed ? " stroke-dasharray=\"5,3\"" : "")/>"
-        s += "<text x=\"\(fixed2(x + 34))\" y=\"\(fixed2(ly))\">\(xmlEscaped(e.label))</text>\n"
+            "<g class=\"legend-entry\"><line x1=\"\(fixed2(x + 6))\" y1=\"\(fixed2(ly - 4))\" x2=\"\(fixed2(x + 28))\" y2=\"\(fixed2(ly - 4))\" stroke=\"\(e.stroke)\" stroke-width=\"2\"\(e.dash.map { " stroke-dasharray=\"\($0)\"" } ?? "")/>"
+        s += "<text x=\"\(fixed2(x + 34))\" y=\"\(fixed2(ly))\">\(xmlEscaped(e.label))</text></g>\n"
     }
     return s
 }
 
 /// The `--plot` SVG: top, the trajectories in `plane` (equal scale, metres) with the
 /// estimate coloured by error and a colour bar in the error's unit; bottom, the error over
-/// time with RMSE, mean and median lines. Deterministic (same data, same bytes); at most
+/// time with RMSE, mean and median lines (each its own dash pattern and labelled at its right end:
+/// colour is never the only channel). Deterministic (same data, same bytes); at most
 /// 5,000 segments per curve (evenly strided).
 ///
 /// - Complexity: O(n).
@@ -179,7 +180,7 @@ public func errorPlotSVG(_ d: ErrorPlotData) -> String {
             "<line x1=\"\(fixed2(top.px(est[k].0)))\" y1=\"\(fixed2(top.py(est[k].1)))\" x2=\"\(fixed2(top.px(est[next].0)))\" y2=\"\(fixed2(top.py(est[next].1)))\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
         k = next
     }
-    s += legend([("#777", true, "reference"), (colourMap(0.6), false, "estimate (aligned), colour = error")], panel: top, right: false)
+    s += legend([("#777", "5,3", "reference"), (colourMap(0.6), nil, "estimate (aligned), colour = error")], panel: top, right: false)
     // Colour bar inside the canvas, right of the panel, with its unit.
     let barX = top.left + pw + 28, barTop = top.top + 20, barH = ph - 40
     for i in 0..<50 {
@@ -203,12 +204,15 @@ public func errorPlotSVG(_ d: ErrorPlotData) -> String {
     let line = Swift.stride(from: 0, to: series.count, by: ss).map { "\(fixed2(bottom.px(series[$0].t))),\(fixed2(bottom.py(series[$0].e)))" }.joined(
         separator: " ")
     s += "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.2\" points=\"\(line)\"/>\n"
-    let stats: [(String, Double, String)] = [("rmse", d.rmse, "#d62728"), ("mean", d.mean, "#2ca02c"), ("median", d.median, "#9467bd")]
-    for (_, v, c) in stats {
+    let stats: [(String, Double, String, String)] = [
+        ("rmse", d.rmse, "#d62728", "6,3"), ("mean", d.mean, "#2ca02c", "2,2"), ("median", d.median, "#9467bd", "10,3,2,3"),
+    ]
+    for (name, v, c, dash) in stats {
         s +=
-            "<line x1=\"\(fixed2(bottom.left))\" y1=\"\(fixed2(bottom.py(v)))\" x2=\"\(fixed2(bottom.left + bottom.width))\" y2=\"\(fixed2(bottom.py(v)))\" stroke=\"\(c)\" stroke-width=\"1.2\" stroke-dasharray=\"6,3\"/>\n"
+            "<line x1=\"\(fixed2(bottom.left))\" y1=\"\(fixed2(bottom.py(v)))\" x2=\"\(fixed2(bottom.left + bottom.width))\" y2=\"\(fixed2(bottom.py(v)))\" stroke=\"\(c)\" stroke-width=\"1.2\" stroke-dasharray=\"\(dash)\"/>\n"
+        s += "<text x=\"\(fixed2(bottom.left + bottom.width + 4))\" y=\"\(fixed2(bottom.py(v) + 4))\" font-size=\"10\">\(name)</text>\n"
     }
     let fmt = { (v: Double) in String(format: "%.4g", v) }
-    s += legend([("#1f77b4", false, "error")] + stats.map { ($0.2, true, "\($0.0) \(fmt($0.1))\(unitText)") }, panel: bottom, right: true)
+    s += legend([("#1f77b4", nil, "error")] + stats.map { ($0.2, $0.3, "\($0.0) \(fmt($0.1))\(unitText)") }, panel: bottom, right: true)
     return s + "</svg>\n"
 }

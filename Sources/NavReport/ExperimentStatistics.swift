@@ -89,6 +89,9 @@ public struct ExperimentStatistics: Sendable {
     var cellIndex: [String: Int] = [:]
     /// Plots the summary shows under Overall with their text alternatives (set by the report writer).
     public var plots: [ReportFigure] = []
+    /// The configuration × metric heat map (`heatMap`) the summary shows after the comparisons with
+    /// the baseline (set by the report writer once it is written); nil: none.
+    public var heatMapFigure: ReportFigure?
     /// Each metric's unit.
     public internal(set) var units: [String: String] = [:]
 }

@@ -178,6 +178,12 @@ func statisticalSections(_ st: ExperimentStatistics, routes: [String], plots: [S
     }
     let overall = st.comparisonsMarkdown(allRoutesLabel)
     if !overall.isEmpty { md += overall + "\n" }
+    if let map = st.heatMapFigure {
+        md +=
+            "The comparisons at a glance (a cell: the configuration's mean, the number of the Overall table; ▲ better or ▼ worse than "
+            + "the baseline where the comparison above is significant after Holm, n.s. where it is not, ↑ ↓ for a metric without "
+            + "a better direction; colour repeats the symbol):\n\n" + map.markdown + "\n\n"
+    }
     md += "## Main effects\n\n" + st.mainEffectsMarkdown + "\n"
     return [md] + (routeSections ?? routes.map { st.routeSectionMarkdown($0, plots: plots[$0] ?? []) })
 }

@@ -7,7 +7,8 @@ import NavStatistics
 /// interpolation), the line inside is the median, the diamond the mean, whiskers reach the most
 /// extreme values within 1.5·IQR of the box (Tukey), points beyond are drawn one by one.
 /// Groups are numbered on the x axis and named in the legend beside the plot; each box has the
-/// colour of its `PlotStyle` index, so a configuration has the same colour in every plot.
+/// colour of its `PlotStyle` index, so a configuration has the same colour in every plot, and its
+/// number (under the box and leading its legend entry, `data-mark`) tells it apart without colour.
 public struct SVGBoxPlot: Sendable {
     public struct Group: Sendable {
         public var label: String
@@ -83,8 +84,8 @@ public struct SVGBoxPlot: Sendable {
             let ly = top + 14 + Double(i) * 16
             let name = g.label.count > SVGPlot.legendCharacters ? String(g.label.prefix(SVGPlot.legendCharacters - 1)) + "…" : g.label
             s +=
-                "<rect x=\"\(f(width - right + 10))\" y=\"\(f(ly - 9))\" width=\"10\" height=\"10\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"/>\n"
-            s += "<text x=\"\(f(width - right + 24))\" y=\"\(f(ly))\">\(i + 1): \(xmlEscaped(name))</text>\n"
+                "<g class=\"legend-entry\"><rect x=\"\(f(width - right + 10))\" y=\"\(f(ly - 9))\" width=\"10\" height=\"10\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\"/>"
+            s += "<text x=\"\(f(width - right + 24))\" y=\"\(f(ly))\"><tspan data-mark=\"number\">\(i + 1)</tspan>: \(xmlEscaped(name))</text></g>\n"
         }
         return s + "</svg>\n"
     }

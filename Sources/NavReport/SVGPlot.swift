@@ -2,7 +2,10 @@ import Foundation
 
 /// A minimal, deterministic SVG line plot: colour-blind-safe styles (`PlotStyle`), the legend
 /// beside the plot inside the canvas (the canvas grows with the number of series), round tick
-/// values (`niceTicks`, `tickLabel`), numbers with 2 decimals.
+/// values (`niceTicks`, `tickLabel`), numbers with 2 decimals. Colour is never the only channel:
+/// each series also has its style's marker shape (drawn at up to `markersPerSeries` of its
+/// points, every point of a short series) and, from the 9th style on, a dash pattern; each legend
+/// entry (`<g class="legend-entry">`) shows the line with its dash and marker.
 public struct SVGPlot: Sendable {
     public struct Series: Sendable {
         public var label: String
@@ -34,6 +37,9 @@ public struct SVGPlot: Sendable {
 
     /// Longest legend label shown (longer ones end in "…").
     static let legendCharacters = 72
+    /// Markers drawn on a series at most (evenly spaced in index); a series of at most
+    /// `markersPerSeries` points has one on each point.
+    static let markersPerSeries = 8
 
     public var svg: String {
         let longest = min(Self.legendCharacters, series.map(\.label.count).max() ?? 0)
@@ -70,13 +76,31 @@ public struct SVGPlot: Sendable {
             let dash = serie.dashed ? " stroke-dasharray=\"5,3\"" : style.dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
             let pts = serie.points.filter { $0.x.isFinite && $0.y.isFinite }.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
             s += "<polyline fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"1.5\"\(dash) points=\"\(pts)\"/>\n"
+            let finite = serie.points.filter { $0.x.isFinite && $0.y.isFinite }
+            for k in Self.markerIndices(count: finite.count, series: i) {
+                s += style.marker.svg(x: px(finite[k].x), y: py(finite[k].y), color: style.color) + "\n"
+            }
             let ly = top + 14 + Double(i) * 16
+            s += "<g class=\"legend-entry\">"
             s +=
-                "<line x1=\"\(f(width - right + 10))\" y1=\"\(f(ly - 4))\" x2=\"\(f(width - right + 30))\" y2=\"\(f(ly - 4))\" stroke=\"\(style.color)\" stroke-width=\"2\"\(dash)/>\n"
+                "<line x1=\"\(f(width - right + 10))\" y1=\"\(f(ly - 4))\" x2=\"\(f(width - right + 30))\" y2=\"\(f(ly - 4))\" stroke=\"\(style.color)\" stroke-width=\"2\"\(dash)/>"
+            s += style.marker.svg(x: width - right + 20, y: ly - 4, color: style.color)
             let label = serie.label.count > Self.legendCharacters ? String(serie.label.prefix(Self.legendCharacters - 1)) + "…" : serie.label
-            s += "<text x=\"\(f(width - right + 34))\" y=\"\(f(ly))\">\(xmlEscaped(label))</text>\n"
+            s += "<text x=\"\(f(width - right + 34))\" y=\"\(f(ly))\">\(xmlEscaped(label))</text></g>\n"
         }
         return s + "</svg>\n"
+    }
+}
+
+extension SVGPlot {
+    /// The indices of a series of `count` points that carry a marker: every point up to
+    /// `markersPerSeries`, else that many evenly spaced, shifted by a quarter spacing per series
+    /// (`series` mod 4) so markers of overlapping curves do not hide one another.
+    static func markerIndices(count: Int, series: Int) -> [Int] {
+        guard count > markersPerSeries else { return Array(0..<count) }
+        let spacing = Double(count) / Double(markersPerSeries)
+        let shift = (0.5 + Double(series % 4) * 0.25) * spacing
+        return (0..<markersPerSeries).map { min(count - 1, Int((Double($0) * spacing + shift).rounded(.down))) }
     }
 }
 
@@ -102,16 +126,46 @@ func fixed2(_ v: Double) -> String {
 }
 
 /// The style of series k: one of the 8 colours of the Okabe–Ito palette (distinguishable with
-/// every common colour-vision deficiency), then, for k ≥ 8, the same colours dashed and then
-/// dotted: 24 distinct styles before any repeats.
+/// every common colour-vision deficiency), each with its own marker shape, then, for k ≥ 8, the
+/// same colours and markers dashed and then dotted: 24 distinct styles before any repeats, told
+/// apart without colour by (marker, dash) alone.
 public struct PlotStyle: Sendable, Equatable {
     public static let okabeIto = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"]
     public var color: String
     /// SVG `stroke-dasharray`, nil for a solid line.
     public var dash: String?
+    /// The marker shape drawn on the series and in its legend entry.
+    public var marker: PlotMarker
     public init(_ k: Int) {
         let i = max(0, k)
         color = Self.okabeIto[i % 8]
         dash = [nil, "7,3", "2,2"][(i / 8) % 3]
+        marker = PlotMarker.allCases[i % PlotMarker.allCases.count]
+    }
+}
+
+/// A marker shape of a series (the channel beside colour), drawn 7 px wide, hollow (white fill)
+/// with the series' colour as stroke; its SVG element carries `data-mark` = the shape's name, so
+/// a check can compare legend entries without their colour.
+public enum PlotMarker: String, Sendable, CaseIterable {
+    case circle, square, triangle, diamond, invertedTriangle = "inverted-triangle", plus, cross, star
+
+    /// The marker centred at (x, y): one `<path>` (no newline).
+    public func svg(x: Double, y: Double, color: String) -> String {
+        let r = 3.5
+        func p(_ dx: Double, _ dy: Double) -> String { "\(fixed2(x + dx * r)) \(fixed2(y + dy * r))" }
+        let d: String
+        switch self {
+        case .circle: d = "M \(p(-1, 0)) A \(fixed2(r)) \(fixed2(r)) 0 1 0 \(p(1, 0)) A \(fixed2(r)) \(fixed2(r)) 0 1 0 \(p(-1, 0)) Z"
+        case .square: d = "M \(p(-0.9, -0.9)) L \(p(0.9, -0.9)) L \(p(0.9, 0.9)) L \(p(-0.9, 0.9)) Z"
+        case .triangle: d = "M \(p(0, -1.1)) L \(p(1, 0.8)) L \(p(-1, 0.8)) Z"
+        case .diamond: d = "M \(p(0, -1.2)) L \(p(1, 0)) L \(p(0, 1.2)) L \(p(-1, 0)) Z"
+        case .invertedTriangle: d = "M \(p(0, 1.1)) L \(p(1, -0.8)) L \(p(-1, -0.8)) Z"
+        case .plus: d = "M \(p(-1.2, 0)) L \(p(1.2, 0)) M \(p(0, -1.2)) L \(p(0, 1.2))"
+        case .cross: d = "M \(p(-1, -1)) L \(p(1, 1)) M \(p(-1, 1)) L \(p(1, -1))"
+        case .star: d = "M \(p(-1.2, 0)) L \(p(1.2, 0)) M \(p(-0.6, -1.05)) L \(p(0.6, 1.05)) M \(p(-0.6, 1.05)) L \(p(0.6, -1.05))"
+        }
+        let open = [.plus, .cross, .star].contains(self)
+        return "<path data-mark=\"\(rawValue)\" d=\"\(d)\" fill=\"\(open ? "none" : "white")\" stroke=\"\(color)\" stroke-width=\"1.5\"/>"
     }
 }

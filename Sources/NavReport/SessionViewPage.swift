@@ -18,8 +18,11 @@ public struct SessionView: Sendable {
         public var time: Double, kind: String, text: String
         /// Spoken (or announced) events are what the slider's "said" line reads.
         public var spoken: Bool
-        public init(time: Double, kind: String, text: String, spoken: Bool) {
-            self.time = time; self.kind = kind; self.text = text; self.spoken = spoken
+        /// A row of one of the session's annotation streams (`kind` is the stream's name), not
+        /// something the guidance did: listed per stream, compactly (a 3-hour walk has ~20,000 steps).
+        public var annotation: Bool
+        public init(time: Double, kind: String, text: String, spoken: Bool, annotation: Bool = false) {
+            self.time = time; self.kind = kind; self.text = text; self.spoken = spoken; self.annotation = annotation
         }
     }
     public var title: String
@@ -74,7 +77,10 @@ public func decimatedForDisplay(times: [Double], values: [Double], buckets: Int 
 /// for where the walker is, a square for where the phone thinks it is), a time slider operated by
 /// keyboard (arrows, Page Up/Down, Home/End; it reads out the time and the last thing said), a
 /// live line with what the guidance last said, each series with a cursor at the slider's time, and
-/// every event as a table row with a button that moves the slider there. Names from data are
+/// every event kept: each guidance event (spoken or haptic) as a table row with a button that moves
+/// the slider there (one listener for the table), each annotation stream as a strip of ticks
+/// (ticks closer than half a pixel drawn once) and, collapsed, a table of every one of its rows
+/// (time and label; no button: a 3-hour walk has ~20,000 steps). Names from data are
 /// escaped in the markup (`xmlEscaped`) and in the inline JSON (`<`, `>`, `&`, U+2028, U+2029 as
 /// `\u` escapes), so no text can end the script.
 public func sessionViewPage(_ v: SessionView) -> String {
@@ -129,19 +135,42 @@ public func sessionViewPage(_ v: SessionView) -> String {
         panels += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         panels += "<text x=\"4\" y=\"16\">\(xmlEscaped(f(hi)))</text><text x=\"4\" y=\"\(Int(seriesH - 20))\">\(xmlEscaped(f(lo)))</text>\n"
         if !points.isEmpty { panels += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"#333\" stroke-width=\"1\"/>\n" }
-        for e in spoken {
-            panels +=
-                "<line x1=\"\(f(tx(e.time)))\" x2=\"\(f(tx(e.time)))\" y1=\"\(Int(seriesH - 20))\" y2=\"\(Int(seriesH - 12))\" stroke=\"#7a4d00\"/>"
-        }
+        let ticks = tickPath(spoken.map { tx($0.time) }, top: seriesH - 20, length: 8)
+        if !ticks.isEmpty { panels += "<path d=\"\(ticks)\" stroke=\"#7a4d00\"/>" }
         panels +=
             "\n<line class=\"cursor\" x1=\"\(f(left))\" x2=\"\(f(left))\" y1=\"4\" y2=\"\(Int(seriesH - 12))\" stroke=\"#c00\" stroke-width=\"2\"/>\n"
         panels += "</svg><figcaption>\(xmlEscaped(name)); ticks at the bottom: spoken instructions</figcaption></figure>\n"
     }
 
     var rows = ""
-    for e in v.events.sorted(by: { ($0.time, $0.kind) < ($1.time, $1.kind) }) {
+    let guidance = v.events.filter { !$0.annotation }
+    for e in guidance.sorted(by: { ($0.time, $0.kind) < ($1.time, $1.kind) }) {
         rows += "<tr><th scope=\"row\">\(f(e.time)) s</th><td>\(xmlEscaped(e.kind))</td><td>\(xmlEscaped(e.text))</td>"
         rows += "<td><button type=\"button\" data-t=\"\(f(e.time))\">Go to \(f(e.time)) s</button></td></tr>\n"
+    }
+    // Annotation streams in order of first appearance: a strip of ticks and a collapsed table of every row.
+    var streams: [String] = [], byStream: [String: [SessionView.Event]] = [:]
+    for e in v.events where e.annotation {
+        if byStream[e.kind] == nil { streams.append(e.kind) }
+        byStream[e.kind, default: []].append(e)
+    }
+    var annotations = ""
+    for (k, name) in streams.enumerated() {
+        let rows = byStream[name]!.sorted { $0.time < $1.time }
+        let ticks = tickPath(rows.map { tx($0.time) }, top: 16, length: 14)
+        annotations += "<figure><svg role=\"img\" aria-labelledby=\"annotation-\(k)\" width=\"\(Int(seriesW))\" height=\"36\" "
+        annotations += "viewBox=\"0 0 \(Int(seriesW)) 36\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"11\">\n"
+        annotations +=
+            "<title id=\"annotation-\(k)\">\(xmlEscaped(name)): \(rows.count) events from \(f(rows.first!.time)) s to \(f(rows.last!.time)) s, a tick each</title>\n"
+        annotations += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/><text x=\"4\" y=\"12\">\(xmlEscaped(name))</text>\n"
+        if !ticks.isEmpty { annotations += "<path d=\"\(ticks)\" stroke=\"#333\"/>\n" }
+        annotations +=
+            "<line class=\"cursor\" x1=\"\(f(left))\" x2=\"\(f(left))\" y1=\"2\" y2=\"34\" stroke=\"#c00\" stroke-width=\"2\"/>\n</svg></figure>\n"
+        annotations += "<details><summary>\(xmlEscaped(name)): all \(rows.count) events</summary>\n"
+        annotations += "<table><caption>\(xmlEscaped(name)): every event (\(rows.count))</caption>\n"
+        annotations += "<thead><tr><th scope=\"col\">time (s)</th><th scope=\"col\">label</th></tr></thead>\n<tbody>\n"
+        for e in rows { annotations += "<tr><td>\(f(e.time))</td><td>\(xmlEscaped(e.text))</td></tr>\n" }
+        annotations += "</tbody></table></details>\n"
     }
 
     struct Payload: Encodable {
@@ -178,11 +207,11 @@ public func sessionViewPage(_ v: SessionView) -> String {
             <h2>Time series</h2>
             \(panels)
             <h2>Events</h2>
-            <table><caption>Every event of the session (\(v.events.count)); a button moves the slider to it</caption>
+            <table id="events"><caption>Every guidance event of the session (\(guidance.count)); a button moves the slider to it</caption>
             <thead><tr><th scope="col">time</th><th scope="col">kind</th><th scope="col">what</th><th scope="col">slider</th></tr></thead>
             <tbody>
             \(rows)</tbody></table>
-            </main>
+            \(streams.isEmpty ? "" : "<h2>Annotation streams</h2>\n<p>Every event of each annotation stream: a tick on its strip, and its rows in the table below it.</p>\n" + annotations)</main>
             <script type="application/json" id="view-data">\(json)</script>
             <script>
             (function () {
@@ -205,8 +234,9 @@ public func sessionViewPage(_ v: SessionView) -> String {
                 if (said.textContent !== text) said.textContent = text;
               }
               s.addEventListener('input', update);
-              document.querySelectorAll('button[data-t]').forEach(function (b) {
-                b.addEventListener('click', function () { s.value = b.dataset.t; update(); s.focus(); });
+              document.getElementById('events').addEventListener('click', function (ev) {
+                const b = ev.target.closest('button[data-t]');
+                if (b) { s.value = b.dataset.t; update(); s.focus(); }
               });
               update();
             })();
@@ -215,6 +245,21 @@ public func sessionViewPage(_ v: SessionView) -> String {
             </html>
 
             """
+}
+
+/// Vertical ticks at the x positions `xs` (pixels) from `top`, `length` long, as one SVG path
+/// (`M x top v length` each); ticks that round to the same half pixel are drawn once, so a strip of
+/// 20,000 events over 600 px costs at most 1,200 ticks while every event stays in its table.
+///
+/// - Complexity: O(n).
+func tickPath(_ xs: [Double], top: Double, length: Double) -> String {
+    var seen = Set<Int>(), d = ""
+    for x in xs where x.isFinite {
+        let half = Int((x * 2).rounded())
+        guard seen.insert(half).inserted else { continue }
+        d += "M\(String(format: "%.1f", Double(half) / 2)) \(String(format: "%.0f", top))v\(String(format: "%.0f", length))"
+    }
+    return d
 }
 
 /// At most `limit` samples of a path, evenly spaced in index (the first and last kept): the map's

@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 import Testing
 
 @testable import NavReport
@@ -44,6 +45,61 @@ import Testing
             #expect(y <= height && x + 6.6 * Double(m.3.count) <= width + 1, "legend '\(m.3)' at \(x),\(y) outside \(width)×\(height)")
         }
         #expect(svg.contains("…"))
+    }
+
+    /// A legend entry's channels besides colour: its marks (`data-mark`, with the text of a marking
+    /// text or tspan), dash patterns, line widths and element kinds; colours and labels left out.
+    static func legendSignatures(_ svg: String) -> [String] {
+        svg.matches(of: /<g class="legend-entry"[^>]*>(.*)<\/g>/).map { m in
+            let e = String(m.1)
+            let marks = e.matches(of: /data-mark="([^"]*)"(?:[^>]*>([^<]*)<\/(?:tspan|text)>)?/).map { "\($0.1):\($0.2 ?? "")" }
+            let dashes = e.matches(of: /stroke-dasharray="([^"]*)"/).map { String($0.1) }
+            let widths = e.matches(of: /stroke-width="([^"]*)"/).map { String($0.1) }
+            let kinds = e.matches(of: /<(line|path|rect|circle|polyline)\b/).map { String($0.1) }
+            return [marks, dashes, widths, kinds].map { $0.joined(separator: ",") }.joined(separator: "|")
+        }
+    }
+
+    /// Issue 51: colour is never the only channel. Each figure's legend entries differ without
+    /// their colours: 24 line styles by (marker, dash), boxes by their number, the closed-loop floor
+    /// plan by width and marker, the error plot's lines by dash, the heat map by symbol.
+    @Test func legendEntriesDifferBesidesColour() {
+        let styles = (0..<24).map { PlotStyle($0) }
+        #expect(Set(styles.map { "\($0.marker)\($0.dash ?? "")" }).count == 24)
+        let lines = SVGPlot(
+            title: "t", xLabel: "x", yLabel: "y",
+            series: (0..<24).map { k in SVGPlot.Series(label: "s", points: (0..<30).map { (x: Double($0), y: Double(k + $0)) }) }
+        ).svg
+        let lineEntries = Self.legendSignatures(lines)
+        #expect(lineEntries.count == 24 && Set(lineEntries).count == 24)
+        // Markers on the curves too: 8 per 30-point series, one per point of a 3-point series.
+        #expect(lines.matches(of: /<path data-mark="circle"/).count == 3 * (8 + 1))  // series 0, 8, 16 (+ legend)
+        #expect(SVGPlot.markerIndices(count: 3, series: 5) == [0, 1, 2])
+        #expect(SVGPlot.markerIndices(count: 80, series: 1) == [7, 17, 27, 37, 47, 57, 67, 77])
+        let dashedTwin = SVGPlot(
+            title: "t", xLabel: "x", yLabel: "y",
+            series: [
+                .init(label: "a true", points: [(x: 0, y: 0), (x: 1, y: 1)]),
+                .init(label: "a estimated", points: [(x: 0, y: 1), (x: 1, y: 0)], dashed: true),
+            ]
+        ).svg
+        #expect(Set(Self.legendSignatures(dashedTwin)).count == 2)
+        let boxes = SVGBoxPlot(
+            title: "b", yLabel: "m", groups: (0..<10).map { SVGBoxPlot.Group(label: "same label", values: [1, 2, 3], style: $0 % 8) }
+        ).svg
+        let boxEntries = Self.legendSignatures(boxes)
+        #expect(boxEntries.count == 10 && Set(boxEntries).count == 10)
+        let plan = closedLoopSVG(
+            title: "r", walls: [(x0: 0, z0: 0, x1: 5, z1: 0, floor: 0)],
+            keypoints: [Vector3(0, 0, 0), Vector3(5, 0, -5)], paths: [(label: "w1", points: [Vector3(0, 0, 0), Vector3(4, 0, -4)])])
+        let planEntries = Self.legendSignatures(plan)
+        #expect(planEntries.count == 4 && Set(planEntries).count == 4)
+        #expect(plan.contains(">destination</text>"))
+        let map = SVGHeatMap(
+            title: "h", rows: ["a", "b"], columns: ["m"], cells: [[.init(value: 1, verdict: .baseline)], [.init(value: 2, verdict: .worse)]]
+        ).svg
+        let mapEntries = Self.legendSignatures(map)
+        #expect(mapEntries.count == 6 && Set(mapEntries).count == 6)
     }
 
     /// Tukey box: quartiles by linear interpolation (numpy's default), whiskers within 1.5·IQR.

@@ -35,6 +35,27 @@ import Testing
         }
     }
 
+    /// A long session keeps every event: each guidance event a row with a button, each annotation
+    /// event a row of its stream's table (no button), the strip's ticks deduplicated per half pixel.
+    @Test func everyAnnotationEventIsListed() {
+        var v = Self.view(text: "go <left>")
+        let steps = 20_000
+        for i in 0..<steps { v.events.append(.init(time: Double(i) * 0.0005, kind: "steps", text: "step \(i + 1)", spoken: false, annotation: true)) }
+        v.events.append(.init(time: 3, kind: "turns", text: "turn <90>", spoken: false, annotation: true))
+        let page = sessionViewPage(v)
+        #expect(page.components(separatedBy: "<button type=\"button\" data-t=").count - 1 == 2)  // the two guidance events
+        #expect(page.contains("Every guidance event of the session (2)"))
+        for i in [1, 2, 9_999, steps] { #expect(page.contains("<td>step \(i)</td>"), "step \(i)") }
+        #expect(page.components(separatedBy: "</td><td>step ").count - 1 == steps)
+        #expect(page.contains("<summary>steps: all 20000 events</summary>") && page.contains("<td>turn &lt;90&gt;</td>"))
+        #expect(page.contains("<title id=\"annotation-0\">steps: 20000 events from 0.0 s to 10.0 s, a tick each</title>"))
+        // 20,000 events over 10 s on a 570 px axis: at most 2 ticks per pixel.
+        let strip = page.components(separatedBy: "<title id=\"annotation-0\">")[1].components(separatedBy: "</svg>")[0]
+        let ticks = strip.components(separatedBy: "v14").count - 1
+        #expect(ticks > 500 && ticks <= 2 * 571, "\(ticks) ticks")
+        #expect(tickPath([1.0, 1.1, 1.3, 2.0, .nan], top: 5, length: 8) == "M1.0 5v8M1.5 5v8M2.0 5v8")
+    }
+
     @Test func decimationKeepsEachBucketsExtremes() {
         // 10,000 samples of a sine with one spike: 100 buckets keep ≤ 200 samples, the spike among them.
         let t = (0..<10_000).map { Double($0) * 0.01 }
