@@ -157,7 +157,7 @@ let rosFixtures = "Tests/NavRosbagTests/Fixtures"
                 Self.fields([("topic", topic), ("type", Array("std_msgs/String".utf8)), ("md5sum", Array("*".utf8))]))
             + Self.record([("op", [2]), ("conn", Self.le(UInt32(0))), ("time", Self.le(UInt64(1)))], Self.le(UInt32(0)))
         let names = dir + "/names.bag"
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: names,
             contents: Data(
                 Self.bag(
@@ -180,7 +180,7 @@ let rosFixtures = "Tests/NavRosbagTests/Fixtures"
             [("op", [7]), ("conn", Self.le(UInt32(0))), ("topic", imu)],
             Self.fields([("topic", imu), ("type", Array("sensor_msgs/Imu".utf8)), ("md5sum", Array("*".utf8))]))
         let empty = dir + "/empty.bag"
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: empty,
             contents: Data(
                 Self.bag(
@@ -203,7 +203,7 @@ let rosFixtures = "Tests/NavRosbagTests/Fixtures"
             UInt8(bz2BombHex[bz2BombHex.index(bz2BombHex.startIndex, offsetBy: $0)...].prefix(2), radix: 16)!
         }
         let bombPath = dir + "/bomb.bag"
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: bombPath,
             contents: Data(
                 Self.bag(

@@ -232,7 +232,7 @@ import Testing
         // A symbolic link inside the folder that leads outside is refused.
         let outside = try Self.tempDir()
         defer { try? FileManager.default.removeItem(atPath: outside) }
-        FileManager.default.createFile(atPath: outside + "/r.tum", contents: Data())
+        _ = FileManager.default.createFile(atPath: outside + "/r.tum", contents: Data())
         try FileManager.default.createSymbolicLink(atPath: dir + "/r.tum", withDestinationPath: outside + "/r.tum")
         do { _ = try estimateFile(pattern: "{route}.tum", estimator: "mine", session: meta, folder: dir); Issue.record("accepted") } catch {
             #expect("\(error)".hasSuffix("resolves outside the folder \(dir); refused"), "\(error)")

@@ -19,7 +19,7 @@ import Testing
         let s = try smallSpec(dir + "/out")
         let plan = planExperiment(s)
         let job = plan.jobs[0]
-        let values: [Double] = [.nan, -0.0, 0.0, .infinity, -.infinity, 5e-324, -1.5, 0.1]
+        let values: [Double] = [.nan, -0.0, 0.0, .infinity, -.infinity, .leastNonzeroMagnitude, -1.5, 0.1]
         let metrics = values.enumerated().map { Metric("m\($0.offset)", $0.element, "m") }
         let store = try ResultsStore(path: dir + "/s.sqlite")
         let writer = store.writer(batchSize: ResultsStore.batchSize)

@@ -94,7 +94,7 @@ let bz2Bomb: [UInt8] = {
 
     func write(_ bytes: [UInt8], _ name: String) -> String {
         let path = temporaryFolder() + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
 
@@ -204,7 +204,7 @@ let bz2Bomb: [UInt8] = {
             b.records += MiniBag.chunk(compression: "none", size: UInt32(inner.count), data: inner)
         }
         let path = temporaryFolder() + "/blobs.bag"
-        FileManager.default.createFile(atPath: path, contents: Data(b.bytes()))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(b.bytes()))
         return (path, Int(k))
     }
 

@@ -170,9 +170,9 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
 
     @Test func notARecording() throws {
         let dir = temporaryFolder()
-        FileManager.default.createFile(atPath: dir + "/x.bag", contents: Data("hello world".utf8))
-        FileManager.default.createFile(atPath: dir + "/empty.mcap", contents: Data())
-        FileManager.default.createFile(atPath: dir + "/old.bag", contents: Data("#ROSBAG V1.2\n".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/x.bag", contents: Data("hello world".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/empty.mcap", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir + "/old.bag", contents: Data("#ROSBAG V1.2\n".utf8))
         #expect(
             throws: RecordingError(
                 .corrupt, file: dir + "/x.bag", location: "byte 0",
@@ -195,23 +195,23 @@ func q(_ x: Quaternion) -> [Double] { [x.x, x.y, x.z, x.w] }
             }
         }
         bytes.append(0)
-        bytes.withUnsafeBytes { raw in
+        _ = bytes.withUnsafeBytes { raw in
             #expect(throws: MessageDecodingError.self) { try decodeRosMessage(raw, type: .poseStamped, encoding: .ros1) }
         }
         // A string length far beyond the payload is refused before anything is read.
         var hostile = [UInt8](repeating: 0, count: 72)
         hostile[12] = 0xFF; hostile[13] = 0xFF; hostile[14] = 0xFF; hostile[15] = 0x7F
-        hostile.withUnsafeBytes { raw in
+        _ = hostile.withUnsafeBytes { raw in
             #expect(throws: MessageDecodingError.self) { try decodeRosMessage(raw, type: .poseStamped, encoding: .ros1) }
         }
         // A TFMessage claiming 2³² − 1 transforms.
         let tf: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0]
-        tf.withUnsafeBytes { raw in
+        _ = tf.withUnsafeBytes { raw in
             #expect(throws: MessageDecodingError.self) { try decodeRosMessage(raw, type: .tfMessage, encoding: .ros1) }
         }
         // CDR with an unknown encapsulation.
         let xcdr2: [UInt8] = [0x00, 0x07, 0, 0] + [UInt8](repeating: 0, count: 72)
-        xcdr2.withUnsafeBytes { raw in
+        _ = xcdr2.withUnsafeBytes { raw in
             #expect(throws: MessageDecodingError.self) { try decodeRosMessage(raw, type: .poseStamped, encoding: .cdr) }
         }
     }
