@@ -139,8 +139,8 @@ public struct SVGHeatMap: Sendable {
     }
 
     /// The text alternative: the baseline, how many cells are better, worse, higher or lower
-    /// and not significant, and the configurations with the most cells better and worse (ties
-    /// counted). `scope` ("all routes") and `test` (the
+    /// and not significant, and the configuration with the most cells better and worse, or
+    /// how many tie for it (none is named then). `scope` ("all routes") and `test` (the
     /// comparison's words) name what is drawn; names are escaped for Markdown (`markdownInline`).
     ///
     /// - Complexity: O(rows × columns).
@@ -160,8 +160,8 @@ public struct SVGHeatMap: Sendable {
             let perRow = compared.map { (label: $0.0, n: $0.1.filter { $0.verdict == v }.count) }
             guard let top = perRow.map(\.n).max(), top > 0 else { return nil }
             let leaders = perRow.filter { $0.n == top }
-            return "most \(word): \(markdownInline(leaders[0].label)) (\(top) of \(columns.count) metrics"
-                + (leaders.count > 1 ? "; \(leaders.count) configurations tie" : "") + ")"
+            guard leaders.count == 1 else { return "\(leaders.count) configurations tie for most \(word) (\(top) of \(columns.count) metrics each)" }
+            return "most \(word): \(markdownInline(leaders[0].label)) (\(top) of \(columns.count) metrics)"
         }
         let extremes = [most(.better, "better"), most(.worse, "worse")].compactMap { $0 }
         if !extremes.isEmpty { text += "; " + extremes.joined(separator: "; ") }

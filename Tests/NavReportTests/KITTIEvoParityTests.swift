@@ -63,7 +63,7 @@ import Testing
             let settings = EvaluationSettings(alignment: try #require(AlignmentMethod(rawValue: c.align)))
             let unitText = try #require(c.deltaUnit)
             let options = RPEOptions(
-                delta: try #require(c.delta), unit: try #require(DeltaUnit(rawValue: unitText)), allPairs: try #require(c.allPairs))
+                delta: try #require(c.delta), unit: try #require(DeltaUnit(rawValue: unitText)), allPairs: try #require(c.allPairs as Bool?))
             let r = try evaluateRPE(
                 reference: TrajectorySource(path: Self.folder + f.reference), estimate: TrajectorySource(path: Self.folder + name),
                 relation: try #require(PoseRelation(rawValue: c.relation)), options: options, settings: settings)
@@ -110,7 +110,7 @@ import Testing
         reference.printedRotations = nil; estimate.printedRotations = nil
         let p = try PreparedPair(reference: reference, estimate: estimate, settings: EvaluationSettings())
         #expect(p.printedPoses == nil)
-        let options = RPEOptions(delta: try #require(c.delta), unit: .frames, allPairs: try #require(c.allPairs))
+        let options = RPEOptions(delta: try #require(c.delta), unit: .frames, allPairs: try #require(c.allPairs as Bool?))
         let r = try rpeReport(p, relation: .rotationAngleDeg, options: options, settings: p.settings)
         #expect(excess(r.statistics, c.stats, relation: c.relation) > 100)
     }

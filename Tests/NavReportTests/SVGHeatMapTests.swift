@@ -109,6 +109,20 @@ import FoundationXML
         #expect(ExperimentStatistics(table: one, keyMetrics: keys, options: o).heatMap() == nil)
     }
 
+    @Test func tiedConfigurationsAreCountedNotNamed() {
+        let map = SVGHeatMap(
+            title: "t", rows: ["base", "b", "c"], columns: ["m", "n"],
+            cells: [
+                [.init(value: 1, verdict: .baseline), .init(value: 2, verdict: .baseline)],
+                [.init(value: 0.5, verdict: .better), .init(value: 2, verdict: .notSignificant)],
+                [.init(value: 2, verdict: .notSignificant), .init(value: 1, verdict: .better)],
+            ])
+        #expect(
+            map.finding(scope: "all routes", test: "t")
+                == "Configuration × metric heat map, all routes, against base (t): 2 of 4 cells better, 0 worse, 2 not significant; "
+                + "2 configurations tie for most better (1 of 2 metrics each).")
+    }
+
     @Test func hostileNamesAreEscaped() throws {
         let hostile = "x](y) <script>&\"'\n"
         var map = SVGHeatMap(
