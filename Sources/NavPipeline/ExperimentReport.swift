@@ -70,6 +70,11 @@ func writeExperimentReport(
         guard let heading = firstHeading(section.pieces) else { continue }
         for f in section.closingFindings where evidence[f] == nil { evidence[f] = heading }
     }
+    // The caveat's: the section whose completion and n it quotes (the replay's), else the inputs.
+    if let caveat {
+        let offering = sections.first { $0.offered.contains { $0 is ReplayCompletion } }
+        evidence[caveat] = offering.flatMap { firstHeading($0.pieces) } ?? "Inputs"
+    }
     try writeReportPage(
         plan, pieces: pieces, files: sections.flatMap(\.files), written: sections.flatMap(\.written),
         caveats: reportCaveats(plan, failures: (plan.failures + failures + sectionFailures).count), evidence: evidence, out: out)

@@ -96,20 +96,6 @@ public struct ExperimentStatistics: Sendable {
     public internal(set) var units: [String: String] = [:]
 }
 
-/// Row accessors by parameter column.
-struct RowView {
-    let seedColumn: Int?
-    init(_ t: MetricsTable) { seedColumn = t.parameterColumns.firstIndex(of: "seed") }
-    /// The configuration without the seed token (the seed is a replicate).
-    func configuration(_ r: MetricRow) -> String {
-        guard let i = seedColumn else { return r.configuration }
-        let seedToken = "seed=" + r.parameters[i]
-        let kept = r.configuration.split(separator: " ").filter { $0 != seedToken }.joined(separator: " ")
-        return kept.isEmpty ? "default" : kept
-    }
-    func unit(_ r: MetricRow) -> String { r.route + "\u{1}" + r.session + "\u{1}" + (seedColumn.map { r.parameters[$0] } ?? "") }
-}
-
 extension ExperimentStatistics {
     /// Computes cells, comparisons, collapsed groups, best configurations and main effects.
     /// Deterministic for given options (labelled seeds per cell; parallel work written by index).
@@ -141,151 +127,27 @@ extension ExperimentStatistics {
             mainEffects = Self.mainEffects(
                 table, view: view, keyMetrics: keyMetrics.filter { present.contains($0) }, options: options, memo: memo)
         }
-        var routes: [String] = [], configs: [String] = [], metrics: [String] = [], units: [String: String] = [:]
-        // Values by (table, metric, configuration) in dense columns over the table's units
-        // (first-appearance order): 9 bytes a value and table, not a dictionary entry. A unit
-        // (route, session, seed) belongs to one route table and to the pooled table.
-        var grid = ValueGrid()
-        // Pre-pass over the runs (rows of a run are consecutive): units per route, so each column
-        // is allocated once at its final size (no doubling slack: issue 16's memory per run).
-        do {
-            var seen = Set<String>(), perRoute: [String: Int] = [:]
-            var last = ("", "", "")
-            for r in table.rows where (r.route, r.session, r.configuration) != last {
-                last = (r.route, r.session, r.configuration)
-                if seen.insert(view.unit(r)).inserted { perRoute[r.route, default: 0] += 1 }
-            }
-            grid.expectedUnits = perRoute
-        }
-        var unitNumber: [String: Int] = [:]
-        var lastConfiguration = ("", "")  // (label, without seed) of the previous row: rows of one run share it
-        var lastUnit = ("", -1)
-        var configIndex: [String: Int] = [:], metricIndex: [String: Int] = [:], routeIndex: [String: Int] = [:]
-        for r in table.rows {
-            let ri: Int
-            if let i = routeIndex[r.route] { ri = i } else { ri = routes.count; routeIndex[r.route] = ri; routes.append(r.route) }
-            let c: String
-            if r.configuration == lastConfiguration.0 {
-                c = lastConfiguration.1
-            } else {
-                c = view.configuration(r); lastConfiguration = (r.configuration, c)
-            }
-            let ci: Int
-            if let i = configIndex[c] { ci = i } else { ci = configs.count; configIndex[c] = ci; configs.append(c) }
-            let mi: Int
-            if let i = metricIndex[r.metric] {
-                mi = i
-            } else {
-                mi = metrics.count; metricIndex[r.metric] = mi; metrics.append(r.metric); units[r.metric] = r.unit
-            }
-            let unitName = view.unit(r)
-            let u: Int
-            if unitName == lastUnit.0 {
-                u = lastUnit.1
-            } else {
-                if let n = unitNumber[unitName] { u = n } else { u = unitNumber.count; unitNumber[unitName] = u; grid.addUnit(route: ri) }
-                lastUnit = (unitName, u)
-            }
-            grid.set(route: ri, metric: mi, configuration: ci, unit: u, value: r.value, routeName: r.route)
-        }
-        unitNumber = [:]
-        self.routes = routes
-        let keys = keyMetrics.filter { units[$0] != nil }
+        let values = StatisticsValues(table, view: view)
+        routes = values.routes
+        let keys = keyMetrics.filter { values.units[$0] != nil }
         self.keyMetrics = keys
-        let tables = routes + [allRoutesLabel]
-        // Tables by position, not name: a route may itself be called "all" (names come from files).
-        func column(_ ti: Int, _ m: String, _ c: String) -> ValueGrid.Column? {
-            guard let mi = metricIndex[m], let ci = configIndex[c] else { return nil }
-            return grid.column(table: ti, metric: mi, configuration: ci)
-        }
-        self.units = units
+        units = values.units
         cells = []; comparisons = []; groups = [:]; best = [:]
-        // Paired differences of two configurations on the units both have finite values for.
-        func differences(_ ti: Int, _ m: String, _ a: String, _ b: String) -> [Double] {
-            guard let va = column(ti, m, a), let vb = column(ti, m, b) else { return [] }
-            return va.pairedDifferences(vb)
-        }
-        func identicalValues(_ ti: Int, _ a: String, _ b: String) -> Bool {
-            metrics.allSatisfy { m in (column(ti, m, a) ?? .empty).sameValues(column(ti, m, b) ?? .empty) }
-        }
-        let baselineName = options.baseline.flatMap { configs.contains($0) ? $0 : nil } ?? configs.first ?? ""
-        // Table by table (each route, then the pooled one): its cells (every metric, in parallel
-        // by index), groups, comparisons and best; with `routeSink` a route's table is handed over
-        // and dropped, so at most one route table is held beside the pooled one.
-        struct CellJob { var table: Int, configuration: Int, metric: Int }
-        let snapshot = grid, tableNames = tables, configNames = configs, metricNames = metrics
-        let unitOf = units
+        let baselineName = options.baseline.flatMap { values.configurations.contains($0) ? $0 : nil } ?? values.configurations.first ?? ""
+        // Table by table (each route, then the pooled one): its cells, groups, comparisons and
+        // best; with `routeSink` a route's table is handed over and dropped, so at most one route
+        // table is held beside the pooled one.
         let keySet = Set(keys)
-        for ti in tables.indices {
-            let t = tables[ti]
-            var jobs: [CellJob] = []
-            for c in configs.indices {
-                for m in metrics.indices where grid.column(table: ti, metric: m, configuration: c) != nil {
-                    jobs.append(CellJob(table: ti, configuration: c, metric: m))
-                }
-            }
-            let cellJobs = jobs
-            let computedCells = mapConcurrently(jobs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
-                let j0 = cellJobs[i]
-                let v = snapshot.column(table: j0.table, metric: j0.metric, configuration: j0.configuration)!.presentValues
-                let j = (table: tableNames[j0.table], configuration: configNames[j0.configuration], metric: metricNames[j0.metric])
-                return Self.cell(
-                    v, route: j.table, configuration: j.configuration, metric: j.metric, unit: unitOf[j.metric]!, options: options,
-                    memo: memo)
-            }
+        for ti in values.tables.indices {
+            let t = values.tables[ti]
             var tableCells: [Cell] = []
-            for cell in computedCells {
+            for cell in Self.cells(of: ti, values, options: options, memo: memo) {
                 cellSink?(cell)
                 if cellSink == nil || keySet.contains(cell.metric) { tableCells.append(cell) }
             }
-            var gs: [Group] = []
-            for c in configs where metrics.contains(where: { column(ti, $0, c) != nil }) {
-                if let i = gs.firstIndex(where: { identicalValues(ti, $0.representative, c) }) {
-                    gs[i].members.append(c)
-                } else {
-                    gs.append(Group(members: [c]))
-                }
-            }
-            // The baseline's group leads.
-            if let i = gs.firstIndex(where: { $0.members.contains(baselineName) }), i > 0 { gs.insert(gs.remove(at: i), at: 0) }
-            var family: [Comparison] = []
-            var bestHere: [String: String] = [:]
-            if let base = gs.first {
-                for g in gs.dropFirst() {
-                    for m in keys {
-                        let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
-                        family.append(
-                            Self.compare(
-                                differences(ti, m, g.representative, base.representative), route: t, metric: m,
-                                configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
-                                seed: seed, resamples: options.resamples, largeSample: options.largeSample, memo: memo))
-                    }
-                }
-                let adjusted = holmAdjusted(family.map(\.pValue))
-                for i in family.indices {
-                    family[i].pHolm = adjusted[i]
-                    family[i].significant = adjusted[i] < options.alpha
-                }
-                // Best: the group with the best mean, better than every other group after Holm.
-                for m in keys {
-                    let polarity = MetricPolarity.of(m)
-                    guard polarity != .neutral, gs.count > 1 else { continue }
-                    let means = gs.map { g in Statistics.mean((column(ti, m, g.representative)?.presentValues ?? []).filter(\.isFinite)) }
-                    guard
-                        let candidate = means.indices.filter({ means[$0].isFinite })
-                            .min(by: { polarity == .lowerIsBetter ? means[$0] < means[$1] : means[$0] > means[$1] })
-                    else { continue }
-                    var ps: [Double] = [], directionOK = true
-                    for other in gs.indices where other != candidate {
-                        let d = differences(ti, m, gs[candidate].representative, gs[other].representative)
-                        let hl = HodgesLehmann(differences: d)
-                        let p = WilcoxonSignedRank(differences: d)?.pValue ?? 1
-                        ps.append(d.isEmpty ? 1 : p)
-                        if let hl, polarity == .lowerIsBetter ? hl.estimate >= 0 : hl.estimate <= 0 { directionOK = false }
-                    }
-                    if directionOK, holmAdjusted(ps).allSatisfy({ $0 < options.alpha }) { bestHere[m] = gs[candidate].representative }
-                }
-            }
+            let gs = values.groups(of: ti, baseline: baselineName)
+            let family = Self.comparisons(of: ti, values, groups: gs, keyMetrics: keys, options: options, memo: memo)
+            let bestHere = Self.best(of: ti, values, groups: gs, keyMetrics: keys, options: options)
             if let routeSink, ti < routes.count {
                 var part = self
                 part.routes = [t]
@@ -301,9 +163,86 @@ extension ExperimentStatistics {
                 comparisons += family
                 if !gs.isEmpty { best[t] = bestHere }
             }
-            progress?(WorkProgress(phase: "statistics tables", done: ti + 1, total: tables.count))
+            progress?(WorkProgress(phase: "statistics tables", done: ti + 1, total: values.tables.count))
         }
         cellIndex = Self.index(cells, metrics: keys)
+    }
+
+    /// Table `ti`'s cells, every metric of every configuration it has (in parallel, in that
+    /// order).
+    ///
+    /// Complexity: O(B·R) for R values in the table.
+    static func cells(of ti: Int, _ values: StatisticsValues, options: StatisticsOptions, memo: (any ResamplingMemo)?) -> [Cell] {
+        var jobs: [(configuration: Int, metric: Int)] = []
+        for c in values.configurations.indices {
+            for m in values.metrics.indices where values.grid.column(table: ti, metric: m, configuration: c) != nil {
+                jobs.append((c, m))
+            }
+        }
+        let cellJobs = jobs
+        return mapConcurrently(jobs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
+            let (c, m) = cellJobs[i]
+            let v = values.grid.column(table: ti, metric: m, configuration: c)!.presentValues
+            let metric = values.metrics[m]
+            return Self.cell(
+                v, route: values.tables[ti], configuration: values.configurations[c], metric: metric, unit: values.units[metric]!,
+                options: options, memo: memo)
+        }
+    }
+
+    /// Table `ti`'s comparison family: each group against the first (the baseline's) on each key
+    /// metric, paired over units, Holm-adjusted together.
+    static func comparisons(
+        of ti: Int, _ values: StatisticsValues, groups gs: [Group], keyMetrics keys: [String], options: StatisticsOptions,
+        memo: (any ResamplingMemo)?
+    ) -> [Comparison] {
+        guard let base = gs.first else { return [] }
+        let t = values.tables[ti]
+        var family: [Comparison] = []
+        for g in gs.dropFirst() {
+            for m in keys {
+                let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
+                family.append(
+                    Self.compare(
+                        values.differences(ti, m, g.representative, base.representative), route: t, metric: m,
+                        configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
+                        seed: seed, resamples: options.resamples, largeSample: options.largeSample, memo: memo))
+            }
+        }
+        let adjusted = holmAdjusted(family.map(\.pValue))
+        for i in family.indices {
+            family[i].pHolm = adjusted[i]
+            family[i].significant = adjusted[i] < options.alpha
+        }
+        return family
+    }
+
+    /// Table `ti`'s best group per key metric with a better direction: the group with the best
+    /// mean, better than every other group (Hodges–Lehmann direction, Wilcoxon signed-rank,
+    /// Holm-adjusted); absent when none is.
+    static func best(
+        of ti: Int, _ values: StatisticsValues, groups gs: [Group], keyMetrics keys: [String], options: StatisticsOptions
+    ) -> [String: String] {
+        var best: [String: String] = [:]
+        for m in keys {
+            let polarity = MetricPolarity.of(m)
+            guard polarity != .neutral, gs.count > 1 else { continue }
+            let means = gs.map { g in Statistics.mean((values.column(ti, m, g.representative)?.presentValues ?? []).filter(\.isFinite)) }
+            guard
+                let candidate = means.indices.filter({ means[$0].isFinite })
+                    .min(by: { polarity == .lowerIsBetter ? means[$0] < means[$1] : means[$0] > means[$1] })
+            else { continue }
+            var ps: [Double] = [], directionOK = true
+            for other in gs.indices where other != candidate {
+                let d = values.differences(ti, m, gs[candidate].representative, gs[other].representative)
+                let hl = HodgesLehmann(differences: d)
+                let p = WilcoxonSignedRank(differences: d)?.pValue ?? 1
+                ps.append(d.isEmpty ? 1 : p)
+                if let hl, polarity == .lowerIsBetter ? hl.estimate >= 0 : hl.estimate <= 0 { directionOK = false }
+            }
+            if directionOK, holmAdjusted(ps).allSatisfy({ $0 < options.alpha }) { best[m] = gs[candidate].representative }
+        }
+        return best
     }
 
     /// One cell of `values` (every unit's value, NaN included): n, NaN count, mean, median, std
@@ -439,116 +378,4 @@ func signFlipNormalP(_ d: [Double]) -> Double {
     let s = d.reduce(0, +), v = d.reduce(0) { $0 + $1 * $1 }
     guard v > 0 else { return 1 }
     return min(1, 2 * StandardNormal.cdf(-abs(s) / v.squareRoot()))
-}
-
-/// Metric values by (table, metric, configuration) as dense columns over each table's units.
-/// Table `r` < routes is a route; table `routes` is every route pooled (`allRoutesLabel`), kept
-/// once (in the route tables) and assembled when asked for.
-struct ValueGrid: Sendable {
-    /// A column: a value per unit slot of its table, and whether the slot was filled (a NaN
-    /// value is present; a unit the configuration has no run for is absent).
-    struct Column: Sendable {
-        var values: [Double] = []
-        var present: [Bool] = []
-        static let empty = Column()
-        init(capacity: Int = 0) { values.reserveCapacity(capacity); present.reserveCapacity(capacity) }
-        mutating func set(_ slot: Int, _ x: Double) {
-            if slot >= values.count {
-                values.append(contentsOf: repeatElement(.nan, count: slot + 1 - values.count))
-                present.append(contentsOf: repeatElement(false, count: slot + 1 - present.count))
-            }
-            if !present[slot] { values[slot] = x; present[slot] = true }  // a repeated unit keeps the first value
-        }
-        /// The present values in unit order.
-        var presentValues: [Double] { zip(values, present).compactMap { $1 ? $0 : nil } }
-        /// self − other on the units both have finite values for, in unit order.
-        func pairedDifferences(_ other: Column) -> [Double] {
-            var d: [Double] = []
-            for i in 0..<min(values.count, other.values.count) where present[i] && other.present[i] {
-                let x = values[i], y = other.values[i]
-                if x.isFinite && y.isFinite { d.append(x - y) }
-            }
-            return d
-        }
-        /// The same units present, with equal values (NaN equal to NaN).
-        func sameValues(_ other: Column) -> Bool {
-            for i in 0..<max(values.count, other.values.count) {
-                let p = i < present.count && present[i], q = i < other.present.count && other.present[i]
-                guard p == q else { return false }
-                if p { let x = values[i], y = other.values[i]; guard x == y || (x.isNaN && y.isNaN) else { return false } }
-            }
-            return true
-        }
-    }
-    /// Every route column's slots in one pair of flat arrays (a column is a block of its route's
-    /// unit count): no allocation per column, so a route with few units costs its values, not
-    /// two arrays per (metric, configuration) (docs/scaling.md: memory flat in routes).
-    private var slotValues: [Double] = [], slotPresent: [Bool] = []
-    /// blocks[route][metric][configuration]: (start, size) of the column's block in the flat
-    /// arrays, size 0 when the column is absent. The pooled table is assembled on demand.
-    private var blocks: [[[Block]]] = []
-    private struct Block: Sendable { var start: Int32 = 0, size: Int32 = 0, used: Int32 = 0 }
-    /// Per unit: its route table and its slot in it (its slot in the pooled table is its number).
-    private var unitRoute: [Int32] = [], unitSlot: [Int32] = []
-    private var routeUnits: [Int] = []
-
-    mutating func addUnit(route: Int) {
-        while routeUnits.count <= route { routeUnits.append(0) }
-        unitRoute.append(Int32(route)); unitSlot.append(Int32(routeUnits[route])); routeUnits[route] += 1
-    }
-
-    /// Units per route name, if known in advance: blocks are then allocated at that size.
-    var expectedUnits: [String: Int] = [:]
-
-    mutating func set(route: Int, metric: Int, configuration: Int, unit: Int, value: Double, routeName: String = "") {
-        while blocks.count <= route { blocks.append([]) }
-        while blocks[route].count <= metric { blocks[route].append([]) }
-        while blocks[route][metric].count <= configuration { blocks[route][metric].append(Block()) }
-        let slot = Int(unitSlot[unit])
-        var b = blocks[route][metric][configuration]
-        if slot >= Int(b.size) {
-            // New block (or a larger one: the old slots are copied, the old block left unused).
-            let size = max(slot + 1, expectedUnits[routeName] ?? 0, 2 * Int(b.size))
-            let start = slotValues.count
-            slotValues.append(contentsOf: repeatElement(.nan, count: size))
-            slotPresent.append(contentsOf: repeatElement(false, count: size))
-            for i in 0..<Int(b.used) {
-                slotValues[start + i] = slotValues[Int(b.start) + i]
-                slotPresent[start + i] = slotPresent[Int(b.start) + i]
-            }
-            b.start = Int32(start); b.size = Int32(size)
-        }
-        let i = Int(b.start) + slot
-        if !slotPresent[i] { slotValues[i] = value; slotPresent[i] = true }  // a repeated unit keeps the first value
-        b.used = max(b.used, Int32(slot + 1))
-        blocks[route][metric][configuration] = b
-    }
-
-    /// The column of a route table (`table` < routes) or of the pooled table (`table` == routes,
-    /// assembled in unit order: O(units)).
-    func column(table: Int, metric: Int, configuration: Int) -> Column? {
-        if table < routeUnits.count { return routeColumn(table, metric, configuration) }
-        guard table == routeUnits.count else { return nil }
-        let parts = blocks.indices.map { r in routeColumn(r, metric, configuration) }
-        guard parts.contains(where: { $0 != nil }) else { return nil }
-        var pooled = Column(capacity: unitRoute.count)
-        for u in unitRoute.indices {
-            guard let part = parts[Int(unitRoute[u])] else { continue }
-            let slot = Int(unitSlot[u])
-            if slot < part.present.count && part.present[slot] { pooled.set(u, part.values[slot]) }
-        }
-        return pooled
-    }
-
-    /// A route table's column: its block's slots up to the last one set (as if set one by one).
-    private func routeColumn(_ route: Int, _ metric: Int, _ configuration: Int) -> Column? {
-        guard route < blocks.count, metric < blocks[route].count, configuration < blocks[route][metric].count else { return nil }
-        let b = blocks[route][metric][configuration]
-        guard b.used > 0 else { return nil }
-        let range = Int(b.start)..<(Int(b.start) + Int(b.used))
-        var c = Column()
-        c.values = Array(slotValues[range])
-        c.present = Array(slotPresent[range])
-        return c
-    }
 }

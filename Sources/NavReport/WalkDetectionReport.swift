@@ -131,11 +131,68 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
 {
     var md = "# \(markdownInline(title))\n\n"
     let names = e.detectors.map(\.description)
-    var findings: [String] = []
-    var details = ""
-    var loso = "community,held_out_subject,chosen_detector,true_steps,under1_rate,over1_rate,under3_rate,over3_rate\n"
+    let heldOut = heldOutStepPart(e, names: names)
+    var parts = [heldOut.part, detectorRankingPart(e, names: names)]
+    if let cane = heldOut.errors["cane"], let sighted = heldOut.errors["sighted"], cane.count >= 2, sighted.count >= 2 {
+        let c = caneVersusSighted(cane, sighted)
+        parts.append(
+            ReportPart(
+                findings: [
+                    "Cane users' held-out step-count error is \(c.ratio) the sighted walkers' (\(c.numbers)). Flores & Manduchi reported about 1.5× on the whole data set."
+                ]))
+    }
+    parts.append(oneDetectorPart(e))
+    var turnsCSV =
+        "file,subject,community,detector,annotated,detected,matched,missed,false,sign_errors,mean_abs_error_45,mean_abs_error_90,mean_abs_error_180\n"
+    if let turns {
+        let t = turnPart(e, turns)
+        parts.append(t.part)
+        turnsCSV += t.csv
+    }
+    var findings = parts.flatMap(\.findings)
+    let details = parts.map(\.details).joined()
 
-    // Leave one subject out, within each community.
+    // The default: leave one subject out over every subject.
+    let global = leaveOneSubjectOut(e, community: nil)
+    var counts: [Int: Int] = [:]
+    for f in global { counts[f.chosen, default: 0] += 1 }
+    let modal = counts.sorted { ($0.value, -$0.key) > ($1.value, -$1.key) }.first?.key
+    if let modal {
+        findings.append(
+            "Chosen most often when each subject is left out of every community's walks: \(markdownCode(names[modal])) (\(counts[modal]!) of \(global.count) folds)."
+        )
+    }
+
+    let caveat =
+        "Caveats: \(e.walks.count) walks of \(e.subjects(in: nil).count) subjects; the unit of analysis is the subject, so every CI and test has the few subjects it says (n). Walks are real (WeAllWalk where imported from it); no positions are known."
+    findings.insert(caveat, at: 0)
+    md += "## Findings\n\n"
+    md += "> \(caveat)\n\n"
+    md += findings.dropFirst().map { "- " + $0 }.joined(separator: "\n") + "\n\n"
+    md += details
+    md +=
+        "\n## Protocol\n\nWeAllWalk's metrics (docs/pdr.md): straight segments only, annotated event intervals cut out; metric 1 splits each piece at the true heel strikes (an interval without a detection is an undercount, k ≥ 2 detections are k − 1 overcounts), metric 3 compares counts per segment; rates are divided by the true steps. \(e.detectors.count) detector configurations, \(e.walks.count) walks.\n"
+    if !e.failures.isEmpty || !(turns?.failures.isEmpty ?? true) {
+        let all = e.failures + (turns?.failures ?? [])
+        md += "\n## Failures (\(all.count))\n\n" + all.prefix(50).map { "- " + markdownInline($0) }.joined(separator: "\n") + "\n"
+    }
+
+    return WalkDetectionReport(
+        summary: md, stepsCSV: stepsCSV(e, names: names), subjectsCSV: subjectsCSV(e, names: names), losoCSV: heldOut.csv,
+        turnsCSV: turnsCSV, modalChoice: modal, findings: findings)
+}
+
+/// A piece of the report: its Markdown below the Findings and its Findings lines.
+private struct ReportPart {
+    var details = ""
+    var findings: [String] = []
+}
+
+/// Leave one subject out within each community: the table, a Findings line per community,
+/// loso.csv's rows and each community's held-out metric-1 errors (one per subject).
+private func heldOutStepPart(_ e: StepEvaluation, names: [String]) -> (part: ReportPart, csv: String, errors: [String: [Double]]) {
+    var details = "", findings: [String] = []
+    var loso = "community,held_out_subject,chosen_detector,true_steps,under1_rate,over1_rate,under3_rate,over3_rate\n"
     details += "## Leave one subject out, per community\n\n"
     details +=
         "Each subject's error under the detector chosen on the community's other subjects (smallest mean metric-1 error). n = subjects.\n\n"
@@ -164,8 +221,13 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
             "On \(markdownInline(c)) walkers, the detector chosen without the subject it is scored on misses or adds \(pct(ci.mean)) of heel strikes (metric 1, undercount \(pct(mean(\.under1Rate))) + overcount \(pct(mean(\.over1Rate))); 95 % CI \(ci.low.isFinite ? "\(pct(ci.low))–\(pct(ci.high))" : "not defined"), n = \(folds.count) subjects); metric 3 (per-segment counts) \(pct(Statistics.mean(e3)))."
         )
     }
+    return (ReportPart(details: details, findings: findings), loso, perCommunityError)
+}
 
-    // Best two detectors per community, by mean per-subject error over all its subjects.
+/// Every detector ranked per community by its mean per-subject error (not held out), the top
+/// two compared, the best of each method.
+private func detectorRankingPart(_ e: StepEvaluation, names: [String]) -> ReportPart {
+    var details = "", findings: [String] = []
     details += "\n## Detectors compared, per community\n\n"
     details +=
         "Mean per-subject metric-1 error of every detector over all the community's subjects (not held out: for comparing methods, not for choosing).\n\n"
@@ -201,22 +263,28 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
         }
         details += "Best of each method: " + methodsLine.joined(separator: "; ") + ".\n\n"
     }
+    return ReportPart(details: details, findings: findings)
+}
 
-    // Cane users against sighted walkers.
-    if let cane = perCommunityError["cane"], let sighted = perCommunityError["sighted"], cane.count >= 2, sighted.count >= 2 {
-        let mc = Statistics.mean(cane), ms = Statistics.mean(sighted)
-        let test = WelchTTest(
-            mean1: mc, sd1: Statistics.standardDeviation(cane), n1: cane.count, mean2: ms, sd2: Statistics.standardDeviation(sighted),
-            n2: sighted.count)
-        let ratio = ms > 0 ? String(format: "%.2f×", mc / ms) : "–"
-        findings.append(
-            "Cane users' held-out step-count error is \(ratio) the sighted walkers' (\(pct(mc)), n = \(cane.count) vs \(pct(ms)), n = \(sighted.count) subjects; Welch t test p = \(test.map { String(format: "%.3g", $0.pTwoSided) } ?? "–")). Flores & Manduchi reported about 1.5× on the whole data set."
-        )
-    }
+/// Cane users' mean error as a multiple of the sighted walkers' and the numbers behind it (means,
+/// n, Welch's t test).
+private func caneVersusSighted(_ cane: [Double], _ sighted: [Double]) -> (ratio: String, numbers: String) {
+    let mc = Statistics.mean(cane), ms = Statistics.mean(sighted)
+    let test = WelchTTest(
+        mean1: mc, sd1: Statistics.standardDeviation(cane), n1: cane.count, mean2: ms, sd2: Statistics.standardDeviation(sighted),
+        n2: sighted.count)
+    return (
+        ms > 0 ? String(format: "%.2f×", mc / ms) : "–",
+        "\(pct(mc)), n = \(cane.count) vs \(pct(ms)), n = \(sighted.count) subjects; Welch t test p = \(test.map { String(format: "%.3g", $0.pTwoSided) } ?? "–")"
+    )
+}
 
-    // One detector for everyone, held out: each subject scored with the detector chosen on every
-    // other subject of every community (the fold behind the default; a subject who walked with two
-    // aids is scored on each aid's walks under the same choice).
+/// One detector for everyone, held out: each subject scored with the detector chosen on every
+/// other subject of every community (the fold behind the default; a subject who walked with two
+/// aids is scored on each aid's walks under the same choice).
+private func oneDetectorPart(_ e: StepEvaluation) -> ReportPart {
+    var details = "", findings: [String] = []
+
     let acrossFolds = leaveOneSubjectOut(e, community: nil)
     if !acrossFolds.isEmpty {
         let chosenFor = Dictionary(acrossFolds.map { ($0.subject, $0.chosen) }, uniquingKeysWith: { a, _ in a })
@@ -235,78 +303,57 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
         }
         details += "\n"
         if let cane = perCommunity["cane"], let sighted = perCommunity["sighted"], cane.count >= 2, sighted.count >= 2 {
-            let mc = Statistics.mean(cane), ms = Statistics.mean(sighted)
-            let test = WelchTTest(
-                mean1: mc, sd1: Statistics.standardDeviation(cane), n1: cane.count, mean2: ms, sd2: Statistics.standardDeviation(sighted),
-                n2: sighted.count)
+            let c = caneVersusSighted(cane, sighted)
             findings.append(
-                "With one detector chosen across communities (each subject held out), cane users' step-count error is \(ms > 0 ? String(format: "%.2f×", mc / ms) : "–") the sighted walkers' (\(pct(mc)), n = \(cane.count) vs \(pct(ms)), n = \(sighted.count) subjects; Welch t test p = \(test.map { String(format: "%.3g", $0.pTwoSided) } ?? "–"))."
+                "With one detector chosen across communities (each subject held out), cane users' step-count error is \(c.ratio) the sighted walkers' (\(c.numbers))."
             )
         }
     }
+    return ReportPart(details: details, findings: findings)
+}
 
-    // Turns.
-    var turnsCSV =
-        "file,subject,community,detector,annotated,detected,matched,missed,false,sign_errors,mean_abs_error_45,mean_abs_error_90,mean_abs_error_180\n"
-    if let turns {
-        let turnNames = turns.detectors.map(\.description)
-        details +=
-            "## Turns, leave one subject out\n\nA detection matches an annotated turn when its centre lies within the turn ± \(formatNumber(turns.tolerance)) s. Each subject is scored with the detector of the largest mean F1 (precision and recall) on the community's other subjects; counts pooled over the held-out subjects; n = subjects.\n\n"
-        details +=
-            "| community | n | annotated | precision | recall | sign errors | mean abs angle error 45° | 90° | 180° | chosen (per held-out subject) |\n|---|---|---|---|---|---|---|---|---|---|\n"
-        for c in e.communities {
-            let folds = leaveOneSubjectOutTurns(turns, e, community: c)
-            guard !folds.isEmpty else { continue }
-            let pooled = folds.reduce(TurnDetectionScore()) { $0 + $1.score }
-            func err(_ a: Double) -> String { pooled.meanAbsoluteAngleError(nominal: a).map { String(format: "%.1f°", $0) } ?? "–" }
-            let chosen = folds.map { "\(markdownInline($0.subject)): \(markdownCode(turnNames[$0.chosen]))" }.joined(separator: "; ")
-            details +=
-                "| \(markdownInline(c)) | \(folds.count) | \(pooled.annotated) | \(pct(pooled.precision)) | \(pct(pooled.recall)) | \(pooled.signErrors) | \(err(45)) | \(err(90)) | \(err(180)) | \(chosen) |\n"
-            findings.append(
-                "Turns on \(markdownInline(c)) walks, detector chosen without the subject scored: recall \(pct(pooled.recall)), precision \(pct(pooled.precision)) of \(pooled.annotated) annotated turns; 90° turns measured with a mean absolute error of \(err(90)) (n = \(folds.count) subjects)."
-            )
-        }
-        let global = leaveOneSubjectOutTurns(turns, e, community: nil)
-        var counts: [Int: Int] = [:]
-        for f in global { counts[f.chosen, default: 0] += 1 }
-        if let m = counts.sorted(by: { ($0.value, -$0.key) > ($1.value, -$1.key) }).first?.key {
-            details +=
-                "\nChosen most often leaving one subject out of every community's walks: \(markdownCode(turnNames[m])) (\(counts[m]!) of \(global.count) folds).\n\n"
-        }
-        for (w, walk) in e.walks.enumerated() {
-            for d in turns.detectors.indices {
-                guard let s = turns.scores[w][d] else { continue }
-                func err(_ a: Double) -> String { s.meanAbsoluteAngleError(nominal: a).map(formatNumber) ?? "" }
-                turnsCSV +=
-                    "\(csvField(walk.file)),\(csvField(walk.subject)),\(csvField(walk.community)),\(csvField(turnNames[d])),\(s.annotated),\(s.detected),\(s.matched),\(s.missed),\(s.falseDetections),\(s.signErrors),\(err(45)),\(err(90)),\(err(180))\n"
-            }
-        }
-    }
+/// Turns, leave one subject out per community: the table, a Findings line per community and
+/// turns.csv's rows (walk × detector).
+private func turnPart(_ e: StepEvaluation, _ turns: TurnEvaluation) -> (part: ReportPart, csv: String) {
+    var details = "", findings: [String] = [], turnsCSV = ""
 
-    // The default: leave one subject out over every subject.
-    let global = leaveOneSubjectOut(e, community: nil)
-    var counts: [Int: Int] = [:]
-    for f in global { counts[f.chosen, default: 0] += 1 }
-    let modal = counts.sorted { ($0.value, -$0.key) > ($1.value, -$1.key) }.first?.key
-    if let modal {
+    let turnNames = turns.detectors.map(\.description)
+    details +=
+        "## Turns, leave one subject out\n\nA detection matches an annotated turn when its centre lies within the turn ± \(formatNumber(turns.tolerance)) s. Each subject is scored with the detector of the largest mean F1 (precision and recall) on the community's other subjects; counts pooled over the held-out subjects; n = subjects.\n\n"
+    details +=
+        "| community | n | annotated | precision | recall | sign errors | mean abs angle error 45° | 90° | 180° | chosen (per held-out subject) |\n|---|---|---|---|---|---|---|---|---|---|\n"
+    for c in e.communities {
+        let folds = leaveOneSubjectOutTurns(turns, e, community: c)
+        guard !folds.isEmpty else { continue }
+        let pooled = folds.reduce(TurnDetectionScore()) { $0 + $1.score }
+        func err(_ a: Double) -> String { pooled.meanAbsoluteAngleError(nominal: a).map { String(format: "%.1f°", $0) } ?? "–" }
+        let chosen = folds.map { "\(markdownInline($0.subject)): \(markdownCode(turnNames[$0.chosen]))" }.joined(separator: "; ")
+        details +=
+            "| \(markdownInline(c)) | \(folds.count) | \(pooled.annotated) | \(pct(pooled.precision)) | \(pct(pooled.recall)) | \(pooled.signErrors) | \(err(45)) | \(err(90)) | \(err(180)) | \(chosen) |\n"
         findings.append(
-            "Chosen most often when each subject is left out of every community's walks: \(markdownCode(names[modal])) (\(counts[modal]!) of \(global.count) folds)."
+            "Turns on \(markdownInline(c)) walks, detector chosen without the subject scored: recall \(pct(pooled.recall)), precision \(pct(pooled.precision)) of \(pooled.annotated) annotated turns; 90° turns measured with a mean absolute error of \(err(90)) (n = \(folds.count) subjects)."
         )
     }
-
-    let caveat =
-        "Caveats: \(e.walks.count) walks of \(e.subjects(in: nil).count) subjects; the unit of analysis is the subject, so every CI and test has the few subjects it says (n). Walks are real (WeAllWalk where imported from it); no positions are known."
-    findings.insert(caveat, at: 0)
-    md += "## Findings\n\n"
-    md += "> \(caveat)\n\n"
-    md += findings.dropFirst().map { "- " + $0 }.joined(separator: "\n") + "\n\n"
-    md += details
-    md +=
-        "\n## Protocol\n\nWeAllWalk's metrics (docs/pdr.md): straight segments only, annotated event intervals cut out; metric 1 splits each piece at the true heel strikes (an interval without a detection is an undercount, k ≥ 2 detections are k − 1 overcounts), metric 3 compares counts per segment; rates are divided by the true steps. \(e.detectors.count) detector configurations, \(e.walks.count) walks.\n"
-    if !e.failures.isEmpty || !(turns?.failures.isEmpty ?? true) {
-        let all = e.failures + (turns?.failures ?? [])
-        md += "\n## Failures (\(all.count))\n\n" + all.prefix(50).map { "- " + markdownInline($0) }.joined(separator: "\n") + "\n"
+    let global = leaveOneSubjectOutTurns(turns, e, community: nil)
+    var counts: [Int: Int] = [:]
+    for f in global { counts[f.chosen, default: 0] += 1 }
+    if let m = counts.sorted(by: { ($0.value, -$0.key) > ($1.value, -$1.key) }).first?.key {
+        details +=
+            "\nChosen most often leaving one subject out of every community's walks: \(markdownCode(turnNames[m])) (\(counts[m]!) of \(global.count) folds).\n\n"
     }
+    for (w, walk) in e.walks.enumerated() {
+        for d in turns.detectors.indices {
+            guard let s = turns.scores[w][d] else { continue }
+            func err(_ a: Double) -> String { s.meanAbsoluteAngleError(nominal: a).map(formatNumber) ?? "" }
+            turnsCSV +=
+                "\(csvField(walk.file)),\(csvField(walk.subject)),\(csvField(walk.community)),\(csvField(turnNames[d])),\(s.annotated),\(s.detected),\(s.matched),\(s.missed),\(s.falseDetections),\(s.signErrors),\(err(45)),\(err(90)),\(err(180))\n"
+        }
+    }
+    return (ReportPart(details: details, findings: findings), turnsCSV)
+}
+
+/// steps.csv: a row per walk × detector scored.
+private func stepsCSV(_ e: StepEvaluation, names: [String]) -> String {
 
     var steps = "file,subject,community,detector,true_steps,detected_steps,under1,over1,under3,over3,scored_seconds\n"
     for (w, walk) in e.walks.enumerated() {
@@ -316,6 +363,11 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
                 "\(csvField(walk.file)),\(csvField(walk.subject)),\(csvField(walk.community)),\(csvField(names[d])),\(s.trueSteps),\(s.detectedSteps),\(s.under1),\(s.over1),\(s.under3),\(s.over3),\(formatNumber(s.scoredSeconds))\n"
         }
     }
+    return steps
+}
+
+/// subjects.csv: a row per community × subject × detector scored.
+private func subjectsCSV(_ e: StepEvaluation, names: [String]) -> String {
     var subjects = "community,subject,detector,true_steps,under1_rate,over1_rate,under3_rate,over3_rate,cadence,cadence_error\n"
     for c in e.communities {
         for s in e.subjects(in: c) {
@@ -326,6 +378,5 @@ public func walkDetectionReport(_ e: StepEvaluation, turns: TurnEvaluation?, tit
             }
         }
     }
-    return WalkDetectionReport(
-        summary: md, stepsCSV: steps, subjectsCSV: subjects, losoCSV: loso, turnsCSV: turnsCSV, modalChoice: modal, findings: findings)
+    return subjects
 }
