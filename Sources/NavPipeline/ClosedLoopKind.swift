@@ -50,6 +50,7 @@ public struct ClosedLoopKind: ExperimentKind {
                 if let replay = context.offered(by: guidanceResultKind, as: ReplayMainEffects.self) {
                     s.section.closingFindings = replayClosedLoopDisagreements(replay.effects, s.levelEffects, units: replay.units)
                 }
+                s.section.offered = [SimulatedWalkers()]
                 return s.section
             })
     }

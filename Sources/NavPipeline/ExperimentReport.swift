@@ -70,9 +70,12 @@ func writeExperimentReport(
         guard let heading = firstHeading(section.pieces) else { continue }
         for f in section.closingFindings where evidence[f] == nil { evidence[f] = heading }
     }
-    // The caveat's: the section whose completion and n it quotes (the replay's), else the inputs.
+    // The caveat's: the section whose completion and n it quotes (the replay's), else the
+    // simulated walkers' (the closed loop's), else the inputs.
     if let caveat {
-        let offering = sections.first { $0.offered.contains { $0 is ReplayCompletion } }
+        let offering =
+            sections.first { $0.offered.contains { $0 is ReplayCompletion } }
+            ?? sections.first { $0.offered.contains { $0 is SimulatedWalkers } }
         evidence[caveat] = offering.flatMap { firstHeading($0.pieces) } ?? "Inputs"
     }
     try writeReportPage(

@@ -145,7 +145,7 @@ extension ExperimentStatistics {
                 cellSink?(cell)
                 if cellSink == nil || keySet.contains(cell.metric) { tableCells.append(cell) }
             }
-            let gs = values.groups(of: ti, baseline: baselineName)
+            let gs = values.groups(of: ti, baseline: baselineName).map { Group(members: $0) }
             let family = Self.comparisons(of: ti, values, groups: gs, keyMetrics: keys, options: options, memo: memo)
             let bestHere = Self.best(of: ti, values, groups: gs, keyMetrics: keys, options: options)
             if let routeSink, ti < routes.count {

@@ -93,22 +93,22 @@ struct StatisticsValues: Sendable {
     }
 
     /// Table `ti`'s configurations grouped by identical values on every metric (first-appearance
-    /// order), the group holding `baseline` first.
+    /// order; a group's members, its representative first), the group holding `baseline` first.
     ///
     /// Complexity: O(C·G·M·n) for C configurations, G groups, M metrics, n units.
-    func groups(of ti: Int, baseline: String) -> [ExperimentStatistics.Group] {
+    func groups(of ti: Int, baseline: String) -> [[String]] {
         func identicalValues(_ a: String, _ b: String) -> Bool {
             metrics.allSatisfy { m in (column(ti, m, a) ?? .empty).sameValues(column(ti, m, b) ?? .empty) }
         }
-        var gs: [ExperimentStatistics.Group] = []
+        var gs: [[String]] = []
         for c in configurations where metrics.contains(where: { column(ti, $0, c) != nil }) {
-            if let i = gs.firstIndex(where: { identicalValues($0.representative, c) }) {
-                gs[i].members.append(c)
+            if let i = gs.firstIndex(where: { identicalValues($0[0], c) }) {
+                gs[i].append(c)
             } else {
-                gs.append(ExperimentStatistics.Group(members: [c]))
+                gs.append([c])
             }
         }
-        if let i = gs.firstIndex(where: { $0.members.contains(baseline) }), i > 0 { gs.insert(gs.remove(at: i), at: 0) }
+        if let i = gs.firstIndex(where: { $0.contains(baseline) }), i > 0 { gs.insert(gs.remove(at: i), at: 0) }
         return gs
     }
 }

@@ -23,3 +23,7 @@ struct ReplayCompletion: Sendable {
         if let lo = fractions.min(), let hi = fractions.max() { range = (lo, hi) }
     }
 }
+
+/// What the closed loop's section offers the Findings' caveat line: its walkers are simulated,
+/// so the line links there when the replay offers no completion.
+struct SimulatedWalkers: Sendable {}
