@@ -48,6 +48,19 @@ public struct RecordingChannel: Sendable, Equatable {
     public var shortTypeName: String { RosMessageType.shortName(typeName) }
 }
 
+extension RecordingChannel {
+    /// The message in `payload` (one of this channel's, recorded at `time` ns) decoded as `type`;
+    /// a corrupt-file error naming `file`, the topic and the time when it does not decode.
+    public func decode(_ payload: UnsafeRawBufferPointer, as type: RosMessageType, encoding: MessageEncoding, at time: UInt64, file: String)
+        throws(RecordingError) -> RosMessage
+    {
+        do throws(MessageDecodingError) { return try decodeRosMessage(payload, type: type, encoding: encoding) } catch {
+            throw RecordingError(
+                .corrupt, file: file, location: "\(topic), message at \(RosStamp(nanoseconds: time).text)", "\(type.rawValue) \(error.problem)")
+        }
+    }
+}
+
 /// A ROS 1 bag or MCAP file, memory-mapped and read from its specification (no ROS, no
 /// Python). The reader trusts nothing in the file: every length is checked against the bytes
 /// that remain before it is used, chunk sizes are checked against what they decompress to,

@@ -54,6 +54,12 @@ public struct RosStamp: Sendable, Hashable, Comparable {
         sec = Int64(ns / 1_000_000_000); nsec = UInt32(ns % 1_000_000_000)
     }
 
+    /// `sec.nsec` with nine decimals, as rosbag prints times.
+    public var text: String {
+        let n = String(nsec)
+        return "\(sec).\(String(repeating: "0", count: 9 - n.count))\(n)"
+    }
+
     public static func < (a: RosStamp, b: RosStamp) -> Bool { (a.sec, a.nsec) < (b.sec, b.nsec) }
 }
 

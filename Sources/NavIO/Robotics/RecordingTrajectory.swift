@@ -105,14 +105,6 @@ package func traceError(_ e: RecordingError) -> TraceError {
     return TraceError(kind, file: e.file, object: e.location, e.problem)
 }
 
-extension RosStamp {
-    /// `sec.nsec` with nine decimals, as rosbag prints times.
-    package var text: String {
-        let n = String(nsec)
-        return "\(sec).\(String(repeating: "0", count: 9 - n.count))\(n)"
-    }
-}
-
 /// Splits `FILE:/topic` (or `FILE:/tf:CHILD`) when FILE is an existing recording: a `.bag` or
 /// `.mcap` name, or any name when `format` is `rosbag` / `mcap`. A recording named without a
 /// topic gives a nil topic. nil when the path is not a recording.
@@ -168,12 +160,7 @@ public func readRecordingTrajectory(file: String, topic: String?) throws(TraceEr
             guard channel.topic == selection.topic, let type = channel.messageType, types.contains(type), let encoding = channel.encoding else {
                 return
             }
-            let message: RosMessage
-            do throws(MessageDecodingError) { message = try decodeRosMessage(payload, type: type, encoding: encoding) } catch {
-                throw RecordingError(
-                    .corrupt, file: file, location: "\(channel.topic), message at \(RosStamp(nanoseconds: time).text)",
-                    "\(type.rawValue) \(error.problem)")
-            }
+            let message = try channel.decode(payload, as: type, encoding: encoding, at: time, file: file)
             guard case .poses(let list) = message else { return }
             for p in list {
                 childFrames.insert(p.childFrameID)

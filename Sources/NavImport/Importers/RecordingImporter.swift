@@ -258,12 +258,7 @@ private struct DecodedTopics {
                 else {
                     return
                 }
-                let message: RosMessage
-                do throws(MessageDecodingError) { message = try decodeRosMessage(payload, type: type, encoding: encoding) } catch {
-                    throw RecordingError(
-                        .corrupt, file: file, location: "\(channel.topic), message at \(RosStamp(nanoseconds: time).text)",
-                        "\(type.rawValue) \(error.problem)")
-                }
+                let message = try channel.decode(payload, as: type, encoding: encoding, at: time, file: file)
                 let receive = RosStamp(nanoseconds: time)
                 switch message {
                 case .imu(let m): imu.append((clock == .header ? m.stamp : receive, m))
