@@ -84,107 +84,18 @@ public func decimatedForDisplay(times: [Double], values: [Double], buckets: Int 
 /// escaped in the markup (`xmlEscaped`) and in the inline JSON (`<`, `>`, `&`, U+2028, U+2029 as
 /// `\u` escapes), so no text can end the script.
 public func sessionViewPage(_ v: SessionView) -> String {
-    let mapW = 640.0, mapH = 480.0, pad = 30.0
-    let xs = v.keypoints.map(\.x) + v.truePath.map(\.x) + v.estimatedPath.map(\.x)
-    let ys = v.keypoints.map(\.y) + v.truePath.map(\.y) + v.estimatedPath.map(\.y)
-    let finiteX = xs.filter(\.isFinite), finiteY = ys.filter(\.isFinite)
-    let minX = finiteX.min() ?? 0, maxX = finiteX.max() ?? 1, minY = finiteY.min() ?? 0, maxY = finiteY.max() ?? 1
-    let scale = min((mapW - 2 * pad) / max(maxX - minX, 1e-9), (mapH - 2 * pad) / max(maxY - minY, 1e-9))
-    func px(_ x: Double) -> Double { pad + (x - minX) * scale }
-    func py(_ y: Double) -> Double { mapH - pad - (y - minY) * scale }
-    func f(_ d: Double) -> String { d.isFinite ? String(format: "%.1f", d) : "0" }
-    func polyline(_ pts: [(x: Double, y: Double)], _ style: String) -> String {
-        let p = pts.filter { $0.x.isFinite && $0.y.isFinite }.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
-        return p.isEmpty ? "" : "<polyline points=\"\(p)\" fill=\"none\" \(style)/>\n"
-    }
-    let shownTrue = thinned(v.truePath), shownEstimate = thinned(v.estimatedPath)
-    let times = v.truePath.map(\.t) + v.estimatedPath.map(\.t) + v.series.flatMap { [$0.times.first, $0.times.last].compactMap { $0 } }
-    let t0 = times.filter(\.isFinite).min() ?? 0, t1 = max(times.filter(\.isFinite).max() ?? 1, t0 + 1e-3)
-    let spoken = v.events.filter(\.spoken).sorted { $0.time < $1.time }
-
-    var map = "<svg id=\"map\" role=\"img\" aria-labelledby=\"map-title\" width=\"\(Int(mapW))\" height=\"\(Int(mapH))\" "
-    map += "viewBox=\"0 0 \(Int(mapW)) \(Int(mapH))\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"12\">\n"
-    map += "<title id=\"map-title\">Map of \(xmlEscaped(v.title)): \(v.keypoints.count) keypoints; "
-    map += "the true path solid blue, the phone's estimate dashed orange; the round marker is the walker, the square the estimate</title>\n"
-    map += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    map += polyline(v.keypoints, "stroke=\"#222\" stroke-width=\"2\"")
-    for (k, p) in v.keypoints.enumerated() where p.x.isFinite && p.y.isFinite {
-        map += "<circle cx=\"\(f(px(p.x)))\" cy=\"\(f(py(p.y)))\" r=\"4\" fill=\"#222\"/>"
-        map += "<text x=\"\(f(px(p.x) + 6))\" y=\"\(f(py(p.y) - 6))\">\(k)</text>\n"
-    }
-    map += polyline(shownTrue.map { ($0.x, $0.y) }, "stroke=\"#1f5fbf\" stroke-width=\"2\"")
-    map += polyline(shownEstimate.map { ($0.x, $0.y) }, "stroke=\"#b35900\" stroke-width=\"2\" stroke-dasharray=\"6 4\"")
-    map += "<circle id=\"pose\" r=\"7\" fill=\"#1f5fbf\" stroke=\"white\" stroke-width=\"2\" cx=\"-20\" cy=\"-20\"/>\n"
-    map += "<rect id=\"est\" width=\"12\" height=\"12\" fill=\"#b35900\" stroke=\"white\" stroke-width=\"2\" x=\"-20\" y=\"-20\"/>\n"
-    map += "<text x=\"\(Int(pad))\" y=\"18\">— true path   - - estimate   ● walker   ■ estimate   keypoints numbered</text>\n</svg>\n"
-
-    let seriesW = 640.0, seriesH = 110.0, left = 60.0, plotW = seriesW - left - 10
-    func tx(_ t: Double) -> Double { left + (t - t0) / (t1 - t0) * plotW }
-    var panels = ""
-    for (i, s) in v.series.enumerated() {
-        let d = decimatedForDisplay(times: s.times, values: s.values)
-        let finite = d.values.filter(\.isFinite)
-        let lo = finite.min() ?? 0, hi = max(finite.max() ?? 1, lo + 1e-9)
-        func sy(_ y: Double) -> Double { 10 + (hi - y) / (hi - lo) * (seriesH - 30) }
-        let points = zip(d.times, d.values).filter { $0.1.isFinite }.map { "\(f(tx($0.0))),\(f(sy($0.1)))" }.joined(separator: " ")
-        let name = "\(s.name) (\(s.unit))"
-        panels += "<figure><svg role=\"img\" aria-labelledby=\"series-\(i)\" width=\"\(Int(seriesW))\" height=\"\(Int(seriesH))\" "
-        panels +=
-            "viewBox=\"0 0 \(Int(seriesW)) \(Int(seriesH))\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"11\">\n"
-        panels += "<title id=\"series-\(i)\">\(xmlEscaped(name)) over time: \(s.times.count) samples from \(f(lo)) to \(f(hi))</title>\n"
-        panels += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        panels += "<text x=\"4\" y=\"16\">\(xmlEscaped(f(hi)))</text><text x=\"4\" y=\"\(Int(seriesH - 20))\">\(xmlEscaped(f(lo)))</text>\n"
-        if !points.isEmpty { panels += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"#333\" stroke-width=\"1\"/>\n" }
-        let ticks = tickPath(spoken.map { tx($0.time) }, top: seriesH - 20, length: 8)
-        if !ticks.isEmpty { panels += "<path d=\"\(ticks)\" stroke=\"#7a4d00\"/>" }
-        panels +=
-            "\n<line class=\"cursor\" x1=\"\(f(left))\" x2=\"\(f(left))\" y1=\"4\" y2=\"\(Int(seriesH - 12))\" stroke=\"#c00\" stroke-width=\"2\"/>\n"
-        panels += "</svg><figcaption>\(xmlEscaped(name)); ticks at the bottom: spoken instructions</figcaption></figure>\n"
-    }
-
+    let frame = ViewFrame(v)
+    let f = ViewFrame.f, t0 = frame.t0, t1 = frame.t1
+    let map = viewMap(v, frame)
+    let panels = viewSeriesPanels(v, frame)
     var rows = ""
     let guidance = v.events.filter { !$0.annotation }
     for e in guidance.sorted(by: { ($0.time, $0.kind) < ($1.time, $1.kind) }) {
         rows += "<tr><th scope=\"row\">\(f(e.time)) s</th><td>\(xmlEscaped(e.kind))</td><td>\(xmlEscaped(e.text))</td>"
         rows += "<td><button type=\"button\" data-t=\"\(f(e.time))\">Go to \(f(e.time)) s</button></td></tr>\n"
     }
-    // Annotation streams in order of first appearance: a strip of ticks and a collapsed table of every row.
-    var streams: [String] = [], byStream: [String: [SessionView.Event]] = [:]
-    for e in v.events where e.annotation {
-        if byStream[e.kind] == nil { streams.append(e.kind) }
-        byStream[e.kind, default: []].append(e)
-    }
-    var annotations = ""
-    for (k, name) in streams.enumerated() {
-        let rows = byStream[name]!.sorted { $0.time < $1.time }
-        let ticks = tickPath(rows.map { tx($0.time) }, top: 16, length: 14)
-        annotations += "<figure><svg role=\"img\" aria-labelledby=\"annotation-\(k)\" width=\"\(Int(seriesW))\" height=\"36\" "
-        annotations += "viewBox=\"0 0 \(Int(seriesW)) 36\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"11\">\n"
-        annotations +=
-            "<title id=\"annotation-\(k)\">\(xmlEscaped(name)): \(rows.count) events from \(f(rows.first!.time)) s to \(f(rows.last!.time)) s, a tick each</title>\n"
-        annotations += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/><text x=\"4\" y=\"12\">\(xmlEscaped(name))</text>\n"
-        if !ticks.isEmpty { annotations += "<path d=\"\(ticks)\" stroke=\"#333\"/>\n" }
-        annotations +=
-            "<line class=\"cursor\" x1=\"\(f(left))\" x2=\"\(f(left))\" y1=\"2\" y2=\"34\" stroke=\"#c00\" stroke-width=\"2\"/>\n</svg></figure>\n"
-        annotations += "<details><summary>\(xmlEscaped(name)): all \(rows.count) events</summary>\n"
-        annotations += "<table><caption>\(xmlEscaped(name)): every event (\(rows.count))</caption>\n"
-        annotations += "<thead><tr><th scope=\"col\">time (s)</th><th scope=\"col\">label</th></tr></thead>\n<tbody>\n"
-        for e in rows { annotations += "<tr><td>\(f(e.time))</td><td>\(xmlEscaped(e.text))</td></tr>\n" }
-        annotations += "</tbody></table></details>\n"
-    }
-
-    struct Payload: Encodable {
-        var t0: Double, t1: Double, left: Double, width: Double
-        var truePath: [[Double]], estimatedPath: [[Double]], spoken: [[String]]
-    }
-    let data = Payload(
-        t0: t0, t1: t1, left: left, width: plotW,
-        truePath: shownTrue.map { [$0.t, (px($0.x) * 10).rounded() / 10, (py($0.y) * 10).rounded() / 10] },
-        estimatedPath: shownEstimate.map { [$0.t, (px($0.x) * 10).rounded() / 10, (py($0.y) * 10).rounded() / 10] },
-        spoken: spoken.map { [f($0.time), $0.text] })
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    let json = scriptSafeJSON(String(decoding: (try? encoder.encode(data)) ?? Data("{}".utf8), as: UTF8.self))
+    let (streams, annotations) = viewAnnotationStreams(v, frame)
+    let json = viewPayloadJSON(frame)
 
     return htmlPageOpening(
         title: "\(v.title) — navbench view", maxWidth: "72rem",
@@ -245,6 +156,141 @@ public func sessionViewPage(_ v: SessionView) -> String {
             </html>
 
             """
+}
+
+/// Where things are drawn on a view page: the map's scale (metres to pixels, every path and
+/// keypoint inside a 30 px margin), the time span and the series' time axis; the paths thinned
+/// for display and the spoken events in time order.
+private struct ViewFrame {
+    static let mapW = 640.0, mapH = 480.0, pad = 30.0
+    static let seriesW = 640.0, seriesH = 110.0, left = 60.0, plotW = seriesW - left - 10
+    let minX: Double, minY: Double, scale: Double
+    let t0: Double, t1: Double
+    let shownTrue: [(t: Double, x: Double, y: Double)], shownEstimate: [(t: Double, x: Double, y: Double)]
+    let spoken: [SessionView.Event]
+
+    init(_ v: SessionView) {
+        let xs = v.keypoints.map(\.x) + v.truePath.map(\.x) + v.estimatedPath.map(\.x)
+        let ys = v.keypoints.map(\.y) + v.truePath.map(\.y) + v.estimatedPath.map(\.y)
+        let finiteX = xs.filter(\.isFinite), finiteY = ys.filter(\.isFinite)
+        let minX = finiteX.min() ?? 0, maxX = finiteX.max() ?? 1, minY = finiteY.min() ?? 0, maxY = finiteY.max() ?? 1
+        self.minX = minX
+        self.minY = minY
+        scale = min((Self.mapW - 2 * Self.pad) / max(maxX - minX, 1e-9), (Self.mapH - 2 * Self.pad) / max(maxY - minY, 1e-9))
+        shownTrue = thinned(v.truePath)
+        shownEstimate = thinned(v.estimatedPath)
+        let times = v.truePath.map(\.t) + v.estimatedPath.map(\.t) + v.series.flatMap { [$0.times.first, $0.times.last].compactMap { $0 } }
+        t0 = times.filter(\.isFinite).min() ?? 0
+        t1 = max(times.filter(\.isFinite).max() ?? 1, t0 + 1e-3)
+        spoken = v.events.filter(\.spoken).sorted { $0.time < $1.time }
+    }
+    func px(_ x: Double) -> Double { Self.pad + (x - minX) * scale }
+    func py(_ y: Double) -> Double { Self.mapH - Self.pad - (y - minY) * scale }
+    /// A time's x on the series' axis.
+    func tx(_ t: Double) -> Double { Self.left + (t - t0) / (t1 - t0) * Self.plotW }
+    /// One decimal; "0" for what is not finite.
+    static func f(_ d: Double) -> String { d.isFinite ? String(format: "%.1f", d) : "0" }
+    func polyline(_ pts: [(x: Double, y: Double)], _ style: String) -> String {
+        let p = pts.filter { $0.x.isFinite && $0.y.isFinite }.map { "\(Self.f(px($0.x))),\(Self.f(py($0.y)))" }.joined(separator: " ")
+        return p.isEmpty ? "" : "<polyline points=\"\(p)\" fill=\"none\" \(style)/>\n"
+    }
+}
+
+/// The map: keypoints numbered, the true path solid, the estimate dashed, the two markers the
+/// slider moves, a legend line and a text alternative.
+private func viewMap(_ v: SessionView, _ frame: ViewFrame) -> String {
+    let f = ViewFrame.f, mapW = ViewFrame.mapW, mapH = ViewFrame.mapH
+    var map = "<svg id=\"map\" role=\"img\" aria-labelledby=\"map-title\" width=\"\(Int(mapW))\" height=\"\(Int(mapH))\" "
+    map += "viewBox=\"0 0 \(Int(mapW)) \(Int(mapH))\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"12\">\n"
+    map += "<title id=\"map-title\">Map of \(xmlEscaped(v.title)): \(v.keypoints.count) keypoints; "
+    map += "the true path solid blue, the phone's estimate dashed orange; the round marker is the walker, the square the estimate</title>\n"
+    map += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    map += frame.polyline(v.keypoints, "stroke=\"#222\" stroke-width=\"2\"")
+    for (k, p) in v.keypoints.enumerated() where p.x.isFinite && p.y.isFinite {
+        map += "<circle cx=\"\(f(frame.px(p.x)))\" cy=\"\(f(frame.py(p.y)))\" r=\"4\" fill=\"#222\"/>"
+        map += "<text x=\"\(f(frame.px(p.x) + 6))\" y=\"\(f(frame.py(p.y) - 6))\">\(k)</text>\n"
+    }
+    map += frame.polyline(frame.shownTrue.map { ($0.x, $0.y) }, "stroke=\"#1f5fbf\" stroke-width=\"2\"")
+    map += frame.polyline(frame.shownEstimate.map { ($0.x, $0.y) }, "stroke=\"#b35900\" stroke-width=\"2\" stroke-dasharray=\"6 4\"")
+    map += "<circle id=\"pose\" r=\"7\" fill=\"#1f5fbf\" stroke=\"white\" stroke-width=\"2\" cx=\"-20\" cy=\"-20\"/>\n"
+    map += "<rect id=\"est\" width=\"12\" height=\"12\" fill=\"#b35900\" stroke=\"white\" stroke-width=\"2\" x=\"-20\" y=\"-20\"/>\n"
+    map += "<text x=\"\(Int(ViewFrame.pad))\" y=\"18\">— true path   - - estimate   ● walker   ■ estimate   keypoints numbered</text>\n</svg>\n"
+    return map
+}
+
+/// Each series as a panel: its line (decimated for display), spoken instructions as ticks along
+/// the bottom, the cursor the slider moves.
+private func viewSeriesPanels(_ v: SessionView, _ frame: ViewFrame) -> String {
+    let f = ViewFrame.f, seriesW = ViewFrame.seriesW, seriesH = ViewFrame.seriesH, left = ViewFrame.left
+    var panels = ""
+    for (i, s) in v.series.enumerated() {
+        let d = decimatedForDisplay(times: s.times, values: s.values)
+        let finite = d.values.filter(\.isFinite)
+        let lo = finite.min() ?? 0, hi = max(finite.max() ?? 1, lo + 1e-9)
+        func sy(_ y: Double) -> Double { 10 + (hi - y) / (hi - lo) * (seriesH - 30) }
+        let points = zip(d.times, d.values).filter { $0.1.isFinite }.map { "\(f(frame.tx($0.0))),\(f(sy($0.1)))" }.joined(separator: " ")
+        let name = "\(s.name) (\(s.unit))"
+        panels += "<figure><svg role=\"img\" aria-labelledby=\"series-\(i)\" width=\"\(Int(seriesW))\" height=\"\(Int(seriesH))\" "
+        panels +=
+            "viewBox=\"0 0 \(Int(seriesW)) \(Int(seriesH))\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"11\">\n"
+        panels += "<title id=\"series-\(i)\">\(xmlEscaped(name)) over time: \(s.times.count) samples from \(f(lo)) to \(f(hi))</title>\n"
+        panels += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        panels += "<text x=\"4\" y=\"16\">\(xmlEscaped(f(hi)))</text><text x=\"4\" y=\"\(Int(seriesH - 20))\">\(xmlEscaped(f(lo)))</text>\n"
+        if !points.isEmpty { panels += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"#333\" stroke-width=\"1\"/>\n" }
+        let ticks = tickPath(frame.spoken.map { frame.tx($0.time) }, top: seriesH - 20, length: 8)
+        if !ticks.isEmpty { panels += "<path d=\"\(ticks)\" stroke=\"#7a4d00\"/>" }
+        panels +=
+            "\n<line class=\"cursor\" x1=\"\(f(left))\" x2=\"\(f(left))\" y1=\"4\" y2=\"\(Int(seriesH - 12))\" stroke=\"#c00\" stroke-width=\"2\"/>\n"
+        panels += "</svg><figcaption>\(xmlEscaped(name)); ticks at the bottom: spoken instructions</figcaption></figure>\n"
+    }
+    return panels
+}
+
+/// Annotation streams in order of first appearance: a strip of ticks each and a collapsed table
+/// of every row; the streams' names and the markup.
+private func viewAnnotationStreams(_ v: SessionView, _ frame: ViewFrame) -> (streams: [String], markup: String) {
+    let f = ViewFrame.f, seriesW = ViewFrame.seriesW, left = ViewFrame.left
+    var streams: [String] = [], byStream: [String: [SessionView.Event]] = [:]
+    for e in v.events where e.annotation {
+        if byStream[e.kind] == nil { streams.append(e.kind) }
+        byStream[e.kind, default: []].append(e)
+    }
+    var annotations = ""
+    for (k, name) in streams.enumerated() {
+        let rows = byStream[name]!.sorted { $0.time < $1.time }
+        let ticks = tickPath(rows.map { frame.tx($0.time) }, top: 16, length: 14)
+        annotations += "<figure><svg role=\"img\" aria-labelledby=\"annotation-\(k)\" width=\"\(Int(seriesW))\" height=\"36\" "
+        annotations += "viewBox=\"0 0 \(Int(seriesW)) 36\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"11\">\n"
+        annotations +=
+            "<title id=\"annotation-\(k)\">\(xmlEscaped(name)): \(rows.count) events from \(f(rows.first!.time)) s to \(f(rows.last!.time)) s, a tick each</title>\n"
+        annotations += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/><text x=\"4\" y=\"12\">\(xmlEscaped(name))</text>\n"
+        if !ticks.isEmpty { annotations += "<path d=\"\(ticks)\" stroke=\"#333\"/>\n" }
+        annotations +=
+            "<line class=\"cursor\" x1=\"\(f(left))\" x2=\"\(f(left))\" y1=\"2\" y2=\"34\" stroke=\"#c00\" stroke-width=\"2\"/>\n</svg></figure>\n"
+        annotations += "<details><summary>\(xmlEscaped(name)): all \(rows.count) events</summary>\n"
+        annotations += "<table><caption>\(xmlEscaped(name)): every event (\(rows.count))</caption>\n"
+        annotations += "<thead><tr><th scope=\"col\">time (s)</th><th scope=\"col\">label</th></tr></thead>\n<tbody>\n"
+        for e in rows { annotations += "<tr><td>\(f(e.time))</td><td>\(xmlEscaped(e.text))</td></tr>\n" }
+        annotations += "</tbody></table></details>\n"
+    }
+    return (streams, annotations)
+}
+
+/// The slider's data as inline JSON safe inside a script element: the time span and axis, both
+/// paths in pixels, the spoken events.
+private func viewPayloadJSON(_ frame: ViewFrame) -> String {
+    struct Payload: Encodable {
+        var t0: Double, t1: Double, left: Double, width: Double
+        var truePath: [[Double]], estimatedPath: [[Double]], spoken: [[String]]
+    }
+    let data = Payload(
+        t0: frame.t0, t1: frame.t1, left: ViewFrame.left, width: ViewFrame.plotW,
+        truePath: frame.shownTrue.map { [$0.t, (frame.px($0.x) * 10).rounded() / 10, (frame.py($0.y) * 10).rounded() / 10] },
+        estimatedPath: frame.shownEstimate.map { [$0.t, (frame.px($0.x) * 10).rounded() / 10, (frame.py($0.y) * 10).rounded() / 10] },
+        spoken: frame.spoken.map { [ViewFrame.f($0.time), $0.text] })
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return scriptSafeJSON(String(decoding: (try? encoder.encode(data)) ?? Data("{}".utf8), as: UTF8.self))
 }
 
 /// Vertical ticks at the x positions `xs` (pixels) from `top`, `length` long, as one SVG path
