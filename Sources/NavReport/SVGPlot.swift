@@ -75,6 +75,9 @@ public struct SVGPlot: Sendable {
             let style = PlotStyle(serie.style ?? i)
             let dash = serie.dashed ? " stroke-dasharray=\"5,3\"" : style.dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
             let pts = serie.points.filter { $0.x.isFinite && $0.y.isFinite }.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
+            if let casing = lineCasing(style.color) {
+                s += "<polyline fill=\"none\" stroke=\"\(casing)\" stroke-width=\"2.75\"\(dash) points=\"\(pts)\"/>\n"
+            }
             s += "<polyline fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"1.5\"\(dash) points=\"\(pts)\"/>\n"
             let finite = serie.points.filter { $0.x.isFinite && $0.y.isFinite }
             for k in Self.markerIndices(count: finite.count, series: i) {
@@ -82,8 +85,9 @@ public struct SVGPlot: Sendable {
             }
             let ly = top + 14 + Double(i) * 16
             s += "<g class=\"legend-entry\">"
-            s +=
-                "<line x1=\"\(f(width - right + 10))\" y1=\"\(f(ly - 4))\" x2=\"\(f(width - right + 30))\" y2=\"\(f(ly - 4))\" stroke=\"\(style.color)\" stroke-width=\"2\"\(dash)/>"
+            let legendLine = "<line x1=\"\(f(width - right + 10))\" y1=\"\(f(ly - 4))\" x2=\"\(f(width - right + 30))\" y2=\"\(f(ly - 4))\""
+            if let casing = lineCasing(style.color) { s += legendLine + " stroke=\"\(casing)\" stroke-width=\"3.25\"\(dash)/>" }
+            s += legendLine + " stroke=\"\(style.color)\" stroke-width=\"2\"\(dash)/>"
             s += style.marker.svg(x: width - right + 20, y: ly - 4, color: style.color)
             let label = serie.label.count > Self.legendCharacters ? String(serie.label.prefix(Self.legendCharacters - 1)) + "…" : serie.label
             s += "<text x=\"\(f(width - right + 34))\" y=\"\(f(ly))\">\(xmlEscaped(label))</text></g>\n"
@@ -150,7 +154,8 @@ public struct PlotStyle: Sendable, Equatable {
 public enum PlotMarker: String, Sendable, CaseIterable {
     case circle, square, triangle, diamond, invertedTriangle = "inverted-triangle", plus, cross, star
 
-    /// The marker centred at (x, y): one `<path>` (no newline).
+    /// The marker centred at (x, y): one `<path>` (no newline), after a wider dark one beneath it
+    /// when the colour is too light on white (`lineCasing`).
     public func svg(x: Double, y: Double, color: String) -> String {
         let r = 3.5
         func p(_ dx: Double, _ dy: Double) -> String { "\(fixed2(x + dx * r)) \(fixed2(y + dy * r))" }
@@ -166,6 +171,8 @@ public enum PlotMarker: String, Sendable, CaseIterable {
         case .star: d = "M \(p(-1.2, 0)) L \(p(1.2, 0)) M \(p(-0.6, -1.05)) L \(p(0.6, 1.05)) M \(p(-0.6, 1.05)) L \(p(0.6, -1.05))"
         }
         let open = [.plus, .cross, .star].contains(self)
-        return "<path data-mark=\"\(rawValue)\" d=\"\(d)\" fill=\"\(open ? "none" : "white")\" stroke=\"\(color)\" stroke-width=\"1.5\"/>"
+        let mark = "<path data-mark=\"\(rawValue)\" d=\"\(d)\" fill=\"\(open ? "none" : "white")\" stroke=\"\(color)\" stroke-width=\"1.5\"/>"
+        guard let casing = lineCasing(color) else { return mark }
+        return "<path d=\"\(d)\" fill=\"none\" stroke=\"\(casing)\" stroke-width=\"2.5\"/>" + mark
     }
 }

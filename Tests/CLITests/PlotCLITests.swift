@@ -15,11 +15,13 @@ import Testing
         let page = try String(contentsOfFile: dir + "/t.html", encoding: .utf8)
         #expect(page.contains("<svg role=\"img\" aria-label=\"Trajectories of 1 stream seen from above"))
         #expect(page.contains("<th scope=\"row\">R1-corridor_nav1.h5 vio</th><td>840</td><td>33.41</td>"))
-        // SVG of a time series: one polyline per column of the dataset.
+        // SVG of a time series: one polyline per column of the dataset (the light colours' casings
+        // beneath two of them).
         let s = try navbench(["plot", nav, "--stream", "imu/gyroscope", "--out", dir + "/g.svg"])
         #expect(s.status == 0, "\(s)")
         let svg = try String(contentsOfFile: dir + "/g.svg", encoding: .utf8)
-        #expect(svg.hasPrefix("<svg ") && svg.components(separatedBy: "<polyline").count == 4)
+        let casings = svg.components(separatedBy: "<polyline fill=\"none\" stroke=\"#404040\"").count - 1
+        #expect(svg.hasPrefix("<svg ") && svg.components(separatedBy: "<polyline").count - 1 - casings == 3 && casings == 2)
         // Refusals: one line each, documented exit codes; inputs never replaced.
         let kind = try navbench(["plot", nav, "--kind", "bar", "--out", dir + "/x.svg"])
         #expect(kind.status == 64 && kind.err == "navbench: error: --kind bar: expected one of timeseries, trajectory, psd, heading\n")

@@ -27,6 +27,30 @@ import Testing
         #expect(!svg.contains(">0.5023<") && svg.contains(">0.5<"))
     }
 
+    /// WCAG 2.1 non-text contrast (1.4.11, 3:1 on white): the colours under it, by the published
+    /// relative-luminance formula (computed apart from the code: #E69F00 2.25, #56B4E9 2.31,
+    /// #F0E442 1.32 : 1), are drawn over a dark casing that has it, against white and against them;
+    /// the others are drawn as they are.
+    @Test func lightColoursGetACasing() {
+        let light: Set = ["#E69F00", "#56B4E9", "#F0E442"]
+        for c in PlotStyle.okabeIto {
+            let casing = lineCasing(c)
+            #expect((casing != nil) == light.contains(c), "\(c)")
+            if let casing { #expect(wcagContrast(casing, "#ffffff") >= 3 && wcagContrast(casing, c) >= 3, "\(c)") }
+        }
+        #expect(abs(wcagContrast("#F0E442", "#ffffff") - 1.32) < 0.01 && abs(wcagContrast("#E69F00", "#ffffff") - 2.25) < 0.01)
+        // In a plot: the casing beneath the line, the legend's line and each marker.
+        let svg = SVGPlot(
+            title: "t", xLabel: "x", yLabel: "y",
+            series: (0..<5).map { k in SVGPlot.Series(label: "s\(k)", points: [(x: 0, y: Double(k)), (x: 1, y: Double(k) + 1)]) }
+        ).svg
+        #expect(svg.components(separatedBy: "stroke=\"#404040\" stroke-width=\"2.75\"").count - 1 == 3)
+        #expect(svg.components(separatedBy: "stroke=\"#404040\" stroke-width=\"3.25\"").count - 1 == 3)
+        let yellowLine = svg.range(of: "<polyline fill=\"none\" stroke=\"#F0E442\"")!.lowerBound
+        let casingLine = svg.range(of: "<polyline fill=\"none\" stroke=\"#404040\"", options: .backwards, range: svg.startIndex..<yellowLine)!
+        #expect(svg[casingLine.upperBound..<yellowLine].components(separatedBy: "<polyline").count == 1)
+    }
+
     @Test func twentyFourSeriesHaveTwentyFourStylesAndFitTheCanvas() throws {
         let styles = (0..<24).map { PlotStyle($0) }
         #expect(Set(styles.map { "\($0.color)\($0.dash ?? "")" }).count == 24)
