@@ -120,7 +120,7 @@ measure-scaling: release
 ## baseline: accept the current default experiment as the regression baseline (commit Reports/baseline).
 baseline: build
 	$(NAVBENCH) run Experiments/default.yaml --out Reports/baseline --quiet
-	rm -rf Reports/baseline/.cache Reports/baseline/results*.sqlite* Reports/baseline/report.html  # the page: 1.3 MB a regeneration, not gated
+	rm -rf Reports/baseline/.cache Reports/baseline/results*.sqlite* Reports/baseline/report.html  # the page: 1.7 MB a regeneration, not gated
 
 ## plugins-check: the example plugins (examples/plugins, numpy from .venv) in a sweep beside the built-ins
 ## (Experiments/plugins.yaml), checked against closed forms and the drift against ARKit (scripts/check_plugins.py).
