@@ -33,11 +33,11 @@ public func closedLoopSVG(
         s +=
             "<line x1=\"\(px(w.x0))\" y1=\"\(py(-w.z0))\" x2=\"\(px(w.x1))\" y2=\"\(py(-w.z1))\" stroke=\"#888\" stroke-width=\"\(w.floor == 0 ? 3 : 1.5)\"/>\n"
     }
-    let colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+    let colours = walkerPathColours
     for (i, p) in paths.enumerated() where !p.points.isEmpty {
         let pts = p.points.map { "\(px($0.x)),\(py(-$0.z))" }.joined(separator: " ")
         s +=
-            "<polyline fill=\"none\" stroke=\"\(colours[i % colours.count])\" stroke-width=\"1\" opacity=\"0.8\" points=\"\(pts)\"><title>\(esc(p.label))</title></polyline>\n"
+            "<polyline fill=\"none\" stroke=\"\(colours[i % colours.count])\" stroke-width=\"1\" opacity=\"\(walkerPathOpacity)\" points=\"\(pts)\"><title>\(esc(p.label))</title></polyline>\n"
     }
     s +=
         "<polyline fill=\"none\" stroke=\"black\" stroke-width=\"2\" points=\"\(keypoints.map { "\(px($0.x)),\(py(-$0.z))" }.joined(separator: " "))\"><title>route (true keypoints)</title></polyline>\n"
@@ -92,3 +92,10 @@ public func closedLoopFloorPlanFinding(title: String, keypoints: Int, walkers: [
         + ": \(walkers.filter(\.success).count) of \(walkers.count) arrived within \(figureNumber(WalkOutcome.successRadius)) m of the destination"
         + spread + "."
 }
+
+/// The walked paths' colours, one per walker in turn (individuals, not categories): tab10's hues,
+/// its orange, green, purple, pink and cyan darkened so that every path, drawn at
+/// `walkerPathOpacity` on white, keeps WCAG 2.1's 3:1 non-text contrast (1.4.11).
+let walkerPathColours = ["#1f77b4", "#c85a00", "#238023", "#d62728", "#8451b0", "#8c564b", "#c2399a", "#0f7c8a"]
+/// The walked paths' opacity: overlapping walkers stay visible through each other.
+let walkerPathOpacity = 0.8

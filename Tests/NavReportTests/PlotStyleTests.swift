@@ -51,6 +51,19 @@ import Testing
         #expect(svg[casingLine.upperBound..<yellowLine].components(separatedBy: "<polyline").count == 1)
     }
 
+    /// The closed-loop walkers' thin paths, drawn translucent, keep 3:1 on white: each colour
+    /// composited over white at the paths' opacity (per channel: a·c + (1 − a)·255).
+    @Test func walkerPathsKeepNonTextContrast() {
+        #expect(Set(walkerPathColours).count == walkerPathColours.count)
+        for c in walkerPathColours {
+            let v = UInt32(c.dropFirst(), radix: 16)!
+            let composite = [(v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff].map { ch in
+                String(format: "%02x", Int((walkerPathOpacity * Double(ch) + (1 - walkerPathOpacity) * 255).rounded()))
+            }.joined()
+            #expect(wcagContrast("#" + composite, "#ffffff") >= 3, "\(c) at opacity \(walkerPathOpacity)")
+        }
+    }
+
     @Test func twentyFourSeriesHaveTwentyFourStylesAndFitTheCanvas() throws {
         let styles = (0..<24).map { PlotStyle($0) }
         #expect(Set(styles.map { "\($0.color)\($0.dash ?? "")" }).count == 24)
