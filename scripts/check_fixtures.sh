@@ -65,7 +65,8 @@ done
 
 # The step/turn scoring and peak fixtures (scripts/make_pdr_fixtures.py, which reads WeAllWalk from
 # ../shared/real-data when it is there), under every variant; pipeline.json's peak indices must be
-# equal as well (its filtered signal goes through LAPACK in sosfilt_zi).
+# equal as well (its filtered signal goes through LAPACK in sosfilt_zi: the generator pins OpenBLAS's
+# Prescott kernel, so its bytes do not follow the variant's kernel).
 if [ -d ../shared/real-data/weallwalk ]; then
     for variant in $VARIANTS; do
         out="$T/pdr-${variant%%=*}-${variant##*=}"

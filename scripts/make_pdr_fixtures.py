@@ -23,8 +23,15 @@ import sys
 
 # pipeline.json's "filtered" goes through LAPACK (np.linalg.solve in scipy's lfilter_zi, called by
 # sosfilt_zi): OpenBLAS's SkylakeX/Cooperlake/SapphireRapids kernels change it by up to 1.3e-14
-# (abs) against Haswell/Prescott. It is therefore compared within a tolerance, by the Swift test
-# (1e-12 m/s²) and by scripts/check_fixtures.sh (rtol 1e-9, atol 1e-12), never byte for byte.
+# (abs) against Haswell/Prescott. So that every x86-64 machine writes the committed bytes (an
+# AVX-512 one picks SkylakeX by itself), the generator runs OpenBLAS's Prescott kernel, which any
+# x86-64 CPU runs, whatever OPENBLAS_CORETYPE says outside: it must be set before numpy loads.
+# The Swift test still compares within 1e-12 m/s² (docs/reproducibility.md).
+import platform  # noqa: E402
+
+if platform.machine().lower() in ("x86_64", "amd64"):
+    os.environ["OPENBLAS_CORETYPE"] = "Prescott"
+
 from decimal import Decimal, ROUND_HALF_EVEN, localcontext
 from fractions import Fraction
 
@@ -532,8 +539,9 @@ SIGNAL_FILES = """- `find_peaks.json`: `scipy.signal.find_peaks(x, height, dista
   raw accelerometer columns 30-32 in g, copied as the file's text), and the steps of
   `peak_pipeline`: |a| * 9.80665, minus its mean, butter(4, [0.5, 3] Hz, bandpass, fs 25,
   sos), sosfiltfilt (padtype odd), find_peaks(height 0.5, distance round(0.3*25) = 8).
-  `filtered` is the sosfiltfilt output (committed as written with OpenBLAS's Haswell kernel;
-  SkylakeX and newer kernels differ by up to 1.3e-14 absolute through the LAPACK solve in
+  `filtered` is the sosfiltfilt output, written with OpenBLAS's Prescott kernel (on x86-64 the
+  generator sets OPENBLAS_CORETYPE=Prescott whatever the environment says; Haswell gives the same
+  bytes, SkylakeX and newer kernels differ by up to 1.3e-14 absolute through the LAPACK solve in
   sosfilt_zi): compare it with a tolerance. `expected_indices` are 0-based sample indices (the smallest margin of a
   peak over the height 0.5 is 0.047, of any local maximum to 0.5 is 0.002)."""
 
