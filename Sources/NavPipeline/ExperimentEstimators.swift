@@ -32,7 +32,6 @@ extension ExperimentSpec {
     /// `plugin_timeout:` into `spec`; the estimator dimension sweeps `arkit` then the names,
     /// sorted, unless `sweep.estimator` chose among them.
     static func parseEstimators(_ top: [String: Any], into spec: inout ExperimentSpec, file: String, limits: SpecLimits) throws(SpecError) {
-        spec.folder = "."
         if let t = top["plugin_timeout"] {
             guard let s = (t as? Double) ?? (t as? Int).map(Double.init), s.isFinite, s > 0, s <= ExecPlugin.maximumTimeout else {
                 throw SpecError(file: file, key: "plugin_timeout", problem: "'\(t)' is not a number of seconds in (0, 86400]")

@@ -116,7 +116,7 @@ public struct SVGHeatMap: Sendable {
             let name = c.count > 40 ? String(c.prefix(39)) + "…" : c
             s += "<text x=\"\(f(x))\" y=\"\(f(y))\" transform=\"rotate(-40 \(f(x)) \(f(y)))\">\(xmlEscaped(name))</text>\n"
         }
-        for (i, r) in rows.enumerated() {
+        for (i, r) in rows.enumerated() where i < cells.count {
             let y = top + Self.cellHeight * Double(i)
             let name = r.count > Self.labelCharacters ? String(r.prefix(Self.labelCharacters - 1)) + "…" : r
             s += "<text x=\"\(f(left - 6))\" y=\"\(f(y + 15))\" text-anchor=\"end\">\(xmlEscaped(name))</text>\n"

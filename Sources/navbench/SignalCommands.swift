@@ -250,7 +250,9 @@ struct Plot: ParsableCommand {
         try writeTextAtomically(svg, to: svgTemp)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = ["--format", "png", "--output", pngTemp, svgTemp]
+        // A relative path that starts with '-' (--out=-d/x.png) must not read as an option.
+        func operand(_ path: String) -> String { path.hasPrefix("-") ? "./" + path : path }
+        p.arguments = ["--format", "png", "--output", operand(pngTemp), operand(svgTemp)]
         try p.run()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {

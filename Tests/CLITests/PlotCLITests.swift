@@ -36,4 +36,18 @@ import Testing
         #expect(onto.status == 64 || onto.status == 73, "\(onto)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
     }
+
+    /// A PNG goes through rsvg-convert (when installed): a relative folder that starts with '-'
+    /// is passed as a path, not read as an option; the file is a PNG and no temporary is left.
+    @Test func pngUnderAFolderThatLooksLikeAnOption() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert") else { return }
+        let dir = NSTemporaryDirectory() + "navbench-png-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/-d", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try navbench(["plot", repoRoot + "/Datasets/R1-corridor_nav1.h5", "--stream", "imu/gyroscope", "--out=-d/g.png"], cwd: dir)
+        #expect(r.status == 0, "\(r)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: dir + "/-d/g.png"))
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/-d") == ["g.png"])
+    }
 }
