@@ -198,16 +198,14 @@ extension ExperimentStatistics {
     ) -> [Comparison] {
         guard let base = gs.first else { return [] }
         let t = values.tables[ti]
-        var family: [Comparison] = []
-        for g in gs.dropFirst() {
-            for m in keys {
-                let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
-                family.append(
-                    Self.compare(
-                        values.differences(ti, m, g.representative, base.representative), route: t, metric: m,
-                        configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
-                        seed: seed, resamples: options.resamples, largeSample: options.largeSample, memo: memo))
-            }
+        let pairs = gs.dropFirst().flatMap { g in keys.map { (g, $0) } }
+        var family = mapConcurrently(pairs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
+            let (g, m) = pairs[i]
+            let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
+            return Self.compare(
+                values.differences(ti, m, g.representative, base.representative), route: t, metric: m,
+                configuration: g.representative, baseline: base.representative, identical: Array(g.members.dropFirst()),
+                seed: seed, resamples: options.resamples, largeSample: options.largeSample, memo: memo)
         }
         let adjusted = holmAdjusted(family.map(\.pValue))
         for i in family.indices {

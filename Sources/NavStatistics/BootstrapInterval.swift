@@ -118,12 +118,7 @@ public struct BootstrapInterval: Sendable, Equatable {
             : -StandardNormal.quantile(alpha)
         let tail = smallSampleExpansion ? StandardNormal.cdf(-zExpanded) : alpha
         // Bias correction: share of resampled means below θ̂ (ties count half).
-        // Counted without a branch per mean (which one is taken is a coin toss near θ̂).
-        var below = 0, equal = 0
-        for m in means {
-            below &+= m < theta ? 1 : 0
-            equal &+= m == theta ? 1 : 0
-        }
+        let (below, equal) = countBelowAndEqual(means, theta)
         let z0 = StandardNormal.quantile((Double(below) + 0.5 * Double(equal)) / Double(resamples))
         // Acceleration from the jackknife (leave-one-out means).
         let total = values.reduce(0, +)
@@ -144,6 +139,30 @@ public struct BootstrapInterval: Sendable, Equatable {
     }
 
     private static func pow15(_ x: Double) -> Double { x * x.squareRoot() }
+
+    /// The values below `theta` and equal to it (NaN in neither). Counted four at a time in
+    /// vector masks, without a branch per value: which way a mean falls is a coin toss near θ̂,
+    /// and the compiler turns a scalar `m < θ ? 1 : 0` back into a mispredicted branch.
+    private static func countBelowAndEqual(_ values: [Double], _ theta: Double) -> (below: Int, equal: Int) {
+        values.withUnsafeBufferPointer { v in
+            let t = SIMD4<Double>(repeating: theta)
+            var below = SIMD4<Int64>.zero, equal = SIMD4<Int64>.zero
+            var i = 0
+            while i &+ 4 <= v.count {
+                let x = SIMD4<Double>(v[i], v[i &+ 1], v[i &+ 2], v[i &+ 3])
+                below &+= SIMD4<Int64>.zero.replacing(with: 1, where: x .< t)
+                equal &+= SIMD4<Int64>.zero.replacing(with: 1, where: x .== t)
+                i &+= 4
+            }
+            var b = Int(below.wrappedSum()), e = Int(equal.wrappedSum())
+            while i < v.count {
+                if v[i] < theta { b &+= 1 }
+                if v[i] == theta { e &+= 1 }
+                i &+= 1
+            }
+            return (b, e)
+        }
+    }
 }
 
 /// Independent units a mean needs before a report prints its confidence interval (fewer: the mean

@@ -6,6 +6,8 @@
 /// side plus O(k log k) — against the several partition passes of a quickselect whose targets
 /// lie at both tails (the bootstrap's 2.5 % and 97.5 % and their BCa-adjusted neighbours).
 ///
+/// First tried: `thresholdTails`, which usually answers in one pass of two comparisons a value.
+///
 /// The values returned are the sample's order statistics themselves, so any caller gets the bits
 /// a full sort would give (`TailOrderStatisticsTests`: against sorting, with ties).
 ///
@@ -18,6 +20,7 @@ func tailOrderStatistics(_ values: UnsafeBufferPointer<Double>, ranks: [Int], lo
     guard lowCount >= 0, highCount >= 0, lowCount + highCount <= n,
         ranks.allSatisfy({ $0 >= 0 && $0 < n && ($0 < lowCount || $0 >= n - highCount) })
     else { return nil }
+    if let found = thresholdTails(values, ranks: ranks, lowCount: lowCount, highCount: highCount) { return found }
     var low = [Double](), high = [Double]()
     low.reserveCapacity(lowCount)
     high.reserveCapacity(highCount)
@@ -68,4 +71,46 @@ func tailOrderStatistics(_ values: UnsafeBufferPointer<Double>, ranks: [Int], lo
     low.sort()
     high.sort()
     return ranks.map { $0 < lowCount ? low[$0] : high[$0 - (n - highCount)] }
+}
+
+/// `tailOrderStatistics` by thresholds: every 32nd value, sorted, estimates a value below which
+/// more than `lowCount` values lie (and one above which more than `highCount` lie, each 3
+/// standard deviations of the estimate plus 2 ranks out); one pass keeps the values beyond them
+/// (a rare, well-predicted branch), and sorting those gives the order statistics — exact,
+/// because every value smaller than the k-th smallest is at most the threshold whenever at least
+/// k values are. Nil when it cannot be sure (too few values kept, too many, a NaN, a sample too
+/// small): the heaps decide.
+///
+/// - Complexity: O(n + (n/32) log n + m log m) for the m values kept.
+private func thresholdTails(_ values: UnsafeBufferPointer<Double>, ranks: [Int], lowCount: Int, highCount: Int) -> [Double]? {
+    let n = values.count, stride = 32, m = n / stride
+    guard m >= 64 else { return nil }
+    var sample = [Double](unsafeUninitializedCapacity: m) { s, initialized in
+        for j in 0..<m { s[j] = values[j &* stride] }
+        initialized = m
+    }
+    if sample.contains(where: \.isNaN) { return nil }
+    sample.sort()
+    func sampleRank(_ k: Int) -> Int {
+        let expected = Double(k) / Double(stride)
+        return Int(expected + 3 * expected.squareRoot() + 2)
+    }
+    let rl = sampleRank(lowCount), rh = sampleRank(highCount)
+    guard rl < m, rh < m else { return nil }
+    let tLow = lowCount > 0 ? sample[rl] : -.infinity
+    let tHigh = highCount > 0 ? sample[m - 1 - rh] : .infinity
+    let cap = n / 4
+    var low: [Double] = [], high: [Double] = []
+    low.reserveCapacity(2 * lowCount + 64)
+    high.reserveCapacity(2 * highCount + 64)
+    for v in values where !(v > tLow && v < tHigh) {
+        if v.isNaN { return nil }
+        if lowCount > 0 && v <= tLow { low.append(v) }
+        if highCount > 0 && v >= tHigh { high.append(v) }
+        if low.count > cap || high.count > cap { return nil }
+    }
+    guard low.count >= lowCount, high.count >= highCount else { return nil }
+    low.sort()
+    high.sort()
+    return ranks.map { $0 < lowCount ? low[$0] : high[high.count - (n - $0)] }
 }

@@ -26,6 +26,24 @@ import Testing
         }
     }
 
+    /// Inputs that defeat the thresholds' estimate (every 32nd value, which it samples, far
+    /// above the rest; all values equal) and a NaN it does not sample: the same answers as a
+    /// sort, and nil for the NaN.
+    @Test func thresholdsThatMissFallBackToTheHeaps() {
+        let n = 10_000
+        var g = SeededRandom(seed: 11)
+        let skewed = (0..<n).map { i in i % 32 == 0 ? 1_000 + g.uniform() : g.uniform() }
+        for x in [skewed, [Double](repeating: 2.5, count: n)] {
+            let sorted = x.sorted()
+            let ranks = [0, 249, n - 200, n - 1]
+            let got = x.withUnsafeBufferPointer { tailOrderStatistics($0, ranks: ranks, lowCount: 250, highCount: 200) }
+            #expect(got?.map(\.bitPattern) == ranks.map { sorted[$0].bitPattern })
+        }
+        var withNaN = Self.sample(n, seed: 12, distinct: 0)
+        withNaN[41] = .nan
+        #expect(withNaN.withUnsafeBufferPointer { tailOrderStatistics($0, ranks: [0], lowCount: 250, highCount: 200) } == nil)
+    }
+
     @Test func declinesWhatItCannotAnswer() {
         let x = Self.sample(100, seed: 9, distinct: 0)
         // A rank between the tails, and a NaN in the sample.
