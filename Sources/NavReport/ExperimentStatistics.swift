@@ -180,13 +180,24 @@ extension ExperimentStatistics {
             }
         }
         let cellJobs = jobs
+        // The bootstrap samples first (finite values below the large-sample size), resampled together.
+        let present = jobs.map { values.grid.column(table: ti, metric: $0.metric, configuration: $0.configuration)!.presentValues }
+        var resampled: [Int] = [], samples: [[Double]] = []
+        for (i, v) in present.enumerated() {
+            let finite = v.filter(\.isFinite)
+            if finite.count < options.largeSample { resampled.append(i); samples.append(finite) }
+        }
+        var bootstrap = [BootstrapLimits?](repeating: nil, count: jobs.count)
+        for (i, r) in zip(resampled, sharedBootstraps(samples, stream: "cells\u{1}\(values.tables[ti])", options: options, memo: memo)) {
+            bootstrap[i] = r
+        }
+        let limits = bootstrap
         return mapConcurrently(jobs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
             let (c, m) = cellJobs[i]
-            let v = values.grid.column(table: ti, metric: m, configuration: c)!.presentValues
             let metric = values.metrics[m]
             return Self.cell(
-                v, route: values.tables[ti], configuration: values.configurations[c], metric: metric, unit: values.units[metric]!,
-                options: options, memo: memo)
+                present[i], route: values.tables[ti], configuration: values.configurations[c], metric: metric, unit: values.units[metric]!,
+                options: options, bootstrap: limits[i])
         }
     }
 
@@ -245,11 +256,12 @@ extension ExperimentStatistics {
 
     /// One cell of `values` (every unit's value, NaN included): n, NaN count, mean, median, std
     /// and the 95 % CI: Wilson for a 0/1 metric (unit "bool"), Student t from `largeSample`
-    /// finite values, else the BCa bootstrap of the mean (seeded by the cell's label), whose
+    /// finite values, else the BCa bootstrap of the mean (`bootstrap`: the table's shared
+    /// resamples, `sharedBootstraps`; nil: drawn here from the table's seed for this n), whose
     /// percentile interval is kept beside.
     static func cell(
         _ values: [Double], route: String, configuration: String, metric: String, unit: String, options: StatisticsOptions,
-        memo: (any ResamplingMemo)? = nil
+        bootstrap: BootstrapLimits? = nil
     ) -> Cell {
         let s = SampleSummary(values)
         let finite = values.filter(\.isFinite)
@@ -268,9 +280,7 @@ extension ExperimentStatistics {
                 cell.ciLow = t.low; cell.ciHigh = t.high; cell.ciMethod = "t"
             }
         } else {
-            let label = "cell\u{1}\(route)\u{1}\(configuration)\u{1}\(metric)"
-            let b = memoisedBootstrapMean(
-                finite, confidence: options.confidence, resamples: options.resamples, seed: streamSeed(options.seed, label), memo: memo)
+            let b = bootstrap ?? sharedBootstraps([finite], stream: "cells\u{1}\(route)", options: options, memo: nil, workers: 1)[0]
             if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
             cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
         }
@@ -306,7 +316,21 @@ extension ExperimentStatistics {
     static func mainEffects(
         _ table: MetricsTable, view: RowView, keyMetrics: [String], options: StatisticsOptions, memo: (any ResamplingMemo)? = nil
     ) -> [MainEffect] {
+        var (out, resampled, samples) = effectSamples(table, view: view, keyMetrics: keyMetrics, options: options)
+        // Every effect's unit differences resampled together (one stream: "effects").
+        for (i, r) in zip(resampled, sharedBootstraps(samples, stream: "effects", options: options, memo: memo)) {
+            (out[i].ciLow, out[i].ciHigh) = r.bca
+        }
+        return out
+    }
+
+    /// The main effects without their bootstrap CIs (those from `largeSample` units have their t
+    /// interval), the indices of those to resample and their unit differences.
+    static func effectSamples(
+        _ table: MetricsTable, view: RowView, keyMetrics: [String], options: StatisticsOptions
+    ) -> (effects: [MainEffect], resampled: [Int], samples: [[Double]]) {
         var out: [MainEffect] = []
+        var resampled: [Int] = [], samples: [[Double]] = []
         let columns = table.parameterColumns
         var levels: [[String]] = Array(repeating: [], count: columns.count)
         var seenLevels: [Set<String>] = Array(repeating: [], count: columns.count)
@@ -351,21 +375,19 @@ extension ExperimentStatistics {
                         sums[u] = (s + (a - b), c + 1)
                     }
                     let d = unitOrder.map { sums[$0]!.0 / Double(sums[$0]!.1) }
-                    let ci =
-                        d.count >= options.largeSample
-                        ? StudentTInterval(d, confidence: options.confidence).interval
-                        : memoisedBootstrapMean(
-                            d, confidence: options.confidence, resamples: options.resamples,
-                            seed: streamSeed(options.seed, "effect\u{1}\(name)\u{1}\(level)\u{1}\(m)"), memo: memo
-                        ).bca
-                    out.append(
-                        MainEffect(
-                            dimension: name, level: level, reference: reference, metric: m, n: d.count,
-                            meanDifference: Statistics.mean(d), ciLow: ci.low, ciHigh: ci.high))
+                    var effect = MainEffect(
+                        dimension: name, level: level, reference: reference, metric: m, n: d.count,
+                        meanDifference: Statistics.mean(d), ciLow: .nan, ciHigh: .nan)
+                    if d.count >= options.largeSample {
+                        (effect.ciLow, effect.ciHigh) = StudentTInterval(d, confidence: options.confidence).interval
+                    } else {
+                        resampled.append(out.count); samples.append(d)
+                    }
+                    out.append(effect)
                 }
             }
         }
-        return out
+        return (out, resampled, samples)
     }
 }
 

@@ -26,7 +26,8 @@ public struct ResamplingKey: Hashable, Sendable {
     /// Changed whenever a memoised procedure could give other bits for the same inputs (a new
     /// resampling scheme, another quantile rule) or the stored encoding changes (2: little-endian
     /// as the artifacts): every stored result then misses.
-    static let revision = "resampling 2: bootstrap-mean (BCa, percentile, expanded), sign-flip (exact <= 20, Monte Carlo)"
+    static let revision =
+        "resampling 3: bootstrap-mean (BCa, percentile, expanded; resamples shared per table and n), sign-flip (exact <= 20, Monte Carlo)"
 
     /// - Complexity: O(values).
     init(procedure: String, parameters: [UInt64], values: [Double]) {
@@ -44,7 +45,8 @@ public struct ResamplingKey: Hashable, Sendable {
         digest = sha256Hex(of: Data(bytes))
     }
 
-    /// The BCa and percentile intervals of the mean (`BootstrapInterval.mean`).
+    /// The BCa and percentile intervals of the mean (`BootstrapInterval.mean`; `seed`: the shared
+    /// resamples' seed, `sharedResamplingSeed`).
     static func bootstrapMean(_ values: [Double], confidence: Double, resamples: Int, seed: UInt64) -> ResamplingKey {
         ResamplingKey(procedure: "bootstrap-mean", parameters: [confidence.bitPattern, UInt64(resamples), seed], values: values)
     }
@@ -54,18 +56,6 @@ public struct ResamplingKey: Hashable, Sendable {
         ResamplingKey(
             procedure: "sign-flip", parameters: [UInt64(resamples), seed, UInt64(SignFlipPermutationTest.exactLimit)], values: differences)
     }
-}
-
-/// Both bootstrap intervals of the mean of `values`, from `memo` when it holds them (else
-/// computed and recorded there). Without a memo: `BootstrapInterval.mean`, no digest computed.
-func memoisedBootstrapMean(
-    _ values: [Double], confidence: Double, resamples: Int, seed: UInt64, memo: (any ResamplingMemo)?
-) -> (bca: (low: Double, high: Double), percentile: (low: Double, high: Double)) {
-    let key = memo.map { _ in ResamplingKey.bootstrapMean(values, confidence: confidence, resamples: resamples, seed: seed) }
-    if let memo, let key, let r = memo.lookup(key), r.count == 4 { return ((r[0], r[1]), (r[2], r[3])) }
-    let b = BootstrapInterval.mean(values, confidence: confidence, resamples: resamples, seed: seed)
-    if let memo, let key { memo.record(key, [b.bca.low, b.bca.high, b.percentile.low, b.percentile.high]) }
-    return (b.bca.interval, b.percentile.interval)
 }
 
 /// The sign-flip permutation p of `differences`, from `memo` when it holds it (else computed and
@@ -82,12 +72,15 @@ func memoisedSignFlipP(_ differences: [Double], resamples: Int, seed: UInt64, me
 public final class InMemoryResamplingMemo: ResamplingMemo, @unchecked Sendable {
     private let lock = NSLock()
     private var results: [ResamplingKey: [Double]] = [:]
-    private var answered = 0
+    private var answered = 0, asked = 0
     /// Lookups answered from the memo.
     public var hits: Int { lock.lock(); defer { lock.unlock() }; return answered }
+    /// Lookups made.
+    public var lookups: Int { lock.lock(); defer { lock.unlock() }; return asked }
     public init() {}
     public func lookup(_ key: ResamplingKey) -> [Double]? {
         lock.lock(); defer { lock.unlock() }
+        asked += 1
         let r = results[key]
         if r != nil { answered += 1 }
         return r

@@ -62,7 +62,7 @@ public struct BootstrapInterval: Sendable, Equatable {
     /// bit for bit while four additions are in flight instead of one.
     ///
     /// - Complexity: O(B·n) time, O(B) memory.
-    static func resampledMeans(_ values: [Double], resamples: Int, seed: UInt64) -> [Double] {
+    package static func resampledMeans(_ values: [Double], resamples: Int, seed: UInt64) -> [Double] {
         let n = values.count, count = UInt64(n)
         let stream = SeededRandom(seed: seed)
         var means = [Double](repeating: 0, count: resamples)
@@ -107,15 +107,27 @@ public struct BootstrapInterval: Sendable, Equatable {
         _ values: [Double], resampledMeans means: inout [Double], confidence: Double = 0.95,
         smallSampleExpansion: Bool = true
     ) -> (bca: (low: Double, high: Double), percentile: (low: Double, high: Double)) {
+        let n = values.count
+        guard n > 1 else { return ((.nan, .nan), (.nan, .nan)) }
+        let z = smallSampleExpansion ? expandedQuantile(n: n, confidence: confidence) : -StandardNormal.quantile((1 - confidence) / 2)
+        return intervals(values, resampledMeans: &means, confidence: confidence, smallSampleExpansion: smallSampleExpansion, quantile: z)
+    }
+
+    /// √(n/(n−1))·t_{1−α/2, n−1}: the small-sample expansion's replacement of z_{1−α/2}, the same
+    /// for every sample of n values (computed once per n by a caller with many).
+    package static func expandedQuantile(n: Int, confidence: Double) -> Double {
+        (Double(n) / Double(n - 1)).squareRoot() * StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - (1 - confidence) / 2)
+    }
+
+    /// `intervals` with its upper quantile given: `expandedQuantile(n:confidence:)` with the
+    /// expansion, else −Φ⁻¹(α/2).
+    package static func intervals(
+        _ values: [Double], resampledMeans means: inout [Double], confidence: Double, smallSampleExpansion: Bool, quantile zExpanded: Double
+    ) -> (bca: (low: Double, high: Double), percentile: (low: Double, high: Double)) {
         let n = values.count, resamples = means.count
         guard n > 1, resamples > 1 else { return ((.nan, .nan), (.nan, .nan)) }
         let theta = Statistics.mean(values)
         let alpha = (1 - confidence) / 2
-        // Expanded tail probability: Φ(−√(n/(n−1))·t_{1−α/2, n−1}); without the expansion, α/2.
-        let zExpanded =
-            smallSampleExpansion
-            ? (Double(n) / Double(n - 1)).squareRoot() * StudentT(degreesOfFreedom: Double(n - 1)).quantile(1 - alpha)
-            : -StandardNormal.quantile(alpha)
         let tail = smallSampleExpansion ? StandardNormal.cdf(-zExpanded) : alpha
         // Bias correction: share of resampled means below θ̂ (ties count half).
         let (below, equal) = countBelowAndEqual(means, theta)

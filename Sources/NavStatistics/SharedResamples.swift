@@ -1,0 +1,97 @@
+import NavCore
+
+/// The resample indices of one bootstrap stream for samples of size n, drawn once and used for
+/// every sample of that size (statistics revision 3, docs/statistics.md). Resample b takes the
+/// values at indices[b·n ..< (b + 1)·n]; index k is ⌊n·d_k / 2⁶⁴⌋ (Lemire's multiply-shift) of
+/// the k-th draw d_k of `SeededRandom(seed:)`: the indices `BootstrapInterval.resampledMeans`
+/// draws for the same seed, so `means(of:)` is its result bit for bit (SharedResamplesTests).
+///
+/// Drawing is the cost of a bootstrap (a SplitMix64 step and a 64-bit multiply per value); kept
+/// as 32-bit indices, a sample of the same size then costs one gather and one addition per value.
+/// The draws are computed eight at a time in integer vector arithmetic, which is exact: the same
+/// bits on every CPU, whatever the compiler vectorises (the test compares with the scalar stream).
+///
+/// - Complexity: O(B·n) time and 4·B·n bytes to draw; O(B·n) per sample.
+public struct SharedResamples: Sendable {
+    public let n: Int
+    public let resamples: Int
+    let indices: [UInt32]
+
+    /// The indices of `resamples` resamples of n values from `seed`; nil when n < 1, n ≥ 2³²,
+    /// resamples < 1 or B·n overflows.
+    public init?(n: Int, resamples: Int, seed: UInt64) {
+        guard n >= 1, n < 1 << 32, resamples >= 1 else { return nil }
+        let (total, overflow) = n.multipliedReportingOverflow(by: resamples)
+        guard !overflow else { return nil }
+        self.n = n
+        self.resamples = resamples
+        indices = Self.draw(total, below: UInt64(n), seed: seed)
+    }
+
+    /// SplitMix64's increment and mixing constants (`SeededRandom`).
+    private static let gamma: UInt64 = 0x9e37_79b9_7f4a_7c15
+
+    /// ⌊n·d_k / 2⁶⁴⌋ for the first `count` draws d_k of `SeededRandom(seed:)`. d_k = mix(seed +
+    /// (k + 1)·γ) depends on k only, so eight are computed side by side; the high word of n·d
+    /// (n < 2³²) is ⌊(n·d_hi + ⌊n·d_lo / 2³²⌋) / 2³²⌋, exact in 64-bit lanes.
+    static func draw(_ count: Int, below n: UInt64, seed: UInt64) -> [UInt32] {
+        [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+            typealias V = SIMD8<UInt64>
+            let step = V(repeating: Self.gamma &* 8)
+            var state = V(repeating: seed) &+ V(1, 2, 3, 4, 5, 6, 7, 8) &* V(repeating: Self.gamma)
+            let width = V(repeating: n), low32 = V(repeating: 0xffff_ffff)
+            var k = 0
+            while k &+ 8 <= count {
+                var z = state
+                z = (z ^ (z &>> 30)) &* 0xbf58_476d_1ce4_e5b9
+                z = (z ^ (z &>> 27)) &* 0x94d0_49bb_1331_11eb
+                z = z ^ (z &>> 31)
+                let high = (width &* (z &>> 32) &+ ((width &* (z & low32)) &>> 32)) &>> 32
+                for lane in 0..<8 { out[k &+ lane] = UInt32(truncatingIfNeeded: high[lane]) }
+                state &+= step
+                k &+= 8
+            }
+            var rest = SeededRandom(seed: seed).advanced(by: k)
+            while k < count {
+                out[k] = UInt32(truncatingIfNeeded: n.multipliedFullWidth(by: rest.next()).high)
+                k &+= 1
+            }
+            initialized = count
+        }
+    }
+
+    /// The B resampled means of `values` (n of them): resample b's values summed left to right,
+    /// divided by n — eight resamples side by side, each sum still in its own order.
+    ///
+    /// - Complexity: O(B·n).
+    public func means(of values: [Double]) -> [Double] {
+        precondition(values.count == n, "SharedResamples: \(values.count) values for resamples of \(n)")
+        let lanes = 8, full = resamples / lanes * lanes, divisor = Double(n)
+        return [Double](unsafeUninitializedCapacity: resamples) { means, initialized in
+            values.withUnsafeBufferPointer { x in
+                indices.withUnsafeBufferPointer { idx in
+                    var b = 0
+                    while b < full {
+                        var s = SIMD8<Double>.zero
+                        let base = b &* n
+                        for j in 0..<n {
+                            var v = SIMD8<Double>.zero
+                            for lane in 0..<lanes { v[lane] = x[Int(idx[base &+ lane &* n &+ j])] }
+                            s += v
+                        }
+                        s /= SIMD8(repeating: divisor)
+                        for lane in 0..<lanes { means[b &+ lane] = s[lane] }
+                        b &+= lanes
+                    }
+                    while b < resamples {
+                        var s = 0.0
+                        for j in 0..<n { s += x[Int(idx[b &* n &+ j])] }
+                        means[b] = s / divisor
+                        b &+= 1
+                    }
+                }
+            }
+            initialized = resamples
+        }
+    }
+}
