@@ -181,7 +181,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // Fixtures read by path (GaitFitTests: the gait reference of scripts/make_gait_fixtures.py).
-        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport", "NavSim"], exclude: ["Fixtures"]),
+        .testTarget(name: "NavReportTests", dependencies: ["NavCore", "NavGeometry", "NavMetrics", "NavIO", "NavReport", "NavSim", "NavStatistics"], exclude: ["Fixtures"]),
         .testTarget(name: "NavGuidanceTests", dependencies: ["NavCore", "NavGuidance"]),
         .testTarget(name: "NavAidsTests", dependencies: ["NavCore", "NavSignal", "NavAids", "NavSynth"]),
         .testTarget(
