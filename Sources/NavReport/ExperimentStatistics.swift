@@ -399,3 +399,12 @@ func signFlipNormalP(_ d: [Double]) -> Double {
     guard v > 0 else { return 1 }
     return min(1, 2 * StandardNormal.cdf(-abs(s) / v.squareRoot()))
 }
+
+/// `sharedBootstraps` with the report's B, confidence and seed.
+private func sharedBootstraps(
+    _ samples: [[Double]], stream: String, options: StatisticsOptions, memo: (any ResamplingMemo)?,
+    workers: Int = ProcessInfo.processInfo.activeProcessorCount
+) -> [BootstrapLimits] {
+    sharedBootstraps(
+        samples, stream: stream, resamples: options.resamples, confidence: options.confidence, seed: options.seed, memo: memo, workers: workers)
+}

@@ -16,32 +16,31 @@ func sharedResamplingSeed(_ seed: UInt64, stream: String, n: Int) -> UInt64 {
 /// that size draws its own resamples from the same seed (the same bits, one sample at a time).
 let sharedIndexLimit = 16 << 20
 
-/// Both bootstrap intervals of the mean of each of `samples` (finite values), in order. Samples of
-/// the same size n share one set of resamples, drawn once from `sharedResamplingSeed(seed, stream:,
-/// n:)` (`SharedResamples`), so the draws are paid once per size, not once per sample; identical
+/// Both bootstrap intervals of the mean of each of `samples` (finite values), B = `resamples`, in
+/// order. Samples of the same size n share one set of resamples, drawn once from
+/// `sharedResamplingSeed(seed, stream:, n:)` (`SharedResamples`), so the draws are paid once per size, not once per sample; identical
 /// samples are computed once. Each result equals `BootstrapInterval.mean` with that seed bit for
 /// bit, and is read from (and recorded in) `memo` under that seed.
 ///
 /// - Complexity: O(B·n) per distinct sample plus O(B·n) per distinct size; memory O(B·n_max).
 func sharedBootstraps(
-    _ samples: [[Double]], stream: String, options: StatisticsOptions, memo: (any ResamplingMemo)?,
+    _ samples: [[Double]], stream: String, resamples b: Int, confidence: Double, seed: UInt64, memo: (any ResamplingMemo)?,
     workers: Int = ProcessInfo.processInfo.activeProcessorCount
 ) -> [BootstrapLimits] {
-    let b = options.resamples, confidence = options.confidence
     var results = [BootstrapLimits?](repeating: nil, count: samples.count)
     var keys = [ResamplingKey?](repeating: nil, count: samples.count)
     // Distinct samples to resample, by size; a repeated sample points at its first.
     var first: [[UInt64]: Int] = [:], repeatOf: [Int: Int] = [:], bySize: [Int: [Int]] = [:]
     for (i, x) in samples.enumerated() {
         let n = x.count
-        let seed = sharedResamplingSeed(options.seed, stream: stream, n: n)
+        let sizeSeed = sharedResamplingSeed(seed, stream: stream, n: n)
         if n < 2 || x.allSatisfy({ $0 == x[0] }) {
-            let r = BootstrapInterval.mean(x, confidence: confidence, resamples: b, seed: seed)
+            let r = BootstrapInterval.mean(x, confidence: confidence, resamples: b, seed: sizeSeed)
             results[i] = (r.bca.interval, r.percentile.interval)
             continue
         }
         if let memo {
-            let key = ResamplingKey.bootstrapMean(x, confidence: confidence, resamples: b, seed: seed)
+            let key = ResamplingKey.bootstrapMean(x, confidence: confidence, resamples: b, seed: sizeSeed)
             if let r = memo.lookup(key), r.count == 4 { results[i] = ((r[0], r[1]), (r[2], r[3])); continue }
             keys[i] = key
         }
@@ -52,13 +51,13 @@ func sharedBootstraps(
     }
     for n in bySize.keys.sorted() {
         let members = bySize[n]!
-        let seed = sharedResamplingSeed(options.seed, stream: stream, n: n)
+        let sizeSeed = sharedResamplingSeed(seed, stream: stream, n: n)
         let z = BootstrapInterval.expandedQuantile(n: n, confidence: confidence)
-        let shared = members.count > 1 && n <= sharedIndexLimit / max(b, 1) ? SharedResamples(n: n, resamples: b, seed: seed) : nil
+        let shared = members.count > 1 && n <= sharedIndexLimit / max(b, 1) ? SharedResamples(n: n, resamples: b, seed: sizeSeed) : nil
         let computed = mapConcurrently(members.count, workers: workers) { k -> BootstrapLimits in
             let x = samples[members[k]]
             var means =
-                shared?.means(of: x) ?? BootstrapInterval.resampledMeans(x, resamples: b, seed: seed)
+                shared?.means(of: x) ?? BootstrapInterval.resampledMeans(x, resamples: b, seed: sizeSeed)
             return BootstrapInterval.intervals(x, resampledMeans: &means, confidence: confidence, smallSampleExpansion: true, quantile: z)
         }
         for (k, i) in members.enumerated() {

@@ -54,13 +54,16 @@ import Testing
                     labels.append("cell\u{1}\(values.tables[ti])\u{1}\(values.configurations[c])\u{1}\(values.metrics[m])")
                 }
             }
-            let new = sharedBootstraps(samples, stream: "cells\u{1}\(values.tables[ti])", options: options, memo: nil)
+            let new = sharedBootstraps(
+                samples, stream: "cells\u{1}\(values.tables[ti])", resamples: options.resamples, confidence: options.confidence, seed: options.seed,
+                memo: nil)
             for (k, x) in samples.enumerated() {
                 out.append(Interval(label: labels[k], sample: x, new: new[k], old: Self.revision2(x, labels[k], options), bcaOnly: false))
             }
         }
         let (effects, indices, samples) = ExperimentStatistics.effectSamples(table, view: view, keyMetrics: keyMetrics, options: options)
-        let new = sharedBootstraps(samples, stream: "effects", options: options, memo: nil)
+        let new = sharedBootstraps(
+            samples, stream: "effects", resamples: options.resamples, confidence: options.confidence, seed: options.seed, memo: nil)
         for (k, i) in indices.enumerated() where resampled(samples[k]) {
             let e = effects[i]
             let label = "effect\u{1}\(e.dimension)\u{1}\(e.level)\u{1}\(e.metric)"

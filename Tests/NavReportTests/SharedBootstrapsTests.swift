@@ -24,7 +24,8 @@ import Testing
         var options = StatisticsOptions()
         options.resamples = 10_000
         let x = Self.samples()
-        let shared = sharedBootstraps(x, stream: "cells\u{1}route", options: options, memo: nil)
+        let shared = sharedBootstraps(
+            x, stream: "cells\u{1}route", resamples: options.resamples, confidence: options.confidence, seed: options.seed, memo: nil)
         for (i, sample) in x.enumerated() {
             let seed = sharedResamplingSeed(options.seed, stream: "cells\u{1}route", n: sample.count)
             let alone = BootstrapInterval.mean(sample, confidence: options.confidence, resamples: options.resamples, seed: seed)
@@ -33,7 +34,8 @@ import Testing
             #expect(zip(ours, reference).allSatisfy { $0.bitPattern == $1.bitPattern }, "sample \(i) (n \(sample.count)): \(ours) vs \(reference)")
         }
         // Another stream draws other resamples.
-        let other = sharedBootstraps([x[0]], stream: "cells\u{1}other", options: options, memo: nil)
+        let other = sharedBootstraps(
+            [x[0]], stream: "cells\u{1}other", resamples: options.resamples, confidence: options.confidence, seed: options.seed, memo: nil)
         #expect(other[0].bca.low != shared[0].bca.low)
     }
 
@@ -42,9 +44,12 @@ import Testing
         options.resamples = 2_000
         let x = Array(Self.samples().prefix(10))
         let memo = InMemoryResamplingMemo()
-        let without = sharedBootstraps(x, stream: "effects", options: options, memo: nil)
-        let first = sharedBootstraps(x, stream: "effects", options: options, memo: memo)
-        let again = sharedBootstraps(x, stream: "effects", options: options, memo: memo)
+        let without = sharedBootstraps(
+            x, stream: "effects", resamples: options.resamples, confidence: options.confidence, seed: options.seed, memo: nil)
+        let first = sharedBootstraps(
+            x, stream: "effects", resamples: options.resamples, confidence: options.confidence, seed: options.seed, memo: memo)
+        let again = sharedBootstraps(
+            x, stream: "effects", resamples: options.resamples, confidence: options.confidence, seed: options.seed, memo: memo)
         func bits(_ r: [BootstrapLimits]) -> [UInt64] {
             r.flatMap { [$0.bca.low, $0.bca.high, $0.percentile.low, $0.percentile.high].map(\.bitPattern) }
         }
