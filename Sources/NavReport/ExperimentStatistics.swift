@@ -9,7 +9,7 @@ public struct StatisticsOptions: Sendable, Equatable {
     /// The resamples a spec (`statistics.resamples`) or a flag (`compare --resamples`) may ask for:
     /// fewer than 100 give no usable interval, more than 10⁶ only cost memory and time.
     public static let resamplesRange = 100...1_000_000
-    /// Seed of every bootstrap stream (each cell draws its own labelled sub-stream).
+    /// Seed of every bootstrap stream (labelled sub-streams: a table's cells of one size share one, `sharedResamplingSeed`; each comparison its own).
     public var seed: UInt64 = 20_261_123
     public var confidence = 0.95
     /// Family-wise error rate of the Holm-adjusted decisions.
@@ -98,7 +98,7 @@ public struct ExperimentStatistics: Sendable {
 
 extension ExperimentStatistics {
     /// Computes cells, comparisons, collapsed groups, best configurations and main effects.
-    /// Deterministic for given options (labelled seeds per cell; parallel work written by index).
+    /// Deterministic for given options (labelled seeds per table and size, per comparison; parallel work written by index).
     ///
     /// Complexity: O(B·R) for R rows and B resamples, plus the pairwise tests.
     /// - Parameter cellSink: when given, receives every cell in `cellsCSV` order as it is
