@@ -256,12 +256,12 @@ extension ExperimentStatistics {
 
     /// One cell of `values` (every unit's value, NaN included): n, NaN count, mean, median, std
     /// and the 95 % CI: Wilson for a 0/1 metric (unit "bool"), Student t from `largeSample`
-    /// finite values, else the BCa bootstrap of the mean (`bootstrap`: the table's shared
-    /// resamples, `sharedBootstraps`; nil: drawn here from the table's seed for this n), whose
-    /// percentile interval is kept beside.
+    /// finite values, else the BCa bootstrap of the mean (`bootstrap`: the limits from the table's
+    /// shared resamples, `sharedBootstraps`, which `cells(of:)` gives exactly for those samples),
+    /// whose percentile interval is kept beside.
     static func cell(
         _ values: [Double], route: String, configuration: String, metric: String, unit: String, options: StatisticsOptions,
-        bootstrap: BootstrapLimits? = nil
+        bootstrap: BootstrapLimits?
     ) -> Cell {
         let s = SampleSummary(values)
         let finite = values.filter(\.isFinite)
@@ -279,8 +279,7 @@ extension ExperimentStatistics {
                 let t = StudentTInterval(finite, confidence: options.confidence)
                 cell.ciLow = t.low; cell.ciHigh = t.high; cell.ciMethod = "t"
             }
-        } else {
-            let b = bootstrap ?? sharedBootstraps([finite], stream: "cells\u{1}\(route)", options: options, memo: nil, workers: 1)[0]
+        } else if let b = bootstrap {
             if cell.ciMethod == "bca" { cell.ciLow = b.bca.low; cell.ciHigh = b.bca.high }
             cell.percentileLow = b.percentile.low; cell.percentileHigh = b.percentile.high
         }
