@@ -125,10 +125,12 @@ public func trimmingTrace(_ trace: LoadedTrace, start: Double, end: Double) thro
             switch raw {
             case let .float(shape, v):
                 let w = shape.dropFirst().reduce(1, *)
-                out.streams[k].data[ds.name] = .float(shape: [keep.count] + shape.dropFirst(), values: keep.flatMap { v[($0 * w)..<($0 * w + w)] })
+                let values: [Double] = keep.flatMap { (i: Int) -> ArraySlice<Double> in v[(i * w)..<(i * w + w)] }
+                out.streams[k].data[ds.name] = .float(shape: [keep.count] + shape.dropFirst(), values: values)
             case let .integer(shape, v):
                 let w = shape.dropFirst().reduce(1, *)
-                out.streams[k].data[ds.name] = .integer(shape: [keep.count] + shape.dropFirst(), values: keep.flatMap { v[($0 * w)..<($0 * w + w)] })
+                let values: [Int32] = keep.flatMap { (i: Int) -> ArraySlice<Int32> in v[(i * w)..<(i * w + w)] }
+                out.streams[k].data[ds.name] = .integer(shape: [keep.count] + shape.dropFirst(), values: values)
             case let .string(v):
                 out.streams[k].data[ds.name] = .string(keep.map { v[$0] })
             }

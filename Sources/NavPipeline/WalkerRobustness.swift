@@ -83,7 +83,9 @@ struct WalkerRobustness {
         }
         recordings = recs
         // A point is complete when every unit of every configuration has a result.
-        let complete = (0..<points).map { p in (0..<configs.count).allSatisfy { c in counts[p][c] > 0 && counts[p][c] == unitsPerCell[p][c] } }
+        let complete: [Bool] = (0..<points).map { (p: Int) -> Bool in
+            (0..<configs.count).allSatisfy { (c: Int) -> Bool in counts[p][c] > 0 && counts[p][c] == unitsPerCell[p][c] }
+        }
         for p in 0..<points {
             for c in 0..<configs.count where counts[p][c] > 0 {
                 success[p][c] /= Double(counts[p][c])
@@ -228,10 +230,14 @@ struct WalkerRobustness {
                 "Morris μ*: the mean absolute change of the outcome when the parameter alone moves across its whole range "
                 + "(elementary effects of a step of 2/3 of the range, scaled to the range); σ: their spread (large: interactions or a "
                 + "non-linear effect). Δ success: a guidance level's paired difference in success rate (its Findings line).\n\n"
-            let trajectories = (0..<(total / (d + 1))).filter { t in (0...d).allSatisfy { !outputs[0].y[t * (d + 1) + $0].isNaN } }
-            let inputs = trajectories.flatMap { t in (0...d).map { design.values[t * (d + 1) + $0] } }
+            let trajectories: [Int] = (0..<(total / (d + 1))).filter { (t: Int) -> Bool in
+                (0...d).allSatisfy { (k: Int) -> Bool in !outputs[0].y[t * (d + 1) + k].isNaN }
+            }
+            let inputs: [[Double]] = trajectories.flatMap { (t: Int) -> [[Double]] in
+                (0...d).map { (k: Int) -> [Double] in design.values[t * (d + 1) + k] }
+            }
             for o in outputs {
-                let y = trajectories.flatMap { t in (0...d).map { o.y[t * (d + 1) + $0] } }
+                let y: [Double] = trajectories.flatMap { (t: Int) -> [Double] in (0...d).map { (k: Int) -> Double in o.y[t * (d + 1) + k] } }
                 let m = MorrisElementaryEffects(inputs: inputs, outputs: y)
                 columns.append((0..<d).map { j in m.map { String(format: "%.3g (%.3g)", $0.muStar[j], $0.sigma[j]) } ?? "–" })
             }
@@ -241,9 +247,11 @@ struct WalkerRobustness {
                 "Sobol' indices: S₁ the share of the outcome's variance the parameter explains alone, S_T with its interactions "
                 + "(± the half-width of a bootstrap 95 % interval over the base samples). Δ success: a guidance level's paired "
                 + "difference in success rate.\n\n"
-            let blocks = (0..<(total / (d + 2))).filter { b in (0..<(d + 2)).allSatisfy { !outputs[0].y[b * (d + 2) + $0].isNaN } }
+            let blocks: [Int] = (0..<(total / (d + 2))).filter { (b: Int) -> Bool in
+                (0..<(d + 2)).allSatisfy { (k: Int) -> Bool in !outputs[0].y[b * (d + 2) + k].isNaN }
+            }
             for o in outputs {
-                let y = blocks.flatMap { b in (0..<(d + 2)).map { o.y[b * (d + 2) + $0] } }
+                let y: [Double] = blocks.flatMap { (b: Int) -> [Double] in (0..<(d + 2)).map { (k: Int) -> Double in o.y[b * (d + 2) + k] } }
                 let s = SobolIndices(
                     outputs: y, parameters: d, resamples: 200, seed: streamSeed(statisticsSeed, "walker uncertainty \(o.label)"))
                 columns.append(

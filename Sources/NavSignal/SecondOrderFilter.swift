@@ -70,7 +70,8 @@ public enum SecondOrderFilter {
                 }
             }
         }
-        return (y, (0..<m).map { [z[2 * $0], z[2 * $0 + 1]] })
+        let finalState: [[Double]] = (0..<m).map { (i: Int) -> [Double] in [z[2 * i], z[2 * i + 1]] }
+        return (y, finalState)
     }
 
     /// Steady-state initial conditions for a unit step (`sosfilt_zi`): each section's

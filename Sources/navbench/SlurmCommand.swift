@@ -21,10 +21,11 @@ struct SlurmRunOptions: ParsableArguments {
     @Flag(name: .customLong("dry-run"), help: "With --slurm: print the sbatch lines and submit nothing.") var dryRun = false
 
     func check() throws {
-        let given = [
+        let flags: [(String, Bool)] = [
             ("--partition", partition != nil), ("--cpus-per-task", cpusPerTask != nil), ("--time", time != nil), ("--max-array", maxArray != nil),
             ("--max-submit", maxSubmit != nil), ("--runs-per-task", runsPerTask != nil), ("--dry-run", dryRun),
-        ].filter(\.1).map(\.0)
+        ]
+        let given: [String] = flags.filter(\.1).map(\.0)
         if !slurm, let first = given.first { throw ValidationError("\(first) applies with --slurm") }
         if let c = cpusPerTask, !(1...1024).contains(c) { throw ValidationError("--cpus-per-task must be from 1 to 1024, got \(c)") }
         if let m = maxArray, !(2...4_000_001).contains(m) { throw ValidationError("--max-array must be from 2 to 4000001, got \(m)") }

@@ -30,7 +30,10 @@ import Testing
         #expect((json["score"] as! [String: Any])["true_steps"] as? Int ?? 0 > 100)
         let exported = try navbench(["export", "csv", dir + "/a.h5", "--stream", "annotations/detected_steps", "--out", "-"])
         #expect(exported.status == 0)
-        #expect(exported.out.split(separator: "\n").dropFirst().map { Double($0.split(separator: ",")[0])! } == times)
+        let exportedTimes: [Double] = exported.out.split(separator: "\n").dropFirst().map { (line: Substring) -> Double in
+            Double(line.split(separator: ",")[0])!
+        }
+        #expect(exportedTimes == times)
     }
 
     @Test func turnsPrintsAndScores() throws {

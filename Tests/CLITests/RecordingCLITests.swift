@@ -137,7 +137,14 @@ let rosFixtures = "Tests/NavRosbagTests/Fixtures"
 @Suite struct RecordingHostileCLITests {
     static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
     static func fields(_ f: [(String, [UInt8])]) -> [UInt8] {
-        f.flatMap { k, v in le(UInt32(k.utf8.count + 1 + v.count)) + Array(k.utf8) + [UInt8(ascii: "=")] + v }
+        var bytes: [UInt8] = []
+        for (k, v) in f {
+            bytes += le(UInt32(k.utf8.count + 1 + v.count))
+            bytes += Array(k.utf8)
+            bytes.append(UInt8(ascii: "="))
+            bytes += v
+        }
+        return bytes
     }
     static func record(_ f: [(String, [UInt8])], _ data: [UInt8] = []) -> [UInt8] {
         let h = fields(f)

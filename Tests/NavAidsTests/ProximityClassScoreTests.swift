@@ -18,7 +18,8 @@ import Testing
         let r = ProximityResult(
             model: PathLossModel(rssiAtOneMetre: -59, exponent: 2), readings: readings, events: [], trueEvents: [], duration: 60)
         let m = Dictionary(uniqueKeysWithValues: proximityMetrics(r, parameters: ProximityParameters()).map { ($0.name, $0.value) })
-        #expect(m["balanced_accuracy"] == (7.0 / 8 + 1.0 / 2 + 0) / 3)
+        let balanced: Double = (7.0 / 8 + 1.0 / 2 + 0) / 3
+        #expect(m["balanced_accuracy"] == balanced)
         #expect(m["class_accuracy"] == 8.0 / 11)
         #expect(m["recall_far"] == 7.0 / 8 && m["recall_near"] == 0.5 && m["recall_immediate"] == 0)
         #expect(m["precision_far"] == 7.0 / 8 && m["precision_near"] == 0.5 && m["precision_immediate"]!.isNaN)

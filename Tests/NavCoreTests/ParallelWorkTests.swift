@@ -58,7 +58,8 @@ import Testing
     func mapKeepsOrderAndTheFirstError(workers: Int) throws {
         struct Failed: Error, Equatable { var index: Int }
         let squares = try mapConcurrently(100, workers: workers) { i throws(Failed) in i * i }
-        #expect(squares == (0..<100).map { $0 * $0 })
+        let expected: [Int] = (0..<100).map { (i: Int) -> Int in i * i }
+        #expect(squares == expected)
         #expect(try mapConcurrently(0, workers: workers) { i throws(Failed) in i }.isEmpty)
         for _ in 0..<20 {
             #expect(throws: Failed(index: 17)) {

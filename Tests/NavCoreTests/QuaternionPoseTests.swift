@@ -23,7 +23,8 @@ import Testing
                 m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z)
             #expect(close(q.act(on: v), mv, 1e-12))
             let back = Quaternion(rotationMatrix: m).normalized
-            #expect(abs(back.x - q.x) + abs(back.y - q.y) + abs(back.z - q.z) + abs(back.w - q.w) < 1e-12)
+            let dx: Double = abs(back.x - q.x), dy: Double = abs(back.y - q.y), dz: Double = abs(back.z - q.z), dw: Double = abs(back.w - q.w)
+            #expect(dx + dy + dz + dw < 1e-12)
         }
     }
 

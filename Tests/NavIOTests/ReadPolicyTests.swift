@@ -23,7 +23,8 @@ import Testing
         #expect(validateTrace(at: Self.linked, policy: allow).isValid)
         let s = try readTrace(at: Self.linked, policy: allow)
         let t = try #require(s.vio).timestamps
-        #expect(t == (0..<10).map { Double($0) * 0.04 })
+        let expected: [Double] = (0..<10).map { (i: Int) -> Double in Double(i) * 0.04 }
+        #expect(t == expected)
         // The next call with the default policy is not affected by the previous one.
         #expect(!validateTrace(at: Self.linked).isValid)
     }
@@ -61,7 +62,8 @@ import Testing
         let allow = HDF5ReadPolicy(allowExternalLinks: true)
         for name in ["links/vds_other.h5", "links/raw.h5"] {
             let s = try readTrace(at: fixture(name), policy: allow)
-            #expect(try #require(s.vio).timestamps == (0..<10).map { Double($0) * 0.04 }, "\(name)")
+            let expected: [Double] = (0..<10).map { (i: Int) -> Double in Double(i) * 0.04 }
+            #expect(try #require(s.vio).timestamps == expected, "\(name)")
         }
         let report = validateTrace(at: fixture("links/vds_self.h5"), policy: allow)
         let e = try #require(report.errors.first).error

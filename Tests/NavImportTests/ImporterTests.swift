@@ -37,7 +37,9 @@ func expectError(
 
 func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
     let ma = a.rotationMatrix, mb = b.rotationMatrix
-    return (0..<3).flatMap { i in (0..<3).map { j in abs(ma[i][j] - mb[i][j]) } }.max()!
+    var largest = 0.0
+    for i in 0..<3 { for j in 0..<3 { largest = max(largest, abs(ma[i][j] - mb[i][j])) } }
+    return largest
 }
 
 @Suite struct TrajectoryImportTests {
@@ -61,7 +63,10 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
             var worst = 0.0
             for (a, b) in zip(original, exported) {
                 let fa = a.split(separator: " "), fb = b.split(separator: " ").map { Double($0)! }
-                let printed = (0..<4).map { k in String(format: "%.\(fa[k].split(separator: ".").last!.count)f", fb[k]) }
+                let printed: [String] = (0..<4).map { (k: Int) -> String in
+                    let decimals: Int = fa[k].split(separator: ".").last!.count
+                    return String(format: "%.\(decimals)f", fb[k])
+                }
                 #expect(printed == fa[0..<4].map(String.init), "\(a)")
                 let q = fa[4..<8].map { Double($0)! }
                 let n = (q.map { $0 * $0 }.reduce(0, +)).squareRoot()
@@ -537,7 +542,8 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         let data = try Data(contentsOf: URL(fileURLWithPath: importFixture("clew/route.json")))
         let expected = try JSONSerialization.jsonObject(with: data) as! [String: [[Double]]]
         let vio = try #require(s.vio)
-        #expect(vio.timestamps.count == 30 && vio.timestamps[10] == 3.0 && vio.timestamps[29] == 29 * 0.3)
+        let times: [Double] = vio.timestamps, lastTime: Double = 29 * 0.3
+        #expect(times.count == 30 && times[10] == 3.0 && times[29] == lastTime)
         for (pose, m) in zip(vio.poses, expected["crumbs"]!) {
             #expect((pose.translation - Vector3(m[12], m[13], m[14])).norm < 1e-12)  // float32 values
             let r = pose.rotation.rotationMatrix
@@ -545,7 +551,8 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double {
         }
         let anchors = try #require(s.anchors)
         #expect(anchors.anchorID == [0, 2, 1])  // begin, intermediate (nearest crumb 19), end
-        #expect(anchors.timestamps == [0, 19 * 0.3, 29 * 0.3])
+        let anchorTimes: [Double] = [0, 19 * 0.3, 29 * 0.3]
+        #expect(anchors.timestamps == anchorTimes)
         #expect(
             (anchors.poses[1].translation - Vector3(expected["anchors"]![2][12], expected["anchors"]![2][13], expected["anchors"]![2][14])).norm
                 < 1e-12)

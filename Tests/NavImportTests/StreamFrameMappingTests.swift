@@ -10,7 +10,9 @@ import Testing
 
 /// Row-major 3×3 product.
 func mul(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
-    (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0.0) { $0 + a[i][$1] * b[$1][j] } } }
+    var product = [[Double]](repeating: [0, 0, 0], count: 3)
+    for i in 0..<3 { for j in 0..<3 { for k in 0..<3 { product[i][j] += a[i][k] * b[k][j] } } }
+    return product
 }
 
 /// Rotation about z by θ (radians), active, row-major.
@@ -20,7 +22,9 @@ func rz(_ t: Double) -> [[Double]] { [[cos(t), -sin(t), 0], [sin(t), cos(t), 0],
 func ry(_ t: Double) -> [[Double]] { [[cos(t), 0, sin(t)], [0, 1, 0], [-sin(t), 0, cos(t)]] }
 
 func maxDifference(_ a: [[Double]], _ b: [[Double]]) -> Double {
-    (0..<3).flatMap { i in (0..<3).map { j in abs(a[i][j] - b[i][j]) } }.max()!
+    var largest = 0.0
+    for i in 0..<3 { for j in 0..<3 { largest = max(largest, abs(a[i][j] - b[i][j])) } }
+    return largest
 }
 
 func near(_ a: Vector3, _ b: Vector3, _ tol: Double) -> Bool { (a - b).norm <= tol }

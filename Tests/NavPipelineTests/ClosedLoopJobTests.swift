@@ -131,7 +131,8 @@ import Testing
         #expect(a.svgs.map(\.name) == ["plots/B1-offices-closed-loop.svg"])
         #expect(a.svgs.map(\.text) == b.svgs.map(\.text))
         // 2 tolerances (registration is not crossed) × 2 walkers × 2 VIO levels × 1 walls × 1 seed.
-        #expect(Set(a.table.rows.map { "\($0.configuration)|\($0.parameters)" }).count == 8)
+        let labels: Set<String> = Set(a.table.rows.map { (row) -> String in "\(row.configuration)|\(row.parameters)" })
+        #expect(labels.count == 8)
         let svg = a.svgs[0].text
         #expect(svg.contains("<line") && svg.components(separatedBy: "<polyline").count - 1 == 3)  // 2 paths + the route
         // The ideal walker without VIO error succeeds at 0.3 m.

@@ -11,7 +11,8 @@ import Testing
         // MaxArraySize 8: indices 1…7 per array.
         let a = packShards(Array(1...20), maxArraySize: 8)
         #expect(a.map(\.offset) == [0, 7, 14])
-        #expect(a.map(\.indices) == [Array(1...7), Array(1...7), Array(1...6)])
+        let expectedIndices: [[Int]] = [Array(1...7), Array(1...7), Array(1...6)]
+        #expect(a.map(\.indices) == expectedIndices)
         #expect(a.flatMap(\.shards) == Array(1...20))
         // A resubmission of a few shards far apart: one array while they fit, a new one after.
         let b = packShards([3, 5, 9, 30], maxArraySize: 8)

@@ -44,7 +44,8 @@ import Testing
         #expect(configurations.count == 8)
         let tolerances: [Double] = configurations.map(\.options.rdpTolerance)
         #expect(tolerances.filter { $0 == 0.1 }.count == 4)
-        #expect(configurations.map(\.options.anchorSightings).filter { $0 == 2 }.count == 4)
+        let sightings: [Int?] = configurations.map(\.options.anchorSightings)
+        #expect(sightings.filter { (n: Int?) -> Bool in n == 2 }.count == 4)
         #expect(configurations[0].label == "tol=0.1 anchors=all seed=3")
     }
 

@@ -57,8 +57,10 @@ import Testing
         #expect(Set(walkerPathColours).count == walkerPathColours.count)
         for c in walkerPathColours {
             let v = UInt32(c.dropFirst(), radix: 16)!
-            let composite = [(v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff].map { ch in
-                String(format: "%02x", Int((walkerPathOpacity * Double(ch) + (1 - walkerPathOpacity) * 255).rounded()))
+            let channels: [UInt32] = [(v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff]
+            let composite = channels.map { (ch: UInt32) -> String in
+                let blended: Double = walkerPathOpacity * Double(ch) + (1 - walkerPathOpacity) * 255
+                return String(format: "%02x", Int(blended.rounded()))
             }.joined()
             #expect(wcagContrast("#" + composite, "#ffffff") >= 3, "\(c) at opacity \(walkerPathOpacity)")
         }
@@ -66,7 +68,8 @@ import Testing
 
     @Test func twentyFourSeriesHaveTwentyFourStylesAndFitTheCanvas() throws {
         let styles = (0..<24).map { PlotStyle($0) }
-        #expect(Set(styles.map { "\($0.color)\($0.dash ?? "")" }).count == 24)
+        let colourDashes: Set<String> = Set(styles.map { (s: PlotStyle) -> String in "\(s.color)\(s.dash ?? "")" })
+        #expect(colourDashes.count == 24)
         #expect(Set(styles.map(\.color)).isSubset(of: Set(PlotStyle.okabeIto)))
         let series = (0..<24).map { k in
             SVGPlot.Series(
@@ -102,7 +105,8 @@ import Testing
     /// plan by width and marker, the error plot's lines by dash, the heat map by symbol.
     @Test func legendEntriesDifferBesidesColour() {
         let styles = (0..<24).map { PlotStyle($0) }
-        #expect(Set(styles.map { "\($0.marker)\($0.dash ?? "")" }).count == 24)
+        let markerDashes: Set<String> = Set(styles.map { (s: PlotStyle) -> String in "\(s.marker)\(s.dash ?? "")" })
+        #expect(markerDashes.count == 24)
         let lines = SVGPlot(
             title: "t", xLabel: "x", yLabel: "y",
             series: (0..<24).map { k in SVGPlot.Series(label: "s", points: (0..<30).map { (x: Double($0), y: Double(k + $0)) }) }

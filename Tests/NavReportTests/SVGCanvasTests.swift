@@ -35,7 +35,9 @@ import FoundationXML
 
     @Test func boxPlotDrawsAtMostItsOutlierBudget() {
         // 10,000 central values and 1,000 far ones: every far value is a Tukey outlier.
-        let values = (0..<10_000).map { Double($0 % 10) } + (0..<1_000).map { 1_000 + Double($0) }
+        let central: [Double] = (0..<10_000).map { (i: Int) -> Double in Double(i % 10) }
+        let far: [Double] = (0..<1_000).map { (i: Int) -> Double in 1_000 + Double(i) }
+        let values = central + far
         let svg = SVGBoxPlot(title: "t", yLabel: "y", groups: [.init(label: "a", values: values, style: 0)]).svg
         let circles = svg.components(separatedBy: "<circle").count - 1
         #expect(circles > 0 && circles <= SVGBoxPlot.maxOutliersDrawn, "\(circles) outliers drawn")

@@ -7,10 +7,14 @@ import Testing
 /// become markup, and decimation for display keeps every bucket's extremes.
 @Suite struct SessionViewPageTests {
     static func view(text: String) -> SessionView {
-        SessionView(
+        let truePath: [(t: Double, x: Double, y: Double)] = (0...100).map { (i: Int) -> (t: Double, x: Double, y: Double) in
+            (t: Double(i) * 0.1, x: Double(i) * 0.1, y: 0)
+        }
+        let estimatedPath: [(t: Double, x: Double, y: Double)] = truePath.map { (t: $0.t, x: $0.x, y: 0.2) }
+        return SessionView(
             title: "route \(text)", keypoints: [(0, 0), (10, 0), (10, 5)],
-            truePath: (0...100).map { (t: Double($0) * 0.1, x: Double($0) * 0.1, y: 0) },
-            estimatedPath: (0...100).map { (t: Double($0) * 0.1, x: Double($0) * 0.1, y: 0.2) },
+            truePath: truePath,
+            estimatedPath: estimatedPath,
             events: [
                 .init(time: 1, kind: "instruction", text: text, spoken: true),
                 .init(time: 2, kind: "pulse", text: "haptic pulse", spoken: false),

@@ -29,7 +29,14 @@ struct MiniBag {
 
     /// Fields as a connection header holds them: `u32 length, name=value` repeated, no outer length.
     static func fields(_ fields: [(String, [UInt8])]) -> [UInt8] {
-        fields.flatMap { name, value in le(UInt32(name.utf8.count + 1 + value.count)) + Array(name.utf8) + [UInt8(ascii: "=")] + value }
+        var bytes: [UInt8] = []
+        for (name, value) in fields {
+            bytes += le(UInt32(name.utf8.count + 1 + value.count))
+            bytes += Array(name.utf8)
+            bytes.append(UInt8(ascii: "="))
+            bytes += value
+        }
+        return bytes
     }
 
     static func connection(_ id: UInt32, topic: String, type: String) -> [UInt8] {
@@ -117,7 +124,8 @@ let bz2Bomb: [UInt8] = {
             #expect(throws: DecompressionFailure.self) { try decompressChunk(raw, as: .bz2, declaredSize: 1000) }
             let all = try? decompressChunk(raw, as: .bz2, declaredSize: 64 << 20)
             #expect(all?.bytes.count == 64 << 20)
-            #expect(all?.bytes.allSatisfy { $0 == 0 } == true)
+            let allZero: Bool? = all?.bytes.allSatisfy { (b: UInt8) -> Bool in b == 0 }
+            #expect(allZero == true)
         }
     }
 

@@ -80,7 +80,7 @@ import Testing
     /// A gyroscope bias of 0.02 rad/s about the vertical (1.15°/s: 69° a minute) is removed by the
     /// median: a straight walk shows no turn and its heading does not drift.
     @Test func biasIsRemoved() throws {
-        let imu = walk(cadence: 1.8, seconds: 60, turnRate: { t in 0.02 * 180 / .pi + 20 * sin(2 * .pi * t) })
+        let imu = walk(cadence: 1.8, seconds: 60, turnRate: { (t: Double) -> Double in 0.02 * 180 / Double.pi + 20 * sin(2 * Double.pi * t) })
         let d = TurnDetector(onsetRate: 15, releaseRate: 8, smoothing: 2, minimumAngle: 30)
         #expect(try d.detect(imu).isEmpty)
         let w = try d.verticalRate(imu)

@@ -251,7 +251,8 @@ func binomialUpperTail(atLeast k: Int, of n: Int) -> Double {
     guard n > 0, k > 0 else { return 1 }
     var total = 0.0
     for i in k...n {
-        total += Foundation.exp(lgamma(Double(n + 1)) - lgamma(Double(i + 1)) - lgamma(Double(n - i + 1)) - Double(n) * Foundation.log(2.0))
+        let logTerm: Double = lgamma(Double(n + 1)) - lgamma(Double(i + 1)) - lgamma(Double(n - i + 1)) - Double(n) * Foundation.log(2.0)
+        total += Foundation.exp(logTerm)
     }
     return min(1, total)
 }
