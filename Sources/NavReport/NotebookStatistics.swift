@@ -92,13 +92,22 @@ func statisticsNotebookCells() -> [(id: String, source: String)] {
                 index = column if column in table else "configuration" if "configuration" in table else table.columns[0]
                 means = table.pivot_table(index=index, columns="metric", values="value", aggfunc="mean", sort=False)
                 display(means.round(3))
-                fig, axes = plt.subplots(1, len(means.columns), figsize=(3.2 * len(means.columns), 3.2), squeeze=False)
-                for ax, metric in zip(axes[0], means.columns):
+                # At most 6 panels a row; bars numbered as the table's rows (long labels under every
+                # panel were unreadable and took most of the drawing time: 36 panels × 24 labels).
+                columns = min(6, len(means.columns))
+                rows = -(-len(means.columns) // columns)
+                fig, axes = plt.subplots(rows, columns, figsize=(3.2 * columns, 3.2 * rows), squeeze=False)
+                for ax in axes.flat[len(means.columns):]:
+                    ax.set_visible(False)
+                for ax, metric in zip(axes.flat, means.columns):
                     unit = table.loc[table.metric == metric, "unit"].iloc[0] if "unit" in table else ""
                     means[metric].plot.bar(ax=ax, color=PALETTE[: len(means)], title=metric)
                     ax.set_ylabel(f"{metric} ({unit})" if unit else metric)
+                    step = 1 if len(means) <= 12 else 4
+                    ax.set_xticks(range(0, len(means), step), range(1, len(means) + 1, step), rotation=0)
+                    ax.set_xlabel(f"{index} (rows of the table above)")
                 fig.suptitle(name[:-4])
-                fig.tight_layout()
+                fig.tight_layout(rect=(0, 0, 1, 1 - 0.3 / (3.2 * rows)))  # 0.3 in for the title
                 fig.savefig(FIGURES / (name[:-4] + ".png"), dpi=100)
                 plt.show()
             """#
