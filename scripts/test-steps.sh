@@ -4,10 +4,8 @@
 # (docs/ci.md): the pip installs, the layer check and the fixture regeneration (Python only,
 # mostly installing) beside the build; after it, swift test (about one core: its serialized
 # suites wait on the processes they start) and the Slurm check (mostly waiting on its daemons)
-# beside the checks of the built program, the fuzz corpus after Slurm (its daemons leave a core
-# mostly idle; the fuzz step was 63 s of the checks' chain, which decides the run's end). A
-# background group's output is printed whole when it is joined; the first failing step or group
-# stops the run with its exit status.
+# beside the checks of the built program. A background group's output is printed whole when it
+# is joined; the first failing step or group stops the run with its exit status.
 #
 # Run through `make test` (it sets SWIFT, PYTHON, BUILD_FLAGS and NAVBENCH).
 set -euo pipefail
@@ -42,10 +40,6 @@ python_group() {
     $T layers "${MAKE_STEP[@]}" layers PACKAGE_JSON="$LOGS/package.json"
     $T fixtures env PYTHON="$PYTHON" scripts/check_fixtures.sh
 }
-slurm_group() {
-    $T slurm scripts/check_slurm_shards.sh
-    $T fuzz env FUZZ_QUICK=1 scripts/fuzz-corpus.sh "$NAVBENCH"
-}
 
 scripts/install-deps.sh
 $T format "${MAKE_STEP[@]}" format-check
@@ -56,7 +50,7 @@ join python
 # The example package builds in .build, whose SwiftPM lock swift test then holds: first.
 $T "library example" scripts/check_library_example.sh
 background tests $T "swift test" "$SWIFT" test $BUILD_FLAGS --skip-build
-background slurm slurm_group
+background slurm $T slurm scripts/check_slurm_shards.sh
 $T portable env PYTHON="$PYTHON" scripts/check_portable.sh "$NAVBENCH"
 $T gate "${MAKE_STEP[@]}" gate
 $T "configuration collapse" "$PYTHON" scripts/check_configuration_collapse.py .build/gate/metrics.csv Datasets/venue
@@ -66,6 +60,7 @@ $T "page check" "${MAKE_STEP[@]}" page-check
 $T notebook "${MAKE_STEP[@]}" notebook-check
 $T plugins "${MAKE_STEP[@]}" plugins-check
 $T kill-check "${MAKE_STEP[@]}" kill-check
+$T fuzz env FUZZ_QUICK=1 scripts/fuzz-corpus.sh "$NAVBENCH"
 $T h5py "$PYTHON" scripts/check_h5py_reads_navbench.py Datasets/R1-corridor_recording.h5 Datasets/R3-stairs_nav2.h5
 $T "mcap check" "${MAKE_STEP[@]}" mcap-check
 join tests
