@@ -197,7 +197,7 @@ let package = Package(
             dependencies: ["NavTestSupport", "NavCore", "NavRosbag"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["navbench"]),
+        .testTarget(name: "CLITests", dependencies: ["navbench", "NavTestSupport"]),
         // Helpers shared by the test targets (fixture paths, temporary folders, reference files).
         .target(name: "NavTestSupport", dependencies: ["NavIO"], path: "Tests/NavTestSupport"),
         .testTarget(name: "NavStatisticsTests", dependencies: ["NavTestSupport", "NavCore", "NavStatistics"], resources: [.copy("Fixtures")]),

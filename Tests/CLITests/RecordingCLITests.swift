@@ -1,4 +1,5 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 // `navbench import rosbag|mcap` and `navbench ape|rpe FILE.bag:/topic`, exact output, on the
@@ -135,21 +136,9 @@ let rosFixtures = "Tests/NavRosbagTests/Fixtures"
 /// Hostile bags through the binary: names from the file escaped in `--list` and errors, a
 /// zip-bomb chunk one line and exit 1. The bytes are built here from the bag specification.
 @Suite struct RecordingHostileCLITests {
-    static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
-    static func fields(_ f: [(String, [UInt8])]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for (k, v) in f {
-            bytes += le(UInt32(k.utf8.count + 1 + v.count))
-            bytes += Array(k.utf8)
-            bytes.append(UInt8(ascii: "="))
-            bytes += v
-        }
-        return bytes
-    }
-    static func record(_ f: [(String, [UInt8])], _ data: [UInt8] = []) -> [UInt8] {
-        let h = fields(f)
-        return le(UInt32(h.count)) + h + le(UInt32(data.count)) + data
-    }
+    static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { RosbagBytes.le(v) }
+    static func fields(_ f: [(String, [UInt8])]) -> [UInt8] { RosbagBytes.fields(f) }
+    static func record(_ f: [(String, [UInt8])], _ data: [UInt8] = []) -> [UInt8] { RosbagBytes.record(f, data: data) }
     static func bag(_ records: [UInt8]) -> [UInt8] {
         Array("#ROSBAG V2.0\n".utf8) + record([("op", [3]), ("index_pos", le(UInt64(0)))]) + records
     }

@@ -15,29 +15,10 @@ import Testing
 struct MiniBag {
     var records: [UInt8] = []
 
-    static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+    static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { RosbagBytes.le(v) }
 
-    /// A record: header fields `name=value` (each with a u32 length) and data, both with a u32 length.
-    static func record(_ fields: [(String, [UInt8])], data: [UInt8]) -> [UInt8] {
-        var header: [UInt8] = []
-        for (name, value) in fields {
-            let field = Array(name.utf8) + [UInt8(ascii: "=")] + value
-            header += le(UInt32(field.count)) + field
-        }
-        return le(UInt32(header.count)) + header + le(UInt32(data.count)) + data
-    }
-
-    /// Fields as a connection header holds them: `u32 length, name=value` repeated, no outer length.
-    static func fields(_ fields: [(String, [UInt8])]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for (name, value) in fields {
-            bytes += le(UInt32(name.utf8.count + 1 + value.count))
-            bytes += Array(name.utf8)
-            bytes.append(UInt8(ascii: "="))
-            bytes += value
-        }
-        return bytes
-    }
+    static func record(_ fields: [(String, [UInt8])], data: [UInt8]) -> [UInt8] { RosbagBytes.record(fields, data: data) }
+    static func fields(_ fields: [(String, [UInt8])]) -> [UInt8] { RosbagBytes.fields(fields) }
 
     static func connection(_ id: UInt32, topic: String, type: String) -> [UInt8] {
         record(
