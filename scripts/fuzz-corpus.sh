@@ -13,8 +13,8 @@ MEMORY_KB=${FUZZ_MEMORY_KB:-4000000}
 JOBS=${FUZZ_JOBS:-2}
 PY=${PYTHON:-.venv/bin/python}
 if ! "$PY" -c "import h5py, numpy" 2>/dev/null; then
-    [ -x .venv/bin/python ] || python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check h5py==3.15.1 numpy >/dev/null || { echo "fuzz: cannot install h5py"; exit 2; }
+    # The project venv with its pins (scripts/requirements.txt), never a version of its own.
+    scripts/install-deps.sh --python scripts/requirements.txt >/dev/null || { echo "fuzz: cannot install h5py"; exit 2; }
     PY=.venv/bin/python
 fi
 rm -rf "$WORK"; mkdir -p "$WORK"
