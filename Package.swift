@@ -46,7 +46,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
@@ -71,6 +70,9 @@ let package = Package(
         // SHA-256 only: OpenSSL's libcrypto (Debian), not swift-crypto, whose 362 BoringSSL files took
         // 62 s of a cold build on 2 cores for this one function (docs/architecture.md).
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The results store: SQLite's C API (Debian's libsqlite3), not GRDB, whose 150 s of CPU were an eighth of a
+        // cold build on 2 cores for one table schema and a dozen statements (docs/architecture.md).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "NavCore",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")],
@@ -110,7 +112,7 @@ let package = Package(
         .target(
             name: "NavIO",
             dependencies: [
-                "NavCore", "CHDF5", "CZlib", "CLibCrypto", "NavRosbag",
+                "NavCore", "CHDF5", "CZlib", "CLibCrypto", "CSQLite", "NavRosbag",
             ]
         ),
         .target(
@@ -123,7 +125,6 @@ let package = Package(
             dependencies: [
                 "NavCore", "NavIO", "NavImport", "NavSignal", "NavSpectral", "NavReport", "NavGuidance", "NavAids",
                 "NavGeometry", "NavMetrics", "NavStatistics", "NavSynth", "NavSim", .product(name: "Yams", package: "Yams"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Subprocess", package: "swift-subprocess"),  // exec: plugins (ExecPlugin.swift)
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -189,7 +190,6 @@ let package = Package(
             dependencies: [
                 "NavCore", "NavIO", "NavSynth", "NavGeometry", "NavGuidance", "NavPipeline", "NavReport", "NavAids", "NavSignal", "NavSim",
                 "NavStatistics",
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),  // read by path (ProximityFitTests)
         .testTarget(

@@ -38,7 +38,7 @@ EXECUTABLE_ONLY = {"NavProcessPolicy"}
 # Same-layer imports that are part of the design (documented in docs/architecture.md).
 ALLOWED_SAME_LAYER = set()
 # C modules and the only targets that may import them.
-C_MODULES = {"CHDF5": {"NavIO"}, "CZlib": {"NavIO"}, "CLibCrypto": {"NavIO"}, "CFFTW": {"NavSpectral"},
+C_MODULES = {"CHDF5": {"NavIO"}, "CZlib": {"NavIO"}, "CLibCrypto": {"NavIO"}, "CSQLite": {"NavIO"}, "CFFTW": {"NavSpectral"},
              "CBZip2": {"NavRosbag"}, "CLZ4": {"NavRosbag"}, "CZstd": {"NavRosbag"}}
 # Modules a test target may import above its library: reading fixtures, making sessions.
 TEST_HELPERS = {"NavIO", "NavSynth"}

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NavIO
 
 /// Where a (sharded) experiment stands (`navbench status SPEC`; issue 32, item 3): per shard, how
@@ -78,15 +77,13 @@ public func experimentStatus(
     let plan = planExperiment(spec, readPolicy: readPolicy)
     let blocks = unitBlocks(kinds.map { $0.plan(plan) })
     let units = blocks.map(\.count).reduce(0, +)
-    var readOnly = GRDB.Configuration()
-    readOnly.readonly = true
     /// Present and failed keys of `keys` in the store at `path` (nil: no store).
     func lookup(_ path: String, _ keys: [(key: String, title: String)]) throws -> (done: Int, failures: [String])? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            let db = try DatabaseQueue(path: path, configuration: readOnly)
-            return try db.read { d in
-                let reader = StoreReader(db: d)
+            let db = try SQLiteConnection(path: path, readOnly: true)
+            return try db.inTransaction(immediate: false) {
+                let reader = StoreReader(db: db)
                 var done = 0, failures: [String] = []
                 for k in keys {
                     if try reader.result(key: k.key) != nil {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NavCore
 import NavIO
 import Synchronization
@@ -26,12 +25,12 @@ final class PendingBatch<Item: Sendable>: Sendable {
     }
 }
 
-/// Writes results of any kind into a store in batched transactions (one writer: GRDB's queue).
+/// Writes results of any kind into a store in batched transactions (one writer: `SQLitePool`'s).
 final class ResultWriter: Sendable {
-    let pool: DatabasePool
+    let pool: SQLitePool
     private let pending: PendingBatch<StoredResult>
 
-    init(pool: DatabasePool, batchSize: Int) {
+    init(pool: SQLitePool, batchSize: Int) {
         self.pool = pool
         pending = PendingBatch(size: batchSize)
     }
@@ -52,24 +51,29 @@ final class ResultWriter: Sendable {
     private func commitUnnamed(_ batch: [StoredResult]) throws {
         try pool.write { db in
             for r in batch {
-                try MetricRecord.filter(Column("result_key") == r.key).deleteAll(db)
-                try ArtifactRecord.filter(Column("result_key") == r.key).deleteAll(db)
-                try ResultRecord(
-                    key: r.key, kind: r.kind, unitIndex: r.index, route: r.route, session: r.session, configuration: r.configuration,
-                    parameters: r.parameters, recordingSHA256: r.recordingSHA256, navigationSHA256: r.navigationSHA256,
-                    navbenchVersion: NavbenchVersion.current, seconds: r.seconds, note: r.note,
-                    checksum: resultChecksum(
-                        key: r.key, kind: r.kind, route: r.route, session: r.session, configuration: r.configuration,
-                        parameters: r.parameters, note: r.note, metrics: r.metrics, artifacts: r.artifacts)
-                ).insert(db, onConflict: .replace)
+                try db.execute(sql: "DELETE FROM metrics WHERE result_key = ?", arguments: [r.key], cached: true)
+                try db.execute(sql: "DELETE FROM artifacts WHERE result_key = ?", arguments: [r.key], cached: true)
+                let checksum = resultChecksum(
+                    key: r.key, kind: r.kind, route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters,
+                    note: r.note, metrics: r.metrics, artifacts: r.artifacts)
+                let row: [any SQLiteBindable] = [
+                    r.key, r.kind, r.index, r.route, r.session, r.configuration, r.parameters, r.recordingSHA256, r.navigationSHA256,
+                    NavbenchVersion.current, r.seconds, r.note, checksum,
+                ]
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO results(\(StoreColumns.results)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: row,
+                    cached: true)
                 for (i, m) in r.metrics.enumerated() {
                     let stored = ExactValue.encode(m.value)
-                    try MetricRecord(resultKey: r.key, ordinal: i, name: m.name, value: stored.value, unit: m.unit, exact: stored.exact).insert(db)
+                    try db.execute(
+                        sql: "INSERT INTO metrics(\(StoreColumns.metrics)) VALUES (?, ?, ?, ?, ?, ?)",
+                        arguments: [r.key, i, m.name, stored.value, m.unit, stored.exact], cached: true)
                 }
                 for (name, bytes) in r.artifacts.sorted(by: { $0.key < $1.key }) {
-                    try ArtifactRecord(resultKey: r.key, name: name, data: Data(bytes)).insert(db)
+                    try db.execute(
+                        sql: "INSERT INTO artifacts(\(StoreColumns.artifacts)) VALUES (?, ?, ?)", arguments: [r.key, name, bytes], cached: true)
                 }
-                _ = try FailureRecord.deleteOne(db, key: r.key)
+                try db.execute(sql: "DELETE FROM failures WHERE key = ?", arguments: [r.key], cached: true)
             }
         }
     }
@@ -79,7 +83,7 @@ final class ResultWriter: Sendable {
 /// write failure naming the store (exit 73, docs/exit-codes.md; was exit 1 and "SQLite error 13
 /// … COMMIT TRANSACTION" naming no file).
 func storeWrite<T>(_ path: String, _ body: () throws -> T) throws -> T {
-    do { return try body() } catch let e as DatabaseError where [.SQLITE_FULL, .SQLITE_IOERR].contains(e.resultCode) {
-        throw TraceError(.writeFailed, file: path, "cannot write the results store (SQLite: \(e.message ?? "\(e.resultCode)"); disk full?)")
+    do { return try body() } catch let e as SQLiteError where [SQLiteError.full, SQLiteError.ioError].contains(e.code) {
+        throw TraceError(.writeFailed, file: path, "cannot write the results store (SQLite: \(e.message); disk full?)")
     }
 }

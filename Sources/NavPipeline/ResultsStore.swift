@@ -1,10 +1,9 @@
 import Foundation
-import GRDB
 import NavCore
 import NavIO
 import Synchronization
 
-// The results store of an experiment: `OUTPUT/results.sqlite` (SQLite through GRDB, WAL). One
+// The results store of an experiment: `OUTPUT/results.sqlite` (SQLite, WAL; `SQLitePool`). One
 // schema for every result kind (guidance replay runs, closed-loop cells, calibration, proximity,
 // gyroscope filters, APE): a row in `results` per unit of work, its metrics in `metrics`, its
 // failure in `failures`. Schema, keys and example queries: docs/experiments.md ("Results store").
@@ -36,7 +35,7 @@ public enum ResultsStoreError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// The SQLite results store: one writer (GRDB's serialized writer queue), results written in
+/// The SQLite results store: one writer (`SQLitePool`'s, serialised), results written in
 /// batched transactions (`ResultWriter`), readers never block it (WAL).
 ///
 /// A result is keyed by its unit's key (for a replay run `ExperimentJob.key`: SHA-256 of the
@@ -53,23 +52,20 @@ public final class ResultsStore: Sendable {
     public static let batchSize = 32
 
     public let path: String
-    let pool: DatabasePool
+    let pool: SQLitePool
 
     /// Opens (creating or migrating if needed) the store at `path`.
     public init(path: String) throws {
         self.path = path
-        var config = GRDB.Configuration()
-        config.busyMode = .timeout(60)  // shards of a folder share no store, but a reader may be attached
-        config.prepareDatabase { db in
-            // synchronous NORMAL in WAL mode loses no committed transaction when the process is killed.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
         do {
+            // Shards of a folder share no store, but a reader may be attached: a lock is waited for 60 s.
             pool = try storeWrite(path) {
-                let pool = try DatabasePool(path: path, configuration: config)
-                // A store of a newer navbench (a migration unknown here) is a cache: emptied, rebuilt.
-                if try pool.read({ try resultsStoreMigrator.hasBeenSuperseded($0) }) { try pool.erase() }
-                try resultsStoreMigrator.migrate(pool)
+                let pool = try SQLitePool(path: path, busyTimeoutMilliseconds: 60_000)
+                try pool.writeWithoutTransaction { db in
+                    // A store of a newer navbench (a migration unknown here) is a cache: emptied, rebuilt.
+                    if try resultsStoreMigrations.hasBeenSuperseded(db) { try db.eraseSchema() }
+                    try resultsStoreMigrations.migrate(db)
+                }
                 return pool
             }
         } catch let e as TraceError {
@@ -80,7 +76,7 @@ public final class ResultsStore: Sendable {
     }
 
     /// The store schema's identity: its last migration.
-    static var schemaIdentity: String { resultsStoreMigrator.migrations.last ?? "" }
+    static var schemaIdentity: String { resultsStoreMigrations.identifiers.last ?? "" }
 
     /// Records the experiment's identity, inputs and configurations (before the runs).
     func describe(_ plan: ExperimentPlan, shard: Int, shards: Int) throws {
@@ -94,14 +90,11 @@ public final class ResultsStore: Sendable {
                 // than any the plan writes reads as NULL, and one row more than the plan has is
                 // enough to know the lists differ.
                 let bounded = { (table: String, key: String, value: String, rows: Int) throws -> [String: String] in
-                    try Row.fetchAll(
-                        db,
+                    try db.rows(
                         sql: "SELECT CASE WHEN length(\(key)) <= \(StoreLimits.label) THEN \(key) END, "
                             + "CASE WHEN length(\(value)) <= \(StoreLimits.label) THEN \(value) END FROM \(table) LIMIT \(rows + 1)"
                     ).reduce(into: [String: String]()) { d, row in
-                        if let n = String.fromDatabaseValue(row[0] as DatabaseValue), let v = String.fromDatabaseValue(row[1] as DatabaseValue) {
-                            d[n] = v
-                        }
+                        if let n = row[0].string, let v = row[1].string { d[n] = v }
                     }
                 }
                 let stored = try bounded("meta", "name", "value", 64)
@@ -125,8 +118,10 @@ public final class ResultsStore: Sendable {
     public func presentKeys() throws -> Set<String> {
         try pool.read { db in
             var keys = Set<String>()
-            let cursor = try String.fetchCursor(db, sql: "SELECT key FROM results")
-            while let k = try cursor.next() { keys.insert(k) }
+            try db.forEachRow(sql: "SELECT key FROM results") { row in
+                if let k = row[0].string { keys.insert(k) }
+                return true
+            }
             return keys
         }
     }
@@ -159,8 +154,9 @@ public final class ResultsStore: Sendable {
     func fail(key: String, kind: String, index: Int, input: String, configuration: String, message: String) throws {
         try storeWrite(path) {
             try pool.write { db in
-                try FailureRecord(key: key, kind: kind, unitIndex: index, input: input, configuration: configuration, message: message)
-                    .insert(db, onConflict: .replace)
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO failures(\(StoreColumns.failures)) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [key, kind, index, input, configuration, message])
             }
         }
     }
@@ -169,8 +165,13 @@ public final class ResultsStore: Sendable {
     public func metricRows() throws -> [String: Double?] {
         try pool.read { db in
             var out: [String: Double?] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT result_key, name, value FROM metrics") {
-                out[(row["result_key"] as String) + "|" + (row["name"] as String)] = row["value"] as Double?
+            for row in try db.rows(sql: "SELECT result_key, name, value FROM metrics") {
+                guard let key = row[0].string, let name = row[1].string else { continue }
+                switch row[2] {
+                case .real(let v): out[key + "|" + name] = .some(v)
+                case .integer(let v): out[key + "|" + name] = .some(Double(v))
+                default: out[key + "|" + name] = .some(nil)
+                }
             }
             return out
         }
@@ -178,7 +179,7 @@ public final class ResultsStore: Sendable {
 
     /// `PRAGMA integrity_check` (the one line "ok" when the store is sound).
     public func integrityCheck() throws -> String {
-        try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+        try pool.read { db in try db.strings(sql: "PRAGMA integrity_check").joined(separator: "\n") }
     }
 }
 

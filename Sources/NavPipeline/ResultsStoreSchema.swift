@@ -1,10 +1,9 @@
 import Foundation
-import GRDB
 import NavCore
 import NavIO
 
 // The results store's schema: its limits, the values a row holds, the exact-value encoding, the
-// GRDB records and migrations, and the row checksum (docs/experiments.md, "Results store").
+// columns and migrations, and the row checksum (docs/experiments.md, "Results store").
 
 /// Sizes a store row may have. Checked in SQL before a value reaches Swift, so a hostile or
 /// damaged store cannot make navbench allocate by what it declares: a shard row beyond them is
@@ -79,178 +78,77 @@ enum ExactValue {
 
     /// The value of a metric row's `value` and `exact` columns, or nil when `value` is neither a
     /// number nor NULL or `exact` neither an integer nor NULL (an edited or damaged row).
-    ///
-    /// One switch per column on the stored type (written so: `DatabaseValue.isNull` then
-    /// `Double.fromDatabaseValue` on the same value made the release build's optimizer crash,
-    /// swift 6.3.1, "Found ownership error", CopyPropagation in `StoreReader.result(key:)`).
-    static func decode(_ value: DatabaseValue, _ exact: DatabaseValue) -> Double? {
+    static func decode(_ value: SQLiteValue, _ exact: SQLiteValue) -> Double? {
         let v: Double?
-        switch value.storage {
+        switch value {
         case .null: v = nil
-        case .double(let d): v = d
-        case .int64(let i): v = Double(i)
+        case .real(let d): v = d
+        case .integer(let i): v = Double(i)
         default: return nil
         }
         let e: Int64?
-        switch exact.storage {
+        switch exact {
         case .null: e = nil
-        case .int64(let i): e = i
+        case .integer(let i): e = i
         default: return nil
         }
         return decode(value: v, exact: e)
     }
 }
 
-// MARK: - Records (GRDB)
-
-/// A row of `results`.
-struct ResultRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "results"
-    var key: String
-    var kind: String
-    var unitIndex: Int
-    var route: String
-    var session: String
-    var configuration: String
-    var parameters: String
-    var recordingSHA256: String
-    var navigationSHA256: String
-    var navbenchVersion: String
-    var seconds: Double
-    var note: String
-    var checksum: String
-
-    enum CodingKeys: String, CodingKey {
-        case key, kind, unitIndex = "unit_index", route, session, configuration, parameters
-        case recordingSHA256 = "recording_sha256", navigationSHA256 = "navigation_sha256"
-        case navbenchVersion = "navbench_version", seconds, note, checksum
-    }
+/// The columns of each table, in order, as `INSERT … SELECT` lists them.
+enum StoreColumns {
+    static let results =
+        "key, kind, unit_index, route, session, configuration, parameters, recording_sha256, navigation_sha256, navbench_version, seconds, note, checksum"
+    static let metrics = "result_key, ordinal, name, value, unit, exact"
+    static let artifacts = "result_key, name, data"
+    static let failures = "key, kind, unit_index, input, configuration, message"
 }
 
-/// A row of `metrics`: one metric of a result, in the result's metric order (`ordinal`).
-struct MetricRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "metrics"
-    var resultKey: String
-    var ordinal: Int
-    var name: String
-    var value: Double?
-    var unit: String
-    var exact: Int64?
-
-    enum CodingKeys: String, CodingKey { case resultKey = "result_key", ordinal, name, value, unit, exact }
-}
-
-/// A row of `artifacts`: bytes a report needs besides a result's metrics (a closed-loop cell's
-/// walkers), so nothing is run again to draw or test it. At most `StoreLimits.artifactBytes`.
-struct ArtifactRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "artifacts"
-    var resultKey: String
-    var name: String
-    var data: Data
-
-    enum CodingKeys: String, CodingKey { case resultKey = "result_key", name, data }
-}
-
-/// A row of `failures`: a unit that could not be computed, with its one-line message.
-struct FailureRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "failures"
-    var key: String
-    var kind: String
-    var unitIndex: Int
-    var input: String
-    var configuration: String
-    var message: String
-
-    enum CodingKeys: String, CodingKey { case key, kind, unitIndex = "unit_index", input, configuration, message }
-}
-
-/// The store's migrations. A store made before them (schema 3: `runs`, `closed_loop_cells`)
-/// is emptied by the first (it is a cache of results, recomputable from the inputs); a store
-/// with a migration this navbench does not know is emptied and rebuilt the same way.
-let resultsStoreMigrator: DatabaseMigrator = {
-    var m = DatabaseMigrator()
-    m.registerMigration("v4: one results table for every kind") { db in
-        for t in ["metrics", "failures", "runs", "configurations", "inputs", "closed_loop_cells", "meta", "results"] {
-            try db.execute(sql: "DROP TABLE IF EXISTS \(t)")
-        }
-        try db.create(table: "meta") { t in
-            t.primaryKey("name", .text)
-            t.column("value", .text).notNull()
-        }
-        try db.create(table: "inputs") { t in
-            t.primaryKey("path", .text)
-            t.column("sha256", .text).notNull()
-        }
-        try db.create(table: "configurations") { t in
-            t.primaryKey("label", .text)
-            t.column("options", .text).notNull()
-            t.column("parameters", .text).notNull()
-        }
-        try db.create(table: "results") { t in
-            t.primaryKey("key", .text)
-            t.column("kind", .text).notNull()
-            t.column("unit_index", .integer).notNull()
-            t.column("route", .text).notNull()
-            t.column("session", .text).notNull()
-            t.column("configuration", .text).notNull()
-            t.column("parameters", .text).notNull()
-            t.column("recording_sha256", .text).notNull()
-            t.column("navigation_sha256", .text).notNull()
-            t.column("navbench_version", .text).notNull()
-            t.column("seconds", .double).notNull()
-            t.column("note", .text).notNull()
-            t.column("checksum", .text).notNull()
-        }
-        try db.create(index: "results_by_cell", on: "results", columns: ["kind", "route", "configuration"])
-        try db.create(table: "metrics", options: [.withoutRowID]) { t in
-            t.column("result_key", .text).notNull().references("results", column: "key", onDelete: .cascade)
-            t.column("ordinal", .integer).notNull()
-            t.column("name", .text).notNull()
-            t.column("value", .double)
-            t.column("unit", .text).notNull()
-            t.column("exact", .integer)
-            t.primaryKey(["result_key", "ordinal"])
-        }
-        try db.create(index: "metrics_by_name", on: "metrics", columns: ["name", "value"])
-        try db.create(table: "failures") { t in
-            t.primaryKey("key", .text)
-            t.column("kind", .text).notNull()
-            t.column("unit_index", .integer).notNull()
-            t.column("input", .text).notNull()
-            t.column("configuration", .text).notNull()
-            t.column("message", .text).notNull()
-        }
-    }
-    m.registerMigration("v5: artifacts") { db in
-        try db.create(table: "artifacts", options: [.withoutRowID]) { t in
-            t.column("result_key", .text).notNull().references("results", column: "key", onDelete: .cascade)
-            t.column("name", .text).notNull()
-            t.column("data", .blob).notNull()
-            t.primaryKey(["result_key", "name"])
-        }
-    }
-    m.registerMigration("v6: resampling memo") { db in
-        try db.create(table: "resampling_memo", options: [.withoutRowID]) { t in
-            t.primaryKey("key", .text)
-            t.column("result", .blob).notNull()
-            t.column("checksum", .text).notNull()
-        }
-    }
-    m.registerMigration("v7: resampling memo rows marked used") { db in
-        try db.alter(table: "resampling_memo") { t in t.add(column: "used", .integer).notNull().defaults(to: 0) }
-    }
-    return m
-}()
-
-extension CodingKey where Self: CaseIterable {
-    /// The columns of a record, comma-separated, in declaration order.
-    static var allColumns: String { allCases.map(\.stringValue).joined(separator: ", ") }
-}
-
-extension ResultRecord.CodingKeys: CaseIterable {}
-extension MetricRecord.CodingKeys: CaseIterable {}
-extension FailureRecord.CodingKeys: CaseIterable {}
-extension ArtifactRecord.CodingKeys: CaseIterable {}
+/// The store's migrations, recorded in `grdb_migrations` (the table GRDB kept them in: a store
+/// written before navbench used SQLite's C API opens unchanged). A store made before them
+/// (schema 3: `runs`, `closed_loop_cells`) is emptied by the first (it is a cache of results,
+/// recomputable from the inputs); a store with a migration this navbench does not know is emptied
+/// and rebuilt the same way.
+let resultsStoreMigrations = SQLiteMigrations(
+    table: "grdb_migrations",
+    [
+        (
+            "v4: one results table for every kind",
+            ["metrics", "failures", "runs", "configurations", "inputs", "closed_loop_cells", "meta", "results"].map { "DROP TABLE IF EXISTS \($0);" }
+                .joined()
+                    + """
+                    CREATE TABLE "meta" ("name" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);
+                    CREATE TABLE "inputs" ("path" TEXT PRIMARY KEY NOT NULL, "sha256" TEXT NOT NULL);
+                    CREATE TABLE "configurations" ("label" TEXT PRIMARY KEY NOT NULL, "options" TEXT NOT NULL, "parameters" TEXT NOT NULL);
+                    CREATE TABLE "results" ("key" TEXT PRIMARY KEY NOT NULL, "kind" TEXT NOT NULL, "unit_index" INTEGER NOT NULL, \
+                    "route" TEXT NOT NULL, "session" TEXT NOT NULL, "configuration" TEXT NOT NULL, "parameters" TEXT NOT NULL, \
+                    "recording_sha256" TEXT NOT NULL, "navigation_sha256" TEXT NOT NULL, "navbench_version" TEXT NOT NULL, \
+                    "seconds" DOUBLE NOT NULL, "note" TEXT NOT NULL, "checksum" TEXT NOT NULL);
+                    CREATE INDEX "results_by_cell" ON "results"("kind", "route", "configuration");
+                    CREATE TABLE "metrics" ("result_key" TEXT NOT NULL REFERENCES "results"("key") ON DELETE CASCADE, \
+                    "ordinal" INTEGER NOT NULL, "name" TEXT NOT NULL, "value" DOUBLE, "unit" TEXT NOT NULL, "exact" INTEGER, \
+                    PRIMARY KEY ("result_key", "ordinal")) WITHOUT ROWID;
+                    CREATE INDEX "metrics_by_name" ON "metrics"("name", "value");
+                    CREATE TABLE "failures" ("key" TEXT PRIMARY KEY NOT NULL, "kind" TEXT NOT NULL, "unit_index" INTEGER NOT NULL, \
+                    "input" TEXT NOT NULL, "configuration" TEXT NOT NULL, "message" TEXT NOT NULL);
+                    """
+        ),
+        (
+            "v5: artifacts",
+            """
+            CREATE TABLE "artifacts" ("result_key" TEXT NOT NULL REFERENCES "results"("key") ON DELETE CASCADE, \
+            "name" TEXT NOT NULL, "data" BLOB NOT NULL, PRIMARY KEY ("result_key", "name")) WITHOUT ROWID;
+            """
+        ),
+        (
+            "v6: resampling memo",
+            """
+            CREATE TABLE "resampling_memo" ("key" TEXT PRIMARY KEY NOT NULL, "result" BLOB NOT NULL, "checksum" TEXT NOT NULL) WITHOUT ROWID;
+            """
+        ),
+        ("v7: resampling memo rows marked used", #"ALTER TABLE "resampling_memo" ADD COLUMN "used" INTEGER NOT NULL DEFAULT 0"#),
+    ])
 
 /// SHA-256 of everything a report reads from a stored result (not its timing): fields
 /// length-prefixed, numbers as their IEEE 754 bits (every NaN as one pattern). A row edited by

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NavCore
 import NavIO
 
@@ -12,25 +11,23 @@ extension ResultsStore {
     /// - Returns: results copied (of every kind).
     public func absorb(shard shardPath: String, specSHA256: String) throws -> Int {
         // Read-only: a shard of another schema is refused, never rebuilt.
-        var readOnly = GRDB.Configuration()
-        readOnly.readonly = true
         let meta: [String: String], applied: [String]
         do {
-            let shard = try DatabaseQueue(path: shardPath, configuration: readOnly)
-            (meta, applied) = try shard.read { db in
-                let applied = try resultsStoreMigrator.appliedMigrations(db)
+            let db = try SQLiteConnection(path: shardPath, readOnly: true)
+            (meta, applied) = try db.inTransaction(immediate: false) {
+                let applied = try resultsStoreMigrations.applied(db)
                 guard try db.tableExists("meta") else { return ([:], applied) }
                 // Only the two names checked below, each value bounded (a shard is not trusted): one
                 // longer than any navbench writes is read as its first 80 characters and an
                 // ellipsis, which matches nothing and names what was found.
-                let rows = try Row.fetchAll(
-                    db,
+                let rows = try db.rows(
                     sql: "SELECT name, CASE WHEN length(value) <= \(StoreLimits.label) THEN value ELSE substr(value, 1, 80) || '…' END "
                         + "FROM meta WHERE name IN ('navbench_version', 'spec_sha256') AND typeof(value) = 'text' LIMIT 4")
-                return (Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a }), applied)
+                let pairs = rows.compactMap { r in r[0].string.flatMap { n in r[1].string.map { (n, $0) } } }
+                return (Dictionary(pairs, uniquingKeysWith: { a, _ in a }), applied)
             }
         } catch { throw ResultsStoreError.unreadable(path: shardPath, reason: "\(error)") }
-        if applied != resultsStoreMigrator.migrations {
+        if applied != resultsStoreMigrations.identifiers {
             throw ResultsStoreError.foreignShard(
                 path: shardPath, field: "store schema", expected: ResultsStore.schemaIdentity,
                 found: escapedForMessage(applied.last ?? "none (made before migrations)"))
@@ -50,24 +47,24 @@ extension ResultsStore {
             try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [shardPath])
             defer { try? db.execute(sql: "DETACH DATABASE shard") }
             // Every table there, and every row within the limits, before anything is copied (one scan per table, in SQL).
-            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM shard.sqlite_master WHERE type = 'table'"))
+            let tables = Set(try db.strings(sql: "SELECT name FROM shard.sqlite_master WHERE type = 'table'"))
             for table in ["results", "metrics", "inputs", "configurations", "artifacts", "failures"] where !tables.contains(table) {
                 throw ResultsStoreError.incompleteShard(path: shardPath, table: table)
             }
             for check in shardChecks {
-                if let row = try Row.fetchOne(db, sql: check.sql) {
+                if let row = try db.firstRow(sql: check.sql) {
                     throw ResultsStoreError.malformedShard(
-                        path: shardPath, table: check.table, key: escapedForMessage(String.fromDatabaseValue(row[0] as DatabaseValue) ?? "NULL"),
-                        problem: String.fromDatabaseValue(row[1] as DatabaseValue) ?? "malformed row")
+                        path: shardPath, table: check.table, key: escapedForMessage(row[0].string ?? "NULL"),
+                        problem: row[1].string ?? "malformed row")
                 }
             }
             var copied = 0
             try db.inTransaction {
                 // Streams in SQL (no result passes through Swift): memory O(1) in the shard's size.
-                let resultColumns = ResultRecord.CodingKeys.allColumns
+                let resultColumns = StoreColumns.results
                 try db.execute(sql: "INSERT OR IGNORE INTO results(\(resultColumns)) SELECT \(resultColumns) FROM shard.results")
-                copied = db.changesCount
-                let metricColumns = MetricRecord.CodingKeys.allColumns
+                copied = db.changes
+                let metricColumns = StoreColumns.metrics
                 // A metric row whose result the shard lacks is not copied (the foreign key would refuse it).
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO metrics(\(metricColumns)) SELECT \(metricColumns) FROM shard.metrics "
@@ -77,16 +74,15 @@ extension ResultsStore {
                     sql:
                         "INSERT OR IGNORE INTO configurations(label, options, parameters) SELECT label, options, parameters FROM shard.configurations"
                 )
-                let artifactColumns = ArtifactRecord.CodingKeys.allColumns
+                let artifactColumns = StoreColumns.artifacts
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO artifacts(\(artifactColumns)) SELECT \(artifactColumns) FROM shard.artifacts "
                         + "WHERE result_key IN (SELECT key FROM shard.results)")
-                let failureColumns = FailureRecord.CodingKeys.allColumns
+                let failureColumns = StoreColumns.failures
                 try db.execute(
                     sql:
                         "INSERT OR REPLACE INTO failures(\(failureColumns)) SELECT \(failureColumns) FROM shard.failures WHERE key NOT IN (SELECT key FROM results)"
                 )
-                return .commit
             }
             return copied
         }

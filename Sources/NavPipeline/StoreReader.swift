@@ -1,11 +1,10 @@
 import Foundation
-import GRDB
 import NavCore
 import NavIO
 
 /// Reads results of a store inside one read transaction.
 public struct StoreReader {
-    let db: Database
+    let db: SQLiteConnection
 
     /// The result `key` with its metrics in their computed order, if present and its checksum
     /// verifies (nil otherwise: the unit is computed again). A row beyond the store's limits
@@ -15,46 +14,51 @@ public struct StoreReader {
     public func result(key: String) throws -> StoredResultRow? {
         let limits = ["route", "session", "configuration", "parameters", "note"].map { "length(\($0)) <= \(StoreLimits.label)" }
         guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT kind, route, session, configuration, parameters, note, checksum FROM results WHERE key = ? AND length(kind) <= "
-                        + "\(StoreLimits.name) AND \(limits.joined(separator: " AND ")) AND length(checksum) = 64"),
-                arguments: [key])
+            let row = try db.firstRow(
+                sql: "SELECT kind, route, session, configuration, parameters, note, checksum FROM results WHERE key = ? AND length(kind) <= "
+                    + "\(StoreLimits.name) AND \(limits.joined(separator: " AND ")) AND length(checksum) = 64",
+                arguments: [key], cached: true)
         else { return nil }
         var text: [String] = []
         for i in 0..<7 {
-            guard let t = String.fromDatabaseValue(row[i] as DatabaseValue) else { return nil }
+            guard let t = row[i].string else { return nil }
             text.append(t)
         }
         var metrics: [Metric] = []
+        var refused = false
         // Bounded in SQL: a name or unit over the limit arrives as NULL (the result is refused
         // without its text reaching Swift), one row past the count limit refuses it too.
-        let cursor = try Row.fetchCursor(
-            db.cachedStatement(
-                sql: "SELECT CASE WHEN length(name) <= \(StoreLimits.name) THEN name END, value, "
-                    + "CASE WHEN length(unit) <= \(StoreLimits.name) THEN unit END, exact FROM metrics WHERE result_key = ? "
-                    + "ORDER BY ordinal LIMIT \(StoreLimits.metricsPerRun + 1)"),
-            arguments: [key])
-        while let m = try cursor.next() {
-            guard metrics.count < StoreLimits.metricsPerRun else { return nil }
+        try db.forEachRow(
+            sql: "SELECT CASE WHEN length(name) <= \(StoreLimits.name) THEN name END, value, "
+                + "CASE WHEN length(unit) <= \(StoreLimits.name) THEN unit END, exact FROM metrics WHERE result_key = ? "
+                + "ORDER BY ordinal LIMIT \(StoreLimits.metricsPerRun + 1)",
+            arguments: [key], cached: true
+        ) { m in
             // Converted without trapping: a row of the wrong types (edited, damaged) is not a result.
-            guard let name = String.fromDatabaseValue(m[0] as DatabaseValue), let unit = String.fromDatabaseValue(m[2] as DatabaseValue),
+            guard metrics.count < StoreLimits.metricsPerRun, let name = m[0].string, let unit = m[2].string,
                 let value = ExactValue.decode(m[1], m[3])
-            else { return nil }
-            metrics.append(Metric(name, value, unit))
-        }
-        var artifacts: [String: [UInt8]] = [:]
-        let artifactCursor = try Row.fetchCursor(
-            db.cachedStatement(
-                sql: "SELECT name, data FROM artifacts WHERE result_key = ? AND length(name) <= \(StoreLimits.name) "
-                    + "AND length(data) <= \(StoreLimits.artifactBytes)"),
-            arguments: [key])
-        while let a = try artifactCursor.next() {
-            guard let name = String.fromDatabaseValue(a[0] as DatabaseValue), let data = Data.fromDatabaseValue(a[1] as DatabaseValue) else {
-                return nil
+            else {
+                refused = true
+                return false
             }
-            artifacts[name] = [UInt8](data)
+            metrics.append(Metric(name, value, unit))
+            return true
         }
+        if refused { return nil }
+        var artifacts: [String: [UInt8]] = [:]
+        try db.forEachRow(
+            sql: "SELECT name, data FROM artifacts WHERE result_key = ? AND length(name) <= \(StoreLimits.name) "
+                + "AND length(data) <= \(StoreLimits.artifactBytes)",
+            arguments: [key], cached: true
+        ) { a in
+            guard let name = a[0].string, let data = a[1].bytes else {
+                refused = true
+                return false
+            }
+            artifacts[name] = data
+            return true
+        }
+        if refused { return nil }
         let r = StoredResultRow(
             kind: text[0], route: text[1], session: text[2], configuration: text[3], parameters: text[4], note: text[5], metrics: metrics,
             artifacts: artifacts)
@@ -73,16 +77,13 @@ public struct StoreReader {
 
     /// The names of the artifacts stored for unit `key` (not verified: `result(key:)` verifies them).
     func artifactNames(key: String) throws -> [String] {
-        try String.fetchAll(
-            db.cachedStatement(sql: "SELECT name FROM artifacts WHERE result_key = ? AND length(name) <= \(StoreLimits.name)"),
-            arguments: [key])
+        try db.strings(sql: "SELECT name FROM artifacts WHERE result_key = ? AND length(name) <= \(StoreLimits.name)", arguments: [key])
     }
 
     /// The failure message stored for unit `key`, if any (within `StoreLimits.message`).
     public func failure(key: String) throws -> String? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT message FROM failures WHERE key = ? AND length(message) <= \(StoreLimits.message)"),
-            arguments: [key]
-        ).flatMap { String.fromDatabaseValue($0[0] as DatabaseValue) }
+        try db.firstRow(
+            sql: "SELECT message FROM failures WHERE key = ? AND length(message) <= \(StoreLimits.message)", arguments: [key], cached: true)?[0]
+            .string
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NavIO
 import NavReport
 import Synchronization
@@ -22,7 +21,7 @@ final class StoredResamplingMemo: ResamplingMemo {
     private let store: ResultsStore
     /// The memo as the report found it, read without a transaction per lookup (one read
     /// transaction held for the report; nil when the memo was empty: a cold run looks nothing up).
-    private let snapshot: DatabaseSnapshot?
+    private let snapshot: SQLiteSnapshot?
     /// Marks and results not yet written, the count computed, and the first write error.
     private let state = Mutex((used: [String](), added: [(key: String, result: [Double])](), computed: 0, error: TraceError?.none))
 
@@ -43,7 +42,7 @@ final class StoredResamplingMemo: ResamplingMemo {
             let rows = try storeWrite(store.path) {
                 try store.pool.write { db in
                     try db.execute(sql: "UPDATE resampling_memo SET used = 0 WHERE used != 0")
-                    return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resampling_memo") ?? 0
+                    return try db.firstRow(sql: "SELECT COUNT(*) FROM resampling_memo")?[0].integer ?? 0
                 }
             }
             snapshot = rows == 0 ? nil : try store.pool.makeSnapshot()
@@ -57,16 +56,14 @@ final class StoredResamplingMemo: ResamplingMemo {
         let digest = key.digest
         let found = try? snapshot.read { db -> [Double]? in
             guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT result, checksum FROM resampling_memo WHERE key = ? AND typeof(result) = 'blob' "
-                            + "AND length(result) <= \(8 * Self.maximumResultCount) AND typeof(checksum) = 'text' AND length(checksum) = 64"),
-                    arguments: [digest]),
-                let data = Data.fromDatabaseValue(row[0] as DatabaseValue), let checksum = String.fromDatabaseValue(row[1] as DatabaseValue),
-                data.count % 8 == 0, (8...(8 * Self.maximumResultCount)).contains(data.count),
-                checksum == Self.checksum(key: digest, data: data)
+                let row = try db.firstRow(
+                    sql: "SELECT result, checksum FROM resampling_memo WHERE key = ? AND typeof(result) = 'blob' "
+                        + "AND length(result) <= \(8 * Self.maximumResultCount) AND typeof(checksum) = 'text' AND length(checksum) = 64",
+                    arguments: [digest], cached: true),
+                let bytes = row[0].bytes, let checksum = row[1].string,
+                bytes.count % 8 == 0, (8...(8 * Self.maximumResultCount)).contains(bytes.count),
+                checksum == Self.checksum(key: digest, data: bytes)
             else { return nil }
-            let bytes = [UInt8](data)
             return stride(from: 0, to: bytes.count, by: 8).map { bytes.littleEndianDouble(at: $0) }
         }
         guard let result = found else { return nil }
@@ -122,13 +119,13 @@ final class StoredResamplingMemo: ResamplingMemo {
             try storeWrite(store.path) {
                 try store.pool.write { db in
                     for key in batch.used.sorted() {
-                        try db.execute(sql: "UPDATE resampling_memo SET used = 1 WHERE key = ?", arguments: [key])
+                        try db.execute(sql: "UPDATE resampling_memo SET used = 1 WHERE key = ?", arguments: [key], cached: true)
                     }
                     for (key, result) in batch.added.sorted(by: { $0.key < $1.key }) {
                         let data = Self.bytes(result)
                         try db.execute(
                             sql: "INSERT OR REPLACE INTO resampling_memo(key, result, checksum, used) VALUES (?, ?, ?, 1)",
-                            arguments: [key, data, Self.checksum(key: key, data: data)])
+                            arguments: [key, data, Self.checksum(key: key, data: data)], cached: true)
                     }
                 }
             }
@@ -140,17 +137,17 @@ final class StoredResamplingMemo: ResamplingMemo {
     }
 
     /// The result's doubles, little-endian (`appendLittleEndian`, as the artifacts).
-    static func bytes(_ result: [Double]) -> Data {
+    static func bytes(_ result: [Double]) -> [UInt8] {
         var out: [UInt8] = []
         for v in result { out.appendLittleEndian(v) }
-        return Data(out)
+        return out
     }
 
-    static func checksum(key: String, data: Data) -> String {
+    static func checksum(key: String, data: [UInt8]) -> String {
         var d = FieldDigest()
         d.add("resampling_memo")
         d.add(key)
-        d.add([UInt8](data))
+        d.add(data)
         return d.sha256
     }
 }

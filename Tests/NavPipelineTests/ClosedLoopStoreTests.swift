@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NavCore
 import NavIO
 import NavReport
@@ -140,13 +139,12 @@ import Testing
         _ = try runExperiment(s, workers: 2, command: "test")
         let store = try ResultsStore(path: experimentStorePath(s))
         let stored = try store.pool.read { db in
-            try Row.fetchAll(
-                db,
+            try db.rows(
                 sql: """
                     SELECT m.name, m.unit FROM results r JOIN metrics m ON m.result_key = r.key
                     WHERE r.kind = 'closed_loop' AND r.unit_index = 0 ORDER BY m.ordinal
                     """
-            ).map { ($0[0] as String) + " " + ($0[1] as String) }
+            ).map { ($0[0].string ?? "?") + " " + ($0[1].string ?? "?") }
         }
         #expect(stored == closedLoopMetricColumns.map { $0.name + " " + $0.unit })
         let table = try MetricsTable.read(dir + "/out/closed-loop.csv")
@@ -155,12 +153,11 @@ import Testing
         #expect(firstCell.map(\.unit) == closedLoopMetricColumns.map(\.unit))
         // A query a researcher would write: cells with a registration yaw error and success below 1.
         let n = try store.pool.read { db in
-            try Int.fetchOne(
-                db,
+            try db.firstRow(
                 sql: """
                     SELECT COUNT(*) FROM results r JOIN metrics m ON m.result_key = r.key AND m.name = 'success_rate'
                     WHERE r.kind = 'closed_loop' AND r.parameters LIKE '%vio_error=yaw_offset%' AND m.value <= 1
-                    """)
+                    """)?[0].integer
         }
         #expect(n == 4)
     }

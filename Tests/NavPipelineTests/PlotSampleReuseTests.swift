@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import NavCore
+import NavIO
 import Synchronization
 import Testing
 
@@ -61,7 +61,8 @@ import Testing
     /// deleted, each row's checksum what it is without them.
     static func dropStoredPaths(_ plan: ExperimentPlan, spec: ExperimentSpec, store: ResultsStore) throws {
         let rows = try plan.jobs.map { job in (job.key, try #require(try store.read { try $0.result(key: job.key) })) }
-        try DatabaseQueue(path: experimentStorePath(spec)).write { db in
+        let db = try SQLiteConnection(path: experimentStorePath(spec))
+        try db.inTransaction {
             try db.execute(sql: "DELETE FROM artifacts WHERE name = ?", arguments: [ReplayPlotPaths.artifactName])
             // The rows' checksums covered the artifacts: the checksums a store without paths has.
             for (key, r) in rows {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NavCore
 import NavIO
 import NavReport
@@ -257,15 +256,14 @@ final class RunCounter: Sendable {
         _ = try runExperiment(s, workers: 2, command: "test")
         let store = try ResultsStore(path: experimentStorePath(s))
         let rows = try store.pool.read { db in
-            try Row.fetchAll(
-                db,
+            try db.rows(
                 sql: """
                     SELECT r.session, r.parameters, m.value FROM results r JOIN metrics m ON m.result_key = r.key AND m.name = 'class_accuracy'
                     WHERE r.kind = 'proximity' ORDER BY r.unit_index
                     """)
         }
         #expect(!rows.isEmpty)
-        #expect(rows.allSatisfy { ($0[1] as String).hasPrefix("filter=") && (0...1).contains($0[2] as Double) })
+        #expect(rows.allSatisfy { $0[1].string?.hasPrefix("filter=") == true && $0[2].double.map { (0...1).contains($0) } == true })
     }
 
     /// Every ```swift block of docs/result-kinds.md is code of ResultKindExample.swift, which

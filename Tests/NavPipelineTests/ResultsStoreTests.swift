@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NavCore
 import NavIO
 import Testing
@@ -66,13 +65,13 @@ import Testing
         let s = try smallSpec(dir + "/out")
         _ = try executeReplay(planExperiment(s), storePath: experimentStorePath(s), workers: 2)
         let store = try ResultsStore(path: experimentStorePath(s))
-        let columns = try store.pool.read { db in try db.columns(in: "results").map(\.name) }
+        let columns = try store.pool.read { db in try db.columns(in: "results") }
         #expect(
             columns == [
                 "key", "kind", "unit_index", "route", "session", "configuration", "parameters", "recording_sha256", "navigation_sha256",
                 "navbench_version", "seconds", "note", "checksum",
             ])
-        #expect(try store.pool.read { db in try resultsStoreMigrator.appliedMigrations(db) } == resultsStoreMigrator.migrations)
+        #expect(try store.pool.read { db in try resultsStoreMigrations.applied(db) } == resultsStoreMigrations.identifiers)
     }
 
     /// A store of schema 3 (tables `runs`, `closed_loop_cells`, no migrations) is a cache of
@@ -80,8 +79,8 @@ import Testing
     @Test func aStoreOfSchemaThreeIsRebuilt() throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/old.sqlite"
-        let old = try DatabaseQueue(path: path)
-        try old.write { db in
+        do {
+            let db = try SQLiteConnection(path: path)
             try db.execute(
                 sql: """
                     CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -91,10 +90,9 @@ import Testing
                     CREATE TABLE closed_loop_cells(key TEXT PRIMARY KEY);
                     """)
         }
-        try old.close()
         let store = try ResultsStore(path: path)
         let tables = try store.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%' ORDER BY name")
+            try db.strings(sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
         #expect(tables == ["artifacts", "configurations", "failures", "inputs", "meta", "metrics", "resampling_memo", "results"])
         #expect(try store.presentKeys().isEmpty)
@@ -147,25 +145,20 @@ import Testing
         for k in 1...2 { _ = try runExperiment(shardSpec, workers: 1, shard: k, shards: 2, command: "t") }
         let shard = dir + "/shards/results.shard-1-of-2.sqlite"
         try FileManager.default.copyItem(atPath: shard, toPath: dir + "/pristine-shard.sqlite")
-        let columns = try DatabaseQueue(path: dir + "/pristine.sqlite").read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%' ORDER BY name")
-                .flatMap { t in try db.columns(in: t).map { (t, $0.name) } }
-        }
+        let pristineStore = try SQLiteConnection(path: dir + "/pristine.sqlite", readOnly: true)
+        let columns = try pristineStore.strings(sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%' ORDER BY name")
+            .flatMap { t in try pristineStore.columns(in: t).map { (t, $0) } }
         #expect(columns.count > 20)
         func tamper(_ path: String, from pristine: String, _ table: String, _ column: String) throws {
             try? FileManager.default.removeItem(atPath: path)
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             try FileManager.default.copyItem(atPath: pristine, toPath: path)
-            var raw = Configuration()
-            raw.foreignKeysEnabled = false  // as `sqlite3` edits a file
-            let q = try DatabaseQueue(path: path, configuration: raw)
-            try q.write { db in
-                // By primary key: `metrics` is a WITHOUT ROWID table.
-                let key = try db.primaryKey(table).columns.map { "\"\($0)\"" }.joined(separator: ", ")
-                try db.execute(
-                    sql: "UPDATE \"\(table)\" SET \"\(column)\" = x'ff' WHERE (\(key)) IN (SELECT \(key) FROM \"\(table)\" LIMIT 1)")
-            }
-            try q.close()
+            let db = try SQLiteConnection(path: path)
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")  // as `sqlite3` edits a file
+            // By primary key: `metrics` is a WITHOUT ROWID table.
+            let key = try db.strings(sql: "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", arguments: [table])
+                .map { "\"\($0)\"" }.joined(separator: ", ")
+            try db.execute(sql: "UPDATE \"\(table)\" SET \"\(column)\" = x'ff' WHERE (\(key)) IN (SELECT \(key) FROM \"\(table)\" LIMIT 1)")
         }
         for (table, column) in columns {
             try tamper(store, from: dir + "/pristine.sqlite", table, column)
@@ -196,19 +189,14 @@ import Testing
         _ = try runExperiment(s, workers: 1, command: "t")
         let pristine = try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8)
         func inflate(_ path: String, inputs: Bool) throws {
-            let q = try DatabaseQueue(path: path)
-            try q.write { db in
-                try db.execute(sql: "UPDATE meta SET value = printf('%.*c', 8000000, 'x') WHERE name = 'spec_sha256'")
-                if inputs { try db.execute(sql: "UPDATE inputs SET path = printf('%.*c', 8000000, 'p') || rowid") }
-            }
-            try q.close()
+            let db = try SQLiteConnection(path: path)
+            try db.execute(sql: "UPDATE meta SET value = printf('%.*c', 8000000, 'x') WHERE name = 'spec_sha256'")
+            if inputs { try db.execute(sql: "UPDATE inputs SET path = printf('%.*c', 8000000, 'p') || rowid") }
         }
         try inflate(experimentStorePath(s), inputs: true)
         _ = try runExperiment(s, workers: 1, command: "t")
         #expect(try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8) == pristine)
-        let spec = try DatabaseQueue(path: experimentStorePath(s)).read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'spec_sha256'")
-        }
+        let spec = try SQLiteConnection(path: experimentStorePath(s)).firstRow(sql: "SELECT value FROM meta WHERE name = 'spec_sha256'")?[0].string
         #expect(spec?.count == 64)
         var shardSpec = s
         shardSpec.output = dir + "/shards"

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import NavCore
+import NavIO
 import Testing
 
 @testable import NavPipeline
@@ -11,10 +11,9 @@ import Testing
 @Suite struct StoredResamplingMemoTests {
     static let sweep = "sweep:\n  rdp_tolerance: [0.3, 1.0]\n  registration: [gravity-aligned, full]\n"
 
-    func memoRows(_ path: String) throws -> [String: Data] {
-        try DatabaseQueue(path: path).read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, result FROM resampling_memo").map { ($0[0], $0[1]) })
-        }
+    func memoRows(_ path: String) throws -> [String: [UInt8]] {
+        let rows = try SQLiteConnection(path: path).rows(sql: "SELECT key, result FROM resampling_memo")
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0].string ?? "", $0[1].bytes ?? []) })
     }
 
     @Test func aCachedRerunReadsTheMemoAndWritesTheSameReport() throws {
@@ -34,23 +33,20 @@ import Testing
         #expect(try memoRows(storePath) == rows)
         // An edited result (the checksum no longer verifies) is computed again and replaced.
         let victim = try #require(rows.keys.sorted().first)
-        try DatabaseQueue(path: storePath).write { db in
-            try db.execute(
-                sql: "UPDATE resampling_memo SET result = ? WHERE key = ?",
-                arguments: [StoredResamplingMemo.bytes([Double](repeating: 1e9, count: rows[victim]!.count / 8)), victim])
-        }
+        try SQLiteConnection(path: storePath).execute(
+            sql: "UPDATE resampling_memo SET result = ? WHERE key = ?",
+            arguments: [StoredResamplingMemo.bytes([Double](repeating: 1e9, count: rows[victim]!.count / 8)), victim])
         _ = try runExperiment(spec, workers: 2, command: "test")
         #expect(try read() == cold)
         #expect(try memoRows(storePath) == rows)
         // Rows a store was edited to hold (a 1 MiB result, a key of the wrong length, a number for
         // a checksum) are not read, do not change the report, and are gone after it.
-        try DatabaseQueue(path: storePath).write { db in
-            try db.execute(
-                sql: "INSERT INTO resampling_memo(key, result, checksum) VALUES (?, ?, ?), ('short', x'00', 'c'), (?, x'0000000000000000', 7)",
-                arguments: [
-                    String(repeating: "a", count: 64), Data(count: 1 << 20), String(repeating: "b", count: 64), String(repeating: "c", count: 64),
-                ])
-        }
+        try SQLiteConnection(path: storePath).execute(
+            sql: "INSERT INTO resampling_memo(key, result, checksum) VALUES (?, ?, ?), ('short', x'00', 'c'), (?, x'0000000000000000', 7)",
+            arguments: [
+                String(repeating: "a", count: 64), [UInt8](repeating: 0, count: 1 << 20), String(repeating: "b", count: 64),
+                String(repeating: "c", count: 64),
+            ])
         _ = try runExperiment(spec, workers: 2, command: "test")
         #expect(try read() == cold)
         #expect(try memoRows(storePath) == rows)
