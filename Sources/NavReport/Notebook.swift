@@ -59,11 +59,17 @@ public func experimentNotebook(experiment: String, metricsPath: String, keyMetri
                     import pathlib
                     import pandas as pd
                     import matplotlib.pyplot as plt
+                    from IPython.display import Image, display
                     %matplotlib inline
 
-                    # Figures are shown in the notebook and saved next to it.
+                    # Figures are saved next to the notebook and shown as saved, with a text alternative
+                    # (drawn once: drawing a figure again for the notebook took as long as saving it).
                     FIGURES = pathlib.Path("figures")
                     FIGURES.mkdir(exist_ok=True)
+                    def show(fig, name, alt):
+                        fig.savefig(FIGURES / name, dpi=100)
+                        plt.close(fig)
+                        display(Image(filename=str(FIGURES / name), alt=alt))
                     # Okabe–Ito: colour-blind-safe, as the report's SVG plots.
                     PALETTE = ["#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"] * 3
                     METRICS = \(pythonStringLiteral(metricsPath))
@@ -102,14 +108,12 @@ public func experimentNotebook(experiment: String, metricsPath: String, keyMetri
                             ax.set_xlabel("configuration (rows of the table above)")
                             ax.set_ylabel(f"{m} ({metrics.loc[metrics.metric == m, 'unit'].iloc[0]})")
                     fig.tight_layout()
-                    fig.savefig(FIGURES / "overall.png", dpi=100)
-                    plt.show()
+                    show(fig, "overall.png", "Bar charts, one per key metric: its mean for each configuration, bars numbered as the rows of the table above")
                     if "rdp_tolerance" in metrics:
                         by_tol = metrics[metrics.metric.isin(key_metrics)].groupby(["rdp_tolerance", "metric"]).value.mean().unstack()
                         axes = by_tol.plot(marker="o", subplots=True, figsize=(6, 2.2 * len(by_tol.columns)), title="metric vs RDP tolerance", color=PALETTE[: len(by_tol.columns)])
                         axes[-1].set_xlabel("RDP tolerance (m)")
-                        axes[0].figure.savefig(FIGURES / "tolerance.png", dpi=100)
-                        plt.show()
+                        show(axes[0].figure, "tolerance.png", "Line charts, one per key metric: its mean against the RDP tolerance")
                     """)),
         ] + statisticsNotebookCells().map { Cell(cell_type: "code", id: $0.id, source: lines($0.source)) }
     let nb = Notebook(
