@@ -24,6 +24,7 @@ func printMetricColumns(_ title: String, variants: [String], metrics: [[AidMetri
 
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "calibrate",
         abstract: "Replay the pocket heading calibration (find north, put the phone away, average headings) with several estimators.",
         discussion:
             "Estimators are filter specs whose last output is the offset: mean (the article's), circmean, ema:tau=S, ema:tau=S,angle, kalman-heading:q=…,r=…."
@@ -69,6 +70,7 @@ struct Calibrate: ParsableCommand {
 
 struct Proximity: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "proximity",
         abstract:
             "Beacon proximity: RSSI → filter → log-distance distance → immediate/near/far, and the region monitor with missed-scan hysteresis, scored against ground truth."
     )

@@ -55,6 +55,7 @@ func progressBar(quiet: Bool) -> ProgressHandler? {
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run an experiment spec: every (route, navigation session, configuration), in parallel, resumable; write the report.",
         discussion: """
             Schema: docs/experiments.md. Results go into OUTPUT/results.sqlite keyed by input checksums and configuration, so a rerun skips \
@@ -134,6 +135,7 @@ struct Run: ParsableCommand {
 
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "merge",
         abstract: "Combine the shards of a sharded run into the report an unsharded run writes.",
         discussion: """
             Refused while a unit has no result in any shard (its shard did not run or was stopped): one line with the count and \
@@ -170,6 +172,7 @@ struct Merge: ParsableCommand {
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Where a (sharded) run stands: per shard its units done, failed and missing, the failures, whether the merge ran.",
         discussion: """
             Reads the run's stores read-only and writes nothing. Exit status: 0 every unit has a result and the merge ran (or \
@@ -198,6 +201,7 @@ struct Status: ParsableCommand {
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Compare two runs' metrics; exit 1 when a metric got worse beyond its tolerance and beyond noise.",
         discussion: """
             BASELINE and CURRENT are run folders or metrics.csv files (pandas-written ones too). Lower is better for errors,

@@ -79,6 +79,7 @@ struct GuidanceFlags: ParsableArguments {
 
 struct Guide: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "guide",
         abstract: "Replay Clew's guidance for a navigation session along a recorded route and measure it against ground truth.",
         discussion:
             "Prints the guidance timeline (spoken directions, arrivals, corrections) and the accuracy table; metrics are defined in docs/metrics.md.")
@@ -167,6 +168,7 @@ struct EstimateFlags: ParsableArguments {
 /// `navbench view`: one navigation session as a page to replay in a browser (`sessionViewPage`).
 struct View: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "view",
         abstract:
             "Write one navigation session as a self-contained page: a time slider moving the walker on the map, what the guidance said, linked series.",
         discussion:

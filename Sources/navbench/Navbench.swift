@@ -81,6 +81,7 @@ extension Navbench {
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Per stream: samples, duration, mean rate, largest gap, units and value ranges.")
 
     @Argument(help: "Trace files (.h5).") var files: [String]
@@ -111,6 +112,7 @@ struct Inspect: ParsableCommand {
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check files against trace format v1; one line per problem.",
         discussion: "Exit status 0 when every file is valid (warnings allowed), 1 otherwise.")
 
@@ -135,6 +137,7 @@ struct Validate: ParsableCommand {
 
 struct Synth: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "synth",
         abstract: "Generate the synthetic venue: per route one recording and navigation sessions, with ground truth.",
         discussion: "Same seed → byte-identical files. Parameters: docs/synthetic-data.md.")
 
@@ -188,6 +191,7 @@ struct Synth: ParsableCommand {
 
 struct Survey: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "survey",
         abstract: "Validate and inspect every trace file in a folder; write summary.md and streams.csv.")
 
     @Argument(help: "Folder of trace files.") var folder: String

@@ -72,6 +72,7 @@ struct StepScoreOutput: Encodable {
 
 struct Steps: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "steps",
         abstract: "Detect steps in a trace's IMU; score them against its hand-annotated heel strikes (WeAllWalk's metrics 1 and 3).",
         discussion: """
             With no flags the detector chosen on the shared WeAllWalk subset by leave-one-subject-out runs (docs/pdr.md). \
@@ -186,6 +187,7 @@ struct TurnsOutput: Encodable {
 
 struct Turns: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "turns",
         abstract: "Detect turns from the angular rate about gravity; match them with the trace's annotated turns.",
         discussion:
             "Angles in degrees, positive counter-clockwise (a left turn), as WeAllWalk's TurnInDegrees. --out writes start_s,end_s,duration_s,angle_deg rows."

@@ -42,6 +42,7 @@ struct SeriesSource: ParsableArguments {
 
 struct Filter: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "filter",
         abstract: "Filter a CSV column or a trace stream with a filter spec.",
         discussion: """
             Specs: mean[:window=N[,centred]], circmean[:window=N], ema:tau=S | ema:cutoff=HZ,
@@ -195,6 +196,7 @@ struct ADev: ParsableCommand {
 /// accessible HTML page (`streamPlot`, `figurePage`).
 struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "plot",
         abstract: "Plot a trace dataset over time, its PSD, a heading, or trajectories from above — SVG, PNG or HTML.",
         discussion:
             "The kind's facts (per series: samples and min/max/mean, strongest frequency, or path length, duration and mean speed) are printed and, in HTML, a table. PNG is rasterised by rsvg-convert (Debian's librsvg2-bin). docs/experiments.md, \"Plots\"."

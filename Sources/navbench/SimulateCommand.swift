@@ -45,6 +45,7 @@ struct SimulateReport: Encodable {
 
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "simulate",
         abstract: "Closed-loop guidance: virtual blind walkers follow Clew's guidance along a recorded route.",
         discussion:
             "The route is built from RECORDING as in guide; each run walks it with the walker model (docs/navigator.md) while the phone sees the true pose through the VIO and registration error. Outcomes are defined in docs/guidance.md."
