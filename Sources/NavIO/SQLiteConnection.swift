@@ -73,7 +73,10 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     public static let ioError = SQLITE_IOERR
 
     public var description: String {
-        "SQLite error \(code): \(message)" + (sql.map { " - while executing `\($0.prefix(200))`" } ?? "")
+        // One line: a statement's line breaks and indentation (a migration's) as single spaces;
+        // SQLite's message can quote names from the file, escaped as every message's text is.
+        let statement = sql.map { escapedForMessage($0.split(whereSeparator: \.isWhitespace).joined(separator: " ")) }
+        return "SQLite error \(code): \(escapedForMessage(message, limit: 400))" + (statement.map { " - while executing `\($0)`" } ?? "")
     }
 }
 

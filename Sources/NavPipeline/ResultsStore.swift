@@ -167,11 +167,7 @@ public final class ResultsStore: Sendable {
             var out: [String: Double?] = [:]
             for row in try db.rows(sql: "SELECT result_key, name, value FROM metrics") {
                 guard let key = row[0].string, let name = row[1].string else { continue }
-                switch row[2] {
-                case .real(let v): out[key + "|" + name] = .some(v)
-                case .integer(let v): out[key + "|" + name] = .some(Double(v))
-                default: out[key + "|" + name] = .some(nil)
-                }
+                out[key + "|" + name] = .some(row[2].double)
             }
             return out
         }

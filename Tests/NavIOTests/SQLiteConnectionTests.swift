@@ -61,6 +61,10 @@ import Testing
         do { try db.execute(sql: "SELECT * FROM b") } catch let e as SQLiteError {
             #expect(e.description == "SQLite error 1: no such table: b - while executing `SELECT * FROM b`")
         }
+        // A statement over several lines (a migration's) is named on one line.
+        do { try db.execute(sql: "SELECT *\n    FROM b\n") } catch let e as SQLiteError {
+            #expect(e.description == "SQLite error 1: no such table: b - while executing `SELECT * FROM b`")
+        }
     }
 
     /// A snapshot keeps reading the database as it was when made (WAL), a new read sees the
