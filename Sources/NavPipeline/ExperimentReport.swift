@@ -147,7 +147,8 @@ private func reportFileWrittenNow(_ path: String) -> String? {
         a[.type] as? FileAttributeType == .typeRegular, let size = (a[.size] as? NSNumber)?.intValue, size <= 64 << 20,
         let data = FileManager.default.contents(atPath: path)
     else { return nil }
-    return String(data: data, encoding: .utf8)
+    // Validated in Swift: `String(data:encoding:)` goes through NSString's UTF-16 on Linux.
+    return String(validating: data, as: UTF8.self)
 }
 
 /// The text of the first `## ` heading of a section's Markdown (its first pieces), or nil.

@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 import NavIO
 import NavReport
+import Synchronization
 
 extension ExperimentSpec {
     /// The keys of the `statistics:` block.
@@ -77,28 +78,41 @@ func writeStatistics(
         "## Routes\n\nEach route's tables (every configuration, its paired comparisons) and plots are in its own file "
             + "(`routes/<route>.md`; LaTeX: `routes/<route>.tex`; rows: `routes/<route>.csv`):\n\n"
     ]
-    var routeError: Error?
     var files: [String] = []
+    // A route's page and its LaTeX are rendered and written on a worker while the next tables are
+    // computed (at most `pagesInFlight` at a time, so memory stays flat in routes); the first
+    // failure in route order is thrown once all are done.
+    let pages = DispatchGroup(), pagesInFlight = DispatchSemaphore(value: 2 * ProcessInfo.processInfo.activeProcessorCount)
+    let pageFailure = Mutex<(route: Int, error: any Error)?>(nil)
+    let folder = out.folder
+    var routeCount = 0
     var statistics = ExperimentStatistics(
         table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics,
         cellSink: { cellsFile.write(ExperimentStatistics.csvLine($0)) },
         routeSink: { route in
             route.writeComparisonLines(to: comparisonsFile)
             for r in route.routes {
-                let name = "routes/\(safeFileComponent(r))"
-                let section =
-                    "[← summary](../summary.md)\n\n" + route.routeSectionMarkdown(r, plots: (plots[r] ?? []).map { $0.linked(from: "../") })
-                var tables = MarkdownTablesToLaTeX()
-                let latex = MarkdownTablesToLaTeX.header(source: name + ".md") + tables.feed(section) + tables.finish()
-                do {
-                    try writeTextAtomically(section, to: (out.folder as NSString).appendingPathComponent(name + ".md"))
-                    try writeTextAtomically(latex, to: (out.folder as NSString).appendingPathComponent(name + ".tex"))
-                } catch { routeError = routeError ?? error }
+                let name = "routes/\(safeFileComponent(r))", position = routeCount, figures = (plots[r] ?? []).map { $0.linked(from: "../") }
+                routeCount += 1
                 files.append(name + ".md")
                 routeSections.append("- [\(markdownInline(r))](\(name).md)\n")
+                pagesInFlight.wait()
+                DispatchQueue.global().async(group: pages) {
+                    defer { pagesInFlight.signal() }
+                    let section = "[← summary](../summary.md)\n\n" + route.routeSectionMarkdown(r, plots: figures)
+                    var tables = MarkdownTablesToLaTeX()
+                    let latex = MarkdownTablesToLaTeX.header(source: name + ".md") + tables.feed(section) + tables.finish()
+                    do {
+                        try writeTextAtomically(section, to: (folder as NSString).appendingPathComponent(name + ".md"))
+                        try writeTextAtomically(latex, to: (folder as NSString).appendingPathComponent(name + ".tex"))
+                    } catch {
+                        pageFailure.withLock { if $0 == nil || position < $0!.route { $0 = (position, error) } }
+                    }
+                }
             }
         }, progress: progress, memo: memo)
-    if let routeError { throw routeError }
+    pages.wait()
+    if let failure = pageFailure.withLock({ $0 }) { throw failure.error }
     routeSections.append("\n")
     statistics.writeComparisonLines(to: comparisonsFile)
     try cellsFile.commit()

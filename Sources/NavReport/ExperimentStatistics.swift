@@ -135,44 +135,79 @@ extension ExperimentStatistics {
         cells = []; comparisons = []; groups = [:]; best = [:]
         let baselineName = options.baseline.flatMap { values.configurations.contains($0) ? $0 : nil } ?? values.configurations.first ?? ""
         // Table by table (each route, then the pooled one): its cells, groups, comparisons and
-        // best; with `routeSink` a route's table is handed over and dropped, so at most one route
-        // table is held beside the pooled one.
+        // best; with `routeSink` a route's table is handed over and dropped, so at most one window
+        // of route tables is held beside the pooled one. Route tables are computed a window at a
+        // time, one table per worker (each on its own: its work is too small to share), then
+        // handed over in table order; the pooled table shares the workers. Every table's results
+        // depend on its own values and labelled seeds only, so they are the same whatever the window.
         let keySet = Set(keys)
-        for ti in values.tables.indices {
-            let t = values.tables[ti]
-            var tableCells: [Cell] = []
-            for cell in Self.cells(of: ti, values, options: options, memo: memo) {
-                cellSink?(cell)
-                if cellSink == nil || keySet.contains(cell.metric) { tableCells.append(cell) }
-            }
-            let gs = values.groups(of: ti, baseline: baselineName).map { Group(members: $0) }
-            let family = Self.comparisons(of: ti, values, groups: gs, keyMetrics: keys, options: options, memo: memo)
-            let bestHere = Self.best(of: ti, values, groups: gs, keyMetrics: keys, options: options)
-            if let routeSink, ti < routes.count {
-                var part = self
-                part.routes = [t]
-                part.cells = tableCells
-                part.cellIndex = Self.index(tableCells, metrics: keys)
-                part.groups = [t: gs]
-                part.comparisons = family
-                part.best = gs.isEmpty ? [:] : [t: bestHere]
-                routeSink(part)
+        let workers = ProcessInfo.processInfo.activeProcessorCount, window = 2 * workers
+        var ti = 0
+        while ti < values.tables.count {
+            let parts: [TableStatistics]
+            if ti < routes.count, workers > 1, min(routes.count, ti + window) - ti > 1 {
+                let first = ti, count = min(routes.count, ti + window) - ti
+                parts = mapConcurrently(count, workers: workers) { k in
+                    Self.tableStatistics(first + k, values, baseline: baselineName, keyMetrics: keys, options: options, memo: memo, workers: 1)
+                }
             } else {
-                cells += tableCells
-                groups[t] = gs
-                comparisons += family
-                if !gs.isEmpty { best[t] = bestHere }
+                parts = [Self.tableStatistics(ti, values, baseline: baselineName, keyMetrics: keys, options: options, memo: memo, workers: workers)]
             }
-            progress?(WorkProgress(phase: "statistics tables", done: ti + 1, total: values.tables.count))
+            for part in parts {
+                let t = values.tables[ti]
+                var tableCells: [Cell] = []
+                for cell in part.cells {
+                    cellSink?(cell)
+                    if cellSink == nil || keySet.contains(cell.metric) { tableCells.append(cell) }
+                }
+                if let routeSink, ti < routes.count {
+                    var route = self
+                    route.routes = [t]
+                    route.cells = tableCells
+                    route.cellIndex = Self.index(tableCells, metrics: keys)
+                    route.groups = [t: part.groups]
+                    route.comparisons = part.comparisons
+                    route.best = part.groups.isEmpty ? [:] : [t: part.best]
+                    routeSink(route)
+                } else {
+                    cells += tableCells
+                    groups[t] = part.groups
+                    comparisons += part.comparisons
+                    if !part.groups.isEmpty { best[t] = part.best }
+                }
+                progress?(WorkProgress(phase: "statistics tables", done: ti + 1, total: values.tables.count))
+                ti += 1
+            }
         }
         cellIndex = Self.index(cells, metrics: keys)
     }
 
-    /// Table `ti`'s cells, every metric of every configuration it has (in parallel, in that
+    /// One table's cells (every metric), groups of identical configurations, comparison family and best.
+    struct TableStatistics: Sendable {
+        var cells: [Cell], groups: [Group], comparisons: [Comparison], best: [String: String]
+    }
+
+    /// Table `ti`'s statistics on `workers` threads.
+    ///
+    /// Complexity: O(B·R) for R values in the table, plus its pairwise tests.
+    static func tableStatistics(
+        _ ti: Int, _ values: StatisticsValues, baseline: String, keyMetrics keys: [String], options: StatisticsOptions,
+        memo: (any ResamplingMemo)?, workers: Int
+    ) -> TableStatistics {
+        let cells = Self.cells(of: ti, values, options: options, memo: memo, workers: workers)
+        let gs = values.groups(of: ti, baseline: baseline).map { Group(members: $0) }
+        let family = Self.comparisons(of: ti, values, groups: gs, keyMetrics: keys, options: options, memo: memo, workers: workers)
+        return TableStatistics(
+            cells: cells, groups: gs, comparisons: family, best: Self.best(of: ti, values, groups: gs, keyMetrics: keys, options: options))
+    }
+
+    /// Table `ti`'s cells, every metric of every configuration it has (on `workers` threads, in that
     /// order).
     ///
     /// Complexity: O(B·R) for R values in the table.
-    static func cells(of ti: Int, _ values: StatisticsValues, options: StatisticsOptions, memo: (any ResamplingMemo)?) -> [Cell] {
+    static func cells(
+        of ti: Int, _ values: StatisticsValues, options: StatisticsOptions, memo: (any ResamplingMemo)?, workers: Int
+    ) -> [Cell] {
         var jobs: [(configuration: Int, metric: Int)] = []
         for c in values.configurations.indices {
             for m in values.metrics.indices where values.grid.column(table: ti, metric: m, configuration: c) != nil {
@@ -188,11 +223,13 @@ extension ExperimentStatistics {
             if finite.count < options.largeSample { resampled.append(i); samples.append(finite) }
         }
         var bootstrap = [BootstrapLimits?](repeating: nil, count: jobs.count)
-        for (i, r) in zip(resampled, sharedBootstraps(samples, stream: "cells\u{1}\(values.tables[ti])", options: options, memo: memo)) {
+        for (i, r) in zip(
+            resampled, sharedBootstraps(samples, stream: "cells\u{1}\(values.tables[ti])", options: options, memo: memo, workers: workers))
+        {
             bootstrap[i] = r
         }
         let limits = bootstrap
-        return mapConcurrently(jobs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
+        return mapConcurrently(jobs.count, workers: workers) { i in
             let (c, m) = cellJobs[i]
             let metric = values.metrics[m]
             return Self.cell(
@@ -205,12 +242,12 @@ extension ExperimentStatistics {
     /// metric, paired over units, Holm-adjusted together.
     static func comparisons(
         of ti: Int, _ values: StatisticsValues, groups gs: [Group], keyMetrics keys: [String], options: StatisticsOptions,
-        memo: (any ResamplingMemo)?
+        memo: (any ResamplingMemo)?, workers: Int
     ) -> [Comparison] {
         guard let base = gs.first else { return [] }
         let t = values.tables[ti]
         let pairs = gs.dropFirst().flatMap { g in keys.map { (g, $0) } }
-        var family = mapConcurrently(pairs.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i in
+        var family = mapConcurrently(pairs.count, workers: workers) { i in
             let (g, m) = pairs[i]
             let seed = streamSeed(options.seed, "compare\u{1}\(t)\u{1}\(m)\u{1}\(g.representative)")
             return Self.compare(

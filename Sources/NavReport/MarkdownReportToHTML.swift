@@ -215,7 +215,8 @@ public struct MarkdownReportToHTML {
         guard let svg, let open = svg.range(of: "<svg ") else {
             return "<p>\(xmlEscaped(name)) (figure not in this page)</p>\n"
         }
-        let labelled = svg.replacingCharacters(in: open, with: "<svg role=\"img\" aria-label=\"\(xmlEscaped(name))\" ")
+        var labelled = svg  // String's own replaceSubrange: `replacingCharacters` copies through NSString on Linux
+        labelled.replaceSubrange(open, with: "<svg role=\"img\" aria-label=\"\(xmlEscaped(name))\" ")
         return "<figure>\n\(labelled)\(labelled.hasSuffix("\n") ? "" : "\n")<figcaption>\(xmlEscaped(name))</figcaption>\n</figure>\n"
     }
 

@@ -12,7 +12,7 @@ func sharedResamplingSeed(_ seed: UInt64, stream: String, n: Int) -> UInt64 {
     streamSeed(seed, "\(stream)\u{1}\(n)")
 }
 
-/// Most indices one set of shared resamples may hold (4 bytes each): B·n above it, each sample of
+/// Most indices one set of shared resamples may hold (1 to 4 bytes each): B·n above it, each sample of
 /// that size draws its own resamples from the same seed (the same bits, one sample at a time).
 let sharedIndexLimit = 16 << 20
 

@@ -1,3 +1,4 @@
+import Foundation
 import NavCore
 import NavReport
 import Testing
@@ -86,6 +87,29 @@ import Testing
         #expect(streamed.mainEffects == whole.mainEffects)
         streamed.comparisons = parts.flatMap(\.comparisons) + streamed.comparisons
         #expect(streamed.comparisonsCSV == whole.comparisonsCSV)
+    }
+
+    /// Route tables are computed a window at a time, one per worker: with more routes than a
+    /// window, each route's cells and comparisons are those of the route computed on its own
+    /// (a table's results depend on its values and labelled seeds only), in route order.
+    @Test func routeTablesInWindowsAreEachRouteOnItsOwn() throws {
+        let routes = (1...(4 * ProcessInfo.processInfo.activeProcessorCount + 3)).map { "R\($0)" }
+        var rows: [MetricRow] = []
+        for (k, route) in routes.enumerated() {
+            for r in Self.table().rows { var o = r; o.route = route; o.value += 0.1 * Double(k * k % 7); rows.append(o) }
+        }
+        let table = MetricsTable(parameterColumns: ["a", "b"], rows: rows)
+        var parts: [ExperimentStatistics] = []
+        _ = ExperimentStatistics(table: table, keyMetrics: ["end_of_route_error"], options: Self.options, routeSink: { parts.append($0) })
+        #expect(parts.map(\.routes) == routes.map { [$0] })
+        for (route, part) in zip(routes, parts) {
+            let alone = ExperimentStatistics(
+                table: MetricsTable(parameterColumns: ["a", "b"], rows: rows.filter { $0.route == route }), keyMetrics: ["end_of_route_error"],
+                options: Self.options)
+            #expect(part.cells == alone.cells.filter { $0.route == route }, "\(route)")
+            #expect(part.comparisons == alone.comparisons.filter { $0.route == route }, "\(route)")
+            #expect(part.best[route] == alone.best[route], "\(route)")
+        }
     }
 
     /// Route names come from files: a route called "all" (the pooled table's label) is a table of

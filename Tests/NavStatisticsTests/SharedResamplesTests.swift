@@ -6,7 +6,7 @@ import Testing
 /// Shared resamples (statistics revision 3) against their definition: the indices are the
 /// scalar stream's ⌊n·draw/2⁶⁴⌋ in turn (the vector draw is integer arithmetic, so equal bit for
 /// bit), and the means equal `BootstrapInterval.resampledMeans` with the same seed, bit for bit,
-/// for sizes across the lane width and resample counts leaving a remainder after the lanes.
+/// for sizes across the lane width and the index widths, and resample counts leaving a remainder after the lanes.
 @Suite struct SharedResamplesTests {
     @Test(arguments: [1, 2, 7, 8, 9, 63, 1_000, 4_294_967_295])
     func indicesAreTheScalarStreamsMultiplyShift(n: Int) {
@@ -20,9 +20,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [2, 3, 8, 9, 63, 64, 65, 300])
+    /// Sizes on both sides of each index width's limit (1 byte to n = 256, 2 bytes to 65,536).
+    @Test(arguments: [2, 3, 8, 9, 63, 64, 65, 255, 256, 257, 300, 65_535, 65_536, 65_537])
     func meansEqualTheLanesOfOneSample(n: Int) throws {
-        for (resamples, seed) in [(1, UInt64(1)), (7, 2), (8, 3), (1_003, 4)] {
+        for (resamples, seed) in [(1, UInt64(1)), (7, 2), (8, 3), (n > 1_000 ? 17 : 1_003, 4)] {
             let shared = try #require(SharedResamples(n: n, resamples: resamples, seed: seed))
             // Two samples of one size from one set of indices.
             for s in [seed &+ UInt64(n), seed &* 977 &+ 5] {
