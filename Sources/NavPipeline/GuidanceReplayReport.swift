@@ -33,14 +33,22 @@ extension GuidanceReplayKind {
             }
         }
         traceMemory(plan, "report: metrics table read")
-        try table.writeCSV(to: out.metrics)
+        // metrics.csv is written beside the route files (its failure first, as when it came first).
+        let metricsFile = DispatchGroup(), metricsFailure = Mutex<TraceError?>(nil)
+        DispatchQueue.global().async(group: metricsFile) {
+            do throws(TraceError) { try table.writeCSV(to: out.metrics) } catch { metricsFailure.withLock { $0 = error } }
+        }
         // Routes in first-appearance order (a set beside the list: O(rows), not O(rows × routes)).
         var routes: [String] = [], seenRoutes = Set<String>()
         for r in table.rows where seenRoutes.insert(r.route).inserted { routes.append(r.route) }
         // Route by route: the sample's runs of one route are read from the store with their paths,
         // drawn and released before the next, so memory is flat in the number of routes.
-        let routePlots = try writeRouteFiles(
-            plan, sample: sample, store: store, table: table, routes: routes, out: out, progress: context.progress)
+        let drawn = Result {
+            try writeRouteFiles(plan, sample: sample, store: store, table: table, routes: routes, out: out, progress: context.progress)
+        }
+        metricsFile.wait()
+        if let failure = metricsFailure.withLock({ $0 }) { throw failure }
+        let routePlots = try drawn.get()
         let plots = routePlots
         let trendPlots = try writeToleranceTrends(plan, table: table, routes: routes, out: out)
         traceMemory(plan, "report: route files and plots")
@@ -138,7 +146,7 @@ private func writeRouteFiles(
     let rowsByRoute = Dictionary(grouping: table.rows.indices) { table.rows[$0].route }
     // The sample's runs stored with their paths (a pass over the sample's keys, no paths kept).
     let withPaths = try store.read { reader in
-        try Set(sample.indices.filter { try reader.artifactNames(key: plan.jobs[$0].key).contains(ReplayPlotPaths.artifactName) })
+        try Set(sample.indices.filter { try reader.hasArtifact(key: plan.jobs[$0].key, name: ReplayPlotPaths.artifactName) })
     }
     let reruns = sample.indices.count - withPaths.count
     // Routes on the cores (`mapConcurrently`: each route's files are its own; at most one

@@ -75,9 +75,9 @@ public struct StoreReader {
         return (r.session, r.metrics)
     }
 
-    /// The names of the artifacts stored for unit `key` (not verified: `result(key:)` verifies them).
-    func artifactNames(key: String) throws -> [String] {
-        try db.strings(sql: "SELECT name FROM artifacts WHERE result_key = ? AND length(name) <= \(StoreLimits.name)", arguments: [key])
+    /// Whether an artifact `name` is stored for unit `key` (not verified: `result(key:)` verifies it).
+    func hasArtifact(key: String, name: String) throws -> Bool {
+        try db.firstRow(sql: "SELECT 1 FROM artifacts WHERE result_key = ? AND name = ?", arguments: [key, name], cached: true) != nil
     }
 
     /// The failure message stored for unit `key`, if any (within `StoreLimits.message`).
