@@ -4,6 +4,7 @@ import NavGuidance
 import NavIO
 import NavReport
 import NavStatistics
+import Synchronization
 
 /// Writes `summary.md` (`experimentSummaryPieces`), its tables as LaTeX, each asked kind's
 /// section in `kinds` order — the guidance replay's first in `ExperimentKinds.standard`
@@ -32,7 +33,13 @@ func writeExperimentReport(
     let memo = try StoredResamplingMemo(store: store)
     let context = SectionContext(plan: plan, store: store, out: out, progress: progress, memo: memo)
     let (sections, sectionFailures) = try renderSections(kinds, context: context)
-    try memo.save()
+    // The memo is saved on a worker while the summary and the page are written (neither reads
+    // it); they are put in place once it is saved, and not when it cannot be.
+    let memoSaved = DispatchGroup(), memoFailure = Mutex<(any Error)?>(nil)
+    DispatchQueue.global().async(group: memoSaved) {
+        do { try memo.save() } catch { memoFailure.withLock { $0 = error } }
+    }
+    defer { memoSaved.wait() }
     for section in sections {
         for file in section.files { try writeTextAtomically(file.contents, to: (out.folder as NSString).appendingPathComponent(file.name)) }
     }
@@ -57,8 +64,6 @@ func writeExperimentReport(
         latex.write(tables.feed(piece))
     }
     latex.write(tables.finish())
-    try summary.commit()
-    try latex.commit()
     traceMemory(plan, "report: summary")
     // Each finding links to the section it comes from (its first heading).
     var evidence: [String: String] = [:]
@@ -78,9 +83,14 @@ func writeExperimentReport(
             ?? sections.first { $0.offered.contains { $0 is SimulatedWalkers } }
         evidence[caveat] = offering.flatMap { firstHeading($0.pieces) } ?? "Inputs"
     }
-    try writeReportPage(
+    let page = try writeReportPage(
         plan, pieces: pieces, files: sections.flatMap(\.files), written: sections.flatMap(\.written),
         caveats: reportCaveats(plan, failures: (plan.failures + failures + sectionFailures).count), evidence: evidence, out: out)
+    memoSaved.wait()
+    if let failure = memoFailure.withLock({ $0 }) { throw failure }
+    try summary.commit()
+    try latex.commit()
+    try page.commit()
     traceMemory(plan, "report: page")
     try writeManifest(plan, failures: failures + sectionFailures, command: command, inputs: inputs, facts: facts, out: out)
     return out
@@ -116,11 +126,12 @@ func findingsCaveat(_ plan: ExperimentPlan, completion: ReplayCompletion?) -> St
 
 /// `report.html` (`MarkdownReportToHTML`): the summary, then each route page, the figures inlined:
 /// `files` from memory, `written` (what the sections streamed into the folder during this report)
-/// read back one at a time as the page meets them, so memory stays flat in routes.
+/// read back one at a time as the page meets them, so memory stays flat in routes. Returns the
+/// page written but not yet in place (the caller commits it).
 private func writeReportPage(
     _ plan: ExperimentPlan, pieces: [String], files: [(name: String, contents: String)], written: [String], caveats: [String],
     evidence: [String: String], out: ExperimentOutputs
-) throws {
+) throws -> AtomicTextWriter {
     let inMemory = Dictionary(files.map { ($0.name, $0.contents) }, uniquingKeysWith: { a, _ in a })
     let streamed = Set(written)
     func contents(_ name: String) -> String? {
@@ -136,7 +147,7 @@ private func writeReportPage(
         page.write(html.feed(contents(name) ?? ""))
     }
     page.write(html.finish())
-    try page.commit()
+    return page
 }
 
 /// A file this report wrote into its folder moments ago, read back for the page: only a regular

@@ -382,48 +382,77 @@ extension ExperimentStatistics {
             }
             if let k = slot[r.metric], runs[runs.count - 1].values[k] == nil { runs[runs.count - 1].values[k] = r.value }
         }
-        for (dim, name) in columns.enumerated() where name != "seed" && levels[dim].count > 1 {
-            // Each run's key without this dimension.
-            let keys = runs.map { run -> String in
+        // Each (dimension, key metric) on the workers, gathered in that order.
+        let dimensions = columns.indices.filter { columns[$0] != "seed" && levels[$0].count > 1 }
+        let pairs = dimensions.flatMap { dim in keyMetrics.map { (dim, $0) } }
+        let everyRun = runs, levelsOf = levels, workers = ProcessInfo.processInfo.activeProcessorCount
+        // Each run's key without the dimension, per dimension.
+        let keysOf = mapConcurrently(dimensions.count, workers: workers) { i in
+            everyRun.map { run -> String in
                 var p = run.parameters
-                p[dim] = ""
+                p[dimensions[i]] = ""
                 return ([run.route, run.session] + p).joined(separator: "\u{1}")
             }
-            for m in keyMetrics {
-                // key without this dimension → value at each level (the first row's, as the table lists them).
-                var byKey: [String: [String: Double]] = [:], keyOrder: [String] = [], unitOf: [String: String] = [:]
-                let ms = slot[m]!
-                for (run, k) in zip(runs, keys) {
-                    guard let value = run.values[ms] else { continue }
-                    if byKey[k] == nil { keyOrder.append(k); unitOf[k] = run.unit }
-                    if byKey[k]?[run.parameters[dim]] == nil { byKey[k, default: [:]][run.parameters[dim]] = value }
-                }
-                let reference = levels[dim][0]
-                for level in levels[dim].dropFirst() {
-                    // The differences of one unit (route, session, seed) over the other dimensions are
-                    // averaged first: the unit, not the configuration, is the independent replicate.
-                    var sums: [String: (Double, Int)] = [:], unitOrder: [String] = []
-                    for k in keyOrder {
-                        guard let a = byKey[k]?[level], let b = byKey[k]?[reference], a.isFinite, b.isFinite else { continue }
-                        let u = unitOf[k]!
-                        if sums[u] == nil { unitOrder.append(u) }
-                        let (s, c) = sums[u] ?? (0, 0)
-                        sums[u] = (s + (a - b), c + 1)
-                    }
-                    let d = unitOrder.map { sums[$0]!.0 / Double(sums[$0]!.1) }
-                    var effect = MainEffect(
-                        dimension: name, level: level, reference: reference, metric: m, n: d.count,
-                        meanDifference: Statistics.mean(d), ciLow: .nan, ciHigh: .nan)
-                    if d.count >= options.largeSample {
-                        (effect.ciLow, effect.ciHigh) = StudentTInterval(d, confidence: options.confidence).interval
-                    } else {
-                        resampled.append(out.count); samples.append(d)
-                    }
-                    out.append(effect)
-                }
+        }
+        let keyIndex = Dictionary(uniqueKeysWithValues: dimensions.enumerated().map { ($1, $0) })
+        let parts = mapConcurrently(pairs.count, workers: workers) { i in
+            let (dim, m) = pairs[i]
+            return Self.effects(
+                of: dim, name: columns[dim], levels: levelsOf[dim], metric: m, slot: slot[m]!, runs: everyRun, keys: keysOf[keyIndex[dim]!],
+                options: options)
+        }
+        for part in parts {
+            for (effect, d) in part {
+                if let d { resampled.append(out.count); samples.append(d) }
+                out.append(effect)
             }
         }
         return (out, resampled, samples)
+    }
+
+    /// The main effects of dimension `dim` (column `name`, its `levels` in table order) on metric
+    /// `m` (the runs' value in `slot`; `keys`: each run's key without the dimension): each level
+    /// against the first, with the unit differences to resample (nil for those from `largeSample`
+    /// units, which have their t interval).
+    ///
+    /// Complexity: O(runs) dictionary operations per level.
+    private static func effects(
+        of dim: Int, name: String, levels: [String], metric m: String, slot ms: Int,
+        runs: [(route: String, session: String, parameters: [String], unit: String, values: [Double?])], keys: [String],
+        options: StatisticsOptions
+    ) -> [(MainEffect, [Double]?)] {
+        // key without this dimension → value at each level (the first row's, as the table lists them).
+        var byKey: [String: [String: Double]] = [:], keyOrder: [String] = [], unitOf: [String: String] = [:]
+        for (run, k) in zip(runs, keys) {
+            guard let value = run.values[ms] else { continue }
+            if byKey[k] == nil { keyOrder.append(k); unitOf[k] = run.unit }
+            if byKey[k]?[run.parameters[dim]] == nil { byKey[k, default: [:]][run.parameters[dim]] = value }
+        }
+        let reference = levels[0]
+        var out: [(MainEffect, [Double]?)] = []
+        for level in levels.dropFirst() {
+            // The differences of one unit (route, session, seed) over the other dimensions are
+            // averaged first: the unit, not the configuration, is the independent replicate.
+            var sums: [String: (Double, Int)] = [:], unitOrder: [String] = []
+            for k in keyOrder {
+                guard let a = byKey[k]?[level], let b = byKey[k]?[reference], a.isFinite, b.isFinite else { continue }
+                let u = unitOf[k]!
+                if sums[u] == nil { unitOrder.append(u) }
+                let (s, c) = sums[u] ?? (0, 0)
+                sums[u] = (s + (a - b), c + 1)
+            }
+            let d = unitOrder.map { sums[$0]!.0 / Double(sums[$0]!.1) }
+            var effect = MainEffect(
+                dimension: name, level: level, reference: reference, metric: m, n: d.count,
+                meanDifference: Statistics.mean(d), ciLow: .nan, ciHigh: .nan)
+            if d.count >= options.largeSample {
+                (effect.ciLow, effect.ciHigh) = StudentTInterval(d, confidence: options.confidence).interval
+                out.append((effect, nil))
+            } else {
+                out.append((effect, d))
+            }
+        }
+        return out
     }
 }
 
