@@ -12,7 +12,7 @@ navbench and its peer alternate, A B A B …, so the machine's drift hits both):
   h5-rss     navbench-bench read-imu --once       vs  python h5py, one read each: whole-process peak RSS ≤ h5py's
   parse      navbench-bench parse vs pandas.read_csv (round_trip), bytes in memory: MB/s, goal ≥ 1000, same values
   walker     navbench-bench simulate --walker cane: runs/s on one core, goal ≥ 5000
-  report     navbench-bench experiment --routes 20 --configs 50: report share of the cold wall, goal < 10 %
+  report     navbench-bench experiment --routes 20 --configs 50: report share of the cold wall, goal ≤ 15 % (issue 53)
   cached     navbench run of the 10,080-run scaling sweep, cached rerun: wall, goal < 5 s
   pdr        navbench steps on the 60 WeAllWalk phone files vs pandas + scipy butter/sosfiltfilt + find_peaks: ≥ 10×, same peaks
   page       navbench run Experiments/default.yaml (cold, NAVBENCH_TRACE_MEMORY=1): report.html's share of the wall, goal < 10 %, page < 2 MB
@@ -264,8 +264,8 @@ def row_report(rows):
         wall = r["generate_s"] + r["run_s"] + r["report_s"]
         shares.append(r["report_s"] / wall); walls.append(wall)
     rows.append({"name": "report of a cold 20-route × 50-config sweep (share of wall)", "peer": "—", "rounds": 3,
-                 "navbench_value": spread([100 * s for s in shares]), "unit": "% of wall", "goal": "< 10 %",
-                 "met": statistics.median(shares) < 0.10, "check": f"{r['jobs']} runs, {r['failures']} failures, wall median {statistics.median(walls):.2f} s",
+                 "navbench_value": spread([100 * s for s in shares]), "unit": "% of wall", "goal": "≤ 15 %",
+                 "met": statistics.median(shares) <= 0.15, "check": f"{r['jobs']} runs, {r['failures']} failures, wall median {statistics.median(walls):.2f} s",
                  "check_ok": r["failures"] == 0, "load": f"{start}–{load()}"})
 
 
