@@ -3,7 +3,7 @@
 figure and its target when there is no peer), the rounds, the median and range, the load
 average and a correctness check beside it.
 
-Rows (whole processes timed from outside with /usr/bin/time -v: wall seconds and peak RSS;
+Rows (whole processes timed from outside: wall seconds on the parent's clock, peak RSS from /usr/bin/time -v;
 navbench and its peer alternate, A B A B …, so the machine's drift hits both):
   ape        navbench ape GT EST --align se3      vs  evo_ape tum GT EST -a       (RMSE equal within printed digits)
   butter     navbench filter CSV --spec butter…   vs  pandas + scipy sosfiltfilt  (largest relative difference)
@@ -49,15 +49,15 @@ def load():
 
 
 def timed(cmd, stdout=None):
-    """(wall s, peak RSS MiB) of one whole process, from /usr/bin/time -v."""
+    """(wall s, peak RSS MiB) of one whole process: the wall on this process's monotonic clock
+    around it (GNU time prints it in hundredths, a tenth of a 0.09 s APE run), the peak RSS from
+    /usr/bin/time -v (whose own start is in both sides' walls alike)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+        start = time.perf_counter()
         subprocess.run(["/usr/bin/time", "-v", "-o", t.name] + cmd, check=True,
                        stdout=stdout or subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seconds = time.perf_counter() - start
         text = t.read()
-    wall = re.search(r"Elapsed \(wall clock\) time.*: (.*)", text).group(1)
-    seconds = 0.0
-    for part in wall.split(":"):
-        seconds = seconds * 60 + float(part)
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1)) / 1024
     return seconds, rss
 
