@@ -61,11 +61,13 @@ extension ExperimentSpec {
 /// The statistics step of `writeExperimentReport`: `cells.csv` and `comparisons.csv` (streamed),
 /// the box plots of the key metrics (atomically), the statistics the summary prints (the pooled
 /// table and the main effects) and the routes' sections of the summary, rendered as each route's
-/// table is done (with its `plots`), so memory is flat in the number of routes. Resampling results
-/// come from `memo` when an earlier report of the folder computed them. `files`: the names of the
+/// table is done (with its plots: `figures(route)`, which may wait for them), so memory is flat in
+/// the number of routes. Resampling results come from `memo` when an earlier report of the folder
+/// computed them. `files`: the names of the
 /// route pages and box plots written, for the report page.
 func writeStatistics(
-    _ plan: ExperimentPlan, table: MetricsTable, plots: [String: [ReportFigure]], out: ExperimentOutputs, progress: ProgressHandler? = nil,
+    _ plan: ExperimentPlan, table: MetricsTable, figures: @escaping @Sendable (String) -> [ReportFigure], out: ExperimentOutputs,
+    progress: ProgressHandler? = nil,
     memo: (any ResamplingMemo)? = nil
 ) throws -> (statistics: ExperimentStatistics, routeSections: [String], files: [String]) {
     let cellsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("cells.csv"))
@@ -92,14 +94,14 @@ func writeStatistics(
         routeSink: { route in
             route.writeComparisonLines(to: comparisonsFile)
             for r in route.routes {
-                let name = "routes/\(safeFileComponent(r))", position = routeCount, figures = (plots[r] ?? []).map { $0.linked(from: "../") }
+                let name = "routes/\(safeFileComponent(r))", position = routeCount, linked = figures(r).map { $0.linked(from: "../") }
                 routeCount += 1
                 files.append(name + ".md")
                 routeSections.append("- [\(markdownInline(r))](\(name).md)\n")
                 pagesInFlight.wait()
                 DispatchQueue.global().async(group: pages) {
                     defer { pagesInFlight.signal() }
-                    let section = "[← summary](../summary.md)\n\n" + route.routeSectionMarkdown(r, plots: figures)
+                    let section = "[← summary](../summary.md)\n\n" + route.routeSectionMarkdown(r, plots: linked)
                     var tables = MarkdownTablesToLaTeX()
                     let latex = MarkdownTablesToLaTeX.header(source: name + ".md") + tables.feed(section) + tables.finish()
                     do {

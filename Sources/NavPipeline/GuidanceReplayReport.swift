@@ -42,18 +42,45 @@ extension GuidanceReplayKind {
         var routes: [String] = [], seenRoutes = Set<String>()
         for r in table.rows where seenRoutes.insert(r.route).inserted { routes.append(r.route) }
         // Route by route: the sample's runs of one route are read from the store with their paths,
-        // drawn and released before the next, so memory is flat in the number of routes.
-        let drawn = Result {
-            try writeRouteFiles(plan, sample: sample, store: store, table: table, routes: routes, out: out, progress: context.progress)
+        // drawn and released before the next, so memory is flat in the number of routes. The
+        // statistics are computed meanwhile (each route's page waits for that route's figures);
+        // when sampled runs must be run again (a store without their paths) the route files come
+        // first, so that the two phases' progress does not interleave.
+        let withPaths = try storedPathRuns(plan, sample: sample, store: store)
+        let figures = RouteFigures()
+        let drawing = DispatchGroup(), drawn = Mutex<Result<[String: [ReportFigure]], any Error>?>(nil)
+        let sampled = sample, routeOrder = routes
+        let draw: @Sendable () -> Void = {
+            let result = Result {
+                try writeRouteFiles(
+                    plan, sample: sampled, withPaths: withPaths, store: store, table: table, routes: routeOrder, out: out,
+                    progress: context.progress, finished: figures.finish)
+            }
+            figures.end()
+            drawn.withLock { $0 = result }
         }
+        if withPaths.count == sampled.indices.count {
+            // A thread of its own: its workers and the statistics' share the cores, and it never
+            // waits for a pool thread that a waiting route page holds.
+            drawing.enter()
+            Thread {
+                draw()
+                drawing.leave()
+            }.start()
+        } else {
+            draw()
+        }
+        let statisticsResult = Result {
+            try writeStatistics(plan, table: table, figures: figures.figures, out: out, progress: context.progress, memo: context.memo)
+        }
+        drawing.wait()
         metricsFile.wait()
         if let failure = metricsFailure.withLock({ $0 }) { throw failure }
-        let routePlots = try drawn.get()
+        let routePlots = try drawn.withLock({ $0! }).get()
         let plots = routePlots
         let trendPlots = try writeToleranceTrends(plan, table: table, routes: routes, out: out)
-        traceMemory(plan, "report: route files and plots")
-        var (statistics, routeSections, statisticsFiles) = try writeStatistics(
-            plan, table: table, plots: plots, out: out, progress: context.progress, memo: context.memo)
+        traceMemory(plan, "report: route files, plots and statistics computed")
+        var (statistics, routeSections, statisticsFiles) = try statisticsResult.get()
         if let map = statistics.heatMap() {
             let file = "plots/heatmap-configuration-metric.svg"
             try writeTextAtomically(map.svg, to: (out.folder as NSString).appendingPathComponent(file))
@@ -136,18 +163,14 @@ let metricsReadBlock = 2048
 ///
 /// - Complexity: memory O(sample runs of one route + rows), time O(rows + sample runs).
 private func writeRouteFiles(
-    _ plan: ExperimentPlan, sample: PlotSample, store: ResultsStore, table: MetricsTable, routes: [String],
-    out: ExperimentOutputs, progress: ProgressHandler?
+    _ plan: ExperimentPlan, sample: PlotSample, withPaths: Set<Int>, store: ResultsStore, table: MetricsTable, routes: [String],
+    out: ExperimentOutputs, progress: ProgressHandler?, finished: @escaping @Sendable (String, [ReportFigure]) -> Void
 ) throws -> [String: [ReportFigure]] {
     let folder = out.folder
     @Sendable func path(_ p: String) -> String { (folder as NSString).appendingPathComponent(p) }
     let firstConfig = plan.jobs.first?.configuration.label
     let chosenByRoute = Dictionary(grouping: sample.indices) { plan.jobs[$0].routeID }
     let rowsByRoute = Dictionary(grouping: table.rows.indices) { table.rows[$0].route }
-    // The sample's runs stored with their paths (a pass over the sample's keys, no paths kept).
-    let withPaths = try store.read { reader in
-        try Set(sample.indices.filter { try reader.hasArtifact(key: plan.jobs[$0].key, name: ReplayPlotPaths.artifactName) })
-    }
     let reruns = sample.indices.count - withPaths.count
     // Routes on the cores (`mapConcurrently`: each route's files are its own; at most one
     // route per worker is held, so memory stays flat in routes; the first failure in route
@@ -195,11 +218,50 @@ private func writeRouteFiles(
         cdf.description = errorCDFFinding(
             route: route, configurations: labels.count, curves: curves.map { (label: $0.series.label, values: $0.values) })
         try writeTextAtomically(cdf.svg, to: path(cdfFile))
-        return [
+        let figures = [
             ReportFigure(path: pathsFile, alt: paths.description ?? ""), ReportFigure(path: cdfFile, alt: cdf.description ?? ""),
         ]
+        finished(route, figures)
+        return figures
     }
     return Dictionary(zip(routes, files), uniquingKeysWith: { a, _ in a })
+}
+
+/// Each route's figures as `writeRouteFiles` finishes them, for the route pages `writeStatistics`
+/// writes meanwhile: `figures(of:)` waits until that route's are done, or the route files are
+/// over (none then: the caller throws the route files' failure).
+final class RouteFigures: @unchecked Sendable {  // `done` and `over` only under `condition`
+    private let condition = NSCondition()
+    private var done: [String: [ReportFigure]] = [:]
+    private var over = false
+
+    func finish(_ route: String, _ figures: [ReportFigure]) {
+        condition.lock()
+        done[route] = figures
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func end() {
+        condition.lock()
+        over = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func figures(of route: String) -> [ReportFigure] {
+        condition.lock()
+        defer { condition.unlock() }
+        while done[route] == nil && !over { condition.wait() }
+        return done[route] ?? []
+    }
+}
+
+/// The plot sample's runs stored with their paths (a cached lookup per run, no paths kept).
+private func storedPathRuns(_ plan: ExperimentPlan, sample: PlotSample, store: ResultsStore) throws -> Set<Int> {
+    try store.read { reader in
+        try Set(sample.indices.filter { try reader.hasArtifact(key: plan.jobs[$0].key, name: ReplayPlotPaths.artifactName) })
+    }
 }
 
 /// The runs `chosen` (job indices) as stored, with the paths of their `plot_paths` artifact; a
