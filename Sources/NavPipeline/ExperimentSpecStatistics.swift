@@ -63,8 +63,7 @@ extension ExperimentSpec {
 /// table and the main effects) and the routes' sections of the summary, rendered as each route's
 /// table is done (with its plots: `figures(route)`, which may wait for them), so memory is flat in
 /// the number of routes. Resampling results come from `memo` when an earlier report of the folder
-/// computed them. `files`: the names of the
-/// route pages and box plots written, for the report page.
+/// computed them. `files`: the names of the route pages and box plots written, for the report page.
 func writeStatistics(
     _ plan: ExperimentPlan, table: MetricsTable, figures: @escaping @Sendable (String) -> [ReportFigure], out: ExperimentOutputs,
     progress: ProgressHandler? = nil,
