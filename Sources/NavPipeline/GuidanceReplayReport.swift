@@ -190,7 +190,9 @@ private func writeRouteFiles(
         let route = routes[k]
         try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rowIndices: rowsByRoute[route] ?? [])
         let chosen = chosenByRoute[route] ?? []
-        let stored = try storedPlotRuns(plan, chosen: chosen.filter(withPaths.contains), store: store)
+        // Walked paths are drawn for the first configuration only: the other runs' are not decoded.
+        let stored = try storedPlotRuns(
+            plan, chosen: chosen.filter(withPaths.contains), walked: { plan.jobs[$0].configuration.label == firstConfig }, store: store)
         let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: stored, progress: routeProgress)
         // Walked paths over the route (first configuration).
         var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
@@ -264,15 +266,18 @@ private func storedPathRuns(_ plan: ExperimentPlan, sample: PlotSample, store: R
     }
 }
 
-/// The runs `chosen` (job indices) as stored, with the paths of their `plot_paths` artifact; a
-/// run whose row or artifact does not verify is left out (run again by the caller).
-private func storedPlotRuns(_ plan: ExperimentPlan, chosen: [Int], store: ResultsStore) throws -> [Int: JobResult] {
+/// The runs `chosen` (job indices) as stored, with the paths of their `plot_paths` artifact (the
+/// true and estimated paths only of those `walked` selects); a run whose row or artifact does not
+/// verify is left out (run again by the caller).
+private func storedPlotRuns(
+    _ plan: ExperimentPlan, chosen: [Int], walked: (Int) -> Bool, store: ResultsStore
+) throws -> [Int: JobResult] {
     try store.read { reader in
         var runs: [Int: JobResult] = [:]
         for i in chosen {
             let job = plan.jobs[i]
             guard let row = try reader.result(key: job.key), row.kind == guidanceResultKind,
-                let bytes = row.artifacts[ReplayPlotPaths.artifactName], let paths = ReplayPlotPaths(bytes: bytes)
+                let bytes = row.artifacts[ReplayPlotPaths.artifactName], let paths = ReplayPlotPaths(bytes: bytes, walkedPaths: walked(i))
             else { continue }
             runs[i] = JobResult(
                 route: job.routeID, session: job.session ?? row.session, configuration: job.configuration.label,

@@ -41,8 +41,10 @@ struct ReplayPlotPaths: Equatable {
     }
 
     /// Decodes `bytes`; nil unless they are exactly what `bytes(limit:)` writes (counts that
-    /// match the length), so a damaged artifact is never drawn.
-    init?(bytes: [UInt8]) {
+    /// match the length), so a damaged artifact is never drawn. Without `walkedPaths` the true
+    /// and estimated paths are left empty (skipped, not decoded): a run whose walk is not drawn
+    /// needs only the route and its position errors.
+    init?(bytes: [UInt8], walkedPaths: Bool = true) {
         guard bytes.count >= 16 else { return nil }
         func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
         let counts = (0..<4).map { u32(4 * $0) }
@@ -58,7 +60,13 @@ struct ReplayPlotPaths: Equatable {
                 let x = next(); return [x, next()]
             }
         }
-        truePath = path(counts[0]); estimatedPath = path(counts[1]); route2D = path(counts[2])
+        if walkedPaths {
+            truePath = path(counts[0]); estimatedPath = path(counts[1])
+        } else {
+            truePath = []; estimatedPath = []
+            at += 16 * (counts[0] + counts[1])
+        }
+        route2D = path(counts[2])
         positionErrors = (0..<counts[3]).map { _ in next() }
     }
 }

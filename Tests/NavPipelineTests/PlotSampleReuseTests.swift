@@ -29,7 +29,7 @@ import Testing
         let store = try ResultsStore(path: experimentStorePath(spec))
         for job in plan.jobs {
             let row = try #require(try store.read { try $0.result(key: job.key) })
-            let paths = try #require(row.artifacts[ReplayPlotPaths.artifactName].flatMap(ReplayPlotPaths.init(bytes:)))
+            let paths = try #require(row.artifacts[ReplayPlotPaths.artifactName].flatMap { ReplayPlotPaths(bytes: $0) })
             #expect(!paths.truePath.isEmpty && !paths.positionErrors.isEmpty)
         }
         let plots = try plotFiles(dir + "/out")
@@ -131,7 +131,7 @@ import Testing
     @Test func pathsRoundTripExactlyAndDamageIsRefused() throws {
         let result = JobResult(
             route: "r", session: "s", configuration: "c", parameters: [], metrics: [],
-            truePath: [[1.5, -0.0], [.infinity, 3]], estimatedPath: [[.nan, 2]], route2D: [],
+            truePath: [[1.5, -0.0], [.infinity, 3]], estimatedPath: [[.nan, 2]], route2D: [[0, 1], [-2.5, 4]],
             positionErrors: [0.1, .leastNonzeroMagnitude, -.infinity])
         let paths = ReplayPlotPaths(result)
         let bytes = try #require(paths.bytes(limit: 1 << 20))
@@ -141,6 +141,11 @@ import Testing
         #expect(back.positionErrors.map(\.bitPattern) == paths.positionErrors.map(\.bitPattern))
         let backBits: [UInt64] = back.truePath.joined().map(\.bitPattern), pathBits: [UInt64] = paths.truePath.joined().map(\.bitPattern)
         #expect(backBits == pathBits)
+        // Without the walked paths: those left empty, the route and the errors the same bits.
+        let unwalked = try #require(ReplayPlotPaths(bytes: bytes, walkedPaths: false))
+        #expect(unwalked.truePath.isEmpty && unwalked.estimatedPath.isEmpty && unwalked.route2D == paths.route2D)
+        #expect(unwalked.positionErrors.map(\.bitPattern) == paths.positionErrors.map(\.bitPattern))
+        #expect(ReplayPlotPaths(bytes: Array(bytes.dropLast()), walkedPaths: false) == nil)
         #expect(ReplayPlotPaths(bytes: Array(bytes.dropLast())) == nil)
         #expect(ReplayPlotPaths(bytes: bytes + [0]) == nil)
         #expect(ReplayPlotPaths(bytes: [255, 255, 255, 255] + bytes.dropFirst(4)) == nil)
