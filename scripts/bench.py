@@ -51,7 +51,9 @@ def load():
 def timed(cmd, stdout=None):
     """(wall s, peak RSS MiB) of one whole process: the wall on this process's monotonic clock
     around it (GNU time prints it in hundredths, a tenth of a 0.09 s APE run), the peak RSS from
-    /usr/bin/time -v (whose own start is in both sides' walls alike)."""
+    /usr/bin/time -v. Both sides' walls include GNU time's own start (about 1.5 ms here): against
+    navbench's shorter processes. (wait4's rusage is no substitute: a child forked from this
+    200 MB process counts the parent's pages until it execs.)"""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
         start = time.perf_counter()
         subprocess.run(["/usr/bin/time", "-v", "-o", t.name] + cmd, check=True,
