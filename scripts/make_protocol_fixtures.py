@@ -18,6 +18,9 @@ Portable bytes: every value written (poses and the expected results) is computed
 Python floats in a fixed order (the small matrix helpers below), never with numpy's matrix
 products, `np.dot`, `np.linalg` or numpy reductions, whose BLAS/LAPACK kernel (and so the last
 bits) numpy picks by CPU. numpy is used only for its seeded random draws, which are element-wise.
+The TUM-RPE part takes sin, cos and acos from scripts/correctly_rounded.py, so glibc's FMA and
+non-FMA paths (which differed in the last bit of 6 ground-truth values) give the same bytes; the
+KITTI part still calls math.sin/cos/acos (the same bytes on the machines checked so far).
 scripts/check_fixtures.sh regenerates these files under OPENBLAS_CORETYPE=Haswell, SkylakeX and
 Prescott and with glibc's FMA/AVX2/AVX-512 code paths switched off, and compares them byte for byte.
 """
@@ -27,6 +30,8 @@ import os
 import sys
 
 import numpy as np
+
+import correctly_rounded
 
 
 # --- fixed-order linear algebra on plain Python floats (lists of rows) -------------------------
@@ -269,14 +274,18 @@ def quat_to_matrix(qx, qy, qz, qw, t):
             [0.0, 0.0, 0.0, 1.0]]
 
 
+# The TUM walk's sin and cos and its RPE's acos are correctly rounded (`correctly_rounded`), so no
+# libm path enters them; the noise is numpy's normal draws, whose ziggurat calls libm's exp and log
+# only in its rare tail and wedge draws (the same bytes without glibc's SIMD paths on the machines
+# checked).
 def tum_walk(times, noise):
     rows = []
     for t in times:
         yaw = 0.3 * t + (float(rng.normal(0, noise)) if noise else 0)
-        p = [2 * math.cos(0.2 * t), 2 * math.sin(0.2 * t), 0.1 * t]
+        p = [2 * correctly_rounded.cos(0.2 * t), 2 * correctly_rounded.sin(0.2 * t), 0.1 * t]
         if noise:
             p = [v + float(rng.normal(0, noise)) for v in p]
-        rows.append([t] + p + [0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2)])
+        rows.append([t] + p + [0.0, 0.0, correctly_rounded.sin(yaw / 2), correctly_rounded.cos(yaw / 2)])
     return rows
 
 
@@ -337,7 +346,7 @@ def py2_sample(population, k):
 
 
 def angle(T):
-    return math.acos(min(1, max(-1, (T[0][0] + T[1][1] + T[2][2] - 1) / 2)))
+    return correctly_rounded.acos(min(1, max(-1, (T[0][0] + T[1][1] + T[2][2] - 1) / 2)))
 
 
 def tum_rpe(traj_gt, traj_est, max_pairs, delta, unit):
