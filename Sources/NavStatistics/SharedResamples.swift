@@ -45,12 +45,8 @@ public struct SharedResamples: Sendable {
 
     /// ⌊n·d_k / 2⁶⁴⌋ for the first `count` draws d_k of `SeededRandom(seed:)`. d_k = mix(seed +
     /// (k + 1)·γ) depends on k only, so eight are computed side by side; the high word of n·d
-    /// (n < 2³²) is ⌊(n·d_hi + ⌊n·d_lo / 2³²⌋) / 2³²⌋, exact in 64-bit lanes.
-    static func draw(_ count: Int, below n: UInt64, seed: UInt64) -> [UInt32] {
-        draw(count, below: n, seed: seed, as: UInt32.self)
-    }
-
-    /// `draw` kept as `Index` (which must hold n − 1: each index is below n).
+    /// (n < 2³²) is ⌊(n·d_hi + ⌊n·d_lo / 2³²⌋) / 2³²⌋, exact in 64-bit lanes. Kept as `Index`,
+    /// which must hold n − 1.
     static func draw<Index: FixedWidthInteger & UnsignedInteger>(_ count: Int, below n: UInt64, seed: UInt64, as: Index.Type) -> [Index] {
         [Index](unsafeUninitializedCapacity: count) { out, initialized in
             typealias V = SIMD8<UInt64>

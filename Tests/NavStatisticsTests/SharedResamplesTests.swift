@@ -11,12 +11,15 @@ import Testing
     @Test(arguments: [1, 2, 7, 8, 9, 63, 1_000, 4_294_967_295])
     func indicesAreTheScalarStreamsMultiplyShift(n: Int) {
         for (count, seed) in [(1, UInt64(0)), (7, 1), (8, UInt64.max), (9, 3), (1_001, 0x9e37_79b9_7f4a_7c15)] {
-            let drawn = SharedResamples.draw(count, below: UInt64(n), seed: seed)
+            let drawn = SharedResamples.draw(count, below: UInt64(n), seed: seed, as: UInt32.self)
             var rng = SeededRandom(seed: seed)
             let definition = (0..<count).map { _ in UInt32(UInt64(n).multipliedFullWidth(by: rng.next()).high) }
             let mismatches = zip(drawn, definition).filter { $0.0 != $0.1 }.count
             #expect(drawn.count == count && mismatches == 0, "n \(n), count \(count), seed \(seed): \(mismatches) indices differ")
             #expect(drawn.allSatisfy { Int($0) < n })
+            // The narrow widths the means use hold the same indices.
+            if n <= 1 << 8 { #expect(SharedResamples.draw(count, below: UInt64(n), seed: seed, as: UInt8.self).map(UInt32.init) == definition) }
+            if n <= 1 << 16 { #expect(SharedResamples.draw(count, below: UInt64(n), seed: seed, as: UInt16.self).map(UInt32.init) == definition) }
         }
     }
 
