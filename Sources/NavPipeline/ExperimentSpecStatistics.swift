@@ -86,15 +86,14 @@ func writeStatistics(
     let pages = DispatchGroup(), pagesInFlight = DispatchSemaphore(value: 2 * ProcessInfo.processInfo.activeProcessorCount)
     let pageFailure = Mutex<(route: Int, error: any Error)?>(nil)
     let folder = out.folder
-    var routeCount = 0
     var statistics = ExperimentStatistics(
         table: table, keyMetrics: plan.spec.keyMetrics, options: plan.spec.statistics,
         cellSink: { cellsFile.write(ExperimentStatistics.csvLine($0)) },
         routeSink: { route in
             route.writeComparisonLines(to: comparisonsFile)
             for r in route.routes {
-                let name = "routes/\(safeFileComponent(r))", position = routeCount, linked = figures(r).map { $0.linked(from: "../") }
-                routeCount += 1
+                // `files` holds one page a route so far: its count is this route's position.
+                let name = "routes/\(safeFileComponent(r))", position = files.count, linked = figures(r).map { $0.linked(from: "../") }
                 files.append(name + ".md")
                 routeSections.append("- [\(markdownInline(r))](\(name).md)\n")
                 pagesInFlight.wait()
