@@ -181,7 +181,8 @@ private func writeRouteFiles(
         progressOfReruns = { p in
             rerunsDone.withLock { done in
                 done += 1
-                progress(WorkProgress(phase: p.phase, done: done, total: reruns))
+                // A row whose stored paths fail their digest is run again too: counted beyond `reruns`.
+                progress(WorkProgress(phase: p.phase, done: done, total: max(reruns, done)))
             }
         }
     }

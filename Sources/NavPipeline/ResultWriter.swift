@@ -53,9 +53,11 @@ final class ResultWriter: Sendable {
             for r in batch {
                 try db.execute(sql: "DELETE FROM metrics WHERE result_key = ?", arguments: [r.key], cached: true)
                 try db.execute(sql: "DELETE FROM artifacts WHERE result_key = ?", arguments: [r.key], cached: true)
+                let artifacts = r.artifacts.sorted(by: { $0.key < $1.key }).map { (name: $0.key, bytes: $0.value, digest: artifactDigest($0.value)) }
+                let digests = Dictionary(uniqueKeysWithValues: artifacts.map { ($0.name, $0.digest) })
                 let checksum = resultChecksum(
                     key: r.key, kind: r.kind, route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters,
-                    note: r.note, metrics: r.metrics, artifacts: r.artifacts)
+                    note: r.note, metrics: r.metrics, artifactDigests: digests)
                 let row: [any SQLiteBindable] = [
                     r.key, r.kind, r.index, r.route, r.session, r.configuration, r.parameters, r.recordingSHA256, r.navigationSHA256,
                     NavbenchVersion.current, r.seconds, r.note, checksum,
@@ -69,9 +71,10 @@ final class ResultWriter: Sendable {
                         sql: "INSERT INTO metrics(\(StoreColumns.metrics)) VALUES (?, ?, ?, ?, ?, ?)",
                         arguments: [r.key, i, m.name, stored.value, m.unit, stored.exact], cached: true)
                 }
-                for (name, bytes) in r.artifacts.sorted(by: { $0.key < $1.key }) {
+                for a in artifacts {
                     try db.execute(
-                        sql: "INSERT INTO artifacts(\(StoreColumns.artifacts)) VALUES (?, ?, ?)", arguments: [r.key, name, bytes], cached: true)
+                        sql: "INSERT INTO artifacts(\(StoreColumns.artifacts)) VALUES (?, ?, ?, ?)", arguments: [r.key, a.name, a.bytes, a.digest],
+                        cached: true)
                 }
                 try db.execute(sql: "DELETE FROM failures WHERE key = ?", arguments: [r.key], cached: true)
             }

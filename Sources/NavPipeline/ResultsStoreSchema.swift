@@ -58,7 +58,8 @@ public struct StoredResultRow: Sendable, Equatable {
     public var parameters: String
     public var note: String
     public var metrics: [Metric]
-    /// Its artifacts by name (verified with the row: they are in its checksum).
+    /// Its artifacts by name (verified with the row: their digests are in its checksum); empty
+    /// when read without them (`StoreReader.result(key:artifacts:)`).
     public var artifacts: [String: [UInt8]] = [:]
 }
 
@@ -101,7 +102,7 @@ enum StoreColumns {
     static let results =
         "key, kind, unit_index, route, session, configuration, parameters, recording_sha256, navigation_sha256, navbench_version, seconds, note, checksum"
     static let metrics = "result_key, ordinal, name, value, unit, exact"
-    static let artifacts = "result_key, name, data"
+    static let artifacts = "result_key, name, data, sha256"
     static let failures = "key, kind, unit_index, input, configuration, message"
 }
 
@@ -148,27 +149,34 @@ let resultsStoreMigrations = SQLiteMigrations(
             """
         ),
         ("v7: resampling memo rows marked used", #"ALTER TABLE "resampling_memo" ADD COLUMN "used" INTEGER NOT NULL DEFAULT 0"#),
+        // A row of a store before it (its digest NULL) is not verified: its result is computed again.
+        ("v8: artifact digests", #"ALTER TABLE "artifacts" ADD COLUMN "sha256" TEXT"#),
     ])
 
 /// SHA-256 of everything a report reads from a stored result (not its timing): fields
 /// length-prefixed, numbers as their IEEE 754 bits (every NaN as one pattern). A row edited by
 /// hand or damaged no longer matches and is computed again. Artifacts, when a result has any,
-/// follow in name order (count, then each name and its bytes): a result without artifacts has
-/// the checksum it had before the artifacts table.
+/// follow in name order (count, then each name and the SHA-256 of its bytes, `artifactDigest`,
+/// which the artifacts table keeps beside them): a row verifies without reading its artifacts'
+/// bytes, and the bytes verify against their digest when they are read. A result without
+/// artifacts has the checksum it had before the artifacts table.
 func resultChecksum(
     key: String, kind: String, route: String, session: String, configuration: String, parameters: String, note: String, metrics: [Metric],
-    artifacts: [String: [UInt8]] = [:]
+    artifactDigests: [String: String] = [:]
 ) -> String {
     var d = FieldDigest()
     for s in [key, kind, route, session, configuration, parameters, note] { d.add(s) }
     d.add(UInt64(metrics.count))
     for m in metrics { d.add(m.name); d.add(m.value.isNaN ? Double.nan.bitPattern : m.value.bitPattern); d.add(m.unit) }
-    if !artifacts.isEmpty {
-        d.add(UInt64(artifacts.count))
-        for (name, bytes) in artifacts.sorted(by: { $0.key < $1.key }) { d.add(name); d.add(bytes) }
+    if !artifactDigests.isEmpty {
+        d.add(UInt64(artifactDigests.count))
+        for (name, digest) in artifactDigests.sorted(by: { $0.key < $1.key }) { d.add(name); d.add(digest) }
     }
     return d.sha256
 }
+
+/// The digest of an artifact's bytes in the store and in its result's checksum: SHA-256, lowercase hex.
+func artifactDigest(_ bytes: [UInt8]) -> String { sha256Hex(of: bytes) }
 
 /// Fields hashed so that none can be mistaken for another's continuation: a string as its UTF-8
 /// length (UInt64, little-endian) then its bytes, a number as its 8 little-endian bytes. The one

@@ -127,7 +127,11 @@ private let shardChecks: [(table: String, sql: String)] = {
         (
             "typeof(name) != 'text' OR length(name) > \(name) OR typeof(data) != 'blob' OR length(data) > \(StoreLimits.artifactBytes)",
             "an artifact is not a name of at most \(name) characters with at most \(StoreLimits.artifactBytes) bytes"
-        )
+        ),
+        (
+            "sha256 IS NOT NULL AND (typeof(sha256) != 'text' OR length(sha256) != 64)",
+            "an artifact sha256 is neither NULL nor a 64-character hex SHA-256"
+        ),
     ]
     return [
         check("results", key: "key", results), check("metrics", key: "result_key", metrics), check("artifacts", key: "result_key", artifacts),

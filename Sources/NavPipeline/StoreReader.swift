@@ -9,9 +9,12 @@ public struct StoreReader {
     /// The result `key` with its metrics in their computed order, if present and its checksum
     /// verifies (nil otherwise: the unit is computed again). A row beyond the store's limits
     /// (`StoreLimits`) or of the wrong types is not returned: nothing longer reaches Swift.
+    /// With `artifacts`, its artifacts' bytes are read too, each verified against its digest;
+    /// without, the row verifies with the digests alone and `artifacts` is empty (a row whose
+    /// artifact has no digest, stored before them, does not verify either way).
     ///
-    /// Complexity: O(m log n) for m metrics of n stored results (two index lookups).
-    public func result(key: String) throws -> StoredResultRow? {
+    /// Complexity: O(m log n + a) for m metrics of n stored results and a artifact bytes read (three index lookups).
+    public func result(key: String, artifacts withBytes: Bool = true) throws -> StoredResultRow? {
         let limits = ["route", "session", "configuration", "parameters", "note"].map { "length(\($0)) <= \(StoreLimits.label)" }
         guard
             let row = try db.firstRow(
@@ -45,17 +48,25 @@ public struct StoreReader {
             return true
         }
         if refused { return nil }
-        var artifacts: [String: [UInt8]] = [:]
+        var artifacts: [String: [UInt8]] = [:], digests: [String: String] = [:]
+        // A digest not of 64 characters arrives as NULL; the bytes only when asked for.
         try db.forEachRow(
-            sql: "SELECT name, data FROM artifacts WHERE result_key = ? AND length(name) <= \(StoreLimits.name) "
-                + "AND length(data) <= \(StoreLimits.artifactBytes)",
+            sql: "SELECT name, CASE WHEN length(sha256) = 64 THEN sha256 END" + (withBytes ? ", data" : "")
+                + " FROM artifacts WHERE result_key = ? AND length(name) <= \(StoreLimits.name) AND length(data) <= \(StoreLimits.artifactBytes)",
             arguments: [key], cached: true
         ) { a in
-            guard let name = a[0].string, let data = a[1].bytes else {
+            guard let name = a[0].string, let digest = a[1].string else {
                 refused = true
                 return false
             }
-            artifacts[name] = data
+            if withBytes {
+                guard let data = a[2].bytes, artifactDigest(data) == digest else {
+                    refused = true
+                    return false
+                }
+                artifacts[name] = data
+            }
+            digests[name] = digest
             return true
         }
         if refused { return nil }
@@ -64,14 +75,15 @@ public struct StoreReader {
             artifacts: artifacts)
         let sum = resultChecksum(
             key: key, kind: r.kind, route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters,
-            note: r.note, metrics: metrics, artifacts: artifacts)
+            note: r.note, metrics: metrics, artifactDigests: digests)
         return sum == text[6] ? r : nil
     }
 
     /// The session label and metrics of unit `key` when its verified row is of kind `kind`
-    /// (`result(key:)`). Labels are the unit's as stored; the caller names the session of its plan.
+    /// (`result(key:artifacts:)` without the artifacts' bytes). Labels are the unit's as stored;
+    /// the caller names the session of its plan.
     public func metrics(key: String, kind: String) throws -> (session: String, metrics: [Metric])? {
-        guard let r = try result(key: key), r.kind == kind else { return nil }
+        guard let r = try result(key: key, artifacts: false), r.kind == kind else { return nil }
         return (r.session, r.metrics)
     }
 

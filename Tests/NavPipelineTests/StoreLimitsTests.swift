@@ -34,6 +34,10 @@ import Testing
             "metrics", "UPDATE metrics SET value = x'00ff' WHERE ordinal = 2 AND result_key = (SELECT MIN(result_key) FROM metrics)",
             "value is neither a number nor NULL"
         ),
+        (
+            "artifacts", "UPDATE artifacts SET sha256 = printf('%.5000c', 'f') WHERE result_key = (SELECT MIN(result_key) FROM artifacts)",
+            "an artifact sha256 is neither NULL nor a 64-character hex SHA-256"
+        ),
     ]
 
     @Test(arguments: 0..<tamperings.count)
