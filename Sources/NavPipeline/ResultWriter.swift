@@ -73,7 +73,7 @@ final class ResultWriter: Sendable {
                 }
                 for a in artifacts {
                     try db.execute(
-                        sql: "INSERT INTO artifacts(\(StoreColumns.artifacts)) VALUES (?, ?, ?, ?)", arguments: [r.key, a.name, a.bytes, a.digest],
+                        sql: "INSERT INTO artifacts(\(StoreColumns.artifacts)) VALUES (?, ?, ?, ?)", arguments: [r.key, a.name, a.digest, a.bytes],
                         cached: true)
                 }
                 try db.execute(sql: "DELETE FROM failures WHERE key = ?", arguments: [r.key], cached: true)

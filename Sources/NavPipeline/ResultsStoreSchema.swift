@@ -102,7 +102,7 @@ enum StoreColumns {
     static let results =
         "key, kind, unit_index, route, session, configuration, parameters, recording_sha256, navigation_sha256, navbench_version, seconds, note, checksum"
     static let metrics = "result_key, ordinal, name, value, unit, exact"
-    static let artifacts = "result_key, name, data, sha256"
+    static let artifacts = "result_key, name, sha256, data"
     static let failures = "key, kind, unit_index, input, configuration, message"
 }
 
@@ -149,8 +149,18 @@ let resultsStoreMigrations = SQLiteMigrations(
             """
         ),
         ("v7: resampling memo rows marked used", #"ALTER TABLE "resampling_memo" ADD COLUMN "used" INTEGER NOT NULL DEFAULT 0"#),
-        // A row of a store before it (its digest NULL) is not verified: its result is computed again.
-        ("v8: artifact digests", #"ALTER TABLE "artifacts" ADD COLUMN "sha256" TEXT"#),
+        // The digest before the bytes, so that a row is read to its digest without its bytes'
+        // overflow pages; a rowid table, so that a lookup compares (key, name) in its index, not
+        // whole rows (a WITHOUT ROWID key holds the row, and a seek read every blob it passed).
+        // Artifacts stored before it are dropped: their results no longer verify and are computed again.
+        (
+            "v8: artifact digests",
+            """
+            DROP TABLE "artifacts";
+            CREATE TABLE "artifacts" ("result_key" TEXT NOT NULL REFERENCES "results"("key") ON DELETE CASCADE, \
+            "name" TEXT NOT NULL, "sha256" TEXT NOT NULL, "data" BLOB NOT NULL, PRIMARY KEY ("result_key", "name"));
+            """
+        ),
     ])
 
 /// SHA-256 of everything a report reads from a stored result (not its timing): fields

@@ -129,8 +129,7 @@ private let shardChecks: [(table: String, sql: String)] = {
             "an artifact is not a name of at most \(name) characters with at most \(StoreLimits.artifactBytes) bytes"
         ),
         (
-            "sha256 IS NOT NULL AND (typeof(sha256) != 'text' OR length(sha256) != 64)",
-            "an artifact sha256 is neither NULL nor a 64-character hex SHA-256"
+            "typeof(sha256) != 'text' OR length(sha256) != 64", "an artifact sha256 is not a 64-character hex SHA-256"
         ),
     ]
     return [

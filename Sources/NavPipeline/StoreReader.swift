@@ -10,8 +10,8 @@ public struct StoreReader {
     /// verifies (nil otherwise: the unit is computed again). A row beyond the store's limits
     /// (`StoreLimits`) or of the wrong types is not returned: nothing longer reaches Swift.
     /// With `artifacts`, its artifacts' bytes are read too, each verified against its digest;
-    /// without, the row verifies with the digests alone and `artifacts` is empty (a row whose
-    /// artifact has no digest, stored before them, does not verify either way).
+    /// without, the row verifies with the digests alone and `artifacts` is empty (the bytes'
+    /// overflow pages are not read: the digest precedes them in the row).
     ///
     /// Complexity: O(m log n + a) for m metrics of n stored results and a artifact bytes read (three index lookups).
     public func result(key: String, artifacts withBytes: Bool = true) throws -> StoredResultRow? {

@@ -61,18 +61,48 @@ import Testing
         #expect(try plots.map { try Data(contentsOf: URL(fileURLWithPath: dir + "/out/plots/" + $0)) } == cold)
     }
 
-    /// A digest edited, or missing (an artifact stored before digests), fails the row: neither
-    /// read returns it and the run is computed again.
-    @Test(arguments: ["sha256 = NULL", "sha256 = upper(sha256)", "sha256 = substr(sha256, 2) || '0'"])
+    /// A digest edited, or the artifact gone (migration v8 drops those stored before digests),
+    /// fails the row: neither read returns it and the run is computed again.
+    @Test(arguments: [
+        "UPDATE artifacts SET sha256 = upper(sha256)", "UPDATE artifacts SET sha256 = substr(sha256, 2) || '0'", "DELETE FROM artifacts",
+    ])
     func anEditedOrMissingDigestIsComputedAgain(_ edit: String) throws {
         let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
         let (spec, plan, store) = try replay(dir)
         let victim = plan.jobs[2].key
-        try store.pool.write { db in try db.execute(sql: "UPDATE artifacts SET \(edit) WHERE result_key = ?", arguments: [victim]) }
+        try store.pool.write { db in try db.execute(sql: edit + " WHERE result_key = ?", arguments: [victim]) }
         #expect(try store.read { try $0.result(key: victim) } == nil)
         #expect(try store.read { try $0.result(key: victim, artifacts: false) } == nil)
         let (done, _, computed) = try executeReplay(plan, storePath: experimentStorePath(spec), workers: 1)
         #expect(computed == 1 && done == plan.jobs.count)
         #expect(try store.read { try $0.result(key: victim) } != nil)
+    }
+
+    /// A store of migration v7 (artifacts without digests) opens migrated: the artifacts table
+    /// is rebuilt with the digest before the bytes, the old artifacts are gone, their results are
+    /// computed again, and the report is the one of a fresh store.
+    @Test func aStoreOfV7IsMigratedAndItsArtifactResultsComputedAgain() throws {
+        let dir = tempFolder(); defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (spec, plan, _) = try replay(dir)
+        let metricsCSV = try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8)
+        let path = experimentStorePath(spec)
+        do {
+            let db = try SQLiteConnection(path: path)
+            try db.execute(
+                sql: """
+                    DROP TABLE artifacts;
+                    CREATE TABLE "artifacts" ("result_key" TEXT NOT NULL REFERENCES "results"("key") ON DELETE CASCADE,
+                    "name" TEXT NOT NULL, "data" BLOB NOT NULL, PRIMARY KEY ("result_key", "name")) WITHOUT ROWID;
+                    INSERT INTO artifacts SELECT key, 'plot_paths', x'00' FROM results;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v8: artifact digests';
+                    """)
+        }
+        let store = try ResultsStore(path: path)
+        #expect(try store.pool.read { try $0.columns(in: "artifacts") } == ["result_key", "name", "sha256", "data"])
+        #expect(try store.pool.read { try $0.strings(sql: "SELECT name FROM artifacts") }.isEmpty)
+        let (done, _, computed) = try executeReplay(plan, storePath: path, workers: 2)
+        #expect(computed == plan.jobs.count && done == plan.jobs.count)
+        _ = try writeExperimentReport(plan, store: store, failures: [], command: "test", facts: [:])
+        #expect(try String(contentsOfFile: dir + "/out/metrics.csv", encoding: .utf8) == metricsCSV)
     }
 }

@@ -36,7 +36,7 @@ import Testing
         ),
         (
             "artifacts", "UPDATE artifacts SET sha256 = printf('%.5000c', 'f') WHERE result_key = (SELECT MIN(result_key) FROM artifacts)",
-            "an artifact sha256 is neither NULL nor a 64-character hex SHA-256"
+            "an artifact sha256 is not a 64-character hex SHA-256"
         ),
     ]
 
