@@ -162,6 +162,12 @@ func traceMemory(_ plan: ExperimentPlan, _ label: String) {
     }
     // The monotonic clock beside it: the difference of two lines is the phase's wall time.
     let seconds = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    // And the process's CPU time (user + system, every thread): two lines' difference is the phase's.
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
     FileHandle.standardError.write(
-        Data("memory: \(label): rss \(field("VmRSS:")), peak \(field("VmHWM:")), clock \(String(format: "%.3f", seconds)) s\n".utf8))
+        Data(
+            ("memory: \(label): rss \(field("VmRSS:")), peak \(field("VmHWM:")), clock \(String(format: "%.3f", seconds)) s, "
+                + "cpu \(String(format: "%.3f", cpu)) s\n").utf8))
 }
