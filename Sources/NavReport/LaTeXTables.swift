@@ -27,12 +27,10 @@ public struct MarkdownTablesToLaTeX {
     /// Complexity: O(|text|).
     public mutating func feed(_ text: String) -> String {
         var out = ""
-        partial += text
-        while let nl = partial.firstIndex(of: "\n") {
-            let line = String(partial[..<nl])
-            partial = String(partial[partial.index(after: nl)...])
-            out += take(line)
-        }
+        var rest = partial + text, lines: [String] = []
+        takeCompleteLines(&rest) { lines.append($0) }
+        partial = rest
+        for line in lines { out += take(line) }
         return out
     }
 

@@ -78,12 +78,10 @@ public struct MarkdownReportToHTML {
     /// Complexity: O(|markdown|) plus, per figure shown, the figure's size.
     public mutating func feed(_ markdown: String) -> String {
         var out = ""
-        partial += markdown
-        while let nl = partial.firstIndex(of: "\n") {
-            let line = String(partial[..<nl])
-            partial = String(partial[partial.index(after: nl)...])
-            out += take(line)
-        }
+        var text = partial + markdown, lines: [String] = []
+        takeCompleteLines(&text) { lines.append($0) }
+        partial = text
+        for line in lines { out += take(line) }
         return out
     }
 
