@@ -46,20 +46,20 @@ extension GuidanceReplayKind {
         // statistics are computed meanwhile (each route's page waits for that route's figures);
         // when sampled runs must be run again (a store without their paths) the route files come
         // first, so that the two phases' progress does not interleave.
-        let withPaths = try storedPathRuns(plan, sample: sample, store: store)
+        let storedPaths = sample.storedPaths
         let figures = RouteFigures()
         let drawing = DispatchGroup(), drawn = Mutex<Result<[String: [ReportFigure]], any Error>?>(nil)
         let sampled = sample, routeOrder = routes
         let draw: @Sendable () -> Void = {
             let result = Result {
                 try writeRouteFiles(
-                    plan, sample: sampled, withPaths: withPaths, store: store, table: table, routes: routeOrder, out: out,
+                    plan, sample: sampled, stored: storedPaths, store: store, table: table, routes: routeOrder, out: out,
                     progress: context.progress, finished: figures.finish)
             }
             figures.end()
             drawn.withLock { $0 = result }
         }
-        if withPaths.count == sampled.indices.count {
+        if storedPaths.count == sampled.indices.count {
             // A thread of its own: its workers and the statistics' share the cores, and it never
             // waits for a pool thread that a waiting route page holds.
             drawing.enter()
@@ -133,8 +133,8 @@ func metricsTable(
                 continue
             }
             if table.rows.isEmpty { table.rows.reserveCapacity(rows: jobs.count * run.metrics.count, runs: jobs.count) }
-            sample.offer(job)
             let session = job.session ?? run.session
+            sample.offer(job, stored: run.artifactDigests[ReplayPlotPaths.artifactName].map { .init(session: session, digest: $0) })
             for m in run.metrics {
                 table.rows.append(
                     MetricRow(
@@ -163,7 +163,7 @@ let metricsReadBlock = 2048
 ///
 /// - Complexity: memory O(sample runs of one route + rows), time O(rows + sample runs).
 private func writeRouteFiles(
-    _ plan: ExperimentPlan, sample: PlotSample, withPaths: Set<Int>, store: ResultsStore, table: MetricsTable, routes: [String],
+    _ plan: ExperimentPlan, sample: PlotSample, stored: [Int: PlotSample.StoredPaths], store: ResultsStore, table: MetricsTable, routes: [String],
     out: ExperimentOutputs, progress: ProgressHandler?, finished: @escaping @Sendable (String, [ReportFigure]) -> Void
 ) throws -> [String: [ReportFigure]] {
     let folder = out.folder
@@ -171,7 +171,7 @@ private func writeRouteFiles(
     let firstConfig = plan.jobs.first?.configuration.label
     let chosenByRoute = Dictionary(grouping: sample.indices) { plan.jobs[$0].routeID }
     let rowsByRoute = Dictionary(grouping: table.rows.indices) { table.rows[$0].route }
-    let reruns = sample.indices.count - withPaths.count
+    let reruns = sample.indices.count - stored.count
     // Routes on the cores (`mapConcurrently`: each route's files are its own; at most one
     // route per worker is held, so memory stays flat in routes; the first failure in route
     // order), and one count of re-runs for the progress (told under its lock, in order).
@@ -192,9 +192,9 @@ private func writeRouteFiles(
         try table.writeCSV(to: path("routes/\(safeFileComponent(route)).csv"), rowIndices: rowsByRoute[route] ?? [])
         let chosen = chosenByRoute[route] ?? []
         // Walked paths are drawn for the first configuration only: the other runs' are not decoded.
-        let stored = try storedPlotRuns(
-            plan, chosen: chosen.filter(withPaths.contains), walked: { plan.jobs[$0].configuration.label == firstConfig }, store: store)
-        let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: stored, progress: routeProgress)
+        let read = try storedPlotRuns(
+            plan, chosen: chosen, stored: stored, walked: { plan.jobs[$0].configuration.label == firstConfig }, store: store)
+        let mine: [JobResult] = sample.results(plan, chosen: chosen, reusing: read, progress: routeProgress)
         // Walked paths over the route (first configuration).
         var series = [SVGPlot.Series(label: "route (true)", points: mine.first?.route2D.map { (x: $0[0], y: $0[1]) } ?? [])]
         var walks: [WalkedPaths.Walk] = []
@@ -260,28 +260,22 @@ final class RouteFigures: @unchecked Sendable {  // `done` and `over` only under
     }
 }
 
-/// The plot sample's runs stored with their paths (a cached lookup per run, no paths kept).
-private func storedPathRuns(_ plan: ExperimentPlan, sample: PlotSample, store: ResultsStore) throws -> Set<Int> {
-    try store.read { reader in
-        try Set(sample.indices.filter { try reader.hasArtifact(key: plan.jobs[$0].key, name: ReplayPlotPaths.artifactName) })
-    }
-}
-
-/// The runs `chosen` (job indices) as stored, with the paths of their `plot_paths` artifact (the
-/// true and estimated paths only of those `walked` selects); a run whose row or artifact does not
-/// verify is left out (run again by the caller).
+/// The runs `chosen` (job indices) whose paths are `stored` (their digests from the metrics
+/// table's verified rows), with the paths of their `plot_paths` artifact (the true and estimated
+/// paths only of those `walked` selects); a run whose bytes do not verify against that digest
+/// is left out (run again by the caller).
 private func storedPlotRuns(
-    _ plan: ExperimentPlan, chosen: [Int], walked: (Int) -> Bool, store: ResultsStore
+    _ plan: ExperimentPlan, chosen: [Int], stored: [Int: PlotSample.StoredPaths], walked: (Int) -> Bool, store: ResultsStore
 ) throws -> [Int: JobResult] {
     try store.read { reader in
         var runs: [Int: JobResult] = [:]
         for i in chosen {
             let job = plan.jobs[i]
-            guard let row = try reader.result(key: job.key), row.kind == guidanceResultKind,
-                let bytes = row.artifacts[ReplayPlotPaths.artifactName], let paths = ReplayPlotPaths(bytes: bytes, walkedPaths: walked(i))
+            guard let s = stored[i], let bytes = try reader.artifact(key: job.key, name: ReplayPlotPaths.artifactName, digest: s.digest),
+                let paths = ReplayPlotPaths(bytes: bytes, walkedPaths: walked(i))
             else { continue }
             runs[i] = JobResult(
-                route: job.routeID, session: job.session ?? row.session, configuration: job.configuration.label,
+                route: job.routeID, session: s.session, configuration: job.configuration.label,
                 parameters: job.configuration.parameters, metrics: [], truePath: paths.truePath, estimatedPath: paths.estimatedPath,
                 route2D: paths.route2D, positionErrors: paths.positionErrors)
         }

@@ -16,26 +16,33 @@ struct PlotSample {
     /// Seed of the sample (part of the report's definition: changing it changes the plots).
     static let seed = "navbench plot sample 1"
 
+    /// A sampled run as the store holds it: its session label and its paths' digest
+    /// (`ReplayPlotPaths`), from its verified row.
+    struct StoredPaths: Sendable {
+        var session: String
+        var digest: String
+    }
+
     private var allowed: Set<String>
-    private var cells: [String: [(rank: UInt64, index: Int)]] = [:]
+    private var cells: [String: [(rank: UInt64, index: Int, stored: StoredPaths?)]] = [:]
 
     init(_ plan: ExperimentPlan) {
         allowed = Set(plan.spec.sweep.configurations.prefix(Self.configurations).map(\.label))
         if plan.spec.sweep.configurations.isEmpty, let first = plan.jobs.first { allowed = [first.configuration.label] }
     }
 
-    /// Offers a run present in the store.
-    mutating func offer(_ job: ExperimentJob) {
+    /// Offers a run present in the store, with its stored paths if it has them.
+    mutating func offer(_ job: ExperimentJob, stored: StoredPaths? = nil) {
         guard allowed.contains(job.configuration.label) else { return }
         let cell = job.routeID + "\u{1}" + job.configuration.label
         let rank = Self.rank(job.key)
         var c = cells[cell] ?? []
         if c.count < Self.perCell {
-            c.append((rank, job.index))
+            c.append((rank, job.index, stored))
         } else if let worst = c.indices.max(by: { (c[$0].rank, c[$0].index) < (c[$1].rank, c[$1].index) }),
             (rank, job.index) < (c[worst].rank, c[worst].index)
         {
-            c[worst] = (rank, job.index)
+            c[worst] = (rank, job.index, stored)
         } else {
             return
         }
@@ -44,6 +51,13 @@ struct PlotSample {
 
     /// The chosen job indices, in job order.
     var indices: [Int] { cells.values.flatMap { $0.map(\.index) }.sorted() }
+
+    /// The chosen runs offered with stored paths, by job index.
+    var storedPaths: [Int: StoredPaths] {
+        var out: [Int: StoredPaths] = [:]
+        for c in cells.values { for e in c { if let s = e.stored { out[e.index] = s } } }
+        return out
+    }
 
     /// FNV-1a (64 bit) of the seed and the key: a fixed, well-spread rank.
     static func rank(_ key: String) -> UInt64 {

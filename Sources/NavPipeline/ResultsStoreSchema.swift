@@ -61,6 +61,8 @@ public struct StoredResultRow: Sendable, Equatable {
     /// Its artifacts by name (verified with the row: their digests are in its checksum); empty
     /// when read without them (`StoreReader.result(key:artifacts:)`).
     public var artifacts: [String: [UInt8]] = [:]
+    /// Its artifacts' digests by name (`artifactDigest`), verified with the row.
+    public var artifactDigests: [String: String] = [:]
 }
 
 /// The one exact-value encoding of the store: SQLite keeps neither NaN (stored as NULL) nor −0

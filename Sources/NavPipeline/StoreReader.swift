@@ -72,24 +72,33 @@ public struct StoreReader {
         if refused { return nil }
         let r = StoredResultRow(
             kind: text[0], route: text[1], session: text[2], configuration: text[3], parameters: text[4], note: text[5], metrics: metrics,
-            artifacts: artifacts)
+            artifacts: artifacts, artifactDigests: digests)
         let sum = resultChecksum(
             key: key, kind: r.kind, route: r.route, session: r.session, configuration: r.configuration, parameters: r.parameters,
             note: r.note, metrics: metrics, artifactDigests: digests)
         return sum == text[6] ? r : nil
     }
 
-    /// The session label and metrics of unit `key` when its verified row is of kind `kind`
-    /// (`result(key:artifacts:)` without the artifacts' bytes). Labels are the unit's as stored;
-    /// the caller names the session of its plan.
-    public func metrics(key: String, kind: String) throws -> (session: String, metrics: [Metric])? {
+    /// The session label, metrics and artifact digests of unit `key` when its verified row is of
+    /// kind `kind` (`result(key:artifacts:)` without the artifacts' bytes). Labels are the unit's
+    /// as stored; the caller names the session of its plan.
+    public func metrics(key: String, kind: String) throws -> (session: String, metrics: [Metric], artifactDigests: [String: String])? {
         guard let r = try result(key: key, artifacts: false), r.kind == kind else { return nil }
-        return (r.session, r.metrics)
+        return (r.session, r.metrics, r.artifactDigests)
     }
 
-    /// Whether an artifact `name` is stored for unit `key` (not verified: `result(key:)` verifies it).
-    func hasArtifact(key: String, name: String) throws -> Bool {
-        try db.firstRow(sql: "SELECT 1 FROM artifacts WHERE result_key = ? AND name = ?", arguments: [key, name], cached: true) != nil
+    /// The bytes of artifact `name` of unit `key` when they are within `StoreLimits` and verify
+    /// against `digest`, the one the unit's verified row holds (`metrics(key:kind:)`); nil otherwise.
+    ///
+    /// Complexity: O(log n + bytes) for n stored artifacts (one index lookup).
+    func artifact(key: String, name: String, digest: String) throws -> [UInt8]? {
+        guard
+            let row = try db.firstRow(
+                sql: "SELECT data FROM artifacts WHERE result_key = ? AND name = ? AND sha256 = ? AND length(data) <= \(StoreLimits.artifactBytes)",
+                arguments: [key, name, digest], cached: true),
+            let data = row[0].bytes, artifactDigest(data) == digest
+        else { return nil }
+        return data
     }
 
     /// The failure message stored for unit `key`, if any (within `StoreLimits.message`).

@@ -59,7 +59,14 @@ public struct MetricsTable: Sendable, Equatable {
                 text = (csvField(n.name), csvField(n.unit))
                 metricText[m] = text
             }
-            w.write(prefix + text.name + "," + csvField(formatNumber(value)) + "," + text.unit + "\n")
+            // Each part into the writer's buffer: no line is built as a String of its own.
+            w.write(prefix)
+            w.write(text.name)
+            w.write(",")
+            w.write(csvField(formatNumber(value)))
+            w.write(",")
+            w.write(text.unit)
+            w.write("\n")
         }
         try w.commit()
     }
