@@ -100,7 +100,7 @@ public struct MarkdownTablesToLaTeX {
             chars = chars.dropFirst()
             if ch == "\\", let next = chars.first, next.isASCII, next.isPunctuation || next.isSymbol {
                 chars = chars.dropFirst()
-                out += special(next)
+                appendLaTeX(next, to: &out)
                 continue
             }
             if ch == "*", chars.first == "*" {
@@ -114,12 +114,25 @@ public struct MarkdownTablesToLaTeX {
                 code.toggle()
                 continue
             }
-            out += special(ch)
+            appendLaTeX(ch, to: &out)
         }
         if code { out += "}" }
         if bold { out += "}" }
         return out
     }
+
+    /// `special(ch)` appended to `out`; an ASCII character LaTeX takes as it is (a letter, a digit,
+    /// most punctuation) is appended without a `String` of its own.
+    private static func appendLaTeX(_ ch: Character, to out: inout String) {
+        if let a = ch.asciiValue, !Self.asciiSpecials.contains(a) {
+            out.append(ch)
+        } else {
+            out += special(ch)
+        }
+    }
+
+    /// The ASCII characters `special` rewrites.
+    private static let asciiSpecials = Set("\\&%$#_{}~^".utf8)
 
     private static func special(_ ch: Character) -> String {
         switch ch {

@@ -1,6 +1,8 @@
 import Foundation
-import NavReport
+import NavCore
 import Testing
+
+@testable import NavReport
 
 /// summary.md's tables as LaTeX (issue 28, item 9): booktabs, the same cells, marks and units.
 @Suite struct LaTeXTablesTests {
@@ -39,6 +41,26 @@ import Testing
     }
 
     /// Fed in arbitrary pieces, the output is the same as fed whole.
+    /// Cell text, character by character, as the LaTeX the escaping table gives (markup
+    /// characters `\\`, `*` and backtick left out): ASCII specials, the Unicode signs, and
+    /// characters taken as they are (letters, digits, CR LF, accents, an emoji).
+    @Test func cellTextIsEscapedCharacterByCharacter() {
+        let table: [Character: String] = [
+            "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#", "_": "\\_", "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}",
+            "^": "\\textasciicircum{}", "×": "$\\times$", "·": "$\\cdot$", "−": "$-$", "–": "--", "±": "$\\pm$", "≤": "$\\le$",
+            "≥": "$\\ge$", "≈": "$\\approx$", "°": "\\textdegree{}", "α": "$\\alpha$",
+        ]
+        let plain: [Character] = ["a", "Z", "0", "9", " ", ".", ",", "=", "(", "]", "|", "\r\n", "é", "e\u{301}", "👩‍🦯", "ß"]
+        let atoms = Array(table.keys) + plain
+        var rng = SeededRandom(seed: 7)
+        for _ in 0..<500 {
+            let chars = (0..<Int.random(in: 0...30, using: &rng)).map { _ in atoms.randomElement(using: &rng)! }
+            let text = String(chars)
+            let expected = chars.map { table[$0] ?? String($0) }.joined()
+            #expect(MarkdownTablesToLaTeX.latex(text) == expected, "\(text)")
+        }
+    }
+
     @Test func piecesGiveTheSameText() {
         let md = "# A\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\n## B\n| z |\n|---:|\n| 3 |\n"
         var whole = MarkdownTablesToLaTeX()
