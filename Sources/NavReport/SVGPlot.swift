@@ -122,11 +122,29 @@ public func cdfPoints(_ values: [Double], maxPoints: Int = 200) -> [(x: Double, 
 /// v with two decimals ("-12.30"), without Foundation's formatter (plots have many points).
 func fixed2(_ v: Double) -> String {
     guard v.isFinite else { return "0.00" }
-    let hundredths = Int64((v * 100).rounded())
-    let sign = hundredths < 0 ? "-" : ""
-    let a = abs(hundredths)
-    let frac = a % 100
-    return "\(sign)\(a / 100).\(frac < 10 ? "0" : "")\(frac)"
+    let scaled = (v * 100).rounded()
+    // Beyond Int64 (no canvas coordinate is): the text of the nearest representable hundredths.
+    let hundredths = scaled >= 0x1p63 ? Int64.max : scaled < -0x1p63 ? Int64.min : Int64(scaled)
+    // Digits written backwards into the string's own storage (no interpolation, no temporaries):
+    // at least "d.dd", a "-" before a negative value.
+    return String(unsafeUninitializedCapacity: 24) { b in
+        var a = hundredths.magnitude, n = 0
+        repeat {
+            b[n] = UInt8(ascii: "0") &+ UInt8(a % 10)
+            a /= 10
+            n &+= 1
+            if n == 2 {
+                b[n] = UInt8(ascii: ".")
+                n &+= 1
+            }
+        } while a > 0 || n < 4
+        if hundredths < 0 {
+            b[n] = UInt8(ascii: "-")
+            n &+= 1
+        }
+        b[0..<n].reverse()
+        return n
+    }
 }
 
 /// The style of series k: one of the 8 colours of the Okabe–Ito palette (distinguishable with

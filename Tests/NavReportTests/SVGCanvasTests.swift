@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 import Testing
 
 @testable import NavReport
@@ -10,6 +11,22 @@ import FoundationXML
 /// Names from data reach plot titles, legends and axis labels: every plot must stay well-formed
 /// XML whatever they hold (markup, quotes, control characters).
 @Suite struct SVGCanvasTests {
+    /// `fixed2`: the value rounded half away from zero to hundredths, as "[-]units.dd" (the
+    /// interpolated definition it replaced, on random coordinates of every scale and the
+    /// rounding edges); beyond Int64 hundredths it saturates instead of trapping.
+    @Test func fixed2IsTheRoundedHundredths() {
+        func definition(_ v: Double) -> String {
+            let h = Int64((v * 100).rounded()), a = abs(h), frac = a % 100
+            return "\(h < 0 ? "-" : "")\(a / 100).\(frac < 10 ? "0" : "")\(frac)"
+        }
+        var rng = SeededRandom(seed: 11)
+        var values: [Double] = [0, -0.0, 0.004, -0.004, 0.005, -0.005, 0.995, -0.995, 9.995, 1, -1, 123.456, 1e15, -1e15]
+        for _ in 0..<5_000 { values.append(Double.random(in: -1...1, using: &rng) * pow(10, Double.random(in: -3...16, using: &rng))) }
+        for v in values { #expect(fixed2(v) == definition(v), "\(v)") }
+        #expect(fixed2(1e300) == "92233720368547758.07" && fixed2(-1e300) == "-92233720368547758.08")
+        #expect(fixed2(.nan) == "0.00" && fixed2(.infinity) == "0.00")
+    }
+
     static let hostile = "route\u{1}<script>&\"'\u{7}\u{FFFE}"
 
     func wellFormed(_ svg: String) -> Bool {
