@@ -12,6 +12,7 @@ import math
 import sys
 from types import SimpleNamespace
 
+import mpmath
 import numpy as np
 import scipy
 import statsmodels
@@ -152,12 +153,46 @@ for _ in range(24):
     welch.append({"mean1": m1, "sd1": s1, "n1": n1, "mean2": m2, "sd2": s2, "n2": n2, "t": float(g.statistic),
                   "greater": float(g.pvalue), "less": float(l.pvalue)})
 
-# The chi-squared distribution (walker fit, issue 30: intervals of standard deviations):
-# scipy.stats.chi2 cdf, sf and ppf on a fixed grid (no random draws: the values above stay as they were).
+# The chi-squared distribution (walker fit, issue 30: intervals of standard deviations): scipy.stats.chi2
+# cdf and sf on a fixed grid (no random draws: the values above stay as they were), and the quantiles
+# in mpmath at 40 digits, rounded once, so their bytes do not follow the CPU's libm (scipy's
+# ppf(1e-10, 2) differs in its last bit without glibc's FMA paths): three Newton steps on the
+# regularized incomplete gamma from scipy.stats.chi2.ppf's value (converged far below a double's last
+# bit whatever the start), checked against it within 1e-12 relative. (mpmath's incomplete gamma does
+# not converge at the grid's far cdf/sf points, df = 20,000; those stay scipy's.)
+mpmath.mp.dps = 40
+
+
+def chi2_cdf(x, df):
+    return mpmath.gammainc(mpmath.mpf(df) / 2, 0, mpmath.mpf(x) / 2, regularized=True)
+
+
+def chi2_sf(x, df):
+    return mpmath.gammainc(mpmath.mpf(df) / 2, mpmath.mpf(x) / 2, mpmath.inf, regularized=True)
+
+
+def chi2_quantile(p, df):
+    """x with cdf(x) = p (sf(x) = 1 − p above the median: 1 − p is exact in mpmath)."""
+    k = mpmath.mpf(df) / 2
+    x = mpmath.mpf(float(stats.chi2.ppf(p, df)))
+    for _ in range(3):
+        density = x ** (k - 1) * mpmath.exp(-x / 2) / (2 ** k * mpmath.gamma(k))
+        miss = chi2_cdf(x, df) - mpmath.mpf(p) if p < 0.5 else (1 - mpmath.mpf(p)) - chi2_sf(x, df)
+        x -= miss / density
+    return x
+
+
+def agreed(value, scipy_value):
+    """`value` rounded to a float, once checked against scipy's within 1e-12 relative."""
+    v = float(value)
+    assert abs(v - scipy_value) <= 1e-12 * abs(scipy_value), (v, scipy_value)
+    return v
+
+
 chi2 = []
 for df in (1, 2, 3, 4.5, 9, 19, 50, 199, 1000, 20000):
     for p in (1e-10, 0.001, 0.025, 0.1, 0.5, 0.9, 0.975, 0.999, 1 - 1e-10):
-        chi2.append({"df": float(df), "p": float(p), "quantile": float(stats.chi2.ppf(p, df))})
+        chi2.append({"df": float(df), "p": float(p), "quantile": agreed(chi2_quantile(p, df), float(stats.chi2.ppf(p, df)))})
     for x in (1e-6, 0.5, 1.0, float(df), 2.0 * df + 10, 5.0 * df + 50):
         chi2.append({"df": float(df), "x": float(x), "cdf": float(stats.chi2.cdf(x, df)), "sf": float(stats.chi2.sf(x, df))})
 
