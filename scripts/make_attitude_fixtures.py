@@ -27,6 +27,9 @@ import json
 import os
 import sys
 
+import math
+
+import correctly_rounded
 import h5py
 import numpy as np
 from scipy.spatial.transform import Rotation as Rot
@@ -190,12 +193,29 @@ def write_trace(path, t_imu, attitude, t_gt, gt_orientation):
         put(f, "groundtruth/orientation", gt_orientation, "1")
 
 
+# The traces' rotations are built from quaternions whose sin and cos are correctly rounded
+# (scripts/correctly_rounded.py) and composed in scipy (arithmetic only), so the .h5 files are the
+# same bytes whatever the CPU's libm and numpy's SIMD sin (they differed in 3–5 rows without glibc's FMA paths).
+def about(axis, angles):
+    """Rotations by `angles` (radians) about the unit `axis`, from correctly rounded half-angle sin and cos."""
+    return Rot.from_quat([[axis[0] * correctly_rounded.sin(a / 2), axis[1] * correctly_rounded.sin(a / 2),
+                           axis[2] * correctly_rounded.sin(a / 2), correctly_rounded.cos(a / 2)] for a in angles])
+
+
+def rotvec(v):
+    """`Rot.from_rotvec` for one rotation vector, with correctly rounded sin and cos."""
+    angle = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+    return about([x / angle for x in v], [angle])[0] if angle > 0 else Rot.identity()
+
+
 def phone_motion(t, tilt=True):
-    """A phone carried through two turns, pitching and rolling in the hand (+y up world)."""
-    yaw = 0.9 * np.sin(0.35 * t) + 0.4 * t
-    pitch = np.radians(20) * np.sin(1.3 * t) if tilt else 0 * t
-    roll = np.radians(15) * np.sin(0.8 * t + 0.5) if tilt else 0 * t
-    return Rot.from_euler("YXZ", np.column_stack([yaw, pitch, roll]))
+    """A phone carried through two turns, pitching and rolling in the hand (+y up world): intrinsic
+    yaw about +y, then pitch about x, then roll about z (`Rot.from_euler("YXZ", …)`)."""
+    sin = correctly_rounded.sin
+    yaw = [0.9 * sin(0.35 * x) + 0.4 * x for x in t]
+    pitch = [math.radians(20) * sin(1.3 * x) if tilt else 0.0 for x in t]
+    roll = [math.radians(15) * sin(0.8 * x + 0.5) if tilt else 0.0 for x in t]
+    return about([0, 1, 0], yaw) * about([1, 0, 0], pitch) * about([0, 0, 1], roll)
 
 
 def report_fixtures():
@@ -205,8 +225,9 @@ def report_fixtures():
     # Motion capture 1 s later, 2 ms off the IMU's instants, its clock 0.25 s ahead.
     t_gt = 1.0 + offset + 0.002 + 0.01 * np.arange(400)
     phone = phone_motion(t_imu)
-    world = Rot.from_rotvec(np.radians(-61.0) * AXES["y"])  # CoreMotion's arbitrary yaw
-    body = Rot.from_euler("XYZ", [90.0, 0.0, 180.0], degrees=True) * Rot.from_rotvec([0.02, -0.01, 0.03])  # marker axes
+    world = about([0, 1, 0], [math.radians(-61.0)])[0]  # CoreMotion's arbitrary yaw
+    # Marker axes: intrinsic 90° about x, then 180° about z (`from_euler("XYZ", [90, 0, 180])`), then a small tilt.
+    body = about([1, 0, 0], [math.pi / 2])[0] * about([0, 0, 1], [math.pi])[0] * rotvec([0.02, -0.01, 0.03])
     # Pairs as evo associates them: each ground-truth stamp (the shorter stream) to the nearest
     # IMU stamp after the offset, within 0.01 s.
     pairs = []
@@ -216,7 +237,9 @@ def report_fixtures():
             pairs.append((j, k))
     gt_idx = np.array([p[0] for p in pairs])
     imu_idx = np.array([p[1] for p in pairs])
-    truth_at_gt = world * phone_motion(t_gt - offset) * body * noise(len(t_gt), 0.5)
+    # The same draws as `noise`, each turned into a rotation with correctly rounded sin and cos.
+    truth_at_gt = world * phone_motion(t_gt - offset) * body * Rot.concatenate(
+        [rotvec(list(v)) for v in np.radians(0.5) * rng.standard_normal((len(t_gt), 3))])
     ref = truth_at_gt[gt_idx]
     est = phone[imu_idx]
     w, b, _ = solve(ref, est, "yaw", "estimate", "y", world, body)
