@@ -54,12 +54,16 @@ func sharedBootstraps(
         let sizeSeed = sharedResamplingSeed(seed, stream: stream, n: n)
         let z = BootstrapInterval.expandedQuantile(n: n, confidence: confidence)
         let shared = members.count > 1 && n <= sharedIndexLimit / max(b, 1) ? SharedResamples(n: n, resamples: b, seed: sizeSeed) : nil
-        let computed = mapConcurrently(members.count, workers: workers) { k -> BootstrapLimits in
-            let x = samples[members[k]]
-            var means =
-                shared?.means(of: x) ?? BootstrapInterval.resampledMeans(x, resamples: b, seed: sizeSeed)
-            return BootstrapInterval.intervals(x, resampledMeans: &means, confidence: confidence, smallSampleExpansion: true, quantile: z)
-        }
+        // Shared indices: four samples resampled at once (`means(ofEach:)`), groups in parallel.
+        let group = shared == nil ? 1 : 4
+        let computed = mapConcurrently((members.count + group - 1) / group, workers: workers) { g -> [BootstrapLimits] in
+            let xs = members[(g * group)..<min(members.count, (g + 1) * group)].map { samples[$0] }
+            let resampled = shared?.means(ofEach: xs) ?? xs.map { BootstrapInterval.resampledMeans($0, resamples: b, seed: sizeSeed) }
+            return zip(xs, resampled).map { x, m in
+                var means = m
+                return BootstrapInterval.intervals(x, resampledMeans: &means, confidence: confidence, smallSampleExpansion: true, quantile: z)
+            }
+        }.flatMap { $0 }
         for (k, i) in members.enumerated() {
             results[i] = computed[k]
             if let memo, let key = keys[i] {

@@ -102,7 +102,7 @@ public enum Statistics {
     }
 
     /// Places the order statistics `ks` (sorted, within lo…hi) at their indices.
-    private static func select(_ a: inout UnsafeMutableBufferPointer<Double>, _ ks: [Int], _ lo: Int, _ hi: Int) {
+    static func select(_ a: inout UnsafeMutableBufferPointer<Double>, _ ks: [Int], _ lo: Int, _ hi: Int) {
         guard !ks.isEmpty, lo < hi else { return }
         // Median-of-three pivot, Hoare partition.
         let mid = lo + (hi - lo) / 2

@@ -74,47 +74,73 @@ public struct SharedResamples: Sendable {
     }
 
     /// The B resampled means of `values` (n of them): resample b's values summed left to right,
-    /// divided by n — eight resamples side by side, each sum still in its own order.
+    /// divided by n (`means(ofEach:)` with one sample).
     ///
     /// - Complexity: O(B·n).
     public func means(of values: [Double]) -> [Double] {
         precondition(values.count == n, "SharedResamples: \(values.count) values for resamples of \(n)")
-        switch indices {
-        case .bytes(let i): return Self.means(of: values, indices: i, resamples: resamples)
-        case .halfWords(let i): return Self.means(of: values, indices: i, resamples: resamples)
-        case .words(let i): return Self.means(of: values, indices: i, resamples: resamples)
+        return means(ofEach: [values])[0]
+    }
+
+    /// The B resampled means of each of `samples` (n values each), as `means(of:)` gives them
+    /// one by one, bit for bit: four samples side by side, their values at each index adjacent
+    /// (one SIMD4), so one index read serves four samples and the four sums, each still left to
+    /// right in its own lane, take one vector addition; four resamples at a time hide the
+    /// additions' latency. A table's cells of one size share the indices, so this is how they
+    /// are resampled (`sharedBootstraps`).
+    ///
+    /// - Complexity: O(B·n) per four samples.
+    public func means(ofEach samples: [[Double]]) -> [[Double]] {
+        precondition(samples.allSatisfy { $0.count == n }, "SharedResamples: samples of other sizes than \(n)")
+        return stride(from: 0, to: samples.count, by: 4).flatMap { start -> [[Double]] in
+            let group = Array(samples[start..<min(samples.count, start + 4)])
+            switch indices {
+            case .bytes(let i): return Self.means(ofFour: group, indices: i, resamples: resamples)
+            case .halfWords(let i): return Self.means(ofFour: group, indices: i, resamples: resamples)
+            case .words(let i): return Self.means(ofFour: group, indices: i, resamples: resamples)
+            }
         }
     }
 
     private static func means<Index: FixedWidthInteger & UnsignedInteger>(
-        of values: [Double], indices: [Index], resamples: Int
-    ) -> [Double] {
-        let n = values.count, lanes = 8, full = resamples / lanes * lanes, divisor = Double(n)
-        return [Double](unsafeUninitializedCapacity: resamples) { means, initialized in
-            values.withUnsafeBufferPointer { x in
-                indices.withUnsafeBufferPointer { idx in
+        ofFour group: [[Double]], indices: [Index], resamples: Int
+    ) -> [[Double]] {
+        let n = group[0].count, divisor = SIMD4<Double>(repeating: Double(n))
+        // values[i] holds the samples' i-th values (lanes past the group's count: 0, unused).
+        var values = [SIMD4<Double>](repeating: .zero, count: n)
+        for (lane, x) in group.enumerated() {
+            for i in 0..<n { values[i][lane] = x[i] }
+        }
+        var sums = [SIMD4<Double>](repeating: .zero, count: resamples)
+        values.withUnsafeBufferPointer { v in
+            indices.withUnsafeBufferPointer { idx in
+                sums.withUnsafeMutableBufferPointer { out in
                     var b = 0
-                    while b < full {
-                        var s = SIMD8<Double>.zero
-                        let base = b &* n
+                    while b &+ 4 <= resamples {
+                        var s0 = SIMD4<Double>.zero, s1 = s0, s2 = s0, s3 = s0
+                        let r0 = b &* n, r1 = r0 &+ n, r2 = r1 &+ n, r3 = r2 &+ n
                         for j in 0..<n {
-                            var v = SIMD8<Double>.zero
-                            for lane in 0..<lanes { v[lane] = x[Int(idx[base &+ lane &* n &+ j])] }
-                            s += v
+                            s0 += v[Int(idx[r0 &+ j])]
+                            s1 += v[Int(idx[r1 &+ j])]
+                            s2 += v[Int(idx[r2 &+ j])]
+                            s3 += v[Int(idx[r3 &+ j])]
                         }
-                        s /= SIMD8(repeating: divisor)
-                        for lane in 0..<lanes { means[b &+ lane] = s[lane] }
-                        b &+= lanes
+                        out[b] = s0 / divisor
+                        out[b &+ 1] = s1 / divisor
+                        out[b &+ 2] = s2 / divisor
+                        out[b &+ 3] = s3 / divisor
+                        b &+= 4
                     }
                     while b < resamples {
-                        var s = 0.0
-                        for j in 0..<n { s += x[Int(idx[b &* n &+ j])] }
-                        means[b] = s / divisor
+                        var s = SIMD4<Double>.zero
+                        let r = b &* n
+                        for j in 0..<n { s += v[Int(idx[r &+ j])] }
+                        out[b] = s / divisor
                         b &+= 1
                     }
                 }
             }
-            initialized = resamples
         }
+        return group.indices.map { lane in sums.map { $0[lane] } }
     }
 }

@@ -41,9 +41,10 @@ public struct SignFlipPermutationTest: Sendable, Equatable {
     /// Number of `resamples` random sign patterns whose sum, left to right, is at least
     /// `threshold` in magnitude. Pattern b reads ⌈n/64⌉ draws of `SeededRandom(seed:)` from draw
     /// b·⌈n/64⌉, bit i mod 64 of its word ⌊i/64⌋ flipping dᵢ (ResamplingLanesTests writes the definition out).
-    /// Eight patterns are summed side by side (two SIMD4 lanes, each from its own jump-ahead copy of
-    /// the stream), every pattern still left to right, so the count is the definition's bit for bit
-    /// at a fraction of its time (one add's latency per term hid behind seven others).
+    /// Eight patterns are summed side by side (two SIMD4 lanes, each word drawn where the stream
+    /// jumps to it, a sign flipped by its bit), every pattern still left to right, so the count is
+    /// the definition's bit for bit at a fraction of its time (one add's latency per term hid
+    /// behind seven others).
     ///
     /// - Complexity: O(B·n) time, O(1) memory.
     static func monteCarloHits(_ d: [Double], threshold: Double, resamples: Int, seed: UInt64) -> Int {
@@ -54,16 +55,23 @@ public struct SignFlipPermutationTest: Sendable, Equatable {
         d.withUnsafeBufferPointer { x in
             var b = 0
             while b < full {
-                var generators = (0..<lanes).map { stream.advanced(by: (b + $0) * words) }
                 var low = SIMD4<Double>(repeating: 0), high = SIMD4<Double>(repeating: 0)
                 var bitsLow = SIMD4<UInt64>(repeating: 0), bitsHigh = SIMD4<UInt64>(repeating: 0)
                 for i in 0..<n {
                     if i % 64 == 0 {
-                        for l in 0..<4 { bitsLow[l] = generators[l].next(); bitsHigh[l] = generators[l + 4].next() }
+                        // Word i/64 of pattern b + l: draw (b + l)·words + i/64 of the stream.
+                        let word = b &* words &+ i / 64
+                        for l in 0..<4 {
+                            var lowWord = stream.advanced(by: word &+ l &* words)
+                            var highWord = stream.advanced(by: word &+ (l &+ 4) &* words)
+                            bitsLow[l] = lowWord.next()
+                            bitsHigh[l] = highWord.next()
+                        }
                     }
-                    let v = SIMD4<Double>(repeating: x[i])
-                    low += v.replacing(with: -v, where: bitsLow & 1 .== 1)
-                    high += v.replacing(with: -v, where: bitsHigh & 1 .== 1)
+                    // −x is x with its sign bit flipped: bit i of the pattern, moved to bit 63.
+                    let v = SIMD4<UInt64>(repeating: x[i].bitPattern)
+                    low += unsafeBitCast(v ^ (bitsLow &<< 63), to: SIMD4<Double>.self)
+                    high += unsafeBitCast(v ^ (bitsHigh &<< 63), to: SIMD4<Double>.self)
                     bitsLow &>>= 1
                     bitsHigh &>>= 1
                 }

@@ -73,7 +73,7 @@ func tailOrderStatistics(_ values: UnsafeBufferPointer<Double>, ranks: [Int], lo
     return ranks.map { $0 < lowCount ? low[$0] : high[$0 - (n - highCount)] }
 }
 
-/// `tailOrderStatistics` by thresholds: every 32nd value, sorted, estimates a value below which
+/// `tailOrderStatistics` by thresholds: the order statistics of every 32nd value estimate a value below which
 /// more than `lowCount` values lie (and one above which more than `highCount` lie, each 3
 /// standard deviations of the estimate plus 2 ranks out); one pass keeps the values beyond them
 /// (a rare, well-predicted branch), and sorting those gives the order statistics — exact,
@@ -81,7 +81,7 @@ func tailOrderStatistics(_ values: UnsafeBufferPointer<Double>, ranks: [Int], lo
 /// k values are. Nil when it cannot be sure (too few values kept, too many, a NaN, a sample too
 /// small): the heaps decide.
 ///
-/// - Complexity: O(n + (n/32) log n + m log m) for the m values kept.
+/// - Complexity: O(n + m) expected for the m values kept and a few ranks.
 private func thresholdTails(_ values: UnsafeBufferPointer<Double>, ranks: [Int], lowCount: Int, highCount: Int) -> [Double]? {
     let n = values.count, stride = 32, m = n / stride
     guard m >= 64 else { return nil }
@@ -90,13 +90,15 @@ private func thresholdTails(_ values: UnsafeBufferPointer<Double>, ranks: [Int],
         initialized = m
     }
     if sample.contains(where: \.isNaN) { return nil }
-    sample.sort()
     func sampleRank(_ k: Int) -> Int {
         let expected = Double(k) / Double(stride)
         return Int(expected + 3 * expected.squareRoot() + 2)
     }
     let rl = sampleRank(lowCount), rh = sampleRank(highCount)
     guard rl < m, rh < m else { return nil }
+    // The two thresholds are order statistics of the sample: selected, not sorted (only
+    // compared with, so the sign of a zero does not matter).
+    sample.withUnsafeMutableBufferPointer { Statistics.select(&$0, Array(Set([rl, m - 1 - rh])).sorted(), 0, m - 1) }
     let tLow = lowCount > 0 ? sample[rl] : -.infinity
     let tHigh = highCount > 0 ? sample[m - 1 - rh] : .infinity
     let cap = n / 4
@@ -110,7 +112,19 @@ private func thresholdTails(_ values: UnsafeBufferPointer<Double>, ranks: [Int],
         if low.count > cap || high.count > cap { return nil }
     }
     guard low.count >= lowCount, high.count >= highCount else { return nil }
-    low.sort()
-    high.sort()
+    placeRanked(&low, ranks.filter { $0 < lowCount })
+    placeRanked(&high, ranks.filter { $0 >= n - highCount }.map { high.count - (n - $0) })
     return ranks.map { $0 < lowCount ? low[$0] : high[high.count - (n - $0)] }
+}
+
+/// Puts at each of `positions` the value a sort of `values` (no NaN) would put there: selected
+/// (O(count) expected for a few positions), or sorted when `values` holds a −0, whose order
+/// against +0 a stable sort takes from the input and selection would not.
+private func placeRanked(_ values: inout [Double], _ positions: [Int]) {
+    guard !positions.isEmpty else { return }
+    if values.contains(where: { $0 == 0 && $0.sign == .minus }) {
+        values.sort()
+    } else {
+        values.withUnsafeMutableBufferPointer { Statistics.select(&$0, Array(Set(positions)).sorted(), 0, $0.count - 1) }
+    }
 }

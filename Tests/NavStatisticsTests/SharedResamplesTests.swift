@@ -39,6 +39,30 @@ import Testing
         }
     }
 
+    /// Several samples at once (four to a vector, groups of 1 to 4, resample counts around the
+    /// four resamples a step): each sample's means equal `BootstrapInterval.resampledMeans` bit
+    /// for bit, NaN, infinities and signed zeros included.
+    @Test(arguments: [1, 2, 20, 257, 65_537])
+    func eachSamplesMeansEqualItsOwn(n: Int) throws {
+        for (count, resamples) in [(1, 1), (3, 5), (4, 8), (5, 13), (9, n > 1_000 ? 6 : 1_003)] {
+            let seed = UInt64(n &* 31 &+ count)
+            let shared = try #require(SharedResamples(n: n, resamples: resamples, seed: seed))
+            var samples = (0..<count).map { ResamplingLanesTests.sample(n, seed: seed &+ UInt64($0)) }
+            if count > 2 {
+                samples[1][0] = .nan
+                samples[2][n - 1] = -.infinity
+                samples[0] = samples[0].map { $0 < 0 ? -0.0 : $0 }
+            }
+            let ours = shared.means(ofEach: samples)
+            #expect(ours.count == count)
+            for (k, x) in samples.enumerated() {
+                let definition = BootstrapInterval.resampledMeans(x, resamples: resamples, seed: seed)
+                let mismatches = zip(ours[k], definition).filter { $0.0.bitPattern != $0.1.bitPattern }.count
+                #expect(ours[k].count == resamples && mismatches == 0, "n \(n), sample \(k) of \(count), B \(resamples): \(mismatches) differ")
+            }
+        }
+    }
+
     @Test func refusesWhatItCannotHold() {
         #expect(SharedResamples(n: 0, resamples: 10, seed: 1) == nil)
         #expect(SharedResamples(n: 5, resamples: 0, seed: 1) == nil)

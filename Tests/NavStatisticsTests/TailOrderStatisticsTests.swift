@@ -44,6 +44,30 @@ import Testing
         #expect(withNaN.withUnsafeBufferPointer { tailOrderStatistics($0, ranks: [0], lowCount: 250, highCount: 200) } == nil)
     }
 
+    /// −0 and +0 at the ranks (equal, but other bits): the bits of Swift's stable sort, which
+    /// keeps their input order (the tails are selected, and sorted when they hold a −0).
+    @Test func signedZerosAtTheRanksEqualAStableSort() {
+        let n = 10_000
+        var g = SeededRandom(seed: 13)
+        for pattern in 0..<6 {
+            // 4 % zeros, the smallest values: signs at random, alternating, one −0 among +0, all −0.
+            let x = (0..<n).map { i -> Double in
+                guard i % 50 < 2 else { return 1 + g.uniform() }
+                switch pattern {
+                case 0, 1, 2: return g.uniform() < 0.5 ? -0.0 : 0.0
+                case 3: return i % 50 == 0 ? -0.0 : 0.0
+                case 4: return i == 5_000 ? -0.0 : 0.0
+                default: return -0.0
+                }
+            }
+            let sorted = x.sorted()
+            // Every zero's rank, and the largest value.
+            let ranks = sorted.indices.filter { sorted[$0] == 0 } + [n - 1]
+            let got = x.withUnsafeBufferPointer { tailOrderStatistics($0, ranks: ranks, lowCount: 500, highCount: 1) }
+            #expect(got?.map(\.bitPattern) == ranks.map { sorted[$0].bitPattern }, "pattern \(pattern)")
+        }
+    }
+
     @Test func declinesWhatItCannotAnswer() {
         let x = Self.sample(100, seed: 9, distinct: 0)
         // A rank between the tails, and a NaN in the sample.
