@@ -86,6 +86,7 @@ func writeExperimentReport(
     let page = try writeReportPage(
         plan, pieces: pieces, files: sections.flatMap(\.files), written: sections.flatMap(\.written),
         caveats: reportCaveats(plan, failures: (plan.failures + failures + sectionFailures).count), evidence: evidence, out: out)
+    traceMemory(plan, "report: page drawn")
     memoSaved.wait()
     if let failure = memoFailure.withLock({ $0 }) { throw failure }
     try summary.commit()

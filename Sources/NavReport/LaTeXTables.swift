@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 
 /// The pipe tables of a Markdown report as LaTeX tables for a paper (booktabs): the same cells
 /// — numbers, CIs, significance marks (`*`, bold) and the units of the headers — in a `table`
@@ -58,7 +59,7 @@ public struct MarkdownTablesToLaTeX {
         guard separator.allSatisfy({ !$0.isEmpty && $0.allSatisfy { "-: ".contains($0) } }) else { return "" }
         count += 1
         let align = separator.map { s -> String in
-            let t = s.trimmingCharacters(in: .whitespaces)
+            let t = s.trimmingWhitespace()
             return t.hasPrefix(":") && t.hasSuffix(":") ? "c" : t.hasSuffix(":") ? "r" : "l"
         }.joined()
         var out = "\n% Table \(count)\(heading.isEmpty ? "" : ": " + Self.comment(heading))\n"
@@ -81,11 +82,11 @@ public struct MarkdownTablesToLaTeX {
         for ch in row.dropFirst() {
             if escaped { cell.append("\\"); cell.append(ch); escaped = false; continue }
             if ch == "\\" { escaped = true; continue }
-            if ch == "|" { out.append(cell.trimmingCharacters(in: .whitespaces)); cell = ""; continue }
+            if ch == "|" { out.append(cell.trimmingWhitespace()); cell = ""; continue }
             cell.append(ch)
         }
         if escaped { cell.append("\\") }
-        if !cell.trimmingCharacters(in: .whitespaces).isEmpty { out.append(cell.trimmingCharacters(in: .whitespaces)) }
+        if !cell.trimmingWhitespace().isEmpty { out.append(cell.trimmingWhitespace()) }
         return out
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 
 /// navbench's Markdown reports (`summary.md` and the pages it links to, such as `routes/*.md`) as
 /// one self-contained, accessible HTML page (`report.html`): no script, font or style from
@@ -114,7 +115,7 @@ public struct MarkdownReportToHTML {
             return out
         }
         var out = flushTable()
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         if trimmed.isEmpty { return out + flushParagraph() + flushList() }
         if line.hasPrefix("#") {
             out += flushParagraph() + flushList()
@@ -210,7 +211,7 @@ public struct MarkdownReportToHTML {
             let title = svg.flatMap { Self.title(ofSVG: $0) }
             name = title.map { "Figure: \($0) (its numbers are in the section's tables)" } ?? "Figure: " + markdownPlainText(heading)
         }
-        guard let svg, let open = svg.range(of: "<svg ") else {
+        guard let svg, let open = svg.firstRange(of: "<svg ") else {
             return "<p>\(xmlEscaped(name)) (figure not in this page)</p>\n"
         }
         var labelled = svg  // String's own replaceSubrange: `replacingCharacters` copies through NSString on Linux
@@ -234,8 +235,9 @@ public struct MarkdownReportToHTML {
 
     /// The title navbench's SVGs draw first (their first `<text>`), unescaped.
     static func title(ofSVG svg: String) -> String? {
-        guard let start = svg.range(of: "<text "), let close = svg[start.upperBound...].range(of: ">"),
-            let end = svg[close.upperBound...].range(of: "</text>")
+        // The standard library's search: Foundation's `range(of:)` copies the whole SVG through NSString on Linux.
+        guard let start = svg.firstRange(of: "<text "), let close = svg[start.upperBound...].firstRange(of: ">"),
+            let end = svg[close.upperBound...].firstRange(of: "</text>")
         else { return nil }
         let text = svg[close.upperBound..<end.lowerBound]
         guard !text.contains("<") else { return nil }

@@ -72,9 +72,7 @@ func sharedBootstraps(
             }
         }
     }
-    for (i, j) in repeatOf.sorted(by: { $0.key < $1.key }) {
-        results[i] = results[j]
-        if let memo, let key = keys[i], let r = results[j] { memo.record(key, [r.bca.low, r.bca.high, r.percentile.low, r.percentile.high]) }
-    }
+    // A repeat's key is its first's (the same values, n and seed), recorded once already.
+    for (i, j) in repeatOf { results[i] = results[j] }
     return results.map { $0! }
 }
