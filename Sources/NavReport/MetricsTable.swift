@@ -132,7 +132,7 @@ public enum MetricPolarity: String, Sendable {
 /// costs 12 bytes (metric, value) instead of a `MetricRow`'s ~100 and its strings.
 /// Reading a row rebuilds the `MetricRow` (its strings shared, not copied).
 ///
-/// Complexity: `append` O(1) amortized (a hash of the metric name); subscript O(log runs).
+/// Complexity: `append` O(1) amortized (a hash of the metric name); subscript O(log runs), O(1) a row iterated.
 public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
     struct Context: Sendable, Equatable { var route: String, session: String, configuration: String, parameters: [String] }
     private var contexts: [Context] = []
@@ -150,12 +150,29 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
     public var startIndex: Int { 0 }
     public var endIndex: Int { values.count }
 
-    public subscript(i: Int) -> MetricRow {
-        let c = contexts[context(ofRow: i)], m = metricNames[Int(metricOfRow[i])]
+    public subscript(i: Int) -> MetricRow { row(i, context: context(ofRow: i)) }
+
+    private func row(_ i: Int, context: Int) -> MetricRow {
+        let c = contexts[context], m = metricNames[Int(metricOfRow[i])]
         return MetricRow(
             route: c.route, session: c.session, configuration: c.configuration, parameters: c.parameters,
             metric: m.name, value: values[i], unit: m.unit)
     }
+
+    /// The rows in order, each run's context found by walking on (O(1) a row), not searched.
+    public struct Iterator: IteratorProtocol {
+        let rows: MetricRows
+        var position = 0, context = -1
+
+        public mutating func next() -> MetricRow? {
+            guard position < rows.values.count else { return nil }
+            while context + 1 < rows.contextStart.count && rows.contextStart[context + 1] <= position { context += 1 }
+            defer { position += 1 }
+            return rows.row(position, context: context)
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(rows: self) }
 
     /// Appends a row; consecutive rows of one run share their context.
     public mutating func append(_ r: MetricRow) {
