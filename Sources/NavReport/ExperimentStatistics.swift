@@ -386,20 +386,37 @@ extension ExperimentStatistics {
         let dimensions = columns.indices.filter { columns[$0] != "seed" && levels[$0].count > 1 }
         let pairs = dimensions.flatMap { dim in keyMetrics.map { (dim, $0) } }
         let everyRun = runs, levelsOf = levels, workers = ProcessInfo.processInfo.activeProcessorCount
-        // Each run's key without the dimension, per dimension.
-        let keysOf = mapConcurrently(dimensions.count, workers: workers) { i in
-            everyRun.map { run -> String in
+        // Each run's key without the dimension, as an id (in order of first appearance), and its
+        // level's index, per dimension; each run's unit as an id. The effects below index arrays.
+        let keysOf = mapConcurrently(dimensions.count, workers: workers) { i -> EffectKeys in
+            var ids: [String: Int] = [:]
+            let levelIndex = Dictionary(uniqueKeysWithValues: levelsOf[dimensions[i]].enumerated().map { ($1, $0) })
+            var keys = EffectKeys(key: [], level: [], count: 0)
+            for run in everyRun {
                 var p = run.parameters
                 p[dimensions[i]] = ""
-                return ([run.route, run.session] + p).joined(separator: "\u{1}")
+                let text = ([run.route, run.session] + p).joined(separator: "\u{1}")
+                let id = ids[text] ?? ids.count
+                if id == ids.count { ids[text] = id }
+                keys.key.append(id)
+                keys.level.append(levelIndex[run.parameters[dimensions[i]]]!)
             }
+            keys.count = ids.count
+            return keys
         }
+        var unitIds: [String: Int] = [:]
+        let unitOfRun = everyRun.map { run -> Int in
+            let id = unitIds[run.unit] ?? unitIds.count
+            if id == unitIds.count { unitIds[run.unit] = id }
+            return id
+        }
+        let units = (unitOf: unitOfRun, count: unitIds.count)
         let keyIndex = Dictionary(uniqueKeysWithValues: dimensions.enumerated().map { ($1, $0) })
         let parts = mapConcurrently(pairs.count, workers: workers) { i in
             let (dim, m) = pairs[i]
             return Self.effects(
                 of: dim, name: columns[dim], levels: levelsOf[dim], metric: m, slot: slot[m]!, runs: everyRun, keys: keysOf[keyIndex[dim]!],
-                options: options)
+                units: units, options: options)
         }
         for part in parts {
             for (effect, d) in part {
@@ -410,38 +427,51 @@ extension ExperimentStatistics {
         return (out, resampled, samples)
     }
 
+    /// Each run's key without one dimension (an id in order of first appearance, `count` ids)
+    /// and its level's index in that dimension.
+    struct EffectKeys: Sendable {
+        var key: [Int], level: [Int], count: Int
+    }
+
     /// The main effects of dimension `dim` (column `name`, its `levels` in table order) on metric
-    /// `m` (the runs' value in `slot`; `keys`: each run's key without the dimension): each level
-    /// against the first, with the unit differences to resample (nil for those from `largeSample`
-    /// units, which have their t interval).
+    /// `m` (the runs' value in `slot`; `keys`: each run's key without the dimension and its level;
+    /// `units`: each run's unit id): each level against the first, with the unit differences to
+    /// resample (nil for those from `largeSample` units, which have their t interval).
     ///
-    /// Complexity: O(runs) dictionary operations per level.
+    /// Complexity: O(runs) per level; memory O(keys × levels).
     private static func effects(
         of dim: Int, name: String, levels: [String], metric m: String, slot ms: Int,
-        runs: [(route: String, session: String, parameters: [String], unit: String, values: [Double?])], keys: [String],
-        options: StatisticsOptions
+        runs: [(route: String, session: String, parameters: [String], unit: String, values: [Double?])], keys: EffectKeys,
+        units: (unitOf: [Int], count: Int), options: StatisticsOptions
     ) -> [(MainEffect, [Double]?)] {
-        // key without this dimension → value at each level (the first row's, as the table lists them).
-        var byKey: [String: [String: Double]] = [:], keyOrder: [String] = [], unitOf: [String: String] = [:]
-        for (run, k) in zip(runs, keys) {
-            guard let value = run.values[ms] else { continue }
-            if byKey[k] == nil { keyOrder.append(k); unitOf[k] = run.unit }
-            if byKey[k]?[run.parameters[dim]] == nil { byKey[k, default: [:]][run.parameters[dim]] = value }
+        // (key, level) → value (the first row's, as the table lists them); keys in order of their
+        // first run with a value, each with that run's unit.
+        let width = levels.count
+        var value = [Double](repeating: .nan, count: keys.count * width), held = [Bool](repeating: false, count: keys.count * width)
+        var keyOrder: [Int] = [], unitOfKey = [Int](repeating: -1, count: keys.count)
+        for r in runs.indices {
+            guard let v = runs[r].values[ms] else { continue }
+            let k = keys.key[r], cell = k * width + keys.level[r]
+            if unitOfKey[k] < 0 { keyOrder.append(k); unitOfKey[k] = units.unitOf[r] }
+            if !held[cell] { held[cell] = true; value[cell] = v }
         }
         let reference = levels[0]
         var out: [(MainEffect, [Double]?)] = []
-        for level in levels.dropFirst() {
+        for (l, level) in levels.enumerated().dropFirst() {
             // The differences of one unit (route, session, seed) over the other dimensions are
             // averaged first: the unit, not the configuration, is the independent replicate.
-            var sums: [String: (Double, Int)] = [:], unitOrder: [String] = []
+            var sums = [Double](repeating: 0, count: units.count), counts = [Int](repeating: 0, count: units.count)
+            var unitOrder: [Int] = []
             for k in keyOrder {
-                guard let a = byKey[k]?[level], let b = byKey[k]?[reference], a.isFinite, b.isFinite else { continue }
-                let u = unitOf[k]!
-                if sums[u] == nil { unitOrder.append(u) }
-                let (s, c) = sums[u] ?? (0, 0)
-                sums[u] = (s + (a - b), c + 1)
+                guard held[k * width + l], held[k * width] else { continue }
+                let a = value[k * width + l], b = value[k * width]
+                guard a.isFinite, b.isFinite else { continue }
+                let u = unitOfKey[k]
+                if counts[u] == 0 { unitOrder.append(u) }
+                sums[u] = sums[u] + (a - b)
+                counts[u] += 1
             }
-            let d = unitOrder.map { sums[$0]!.0 / Double(sums[$0]!.1) }
+            let d = unitOrder.map { sums[$0] / Double(counts[$0]) }
             var effect = MainEffect(
                 dimension: name, level: level, reference: reference, metric: m, n: d.count,
                 meanDifference: Statistics.mean(d), ciLow: .nan, ciHigh: .nan)
