@@ -49,6 +49,7 @@ extension GuidanceReplayKind {
         let storedPaths = sample.storedPaths
         let figures = RouteFigures()
         let drawing = DispatchGroup(), drawn = Mutex<Result<[String: [ReportFigure]], any Error>?>(nil)
+        let trendFigures = Mutex<Result<[ReportFigure], any Error>?>(nil)
         let sampled = sample, routeOrder = routes
         let draw: @Sendable () -> Void = {
             let result = Result {
@@ -58,6 +59,11 @@ extension GuidanceReplayKind {
             }
             figures.end()
             drawn.withLock { $0 = result }
+            // The trends over RDP tolerance next, beside the statistics (only after route files that were written).
+            if case .success = result {
+                let trendResult = Result { try writeToleranceTrends(plan, table: table, routes: routeOrder, out: out) }
+                trendFigures.withLock { $0 = trendResult }
+            }
         }
         if storedPaths.count == sampled.indices.count {
             // A thread of its own: its workers and the statistics' share the cores, and it never
@@ -78,7 +84,7 @@ extension GuidanceReplayKind {
         if let failure = metricsFailure.withLock({ $0 }) { throw failure }
         let routePlots = try drawn.withLock({ $0! }).get()
         let plots = routePlots
-        let trendPlots = try writeToleranceTrends(plan, table: table, routes: routes, out: out)
+        let trendPlots = try trendFigures.withLock({ $0! }).get()
         traceMemory(plan, "report: route files, plots and statistics computed")
         var (statistics, routeSections, statisticsFiles) = try statisticsResult.get()
         if let map = statistics.heatMap() {

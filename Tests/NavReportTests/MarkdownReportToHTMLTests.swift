@@ -61,6 +61,16 @@ import Testing
         #expect(html.contains("<p>Text &lt;em&gt;raw&lt;/em&gt; &amp; more</p>"))
     }
 
+    /// Plain cell text and the same text beside markup (which the fast path for plain text does
+    /// not take) come out escaped alike: entities, U+2028 as a reference, a control as U+FFFD,
+    /// a lone `*` and a combining mark kept.
+    @Test func plainTextIsEscapedAsTextBesideMarkup() {
+        let plain = "x<y & \"z\" 'w' \u{2028} \u{1} 2*3 e\u{301}"
+        let escaped = "x&lt;y &amp; &quot;z&quot; &apos;w&apos; &#x2028; \u{FFFD} 2*3 e\u{301}"
+        let html = Self.page("| a | b |\n|---|---|\n| \(plain) | \(plain) **b** |\n")
+        #expect(html.contains("<th scope=\"row\">\(escaped)</th><td>\(escaped) <strong>b</strong></td>"))
+    }
+
     @Test func linksStayInsideTheReport() {
         let md = "- [B1](routes/B1.md)\n- [out](https://example.org/x)\n- [up](../../etc/passwd)\n- [csv](routes/B1.csv)\n"
         let html = Self.page(md, pages: ["routes/B1.md"])
