@@ -118,8 +118,12 @@ func writeStatistics(
     try cellsFile.commit()
     try comparisonsFile.commit()
     traceMemory(plan, "report: statistics computed")
-    for (file, svg, alt) in statistics.boxPlots(table) {
-        try writeTextAtomically(svg, to: (out.folder as NSString).appendingPathComponent("plots/" + file))
+    // The box plots, drawn and written on the workers (the first failure in plot order thrown).
+    let boxes = statistics.boxPlots(table), plotsFolder = (out.folder as NSString).appendingPathComponent("plots")
+    _ = try mapConcurrently(boxes.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i throws(TraceError) in
+        try writeTextAtomically(boxes[i].svg, to: (plotsFolder as NSString).appendingPathComponent(boxes[i].file))
+    }
+    for (file, _, alt) in boxes {
         statistics.plots.append(ReportFigure(path: "plots/" + file, alt: alt))
         files.append("plots/" + file)
     }

@@ -140,8 +140,11 @@ extension ExperimentStatistics {
             if key.contains(r.metric) { values[r.metric, default: [:]][c, default: []].append(r.value) }
         }
         let gs = groups[allRoutesLabel] ?? []
-        return keyMetrics.compactMap { m -> (file: String, svg: String, alt: String)? in
-            guard let byConfig = values[m] else { return nil }
+        // Each key metric's plot drawn on the workers, kept in key-metric order.
+        let metrics = keyMetrics, units = units, byMetric = values, order = configs
+        return mapConcurrently(metrics.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i -> (file: String, svg: String, alt: String)? in
+            let m = metrics[i], configs = order
+            guard let byConfig = byMetric[m] else { return nil }
             let boxes = gs.map { g in
                 SVGBoxPlot.Group(
                     label: g.members.count > 1 ? "\(g.representative) (+\(g.members.count - 1) identical)" : g.representative,
@@ -152,6 +155,6 @@ extension ExperimentStatistics {
             let alt = plot.configurationFinding(measure: m + unit, scope: "all routes")
             plot.description = alt
             return (file: "box-\(safeFileComponent(m)).svg", svg: plot.svg, alt: alt)
-        }
+        }.compactMap { $0 }
     }
 }
