@@ -274,9 +274,8 @@ public struct MarkdownReportToHTML {
     /// Markdown inline text as HTML: escapes undone, text escaped, `**bold**`, `` `code` `` and links.
     private func inline(_ markdown: String) -> String {
         // No escape, bold, code or link: the text escaped as it is (`xmlEscaped` is scalar by scalar).
-        if !markdown.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "`") || $0 == UInt8(ascii: "[") }) {
-            return xmlEscaped(markdown)
-        }
+        // \ * ` [
+        if !markdown.utf8.contains(where: { $0 == 0x5C || $0 == 0x2A || $0 == 0x60 || $0 == 0x5B }) { return xmlEscaped(markdown) }
         var out = "", bold = false
         var chars = Array(markdown)[...]
         while let ch = chars.first {

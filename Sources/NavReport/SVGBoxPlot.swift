@@ -142,7 +142,8 @@ extension ExperimentStatistics {
         let gs = groups[allRoutesLabel] ?? []
         // Each key metric's plot drawn on the workers, kept in key-metric order.
         let metrics = keyMetrics, units = units, byMetric = values, order = configs
-        return mapConcurrently(metrics.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i -> (file: String, svg: String, alt: String)? in
+        let workers = ProcessInfo.processInfo.activeProcessorCount
+        return mapConcurrently(metrics.count, workers: workers) { i -> (file: String, svg: String, alt: String)? in
             let m = metrics[i], configs = order
             guard let byConfig = byMetric[m] else { return nil }
             let boxes = gs.map { g in
