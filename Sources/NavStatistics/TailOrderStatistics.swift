@@ -105,25 +105,11 @@ private func thresholdTails(_ values: UnsafeBufferPointer<Double>, ranks: [Int],
     var low: [Double] = [], high: [Double] = []
     low.reserveCapacity(2 * lowCount + 64)
     high.reserveCapacity(2 * highCount + 64)
-    // Eight values compared at once: a block with none beyond the thresholds (or NaN) is passed
-    // over, the others are read value by value, in order.
-    let lowV = SIMD8<Double>(repeating: tLow), highV = SIMD8<Double>(repeating: tHigh)
-    var start = 0
-    while start < n {
-        if start &+ 8 <= n {
-            let v = UnsafeRawPointer(values.baseAddress! + start).loadUnaligned(as: SIMD8<Double>.self)
-            if all((v .> lowV) .& (v .< highV)) {
-                start &+= 8
-                continue
-            }
-        }
-        for v in values[start..<min(n, start &+ 8)] where !(v > tLow && v < tHigh) {
-            if v.isNaN { return nil }
-            if lowCount > 0 && v <= tLow { low.append(v) }
-            if highCount > 0 && v >= tHigh { high.append(v) }
-            if low.count > cap || high.count > cap { return nil }
-        }
-        start &+= 8
+    for v in values where !(v > tLow && v < tHigh) {
+        if v.isNaN { return nil }
+        if lowCount > 0 && v <= tLow { low.append(v) }
+        if highCount > 0 && v >= tHigh { high.append(v) }
+        if low.count > cap || high.count > cap { return nil }
     }
     guard low.count >= lowCount, high.count >= highCount else { return nil }
     placeRanked(&low, ranks.filter { $0 < lowCount })
