@@ -69,6 +69,13 @@ func writeStatistics(
     progress: ProgressHandler? = nil,
     memo: (any ResamplingMemo)? = nil
 ) throws -> (statistics: ExperimentStatistics, routeSections: [String], files: [String]) {
+    // What the box plots draw is read from the table meanwhile (it needs no statistics).
+    let boxRead = DispatchGroup(), boxValues = Mutex<ExperimentStatistics.BoxPlotValues?>(nil), keyMetrics = plan.spec.keyMetrics
+    DispatchQueue.global().async(group: boxRead) {
+        let read = ExperimentStatistics.boxPlotValues(table, keyMetrics: keyMetrics)
+        boxValues.withLock { $0 = read }
+    }
+    defer { boxRead.wait() }
     let cellsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("cells.csv"))
     let comparisonsFile = try AtomicTextWriter(path: (out.folder as NSString).appendingPathComponent("comparisons.csv"))
     cellsFile.write(ExperimentStatistics.cellsHeader)
@@ -119,7 +126,8 @@ func writeStatistics(
     try comparisonsFile.commit()
     traceMemory(plan, "report: statistics computed")
     // The box plots, drawn and written on the workers (the first failure in plot order thrown).
-    let boxes = statistics.boxPlots(table), plotsFolder = (out.folder as NSString).appendingPathComponent("plots")
+    boxRead.wait()
+    let boxes = statistics.boxPlots(boxValues.withLock { $0! }), plotsFolder = (out.folder as NSString).appendingPathComponent("plots")
     _ = try mapConcurrently(boxes.count, workers: ProcessInfo.processInfo.activeProcessorCount) { i throws(TraceError) in
         try writeTextAtomically(boxes[i].svg, to: (plotsFolder as NSString).appendingPathComponent(boxes[i].file))
     }

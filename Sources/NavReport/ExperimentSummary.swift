@@ -64,7 +64,7 @@ public func guidanceReplayPieces(
 ) -> [String] {
     var routes: [String] = [], configs: [String] = [], seenConfigs = Set<String>(), runs = Set<String>()
     var last = ("", "", "")
-    for r in table.rows where (r.route, r.session, r.configuration) != last {
+    for r in table.rows.runs where (r.route, r.session, r.configuration) != last {
         last = (r.route, r.session, r.configuration)
         if !routes.contains(r.route) { routes.append(r.route) }
         if seenConfigs.insert(r.configuration).inserted { configs.append(r.configuration) }
@@ -85,7 +85,7 @@ private func summaryFooter(stamp: ReportStamp, failures: [String]) -> String {
 /// One line per configuration label with its parameter values.
 func configurationLegend(_ table: MetricsTable) -> String {
     var seen = Set<String>(), lines = ""
-    for r in table.rows where !seen.contains(r.configuration) {
+    for r in table.rows.runs where !seen.contains(r.configuration) {
         seen.insert(r.configuration)
         lines +=
             "- \(markdownCode(r.configuration)): " + zip(table.parameterColumns, r.parameters).map { "\($0)=\($1)" }.joined(separator: ", ") + "\n"

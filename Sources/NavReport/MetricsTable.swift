@@ -174,6 +174,12 @@ public struct MetricRows: RandomAccessCollection, Sendable, Equatable {
 
     public func makeIterator() -> Iterator { Iterator(rows: self) }
 
+    /// Each run's labels, in order: a run is the consecutive rows sharing route, session,
+    /// configuration and parameters (what `append` keeps once). O(runs), not O(rows).
+    public var runs: [(route: String, session: String, configuration: String, parameters: [String])] {
+        contexts.map { ($0.route, $0.session, $0.configuration, $0.parameters) }
+    }
+
     /// Appends a row; consecutive rows of one run share their context.
     public mutating func append(_ r: MetricRow) {
         if let last = contexts.last, last.route == r.route, last.session == r.session, last.configuration == r.configuration,

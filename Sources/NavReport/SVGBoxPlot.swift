@@ -124,6 +124,19 @@ extension ExperimentStatistics {
     /// file names go through `safeFileComponent`; the text alternative (`configurationFinding`) is
     /// also the SVG's `<title>`.
     public func boxPlots(_ table: MetricsTable) -> [(file: String, svg: String, alt: String)] {
+        boxPlots(Self.boxPlotValues(table, keyMetrics: keyMetrics))
+    }
+
+    /// What the box plots draw, read from the table alone (so it may be read while the
+    /// statistics are computed): the configurations in table order and each key metric's values by
+    /// configuration.
+    public struct BoxPlotValues: Sendable {
+        var configs: [String]
+        var values: [String: [String: [Double]]]
+    }
+
+    /// - Complexity: O(rows).
+    public static func boxPlotValues(_ table: MetricsTable, keyMetrics: [String]) -> BoxPlotValues {
         let view = RowView(table)
         var configs: [String] = [], seenConfigs = Set<String>()
         var values: [String: [String: [Double]]] = [:]  // metric → configuration → values
@@ -139,13 +152,18 @@ extension ExperimentStatistics {
             }
             if key.contains(r.metric) { values[r.metric, default: [:]][c, default: []].append(r.value) }
         }
+        return BoxPlotValues(configs: configs, values: values)
+    }
+
+    /// The box plots of `boxPlotValues`.
+    public func boxPlots(_ read: BoxPlotValues) -> [(file: String, svg: String, alt: String)] {
         let gs = groups[allRoutesLabel] ?? []
         // Each key metric's plot drawn on the workers, kept in key-metric order.
-        let metrics = keyMetrics, units = units, byMetric = values, order = configs
+        let metrics = keyMetrics, units = units
         let workers = ProcessInfo.processInfo.activeProcessorCount
         return mapConcurrently(metrics.count, workers: workers) { i -> (file: String, svg: String, alt: String)? in
-            let m = metrics[i], configs = order
-            guard let byConfig = byMetric[m] else { return nil }
+            let m = metrics[i], configs = read.configs
+            guard let byConfig = read.values[m] else { return nil }
             let boxes = gs.map { g in
                 SVGBoxPlot.Group(
                     label: g.members.count > 1 ? "\(g.representative) (+\(g.members.count - 1) identical)" : g.representative,

@@ -25,6 +25,12 @@ import Testing
             #expect(rows.count == appended.count)
             #expect(Array(rows) == appended, "\(runs) runs, iterated")
             #expect(rows.indices.map { rows[$0] } == appended, "\(runs) runs, by subscript")
+            // The runs: each row's labels where they change from the row before.
+            var changes: [[String]] = []
+            for r in appended where changes.last != [r.route, r.session, r.configuration] + r.parameters {
+                changes.append([r.route, r.session, r.configuration] + r.parameters)
+            }
+            #expect(rows.runs.map { [$0.route, $0.session, $0.configuration] + $0.parameters } == changes)
         }
     }
 }
