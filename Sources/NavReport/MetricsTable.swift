@@ -33,10 +33,14 @@ public struct MetricsTable: Sendable, Equatable {
     }
 
     /// Writes the CSV text of `csv` to `path` atomically, a row at a time (memory O(1) in the rows).
-    public func writeCSV(to path: String) throws(TraceError) { try writeCSV(to: path, rowIndices: rows.indices) }
+    public func writeCSV(to path: String) throws(TraceError) { try writeRows(to: path, rowIndices: rows.indices) }
 
     /// Writes the CSV text of the rows at `rowIndices` (in that order) to `path` atomically.
-    public func writeCSV<S: Sequence<Int>>(to path: String, rowIndices: S) throws(TraceError) {
+    public func writeCSV(to path: String, rowIndices: [Int]) throws(TraceError) { try writeRows(to: path, rowIndices: rowIndices) }
+
+    /// `writeCSV`'s body, generic inside this module only, where each call is specialised (a
+    /// public generic called from another module ran unspecialised: generic metadata per row).
+    private func writeRows<S: Sequence<Int>>(to path: String, rowIndices: S) throws(TraceError) {
         let w = try AtomicTextWriter(path: path)
         w.write((Self.fixedLeading + parameterColumns + Self.fixedTrailing).joined(separator: ",") + "\n")
         // Rows of one run share route, session, configuration and parameters: their escaped

@@ -48,9 +48,10 @@ public struct SVGPlot: Sendable {
         let width = 470.0 + right
         // Room for every legend entry (16 px each) beside the plot.
         let height = max(420.0, top + 14 + 16 * Double(series.count) + bottom)
-        let all = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
-        var x0 = all.map(\.x).min() ?? 0, x1 = all.map(\.x).max() ?? 1
-        var y0 = all.map(\.y).min() ?? 0, y1 = all.map(\.y).max() ?? 1
+        // Closures, not key paths: a key path to a tuple's element is projected at run time, per point.
+        let all = series.flatMap { $0.points }.filter { $0.x.isFinite && $0.y.isFinite }
+        var x0 = all.lazy.map { $0.x }.min() ?? 0, x1 = all.lazy.map { $0.x }.max() ?? 1
+        var y0 = all.lazy.map { $0.y }.min() ?? 0, y1 = all.lazy.map { $0.y }.max() ?? 1
         if x1 - x0 < 1e-9 { x0 -= 0.5; x1 += 0.5 }
         if y1 - y0 < 1e-9 { y0 -= 0.5; y1 += 0.5 }
         let pw = width - left - right, ph = height - top - bottom
