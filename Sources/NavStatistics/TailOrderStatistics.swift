@@ -98,7 +98,7 @@ private func thresholdTails(_ values: UnsafeBufferPointer<Double>, ranks: [Int],
     guard rl < m, rh < m else { return nil }
     // The two thresholds are order statistics of the sample: selected, not sorted (only
     // compared with, so the sign of a zero does not matter).
-    sample.withUnsafeMutableBufferPointer { Statistics.select(&$0, Array(Set([rl, m - 1 - rh])).sorted(), 0, m - 1) }
+    sample.withUnsafeMutableBufferPointer { selectOrderStatistics(&$0, Array(Set([rl, m - 1 - rh])).sorted(), 0, m - 1) }
     let tLow = lowCount > 0 ? sample[rl] : -.infinity
     let tHigh = highCount > 0 ? sample[m - 1 - rh] : .infinity
     let cap = n / 4
@@ -125,6 +125,6 @@ private func placeRanked(_ values: inout [Double], _ positions: [Int]) {
     if values.contains(where: { $0 == 0 && $0.sign == .minus }) {
         values.sort()
     } else {
-        values.withUnsafeMutableBufferPointer { Statistics.select(&$0, Array(Set(positions)).sorted(), 0, $0.count - 1) }
+        values.withUnsafeMutableBufferPointer { selectOrderStatistics(&$0, Array(Set(positions)).sorted(), 0, $0.count - 1) }
     }
 }
