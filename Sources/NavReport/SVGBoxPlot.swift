@@ -118,15 +118,6 @@ extension SVGBoxPlot {
 }
 
 extension ExperimentStatistics {
-    /// Box plots of the key metrics over all routes: one box per group of identical
-    /// configurations (the values of its units), coloured by the configuration's position in the
-    /// experiment, so colours agree across plots. Returns (file name, SVG, text alternative) triples;
-    /// file names go through `safeFileComponent`; the text alternative (`configurationFinding`) is
-    /// also the SVG's `<title>`.
-    public func boxPlots(_ table: MetricsTable) -> [(file: String, svg: String, alt: String)] {
-        boxPlots(Self.boxPlotValues(table, keyMetrics: keyMetrics))
-    }
-
     /// What the box plots draw, read from the table alone (so it may be read while the
     /// statistics are computed): the configurations in table order and each key metric's values by
     /// configuration.
@@ -155,7 +146,11 @@ extension ExperimentStatistics {
         return BoxPlotValues(configs: configs, values: values)
     }
 
-    /// The box plots of `boxPlotValues`.
+    /// Box plots of the key metrics over all routes (`boxPlotValues`): one box per group of identical
+    /// configurations (the values of its units), coloured by the configuration's position in the
+    /// experiment, so colours agree across plots. Returns (file name, SVG, text alternative) triples;
+    /// file names go through `safeFileComponent`; the text alternative (`configurationFinding`) is
+    /// also the SVG's `<title>`.
     public func boxPlots(_ read: BoxPlotValues) -> [(file: String, svg: String, alt: String)] {
         let gs = groups[allRoutesLabel] ?? []
         // Each key metric's plot drawn on the workers, kept in key-metric order.

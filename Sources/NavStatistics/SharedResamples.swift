@@ -4,7 +4,7 @@ import NavCore
 /// every sample of that size (statistics revision 3, docs/statistics.md). Resample b takes the
 /// values at indices[b·n ..< (b + 1)·n]; index k is ⌊n·d_k / 2⁶⁴⌋ (Lemire's multiply-shift) of
 /// the k-th draw d_k of `SeededRandom(seed:)`: the indices `BootstrapInterval.resampledMeans`
-/// draws for the same seed, so `means(of:)` is its result bit for bit (SharedResamplesTests).
+/// draws for the same seed, so `means(ofEach:)` gives its result bit for bit (SharedResamplesTests).
 ///
 /// Drawing is the cost of a bootstrap (a SplitMix64 step and a 64-bit multiply per value); kept
 /// as indices, a sample of the same size then costs one gather and one addition per value. An
@@ -73,17 +73,8 @@ public struct SharedResamples: Sendable {
         }
     }
 
-    /// The B resampled means of `values` (n of them): resample b's values summed left to right,
-    /// divided by n (`means(ofEach:)` with one sample).
-    ///
-    /// - Complexity: O(B·n).
-    public func means(of values: [Double]) -> [Double] {
-        precondition(values.count == n, "SharedResamples: \(values.count) values for resamples of \(n)")
-        return means(ofEach: [values])[0]
-    }
-
-    /// The B resampled means of each of `samples` (n values each), as `means(of:)` gives them
-    /// one by one, bit for bit: four samples side by side, their values at each index adjacent
+    /// The B resampled means of each of `samples` (n values each), each resample's values summed
+    /// left to right and divided by n: four samples side by side, their values at each index adjacent
     /// (one SIMD4), so one index read serves four samples and the four sums, each still left to
     /// right in its own lane, take one vector addition; four resamples at a time hide the
     /// additions' latency. A table's cells of one size share the indices, so this is how they

@@ -31,7 +31,7 @@ import Testing
             // Two samples of one size from one set of indices.
             for s in [seed &+ UInt64(n), seed &* 977 &+ 5] {
                 let x = ResamplingLanesTests.sample(n, seed: s)
-                let ours = shared.means(of: x)
+                let ours = shared.means(ofEach: [x])[0]
                 let lanes = BootstrapInterval.resampledMeans(x, resamples: resamples, seed: seed)
                 let mismatches = zip(ours, lanes).filter { $0.0.bitPattern != $0.1.bitPattern }.count
                 #expect(ours.count == resamples && mismatches == 0, "n \(n), B \(resamples): \(mismatches) means differ")
