@@ -73,7 +73,11 @@ package func parseDecimal(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
 ///
 /// The significand accumulates modulo 2⁶⁴ (`digitRun`, `fractionRun`): it is exact whenever the count of
 /// significant digits (leading zeros excluded) is ≤ 19, which is checked before it is used.
-@inline(__always)
+///
+/// `@_transparent`, not `@inline(__always)`: under the latter the compiler kept it a call from
+/// the table scanner's row loop, whose registers then spilled around every number (9 % more
+/// instructions, docs/benchmarks.md).
+@_transparent
 private func scanDecimal(_ base: UnsafePointer<UInt8>, at position: inout Int, limit: Int) -> Double? {
     let start = position
     var i = start
