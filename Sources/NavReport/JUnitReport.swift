@@ -5,6 +5,9 @@ import NavIO
 /// paragraph separators U+2028/U+2029 as character references, and control characters other than
 /// tab, line feed and carriage return, which XML 1.0 cannot carry, replaced by U+FFFD).
 public func xmlEscaped(_ s: String) -> String {
+    // Printable ASCII without & < > " ' (and tab, line feed, carriage return) is its own escape:
+    // most labels, ids and numbers are returned as they are, without a scalar-by-scalar copy.
+    if s.utf8.allSatisfy(isOwnXMLEscape) { return s }
     var out = ""
     out.reserveCapacity(s.utf8.count)
     for u in s.unicodeScalars {
@@ -20,6 +23,16 @@ public func xmlEscaped(_ s: String) -> String {
         }
     }
     return out
+}
+
+/// A byte of printable ASCII other than & < > " ', or a tab, line feed or carriage return.
+@inline(__always)
+private func isOwnXMLEscape(_ b: UInt8) -> Bool {
+    switch b {
+    case 0x26, 0x3C, 0x3E, 0x22, 0x27: false
+    case 0x20..<0x7F, 0x09, 0x0A, 0x0D: true
+    default: false
+    }
 }
 
 /// JUnit XML of the gate, in the shape GitHub/GitLab/Jenkins test reporters read

@@ -75,21 +75,31 @@ public struct SVGPlot: Sendable {
         for (i, serie) in series.enumerated() {
             let style = PlotStyle(serie.style ?? i)
             let dash = serie.dashed ? " stroke-dasharray=\"5,3\"" : style.dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
-            let pts = serie.points.filter { $0.x.isFinite && $0.y.isFinite }.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
-            if let casing = lineCasing(style.color) {
+            let finite = serie.points.filter { $0.x.isFinite && $0.y.isFinite }
+            var points: [UInt8] = []
+            points.reserveCapacity(finite.count * 16)
+            for (k, p) in finite.enumerated() {
+                if k > 0 { points.append(UInt8(ascii: " ")) }
+                appendFixed2(px(p.x), to: &points)
+                points.append(UInt8(ascii: ","))
+                appendFixed2(py(p.y), to: &points)
+            }
+            let pts = String(decoding: points, as: UTF8.self)
+            // The colour's casing, once per series (its contrast takes six powers).
+            let casing = lineCasing(style.color)
+            if let casing {
                 s += "<polyline fill=\"none\" stroke=\"\(casing)\" stroke-width=\"2.75\"\(dash) points=\"\(pts)\"/>\n"
             }
             s += "<polyline fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"1.5\"\(dash) points=\"\(pts)\"/>\n"
-            let finite = serie.points.filter { $0.x.isFinite && $0.y.isFinite }
             for k in Self.markerIndices(count: finite.count, series: i) {
-                s += style.marker.svg(x: px(finite[k].x), y: py(finite[k].y), color: style.color) + "\n"
+                s += style.marker.svg(x: px(finite[k].x), y: py(finite[k].y), color: style.color, casing: casing) + "\n"
             }
             let ly = top + 14 + Double(i) * 16
             s += "<g class=\"legend-entry\">"
             let legendLine = "<line x1=\"\(f(width - right + 10))\" y1=\"\(f(ly - 4))\" x2=\"\(f(width - right + 30))\" y2=\"\(f(ly - 4))\""
-            if let casing = lineCasing(style.color) { s += legendLine + " stroke=\"\(casing)\" stroke-width=\"3.25\"\(dash)/>" }
+            if let casing { s += legendLine + " stroke=\"\(casing)\" stroke-width=\"3.25\"\(dash)/>" }
             s += legendLine + " stroke=\"\(style.color)\" stroke-width=\"2\"\(dash)/>"
-            s += style.marker.svg(x: width - right + 20, y: ly - 4, color: style.color)
+            s += style.marker.svg(x: width - right + 20, y: ly - 4, color: style.color, casing: casing)
             let label = serie.label.count > Self.legendCharacters ? String(serie.label.prefix(Self.legendCharacters - 1)) + "…" : serie.label
             s += "<text x=\"\(f(width - right + 34))\" y=\"\(f(ly))\">\(xmlEscaped(label))</text></g>\n"
         }
@@ -122,30 +132,49 @@ public func cdfPoints(_ values: [Double], maxPoints: Int = 200) -> [(x: Double, 
 
 /// v with two decimals ("-12.30"), without Foundation's formatter (plots have many points).
 func fixed2(_ v: Double) -> String {
-    guard v.isFinite else { return "0.00" }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fixed2MaximumBytes) { b in
+        String(decoding: UnsafeBufferPointer(rebasing: b[writeFixed2(v, into: b)...]), as: UTF8.self)
+    }
+}
+
+/// Appends `fixed2(v)`'s bytes to `out` (a polyline's points: no String per coordinate).
+func appendFixed2(_ v: Double, to out: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fixed2MaximumBytes) { b in
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[writeFixed2(v, into: b)...]))
+    }
+}
+
+/// The longest `fixed2` text: a sign, 17 digits of Int64 hundredths' units, a point, 2 digits.
+private let fixed2MaximumBytes = 24
+
+/// Writes `fixed2(v)`'s text at the end of `b` (`fixed2MaximumBytes` long), last digit first:
+/// at least "d.dd", a "-" before a negative value. Returns where the text starts.
+@inline(__always)
+private func writeFixed2(_ v: Double, into b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    var n = b.count
+    guard v.isFinite else {
+        for c in "0.00".utf8.reversed() { n &-= 1; b[n] = c }
+        return n
+    }
     let scaled = (v * 100).rounded()
     // Beyond Int64 (no canvas coordinate is): the text of the nearest representable hundredths.
     let hundredths = scaled >= 0x1p63 ? Int64.max : scaled < -0x1p63 ? Int64.min : Int64(scaled)
-    // Digits written backwards into the string's own storage (no interpolation, no temporaries):
-    // at least "d.dd", a "-" before a negative value.
-    return String(unsafeUninitializedCapacity: 24) { b in
-        var a = hundredths.magnitude, n = 0
-        repeat {
-            b[n] = UInt8(ascii: "0") &+ UInt8(a % 10)
-            a /= 10
-            n &+= 1
-            if n == 2 {
-                b[n] = UInt8(ascii: ".")
-                n &+= 1
-            }
-        } while a > 0 || n < 4
-        if hundredths < 0 {
-            b[n] = UInt8(ascii: "-")
-            n &+= 1
+    var a = hundredths.magnitude, digits = 0
+    repeat {
+        n &-= 1
+        b[n] = UInt8(ascii: "0") &+ UInt8(a % 10)
+        a /= 10
+        digits &+= 1
+        if digits == 2 {
+            n &-= 1
+            b[n] = UInt8(ascii: ".")
         }
-        b[0..<n].reverse()
-        return n
+    } while a > 0 || digits < 3
+    if hundredths < 0 {
+        n &-= 1
+        b[n] = UInt8(ascii: "-")
     }
+    return n
 }
 
 /// The style of series k: one of the 8 colours of the Okabe–Ito palette (distinguishable with
@@ -175,7 +204,11 @@ public enum PlotMarker: String, Sendable, CaseIterable {
 
     /// The marker centred at (x, y): one `<path>` (no newline), after a wider dark one beneath it
     /// when the colour is too light on white (`lineCasing`).
-    public func svg(x: Double, y: Double, color: String) -> String {
+    public func svg(x: Double, y: Double, color: String) -> String { svg(x: x, y: y, color: color, casing: lineCasing(color)) }
+
+    /// `svg(x:y:color:)` with the colour's `lineCasing` already known (a plot's series draws
+    /// many markers in one colour).
+    func svg(x: Double, y: Double, color: String, casing: String?) -> String {
         let r = 3.5
         func p(_ dx: Double, _ dy: Double) -> String { "\(fixed2(x + dx * r)) \(fixed2(y + dy * r))" }
         let d: String
@@ -191,7 +224,7 @@ public enum PlotMarker: String, Sendable, CaseIterable {
         }
         let open = [.plus, .cross, .star].contains(self)
         let mark = "<path data-mark=\"\(rawValue)\" d=\"\(d)\" fill=\"\(open ? "none" : "white")\" stroke=\"\(color)\" stroke-width=\"1.5\"/>"
-        guard let casing = lineCasing(color) else { return mark }
+        guard let casing else { return mark }
         return "<path d=\"\(d)\" fill=\"none\" stroke=\"\(casing)\" stroke-width=\"2.5\"/>" + mark
     }
 }

@@ -13,7 +13,8 @@ import FoundationXML
 @Suite struct SVGCanvasTests {
     /// `fixed2`: the value rounded half away from zero to hundredths, as "[-]units.dd" (the
     /// interpolated definition it replaced, on random coordinates of every scale and the
-    /// rounding edges); beyond Int64 hundredths it saturates instead of trapping.
+    /// rounding edges); beyond Int64 hundredths it saturates instead of trapping. `appendFixed2`
+    /// writes the same bytes.
     @Test func fixed2IsTheRoundedHundredths() {
         func definition(_ v: Double) -> String {
             let h = Int64((v * 100).rounded()), a = abs(h), frac = a % 100
@@ -23,6 +24,14 @@ import FoundationXML
         var values: [Double] = [0, -0.0, 0.004, -0.004, 0.005, -0.005, 0.995, -0.995, 9.995, 1, -1, 123.456, 1e15, -1e15]
         for _ in 0..<5_000 { values.append(Double.random(in: -1...1, using: &rng) * pow(10, Double.random(in: -3...16, using: &rng))) }
         for v in values { #expect(fixed2(v) == definition(v), "\(v)") }
+        // The bytes a polyline's points are built from, appended one value after another.
+        var bytes: [UInt8] = []
+        for v in values + [.nan, -.infinity, 1e300] {
+            appendFixed2(v, to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+        }
+        let expected = values.map(definition) + ["0.00", "0.00", "92233720368547758.07"]
+        #expect(String(decoding: bytes, as: UTF8.self) == expected.map { $0 + " " }.joined())
         #expect(fixed2(1e300) == "92233720368547758.07" && fixed2(-1e300) == "-92233720368547758.08")
         #expect(fixed2(.nan) == "0.00" && fixed2(.infinity) == "0.00")
     }
