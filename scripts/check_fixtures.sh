@@ -39,25 +39,51 @@ VARIANTS=""
 for k in $KERNELS; do VARIANTS="$VARIANTS OPENBLAS_CORETYPE=$k"; done
 VARIANTS="$VARIANTS GLIBC_TUNABLES=$NO_SIMD"
 
+# described VARIANT: the variant, and the kernel forced from outside when the variant names none
+# (it applies to those runs too).
+described() {
+    case "$1" in
+        OPENBLAS_CORETYPE=*) echo "$1" ;;
+        *) if [ -n "${OPENBLAS_CORETYPE:-}" ]; then echo "$1 (OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE from the environment)"; else echo "$1"; fi ;;
+    esac
+}
+
 # same_or_close GENERATED COMMITTED VARIANT [--hdf5]: equal bytes, or equal within the tolerance
 # with a note; anything else is a failure line naming both.
 notes=0
 same_or_close() {
     if diff -r -q "$1" "$2" > /dev/null 2>&1; then return 0; fi
     if "$PY" scripts/compare_numeric.py ${4:-} --rtol 1e-9 --atol 1e-12 "$1" "$2" > "$T/compare.log"; then
-        echo "fixtures: note: $2: other bytes with $3, equal within rtol 1e-9"
+        echo "fixtures: note: $2: other bytes with $(described "$3"), equal within rtol 1e-9"
         notes=$((notes + 1))
     else
-        echo "fixtures: $2 differs from what its generator writes now with $3 beyond rtol 1e-9: $(head -1 "$T/compare.log")"
+        echo "fixtures: $2 differs from what its generator writes now with $(described "$3") beyond rtol 1e-9: $(head -1 "$T/compare.log")"
         status=1
     fi
 }
 
+# generate VARIANT SCRIPT ARGS…: runs a generator under VARIANT (NAME=VALUE, or - for this
+# machine's defaults); if it fails (a traceback, an illegal instruction), one line names it, the
+# variant and its last line of error, and the check goes on with the next one.
+generate() {
+    gen_variant=$1; shift
+    if [ "$gen_variant" = - ]; then
+        "$PY" "$@" > /dev/null 2> "$T/generator.err" && return 0
+        gen_variant="this machine's defaults"
+    else
+        env "$gen_variant" "$PY" "$@" > /dev/null 2> "$T/generator.err" && return 0
+    fi
+    echo "fixtures: $1 failed under $(described "$gen_variant"): $(tail -1 "$T/generator.err")"
+    status=1
+    return 1
+}
+regenerated="statistics, KITTI, TUM-RPE"
+
 for variant in $VARIANTS; do
     out="$T/${variant%%=*}-${variant##*=}"
     mkdir -p "$out"
-    env "$variant" "$PY" scripts/make_statistics_fixtures.py "$out/statistics_reference.json" > /dev/null
-    env "$variant" "$PY" scripts/make_protocol_fixtures.py "$out/kitti" > /dev/null
+    generate "$variant" scripts/make_statistics_fixtures.py "$out/statistics_reference.json" &&
+        generate "$variant" scripts/make_protocol_fixtures.py "$out/kitti" || continue
     for pair in $PAIRS; do
         same_or_close "$out/${pair%%:*}" "${pair#*:}" "$variant"
     done
@@ -71,7 +97,7 @@ if [ -d ../shared/real-data/weallwalk ]; then
     for variant in $VARIANTS; do
         out="$T/pdr-${variant%%=*}-${variant##*=}"
         mkdir -p "$out/metrics" "$out/signal"
-        env "$variant" "$PY" scripts/make_pdr_fixtures.py "$out/metrics" "$out/signal" > /dev/null
+        generate "$variant" scripts/make_pdr_fixtures.py "$out/metrics" "$out/signal" || continue
         for f in step_scoring.json turn_scoring.json; do
             same_or_close "$out/metrics/$f" "Tests/NavMetricsTests/Fixtures/pdr/$f" "$variant"
         done
@@ -81,32 +107,37 @@ if [ -d ../shared/real-data/weallwalk ]; then
             echo "fixtures: Tests/NavSignalTests/Fixtures/pdr/pipeline.json: the peaks differ under $variant"; status=1; }
     done
     "$PY" scripts/test_pdr_reference.py > /dev/null || { echo "fixtures: scripts/test_pdr_reference.py (the reference scorer's hand cases) failed"; status=1; }
-    "$PY" scripts/make_gait_fixtures.py "$T/gait_reference.json"
-    same_or_close "$T/gait_reference.json" Tests/NavReportTests/Fixtures/gait_reference.json "this machine's defaults"
-    "$PY" scripts/make_gait_fixtures.py --all "$T/gait_reference_shared.json"
-    same_or_close "$T/gait_reference_shared.json" Tests/NavReportTests/Fixtures/gait_reference_shared.json "this machine's defaults (--all)"
+    if generate - scripts/make_gait_fixtures.py "$T/gait_reference.json"; then
+        same_or_close "$T/gait_reference.json" Tests/NavReportTests/Fixtures/gait_reference.json "this machine's defaults"
+    fi
+    if generate - scripts/make_gait_fixtures.py --all "$T/gait_reference_shared.json"; then
+        same_or_close "$T/gait_reference_shared.json" Tests/NavReportTests/Fixtures/gait_reference_shared.json "this machine's defaults (--all)"
+    fi
+    regenerated="$regenerated, PDR, gait"
 else
-    echo "fixtures: ../shared/real-data/weallwalk absent: the PDR fixtures were not regenerated (their tests still run)"
+    echo "fixtures: ../shared/real-data/weallwalk absent: the PDR and gait fixtures were not regenerated (their tests still run)"
 fi
 
 # The MAT-file fixtures (scripts/make_mat_fixtures.py: scipy.io.savemat, zlib, h5py; no BLAS, no
 # libm: quaternions from integers over sqrt) byte for byte, and a copy with one byte changed must differ.
-"$PY" scripts/make_mat_fixtures.py "$T/mat" > /dev/null
-if ! diff -r -q "$T/mat" Tests/NavImportTests/Fixtures/import/mat > /dev/null; then
-    echo "fixtures: Tests/NavImportTests/Fixtures/import/mat differs from what scripts/make_mat_fixtures.py writes now: $(diff -r -q "$T/mat" Tests/NavImportTests/Fixtures/import/mat | head -3 | tr '\n' ' ')"
-    status=1
+if generate - scripts/make_mat_fixtures.py "$T/mat"; then
+    if ! diff -r -q "$T/mat" Tests/NavImportTests/Fixtures/import/mat > /dev/null; then
+        echo "fixtures: Tests/NavImportTests/Fixtures/import/mat differs from what scripts/make_mat_fixtures.py writes now: $(diff -r -q "$T/mat" Tests/NavImportTests/Fixtures/import/mat | head -3 | tr '\n' ' ')"
+        status=1
+    fi
+    printf 'X' | dd of="$T/mat/qtm_uncompressed.mat" bs=1 seek=200 conv=notrunc 2> /dev/null
+    if cmp -s "$T/mat/qtm_uncompressed.mat" Tests/NavImportTests/Fixtures/import/mat/qtm_uncompressed.mat; then
+        echo "fixtures: the check did not notice an edited copy of Tests/NavImportTests/Fixtures/import/mat/qtm_uncompressed.mat"
+        status=1
+    fi
 fi
-printf 'X' | dd of="$T/mat/qtm_uncompressed.mat" bs=1 seek=200 conv=notrunc 2> /dev/null
-if cmp -s "$T/mat/qtm_uncompressed.mat" Tests/NavImportTests/Fixtures/import/mat/qtm_uncompressed.mat; then
-    echo "fixtures: the check did not notice an edited copy of Tests/NavImportTests/Fixtures/import/mat/qtm_uncompressed.mat"
-    status=1
-fi
+regenerated="$regenerated, MAT-file"
 
 # The orientation-error fixtures (scripts/make_attitude_fixtures.py: scipy Rotation, h5py): the JSON
 # references (estimates through LAPACK's SVD) and the traces, dataset by dataset.
 for variant in $VARIANTS; do
     out="$T/attitude-${variant%%=*}-${variant##*=}"
-    env "$variant" "$PY" scripts/make_attitude_fixtures.py "$out/metrics" "$out/report" > /dev/null
+    generate "$variant" scripts/make_attitude_fixtures.py "$out/metrics" "$out/report" || continue
     same_or_close "$out/metrics/attitude_reference.json" Tests/NavMetricsTests/Fixtures/attitude/attitude_reference.json "$variant"
     same_or_close "$out/report/attitude_session.json" Tests/NavReportTests/Fixtures/attitude/attitude_session.json "$variant"
     for h5 in "$out"/report/*.h5; do
@@ -126,6 +157,6 @@ if diff -r -q "$T/edited/kitti" Tests/NavMetricsTests/Fixtures/kitti > /dev/null
 fi
 
 if [ $status -eq 0 ]; then
-    echo "fixtures: statistics, KITTI, TUM-RPE, PDR, gait, MAT-file and attitude references regenerate under $VARIANTS: $notes comparison(s) with other bytes, all within rtol 1e-9 (the rest byte for byte); an edited copy is caught"
+    echo "fixtures: $regenerated and attitude references regenerate under$VARIANTS: $notes comparison(s) with other bytes, all within rtol 1e-9 (the rest byte for byte); an edited copy is caught"
 fi
 exit $status
