@@ -3,6 +3,10 @@ SWIFT ?= swift
 # The project venv (make deps-python creates it from scripts/requirements.txt); never the system Python.
 PYTHON ?= .venv/bin/python
 export PYTHON
+# The venv is installed without byte-compiling (scripts/install-deps.sh): each module is compiled when a
+# check first imports it, and its .pyc kept. A PYTHONDONTWRITEBYTECODE from the environment would make every
+# process compile scipy, pandas and the rest again (≈ 4 s each; the fixture check 107 → 57 s): not here.
+unexport PYTHONDONTWRITEBYTECODE
 SEED ?= 20261122
 # One optimised, testable build (.build/release) serves swift test, every check, the demo and the benchmarks,
 # so CI compiles navbench once (docs/ci.md). `make print-build-flags` prints them for scripts.
