@@ -16,6 +16,16 @@
 # targets (make fixtures-evo, fixtures-evo-timestamps, fixtures-rosbag) and compare with git diff.
 set -eu
 PY=${PYTHON:-.venv/bin/python}
+# The pinned generators' modules (scripts/requirements.txt) must import, or every generator would
+# fail under every variant: one line saying how to get them instead (exit 2).
+missing=$("$PY" -c "
+import importlib.util
+print(' '.join(n for n in ['numpy', 'scipy', 'statsmodels', 'h5py', 'pandas', 'mpmath'] if importlib.util.find_spec(n) is None))
+" 2> /dev/null) || missing="the interpreter itself"
+if [ -n "$missing" ]; then
+    echo "fixtures: $PY cannot run the generators (missing: $missing); make deps-python installs scripts/requirements.txt into .venv"
+    exit 2
+fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 status=0
