@@ -296,16 +296,18 @@ package struct NumericTable {
 
 /// Parses a numeric text table whose rows have `minColumns…maxColumns` fields; the first
 /// data row fixes the count, and every row must match it. Only the first `keep` fields of
-/// each row are stored (all when nil).
+/// each row are stored (all when nil). A field f whose bit is set in `unread` (bit f, f < 64)
+/// is counted but not read: its token is skipped unchecked and stored as NaN (an importer's
+/// columns it never uses).
 ///
 /// - Throws: a one-line `TraceError` naming the file, the line, the field and what was expected.
 /// - Complexity: O(bytes).
 package func parseNumericTable(
-    _ bytes: [UInt8], path: String, columns range: ClosedRange<Int>, keep: Int? = nil,
+    _ bytes: [UInt8], path: String, columns range: ClosedRange<Int>, keep: Int? = nil, unread: UInt64 = 0,
     fieldNames: [String], formatName: String
 ) throws(TraceError) -> NumericTable {
     // Fields stored per row: `keep`, at most the largest accepted count (a longer row is an error).
-    var scan = NumericTableScan(columns: range, stored: min(keep ?? range.upperBound, range.upperBound))
+    var scan = NumericTableScan(columns: range, stored: min(keep ?? range.upperBound, range.upperBound), unread: unread)
     scan.lines.reserveCapacity(bytes.count / 60)
     var values: [Double] = []
     bytes.withUnsafeBufferPointer { buf in
@@ -322,7 +324,11 @@ package func parseNumericTable(
             values = [Double](unsafeUninitializedCapacity: capacity) { out, initialized in
                 let o = out.baseAddress!
                 previous.withUnsafeBufferPointer { if let p = $0.baseAddress { o.update(from: p, count: previous.count) } }
-                (initialized, finished) = scan.rows(b, count: buf.count, into: o, from: previous.count, capacity: capacity)
+                // Two specialisations: the loop without unread fields keeps no test for them.
+                (initialized, finished) =
+                    unread == 0
+                    ? scan.rows(b, count: buf.count, into: o, from: previous.count, capacity: capacity, fields: EveryFieldRead.self)
+                    : scan.rows(b, count: buf.count, into: o, from: previous.count, capacity: capacity, fields: SomeFieldsUnread.self)
             }
             capacity = capacity > Int.max / 2 ? Int.max : capacity * 2
         }
@@ -366,15 +372,18 @@ private struct NumericTableScan {
 
     let columns: ClosedRange<Int>
     let stored: Int
+    /// Fields skipped unread (bit f for field f), stored as NaN.
+    let unread: UInt64
     var position = 0
     var lineNumber: Int32 = 0
     var expected = -1
     var lines: [Int32] = []
     var problem: Problem?
 
-    init(columns: ClosedRange<Int>, stored: Int) {
+    init(columns: ClosedRange<Int>, stored: Int, unread: UInt64) {
         self.columns = columns
         self.stored = stored
+        self.unread = unread
     }
 
     /// Reads rows of `b[position..<n]` into `o[count…]` while a row of `stored` values fits
@@ -384,14 +393,30 @@ private struct NumericTableScan {
     ///
     /// - Returns: the values now in `o`, and whether the text is done (read to its end, or a
     ///   problem found).
-    mutating func rows(
-        _ b: UnsafePointer<UInt8>, count n: Int, into o: UnsafeMutablePointer<Double>, from start: Int, capacity: Int
+    mutating func rows<Fields: FieldReading>(
+        _ b: UnsafePointer<UInt8>, count n: Int, into o: UnsafeMutablePointer<Double>, from start: Int, capacity: Int,
+        fields: Fields.Type
     ) -> (count: Int, finished: Bool) {
         @inline(__always) func isBlank(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 13 }
         @inline(__always) func isSeparator(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 13 || c == 44 }
         /// The end of the token at `p`: the next separator, line feed or the end of the text.
+        /// Eight bytes at a time while they last: every separator and the line feed are below
+        /// 0x2D, and the first byte below it is found exactly (a borrow of the subtraction only
+        /// marks bytes after it; bytes from 0x80 are never marked); one that is no separator
+        /// (`+`, `#`, a control byte) belongs to the token.
         @inline(__always) func tokenEnd(_ p: Int) -> Int {
             var q = p
+            while n &- q >= 8 {
+                let w = UInt64(littleEndian: UnsafeRawPointer(b + q).loadUnaligned(as: UInt64.self))
+                let below = (w &- 0x2D2D_2D2D_2D2D_2D2D) & ~w & 0x8080_8080_8080_8080
+                if below == 0 {
+                    q &+= 8
+                    continue
+                }
+                let k = q &+ below.trailingZeroBitCount &>> 3
+                if b[k] == 10 || isSeparator(b[k]) { return k }
+                q = k &+ 1
+            }
             while q < n && b[q] != 10 && !isSeparator(b[q]) { q += 1 }
             return q
         }
@@ -410,6 +435,8 @@ private struct NumericTableScan {
                 continue
             }
             var field = 0
+            // Bit 0: whether the field at hand is unread (shifted once a field; 0 from field 64 on).
+            var unreadAhead = unread
             while true {
                 // Skip separators; a line feed or the end of the text ends the row.
                 while p < n && isSeparator(b[p]) { p += 1 }
@@ -417,7 +444,9 @@ private struct NumericTableScan {
                 if field < upper {
                     var value: Double
                     var end = p
-                    if let v = scanDecimal(b, at: &end, limit: n), end == n || b[end] == 10 || isSeparator(b[end]) {
+                    if Fields.skipsUnread && unreadAhead & 1 != 0 {
+                        value = .nan; p = tokenEnd(p)
+                    } else if let v = scanDecimal(b, at: &end, limit: n), end == n || b[end] == 10 || isSeparator(b[end]) {
                         value = v; p = end
                     } else {
                         let q = tokenEnd(p)
@@ -434,6 +463,7 @@ private struct NumericTableScan {
                     p = tokenEnd(p)
                 }
                 field += 1
+                if Fields.skipsUnread { unreadAhead &>>= 1 }
             }
             position = p + 1
             if expected < 0 {
@@ -451,6 +481,12 @@ private struct NumericTableScan {
         return (count, true)
     }
 }
+
+/// Whether `NumericTableScan.rows` looks at `unread` (a type, so that each case is its own
+/// specialisation of the loop).
+private protocol FieldReading { static var skipsUnread: Bool { get } }
+private enum EveryFieldRead: FieldReading { static var skipsUnread: Bool { false } }
+private enum SomeFieldsUnread: FieldReading { static var skipsUnread: Bool { true } }
 
 private func columnText(_ r: ClosedRange<Int>, _ names: [String]) -> String {
     let list = names.prefix(r.lowerBound).joined(separator: " ")

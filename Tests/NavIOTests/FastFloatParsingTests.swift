@@ -266,6 +266,52 @@ import Darwin
         }
     }
 
+    /// Fields marked `unread` are counted, never read: any token there (a word, `1.5x`, a NUL)
+    /// is stored as NaN, and the read fields of the same rows equal strtod's values bit for bit;
+    /// a row with a field too few is still refused, and a word in a read field still names its
+    /// line and field.
+    @Test func unreadFieldsAreCountedNotRead() throws {
+        var rng = SeededRandom(seed: 41)
+        // Bytes below 0x2D that are no separator (`+ # ( ) ' " !`, control bytes) inside long
+        // tokens, UTF-8 beyond ASCII.
+        let junk = ["abc", "1.5x", "nan(1)", "\u{0}", "--", "1e5e5", "0x10", "", ".", "a+b#c(d)e'f\"g!h\u{1}i", "größe", "1234567+89012345678"]
+        let unread: UInt64 = 0b10_0110  // fields 1, 2 and 5 of 6
+        var text = "", expected: [Double] = []
+        for _ in 0..<3_000 {
+            var row: [String] = []
+            for f in 0..<6 {
+                if unread & (1 << UInt64(f)) != 0 {
+                    row.append(junk[Int(rng.next() % UInt64(junk.count))])
+                    expected.append(.nan)
+                    continue
+                }
+                let digits = Int(rng.next() % 22) + 1
+                var t = (rng.next() % 2 == 0 ? "-" : "") + String((0..<digits).map { _ in Character(String(rng.next() % 10)) })
+                t.insert(".", at: t.index(t.startIndex, offsetBy: t.count - Int(rng.next() % UInt64(digits))))
+                if rng.next() % 4 == 0 { t += "e\(Int(rng.next() % 80) - 40)" }
+                row.append(t)
+                expected.append(strtod(t, nil))
+            }
+            // Two commas in a row are one separator (no empty field): an empty token is written as x.
+            text += row.map { $0.isEmpty ? "x" : $0 }.joined(separator: ",") + "\n"
+        }
+        let table = try parseNumericTable(Array(text.utf8), path: "t.csv", columns: 6...6, unread: unread, fieldNames: [], formatName: "test")
+        #expect(table.rows == 3_000 && table.values.count == expected.count)
+        let mismatches = zip(table.values, expected).filter { a, b in a.bitPattern != b.bitPattern && !(a.isNaN && b.isNaN) }.count
+        #expect(mismatches == 0)
+        for (rows, found) in [
+            ("1,a,b,2,3,c\n1,a,b,x,3,c\n", "line 2: field 4: expected a number, found \"x\""),
+            ("1,a,b,2,3,c\n1,a,b,2,3\n", "line 2: expected 6 fields like the first data line, found 5"),
+        ] {
+            do {
+                _ = try parseNumericTable(Array(rows.utf8), path: "t.csv", columns: 6...6, unread: unread, fieldNames: [], formatName: "test")
+                Issue.record("accepted \(rows)")
+            } catch {
+                #expect(error.description == "t.csv: \(found)", "\(error)")
+            }
+        }
+    }
+
     /// Every token of the peer-bench TUM pair (200,000 poses each, 40 MB), when the files are
     /// on this machine (not on CI): `PEERS_DATA`, the package's peers-data, or this
     /// machine's shared copy. strtod walks the text on its own, independently of the scanner.

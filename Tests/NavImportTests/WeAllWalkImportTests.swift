@@ -51,13 +51,16 @@ import Testing
         #expect(try readTrace(at: roundTrip(r).1).annotations == s.annotations.sorted { $0.name < $1.name })
     }
 
-    /// Columns 39 and 40 are the ground truth (turn and step flags): changing them changes no byte.
-    @Test func flagColumnsAreNeverRead() throws {
+    /// Columns 39 and 40 are the ground truth (turn and step flags): changing them changes no byte;
+    /// nor does text that is no number in the other columns the trace is not built from (1–12, 20–29),
+    /// whose fields are only counted.
+    @Test func flagAndUnusedColumnsAreNeverRead() throws {
         let flipped = try damaged { l in
             l = l.map { line in
                 var f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                 f[39] = f[39] == "0" ? "2" : "0"
                 f[40] = f[40] == "0" ? "1" : "0"
+                for c in Array(1...12) + Array(20...29) { f[c] = c % 2 == 0 ? "abc" : "1.5x" }
                 return f.joined(separator: ",")
             }
         }
@@ -87,13 +90,18 @@ import Testing
 
     @Test func badPhoneFilesAreOneLineErrors() throws {
         let short = try damaged("short") { l in l[10] = l[10].split(separator: ",").dropLast().joined(separator: ",") }
-        let word = try damaged("word") { l in l[20] = l[20].replacingOccurrences(of: "0.000000,", with: "abc,") }
+        // In a column the trace is built from (31: the raw accelerometer's y).
+        let word = try damaged("word") { l in
+            var f = l[20].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            f[31] = "abc"
+            l[20] = f.joined(separator: ",")
+        }
         let backwards = try damaged("backwards") { l in
             var f = l[150].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             f[0] = "1.000000"
             l[150] = f.joined(separator: ",")
         }
-        for (path, text) in [(short, "line 11"), (word, "line 21"), (backwards, "line 151")] {
+        for (path, text) in [(short, "line 11"), (word, "line 21: field 32 (column 31): expected a number, found \"abc\""), (backwards, "line 151")] {
             do {
                 _ = try importWeAllWalk(phoneFile: path)
                 Issue.record("\(path) was accepted")

@@ -63,6 +63,13 @@ enum WeAllWalkColumn {
     static let count = 41
     static let kept = 39
     static let time = 0, quaternion = 13, rotationRate = 17, rawAccelerometer = 30, rawGyroscope = 33, rawMagnetometer = 36
+    /// The columns a trace is built from: time, the attitude quaternion, the rotation rate and
+    /// the raw accelerometer, gyroscope and magnetometer (0, 13–19, 30–38).
+    static let read = [time] + Array(quaternion..<(rotationRate + 3)) + Array(rawAccelerometer..<(rawMagnetometer + 3))
+    /// The others, counted as fields but never read as numbers (`parseNumericTable`'s `unread`):
+    /// CoreMotion's angles and matrix, userAcceleration, gravity, the calibrated field and its
+    /// accuracy (1–12, 20–29), and the two flag columns.
+    static let unread: UInt64 = read.reduce((1 << UInt64(count)) - 1) { $0 & ~(1 << UInt64($1)) }
 }
 
 /// Largest phone file or annotation file read (a 3-hour walk at 25 Hz is ≈ 90 MB of text).
@@ -76,7 +83,9 @@ let weAllWalkMaximumBytes = 512 << 20
 ///   magnetometer (µT) and the device-motion attitude (quaternion x y z w, reference frame z
 ///   up, yaw arbitrary), every vector turned from CoreMotion's device axes into ARKit's camera
 ///   axes and the attitude's world into x east, y up, z south, as `import coremotion-logger` does.
-/// - The two flag columns (39: turn, 40: step) are the ground truth and are never read.
+/// - The two flag columns (39: turn, 40: step) are the ground truth and are never read; nor are
+///   the other columns the trace is not built from (1–12, 20–29: `WeAllWalkColumn.unread`),
+///   whose fields are only counted.
 /// - Timing: a time equal to the previous one followed by a doubled interval (the phone's
 ///   glitch) is put midway between its neighbours, with a note; any other non-increasing time is
 ///   an error. A last line cut short (a truncated file) is dropped with a note.
@@ -121,6 +130,7 @@ public func importWeAllWalk(
     }
     let table = try parseNumericTable(
         bytes, path: phoneFile, columns: WeAllWalkColumn.count...WeAllWalkColumn.count, keep: WeAllWalkColumn.kept,
+        unread: WeAllWalkColumn.unread,
         fieldNames: (0..<WeAllWalkColumn.count).map { "column \($0)" }, formatName: "WeAllWalk phone file")
     let k = WeAllWalkColumn.kept
     let n = table.rows
@@ -157,10 +167,10 @@ public func importWeAllWalk(
     var offUnit = 0
     for r in 0..<n {
         let row = table.values[(k * r)..<(k * r + k)]
-        if let bad = row.firstIndex(where: { !$0.isFinite }) {
+        if let bad = WeAllWalkColumn.read.first(where: { !row[k * r + $0].isFinite }) {
             throw TraceError(
                 .badValue, file: phoneFile, object: "line \(table.lineNumbers[r])",
-                "column \(bad - k * r): expected a finite number, found \(num(row[bad]))")
+                "column \(bad): expected a finite number, found \(num(row[k * r + bad]))")
         }
         func vector(_ c: Int) -> Vector3 { Vector3(row[k * r + c], row[k * r + c + 1], row[k * r + c + 2]) }
         acc.append(body.apply(vector(WeAllWalkColumn.rawAccelerometer) * -g0))
