@@ -34,15 +34,22 @@ PAIRS="statistics_reference.json:Tests/NavStatisticsTests/Fixtures/statistics_re
 kitti:Tests/NavMetricsTests/Fixtures/kitti
 tum-rpe:Tests/NavMetricsTests/Fixtures/tum-rpe"
 
-# The OpenBLAS kernels this CPU can run: SkylakeX needs AVX-512, Haswell AVX2 (forcing a kernel the
-# CPU lacks stops numpy with an illegal instruction, a failure of the machine, not of a fixture).
-KERNELS=Prescott
-grep -q -m1 -w avx2 /proc/cpuinfo 2>/dev/null && KERNELS="Haswell $KERNELS"
-grep -q -m1 -w avx512f /proc/cpuinfo 2>/dev/null && KERNELS="$KERNELS SkylakeX"
+# The OpenBLAS kernels this CPU runs, asked of OpenBLAS itself (scripts/blas_core.py: a product and
+# an SVD under the kernel, then the kernel each library took): forcing one the CPU lacks stops numpy
+# with an illegal instruction, a failure of the machine, not of a fixture; such a kernel is left
+# out with a note. `cores` keeps what each took, for the failure lines.
+KERNELS="" cores=""
+for k in Haswell Prescott SkylakeX; do
+    if took=$(env OPENBLAS_CORETYPE=$k "$PY" scripts/blas_core.py 2> /dev/null); then
+        KERNELS="$KERNELS $k"; cores="$cores; $k: $took"
+    else
+        echo "fixtures: note: OPENBLAS_CORETYPE=$k does not run on this CPU (exit $?): not checked here"
+    fi
+done
 # A kernel forced from outside (OPENBLAS_CORETYPE=SkylakeX to play another CPU) applies to the runs
 # below that name none; one this CPU cannot run is dropped with a note, never an illegal instruction.
-if [ -n "${OPENBLAS_CORETYPE:-}" ] && ! echo " $KERNELS " | grep -q " $OPENBLAS_CORETYPE "; then
-    echo "fixtures: note: OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE is not a kernel this CPU runs ($KERNELS); unset for this check"
+if [ -n "${OPENBLAS_CORETYPE:-}" ] && ! "$PY" scripts/blas_core.py > /dev/null 2>&1; then
+    echo "fixtures: note: OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE does not run on this CPU; unset for this check"
     unset OPENBLAS_CORETYPE
 fi
 VARIANTS=""
@@ -168,5 +175,8 @@ fi
 
 if [ $status -eq 0 ]; then
     echo "fixtures: $regenerated and attitude references regenerate under$VARIANTS: $notes comparison(s) with other bytes, all within rtol 1e-9 (the rest byte for byte); an edited copy is caught"
+else
+    # What another machine needs to reproduce a failure: the CPU, the kernels OpenBLAS took, libm's path.
+    echo "fixtures: this machine: $(grep -m1 '^model name' /proc/cpuinfo 2> /dev/null | cut -d: -f2- | sed 's/^ *//'); OPENBLAS_CORETYPE from the environment: ${OPENBLAS_CORETYPE:-unset}${cores}; libm $("$PY" scripts/libm_path.py)"
 fi
 exit $status
