@@ -216,6 +216,11 @@ struct ClosedLoopWalker {
     let recordPath: Bool
     /// The floor plan's walls indexed per floor (`WallIndex`): a step tests only nearby walls.
     let wallsByFloor: [Int: WallIndex]
+    /// `wallsByFloor`'s entry for the floor of the height whose bits are `floorWallsHeight` (nil:
+    /// none looked up yet). Unretained: `wallsByFloor` owns it for the walk (a retain and a
+    /// release a tick otherwise).
+    var floorWalls: Unmanaged<WallIndex>?
+    var floorWallsHeight: UInt64?, floorWallsFloor: Int?
 
     var x: Double, z: Double, y: Double
     var yaw: Double  // phone yaw ψ (ARKit convention): walking direction (−sin ψ, −cos ψ)
@@ -432,9 +437,18 @@ struct ClosedLoopWalker {
                 yaw -= bias + stepStd * stepRNG.gaussian()
                 updateDirection()
             }
-            // Open space (no walls on any floor): no floor to find.
-            let walls = wallsByFloor.isEmpty ? nil : wallsByFloor[s.floorPlan.floor(phoneAt: y)]
-            let m = walls?.move(x: x, z: z, dx: d * dirX, dz: d * dirZ) ?? (x: x + d * dirX, z: z + d * dirZ, contact: false)
+            // Open space (no walls on any floor): no floor to find. The floor's index is looked up
+            // again only when the walker's height moved (stairs).
+            if !wallsByFloor.isEmpty, y.bitPattern != floorWallsHeight {
+                floorWallsHeight = y.bitPattern
+                let floor = s.floorPlan.floor(phoneAt: y)
+                if floor != floorWallsFloor {
+                    floorWalls = wallsByFloor[floor].map(Unmanaged.passUnretained)
+                    floorWallsFloor = floor
+                }
+            }
+            let (sx, sz) = (d * dirX, d * dirZ)
+            let m = floorWalls?._withUnsafeGuaranteedRef { $0.move(x: x, z: z, dx: sx, dz: sz) } ?? (x: x + sx, z: z + sz, contact: false)
             pathLength += Double.hypot(m.x - x, m.z - z)
             x = m.x; z = m.z
             if m.contact && !inContact {

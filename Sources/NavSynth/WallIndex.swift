@@ -17,7 +17,8 @@ public final class WallIndex: Sendable {
     public static let maximumEntries = 1 << 21
     /// The walls of the floor, in the plan's order.
     public let walls: [Wall]
-    let originX: Double, originZ: Double, cellSize: Double
+    /// Cells per metre: 1 / the cell's side (multiplied, not divided, when finding a cell).
+    let originX: Double, originZ: Double, cellsPerMetre: Double
     let columns: Int, rows: Int
     /// Walls of cell c: `entries[cellStart[c] ..< cellStart[c + 1]]`, ascending (compressed rows).
     let cellStart: [Int32]
@@ -30,14 +31,14 @@ public final class WallIndex: Sendable {
         walls = plan.walls.filter { $0.floor == floor }
         let finite = walls.allSatisfy { $0.x0.isFinite && $0.z0.isFinite && $0.x1.isFinite && $0.z1.isFinite }
         guard !walls.isEmpty, finite, cellSize > 0, walls.count < Int(Int32.max) else {
-            originX = 0; originZ = 0; self.cellSize = 1; columns = 0; rows = 0; cellStart = []; entries = []
+            originX = 0; originZ = 0; cellsPerMetre = 1; columns = 0; rows = 0; cellStart = []; entries = []
             return
         }
         let minX = walls.map { min($0.x0, $0.x1) }.min()!, maxX = walls.map { max($0.x0, $0.x1) }.max()!
         let minZ = walls.map { min($0.z0, $0.z1) }.min()!, maxZ = walls.map { max($0.z0, $0.z1) }.max()!
         // Extents beyond the doubles (walls near ±1.8e308): no grid, every wall tested.
         guard (maxX - minX).isFinite, (maxZ - minZ).isFinite else {
-            originX = 0; originZ = 0; self.cellSize = 1; columns = 0; rows = 0; cellStart = []; entries = []
+            originX = 0; originZ = 0; cellsPerMetre = 1; columns = 0; rows = 0; cellStart = []; entries = []
             return
         }
         // A cell large enough that the grid stays within maximumCells (512 × 512).
@@ -45,7 +46,8 @@ public final class WallIndex: Sendable {
         let size = max(cellSize, (maxX - minX) / side, (maxZ - minZ) / side)
         let columns = min(Int(side), Int(((maxX - minX) / size).rounded(.down)) + 1)
         let rows = min(Int(side), Int(((maxZ - minZ) / size).rounded(.down)) + 1)
-        func cell(_ v: Double, _ origin: Double, _ count: Int) -> Int { Self.cell(v, origin, size, count) }
+        let perMetre = 1 / size
+        func cell(_ v: Double, _ origin: Double, _ count: Int) -> Int { Self.cell(v, origin, perMetre, count) }
         // Count before allocating: long diagonal walls may cover many cells.
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
         var total = 0
@@ -57,7 +59,7 @@ public final class WallIndex: Sendable {
             for r in r0...r1 { for c in c0...c1 { counts[r * columns + c + 1] += 1 } }
         }
         guard total <= Self.maximumEntries else {
-            originX = 0; originZ = 0; self.cellSize = 1; self.columns = 0; self.rows = 0; cellStart = []; entries = []
+            originX = 0; originZ = 0; cellsPerMetre = 1; self.columns = 0; self.rows = 0; cellStart = []; entries = []
             return
         }
         for i in 1..<counts.count { counts[i] += counts[i - 1] }
@@ -72,7 +74,7 @@ public final class WallIndex: Sendable {
                 }
             }
         }
-        originX = minX; originZ = minZ; self.cellSize = size; self.columns = columns; self.rows = rows
+        originX = minX; originZ = minZ; cellsPerMetre = perMetre; self.columns = columns; self.rows = rows
         cellStart = counts
         self.entries = entries
     }
@@ -95,32 +97,47 @@ public final class WallIndex: Sendable {
     /// `FloorPlan.firstHit` on this floor: the smallest t ∈ [0, 1] at which the step meets a wall.
     public func firstHit(x: Double, z: Double, dx: Double, dz: Double) -> (Double, Wall)? {
         let minX = min(x, x + dx), maxX = max(x, x + dx), minZ = min(z, z + dz), maxZ = max(z, z + dz)
-        var best: (t: Double, index: Int)?
-        func consider(_ k: Int) {
+        // The least (t, k): t ∈ [0, 1] is never infinite, so +∞ stands for "none yet".
+        var bestT = Double.infinity, bestK = 0
+        @inline(__always) func consider(_ k: Int) {
             guard let t = FloorPlan.crossing(walls[k], x: x, z: z, dx: dx, dz: dz, minX: minX, maxX: maxX, minZ: minZ, maxZ: maxZ)
             else { return }
-            if let b = best, (b.t, b.index) <= (t, k) { return }
-            best = (t, k)
+            if t < bestT || (t == bestT && k < bestK) { bestT = t; bestK = k }
         }
         if columns == 0 || !(minX.isFinite && maxX.isFinite && minZ.isFinite && maxZ.isFinite) {
             for k in walls.indices { consider(k) }
         } else {
-            let c0 = Self.cell(minX, originX, cellSize, columns), c1 = Self.cell(maxX, originX, cellSize, columns)
-            let r0 = Self.cell(minZ, originZ, cellSize, rows), r1 = Self.cell(maxZ, originZ, cellSize, rows)
-            for r in r0...r1 {
-                for c in c0...c1 {
-                    let i = r * columns + c
-                    for e in Int(cellStart[i])..<Int(cellStart[i + 1]) { consider(Int(entries[e])) }
+            let c0 = Self.cell(minX, originX, cellsPerMetre, columns), c1 = Self.cell(maxX, originX, cellsPerMetre, columns)
+            let r0 = Self.cell(minZ, originZ, cellsPerMetre, rows), r1 = Self.cell(maxZ, originZ, cellsPerMetre, rows)
+            cellStart.withUnsafeBufferPointer { start in
+                entries.withUnsafeBufferPointer { entries in
+                    // Cells are within the grid (`cell` clamps), so c + r·columns + 1 ≤ columns·rows.
+                    var r = r0
+                    while r <= r1 {
+                        var i = r &* columns &+ c0
+                        let rowEnd = r &* columns &+ c1
+                        while i <= rowEnd {
+                            var e = Int(start[i])
+                            let end = Int(start[i &+ 1])
+                            while e < end { consider(Int(entries[e])); e &+= 1 }
+                            i &+= 1
+                        }
+                        r &+= 1
+                    }
                 }
             }
         }
-        return best.map { ($0.t, walls[$0.index]) }
+        return bestT.isFinite ? (bestT, walls[bestK]) : nil
     }
 
     /// The cell number of coordinate v (finite) along an axis of `count` cells from `origin`,
-    /// clamped to the grid: monotone in v, the same for walls and steps.
+    /// clamped to the grid: monotone in v (each operation is), the same function for walls and
+    /// steps, which is all the index's exactness needs.
+    ///
+    /// ⌊q⌋ clamped to [0, count − 1] is q clamped to [0, count − 1] and then truncated (for q in
+    /// [count − 1, count) both give count − 1; below 0 both give 0), so no call to `floor`.
     @inline(__always)
-    static func cell(_ v: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
-        Int(max(0, min(Double(count - 1), ((v - origin) / size).rounded(.down))))
+    static func cell(_ v: Double, _ origin: Double, _ perMetre: Double, _ count: Int) -> Int {
+        Int(max(0, min(Double(count - 1), (v - origin) * perMetre)))
     }
 }
