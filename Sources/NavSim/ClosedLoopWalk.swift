@@ -221,6 +221,13 @@ struct ClosedLoopWalker {
     /// release a tick otherwise).
     var floorWalls: Unmanaged<WallIndex>?
     var floorWallsHeight: UInt64?, floorWallsFloor: Int?
+    /// A box of the floor no wall is near (`WallIndex.freeBox`): a step inside it meets no wall,
+    /// which `move` would find too. nil when none is known; `freeBoxWait` ticks pass before the
+    /// next is looked for after one too small for the step.
+    var freeBox: WallFreeBox?
+    var freeBoxWait = 0
+    /// Look for free boxes (`WallIndex.freeBox`); tests compare walks without them.
+    var usesFreeBoxes = true
 
     var x: Double, z: Double, y: Double
     var yaw: Double  // phone yaw ψ (ARKit convention): walking direction (−sin ψ, −cos ψ)
@@ -445,10 +452,14 @@ struct ClosedLoopWalker {
                 if floor != floorWallsFloor {
                     floorWalls = wallsByFloor[floor].map(Unmanaged.passUnretained)
                     floorWallsFloor = floor
+                    freeBox = nil
                 }
             }
             let (sx, sz) = (d * dirX, d * dirZ)
-            let m = floorWalls?._withUnsafeGuaranteedRef { $0.move(x: x, z: z, dx: sx, dz: sz) } ?? (x: x + sx, z: z + sz, contact: false)
+            var m = (x: x + sx, z: z + sz, contact: false)
+            if let walls = floorWalls, !stepIsInFreeBox(walls, dx: sx, dz: sz) {
+                m = walls._withUnsafeGuaranteedRef { $0.move(x: x, z: z, dx: sx, dz: sz) }
+            }
             pathLength += Double.hypot(m.x - x, m.z - z)
             x = m.x; z = m.z
             if m.contact && !inContact {
@@ -460,6 +471,28 @@ struct ClosedLoopWalker {
             if !flatRoute { updateHeight() }
         }
     }
+
+    /// Whether the step (dx, dz) from (x, z) lies in the floor's free box, looking for a new box
+    /// when it leaves the last one (at most every `freeBoxRetryTicks` ticks near a wall).
+    mutating func stepIsInFreeBox(_ walls: Unmanaged<WallIndex>, dx: Double, dz: Double) -> Bool {
+        if let box = freeBox, box.contains(x: x, z: z, dx: dx, dz: dz) { return true }
+        freeBox = nil
+        guard usesFreeBoxes else { return false }
+        if freeBoxWait > 0 {
+            freeBoxWait -= 1
+            return false
+        }
+        let box = walls._withUnsafeGuaranteedRef { $0.freeBox(x: x, z: z, reach: Self.freeBoxReach) }
+        guard let box, box.contains(x: x, z: z, dx: dx, dz: dz) else {
+            freeBoxWait = Self.freeBoxRetryTicks
+            return false
+        }
+        freeBox = box
+        return true
+    }
+
+    /// The half side of the free boxes looked for, m, and the ticks between two looks near a wall.
+    static let freeBoxReach = 0.5, freeBoxRetryTicks = 8
 
     /// Height of the walker: that of the nearest point of the true route (stairs), searched
     /// among the segments next to the last one so floors above do not capture the walker.

@@ -130,6 +130,44 @@ public final class WallIndex: Sendable {
         return bestT.isFinite ? (bestT, walls[bestK]) : nil
     }
 
+    /// A box around (x, z), at most `reach` from it along each axis, that no wall's bounding box
+    /// meets; nil when a wall's box is too near, when (x, z) or the box is not finite, or when
+    /// the index keeps no grid.
+    ///
+    /// The walls whose boxes meet the square of side 2·`reach` are all in the cells it covers
+    /// (as for `firstHit`); the box's half side is half the nearest one's L∞ distance, and each
+    /// of them is then checked to lie strictly beyond the box on one axis, as `FloorPlan.crossing`
+    /// rejects a wall. So no wall passes that test for a step inside the box (`WallFreeBox`).
+    ///
+    /// - Complexity: O(walls in the cells of the square).
+    public func freeBox(x: Double, z: Double, reach: Double) -> WallFreeBox? {
+        let sMinX = x - reach, sMaxX = x + reach, sMinZ = z - reach, sMaxZ = z + reach
+        guard columns > 0, reach > 0, sMinX.isFinite, sMaxX.isFinite, sMinZ.isFinite, sMaxZ.isFinite else { return nil }
+        let c0 = Self.cell(sMinX, originX, cellsPerMetre, columns), c1 = Self.cell(sMaxX, originX, cellsPerMetre, columns)
+        let r0 = Self.cell(sMinZ, originZ, cellsPerMetre, rows), r1 = Self.cell(sMaxZ, originZ, cellsPerMetre, rows)
+        func forEachCandidate(_ body: (Wall) -> Bool) -> Bool {
+            for r in r0...r1 {
+                for c in c0...c1 {
+                    let i = r * columns + c
+                    for e in Int(cellStart[i])..<Int(cellStart[i + 1]) where !body(walls[Int(entries[e])]) { return false }
+                }
+            }
+            return true
+        }
+        var half = reach
+        _ = forEachCandidate { w in
+            let gap = max(min(w.x0, w.x1) - x, x - max(w.x0, w.x1), min(w.z0, w.z1) - z, z - max(w.z0, w.z1))
+            half = min(half, gap / 2)
+            return true
+        }
+        guard half > 0 else { return nil }
+        let box = WallFreeBox(minX: x - half, maxX: x + half, minZ: z - half, maxZ: z + half)
+        let apart = forEachCandidate { w in
+            max(w.x0, w.x1) < box.minX || min(w.x0, w.x1) > box.maxX || max(w.z0, w.z1) < box.minZ || min(w.z0, w.z1) > box.maxZ
+        }
+        return apart ? box : nil
+    }
+
     /// The cell number of coordinate v (finite) along an axis of `count` cells from `origin`,
     /// clamped to the grid: monotone in v (each operation is), the same function for walls and
     /// steps, which is all the index's exactness needs.
@@ -139,5 +177,20 @@ public final class WallIndex: Sendable {
     @inline(__always)
     static func cell(_ v: Double, _ origin: Double, _ perMetre: Double, _ count: Int) -> Int {
         Int(max(0, min(Double(count - 1), (v - origin) * perMetre)))
+    }
+}
+
+/// A rectangle of one floor that no wall's bounding box meets (`WallIndex.freeBox`): a step
+/// whose bounding box lies inside it meets no wall, so `WallIndex.move` and `FloorPlan.move`
+/// return its end point without contact.
+public struct WallFreeBox: Sendable, Equatable {
+    public let minX: Double, maxX: Double, minZ: Double, maxZ: Double
+
+    /// Whether the bounding box of the step (x, z) → (x + dx, z + dz), computed as
+    /// `FloorPlan.firstHit` computes it, lies inside: then every wall fails the bounding-box test
+    /// of `FloorPlan.crossing`.
+    @inline(__always)
+    public func contains(x: Double, z: Double, dx: Double, dz: Double) -> Bool {
+        min(x, x + dx) >= minX && max(x, x + dx) <= maxX && min(z, z + dz) >= minZ && max(z, z + dz) <= maxZ
     }
 }

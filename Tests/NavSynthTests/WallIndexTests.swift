@@ -50,6 +50,49 @@ import Testing
         }
     }
 
+    /// A free box meets no wall: every wall of the floor lies strictly beyond it on one axis, and
+    /// steps inside it move as `FloorPlan.move` moves them, without contact. Boxes are found away
+    /// from the walls and not on them; a plan without a grid gives none.
+    @Test func freeBoxesMeetNoWall() {
+        let plan = SynthVenue.building.floorPlan
+        for f in Set(plan.walls.map(\.floor)).sorted() {
+            let index = WallIndex(plan, floor: f)
+            let walls = plan.walls.filter { $0.floor == f }
+            let xs = walls.flatMap { [$0.x0, $0.x1] }, zs = walls.flatMap { [$0.z0, $0.z1] }
+            var rng = SeededRandom(seed: UInt64(30 + f))
+            var boxes = 0, steps = 0
+            for k in 0..<4_000 {
+                let x = rng.uniform(xs.min()! - 1, xs.max()! + 1), z = rng.uniform(zs.min()! - 1, zs.max()! + 1)
+                guard let box = index.freeBox(x: x, z: z, reach: [0.05, 0.5, 3][k % 3]) else { continue }
+                boxes += 1
+                #expect(box.minX <= x && x <= box.maxX && box.minZ <= z && z <= box.maxZ)
+                let met = walls.filter { w in
+                    !(max(w.x0, w.x1) < box.minX || min(w.x0, w.x1) > box.maxX || max(w.z0, w.z1) < box.minZ || min(w.z0, w.z1) > box.maxZ)
+                }
+                #expect(met.isEmpty, "floor \(f): a box at (\(x), \(z)) meets \(met.count) walls")
+                for _ in 0..<5 {
+                    let angle = rng.uniform(0, 2 * .pi), length = rng.uniform(0, 0.6)
+                    let dx = length * Double.cos(angle), dz = length * Double.sin(angle)
+                    guard box.contains(x: x, z: z, dx: dx, dz: dz) else { continue }
+                    steps += 1
+                    let m = plan.move(x: x, z: z, dx: dx, dz: dz, floor: f)
+                    #expect(m.x.bitPattern == (x + dx).bitPattern && m.z.bitPattern == (z + dz).bitPattern && !m.contact)
+                    #expect(plan.firstHit(x: x, z: z, dx: dx, dz: dz, floor: f) == nil)
+                }
+            }
+            #expect(boxes > 1_000 && steps > 1_000, "floor \(f): \(boxes) boxes, \(steps) steps inside them")
+            // On a wall (its midpoint) there is none.
+            for w in walls { #expect(index.freeBox(x: (w.x0 + w.x1) / 2, z: (w.z0 + w.z1) / 2, reach: 0.5) == nil) }
+        }
+        // No grid (a NaN wall), no walls, or a point or reach that is not finite: none.
+        #expect(WallIndex(FloorPlan(walls: [Wall(.nan, 0, 3, 3), Wall(0, 0, 1, 0)]), floor: 0).freeBox(x: 5, z: 5, reach: 0.5) == nil)
+        #expect(WallIndex(FloorPlan(), floor: 0).freeBox(x: 0, z: 0, reach: 0.5) == nil)
+        let index = WallIndex(plan, floor: 0)
+        #expect(index.freeBox(x: .nan, z: 0, reach: 0.5) == nil)
+        #expect(index.freeBox(x: 0, z: 0, reach: .infinity) == nil)
+        #expect(index.freeBox(x: 0, z: 0, reach: -1) == nil)
+    }
+
     /// Long diagonal walls over a huge extent: the grid is capped (cells grow, or no grid is kept)
     /// and the answers stay those of the linear scan; a NaN wall keeps no grid.
     @Test func hostilePlans() {

@@ -1,0 +1,54 @@
+import NavCore
+import NavGuidance
+import NavSynth
+import Testing
+
+@testable import NavSim
+
+/// A walker whose step lies in a wall-free box (`WallIndex.freeBox`) skips the wall index; the
+/// walk must be the one that asks the index every tick: every outcome and every position, bit
+/// for bit, along corridors (wide, narrow enough to be shorelined, with stairs between two
+/// floors), for every assumed profile, with and without VIO error.
+@Suite struct FreeBoxWalkTests {
+    static func scenarios() -> [ClosedLoopScenario] {
+        var wide = openRoute("wide", [(0, 0), (0, -14), (8, -14), (8, -22)])
+        wide.floorPlan = FloorPlan.corridor(along: wide.trueRoute.keypoints.map(\.position), halfWidth: 1.2)
+        var narrow = openRoute("narrow", [(0, 0), (0, -10), (-6, -16)])
+        narrow.floorPlan = FloorPlan.corridor(along: narrow.trueRoute.keypoints.map(\.position), halfWidth: 0.45)
+        let route = GuidanceRoute(positions: [Vector3(0, 1.3, 0), Vector3(0, 1.3, -6), Vector3(0, 4.5, -12), Vector3(6, 4.5, -12)])
+        var stairs = ClosedLoopScenario(routeID: "stairs", route: route, trueRoute: route)
+        stairs.floorPlan = FloorPlan.corridor(along: route.keypoints.map(\.position), halfWidth: 0.8)
+        return [wide, narrow, stairs]
+    }
+
+    /// The outcome and the walked path of one walk, in text that tells −0 from +0.
+    static func walk(_ s: ClosedLoopScenario, _ settings: ClosedLoopSettings, run: Int, freeBoxes: Bool) -> (text: String, contacts: Int) {
+        var w = ClosedLoopWalker(s, walls: WallIndex.byFloor(s.floorPlan), settings: settings, seed: 13, run: run, recordPath: true)
+        w.usesFreeBoxes = freeBoxes
+        w.walk()
+        let path = w.path.map { p in [p.x, p.y, p.z].map { String($0.bitPattern, radix: 16) }.joined(separator: ",") }
+        return ("\(w.outcome())\n" + path.joined(separator: "\n"), w.contacts)
+    }
+
+    @Test func freeBoxesChangeNoWalk() throws {
+        var walks = 0, contacts = 0
+        #expect(Set(Self.scenarios()[2].floorPlan.walls.map(\.floor)).count == 2)
+        for s in Self.scenarios() {
+            for name in ["ideal", "cane", "guide-dog"] {
+                for spec in ["none", "synth", "yaw_offset=8"] {
+                    let settings = ClosedLoopSettings(walker: NavigatorProfile.named(name)!, vioError: try VIOErrorSpec(parsing: spec))
+                    for run in 0..<3 {
+                        let boxed = Self.walk(s, settings, run: run, freeBoxes: true)
+                        let asked = Self.walk(s, settings, run: run, freeBoxes: false)
+                        #expect(boxed.text == asked.text, "\(s.routeID), \(name), \(spec), run \(run)")
+                        walks += 1
+                        contacts += asked.contacts
+                    }
+                }
+            }
+        }
+        #expect(walks == 3 * 3 * 3 * 3)
+        // The walls were met: shorelining and corners are part of what is compared.
+        #expect(contacts > 20, "only \(contacts) wall contacts in \(walks) walks")
+    }
+}
