@@ -228,6 +228,8 @@ struct ClosedLoopWalker {
     var freeBoxWait = 0
     /// Look for free boxes (`WallIndex.freeBox`); tests compare walks without them.
     var usesFreeBoxes = true
+    /// Compare every candidate's `hypot` in `updateHeight`; tests compare walks with it.
+    var exactHeights = false
 
     var x: Double, z: Double, y: Double
     var yaw: Double  // phone yaw ψ (ARKit convention): walking direction (−sin ψ, −cos ψ)
@@ -496,17 +498,43 @@ struct ClosedLoopWalker {
 
     /// Height of the walker: that of the nearest point of the true route (stairs), searched
     /// among the segments next to the last one so floors above do not capture the walker.
+    ///
+    /// The nearest is the first least `hypot` of the offsets. When the least sum of squares is
+    /// below every other by more than 10⁻¹² of it, that segment is the one (the sum's relative
+    /// error is under 5·10⁻¹⁶, glibc's `hypot` is within one ulp), so no `hypot` is computed;
+    /// otherwise, or for sums near underflow, they decide as before (`exactHeights`).
     mutating func updateHeight() {
         let k = s.trueRoute.keypoints
         guard k.count > 1 else { return }
-        var best = Double.infinity, bestY = y, bestSeg = heightSegment
-        for i in max(0, heightSegment - 1)...min(k.count - 2, heightSegment + 1) {
+        let first = max(0, heightSegment - 1), last = min(k.count - 2, heightSegment + 1)
+        // The walker's offset from segment i's nearest point, and that point's height.
+        @inline(__always) func nearestPoint(_ i: Int) -> (ox: Double, oz: Double, height: Double) {
             let a = k[i].position, b = k[i + 1].position
             let abx = b.x - a.x, abz = b.z - a.z
             let l2 = abx * abx + abz * abz
             let f = l2 > 0 ? min(1, max(0, ((x - a.x) * abx + (z - a.z) * abz) / l2)) : 0
-            let d = Double.hypot(a.x + f * abx - x, a.z + f * abz - z)
-            if d < best { best = d; bestY = a.y + f * (b.y - a.y); bestSeg = i }
+            return (a.x + f * abx - x, a.z + f * abz - z, a.y + f * (b.y - a.y))
+        }
+        var least = Double.infinity, second = Double.infinity, bestY = y, bestSeg = heightSegment, nan = false
+        for i in first...last {
+            let p = nearestPoint(i)
+            let square = p.ox * p.ox + p.oz * p.oz
+            if square < least {
+                second = least; least = square; bestY = p.height; bestSeg = i
+            } else if square < second {
+                second = square
+            } else if square.isNaN {
+                nan = true
+            }
+        }
+        if exactHeights || nan || !(least >= 1e-280 && least.isFinite && least < second * (1 - 1e-12)) {
+            var best = Double.infinity
+            bestY = y; bestSeg = heightSegment
+            for i in first...last {
+                let p = nearestPoint(i)
+                let d = Double.hypot(p.ox, p.oz)
+                if d < best { best = d; bestY = p.height; bestSeg = i }
+            }
         }
         let old = y
         y = bestY

@@ -52,3 +52,50 @@ import Testing
         #expect(contacts > 20, "only \(contacts) wall contacts in \(walks) walks")
     }
 }
+
+/// The walker's height found from sums of squares where they decide (`updateHeight`) changes
+/// no walk: every outcome and position equal the walks that compare every candidate's `hypot`
+/// (`exactHeights`), on stairs up, down and up again (corners where two segments are equally
+/// near), with and without walls.
+@Suite struct HeightShortcutWalkTests {
+    static func scenarios() -> [ClosedLoopScenario] {
+        let up = GuidanceRoute(positions: [Vector3(0, 1.3, 0), Vector3(0, 1.3, -6), Vector3(0, 4.5, -12), Vector3(6, 4.5, -12)])
+        let zigzag = GuidanceRoute(positions: [
+            Vector3(0, 1.3, 0), Vector3(0, 4.5, -5), Vector3(5, 4.5, -5), Vector3(5, 1.3, -10), Vector3(0, 1.3, -10), Vector3(0, 4.5, -15),
+        ])
+        var walled = ClosedLoopScenario(routeID: "walled", route: up, trueRoute: up)
+        walled.floorPlan = FloorPlan.corridor(along: up.keypoints.map(\.position), halfWidth: 0.8)
+        return [
+            ClosedLoopScenario(routeID: "up", route: up, trueRoute: up), ClosedLoopScenario(routeID: "zigzag", route: zigzag, trueRoute: zigzag),
+            walled,
+        ]
+    }
+
+    static func walk(_ s: ClosedLoopScenario, _ settings: ClosedLoopSettings, run: Int, exact: Bool) -> String {
+        var w = ClosedLoopWalker(s, walls: WallIndex.byFloor(s.floorPlan), settings: settings, seed: 14, run: run, recordPath: true)
+        w.exactHeights = exact
+        w.walk()
+        let path = w.path.map { p in [p.x, p.y, p.z].map { String($0.bitPattern, radix: 16) }.joined(separator: ",") }
+        return "\(w.outcome())\n" + path.joined(separator: "\n")
+    }
+
+    @Test func heightsFromSquaresChangeNoWalk() throws {
+        var walks = 0, climbed = 0
+        for s in Self.scenarios() {
+            for name in ["ideal", "cane", "guide-dog"] {
+                for spec in ["none", "synth", "yaw_drift=2,position_noise=0.2"] {
+                    let settings = ClosedLoopSettings(walker: NavigatorProfile.named(name)!, vioError: try VIOErrorSpec(parsing: spec))
+                    for run in 0..<3 {
+                        let shortcut = Self.walk(s, settings, run: run, exact: false)
+                        #expect(shortcut == Self.walk(s, settings, run: run, exact: true), "\(s.routeID), \(name), \(spec), run \(run)")
+                        walks += 1
+                        // The walk went up a floor: its heights were found on the stairs.
+                        if shortcut.contains(",4012") { climbed += 1 }
+                    }
+                }
+            }
+        }
+        #expect(walks == 3 * 3 * 3 * 3)
+        #expect(climbed > walks / 2, "only \(climbed) of \(walks) walks reached the upper floor")
+    }
+}
