@@ -11,7 +11,7 @@ import NavCore
 /// Hostile plans: the grid has at most `maximumCells` cells (the cell grows for a venue that
 /// large), and when the walls would fill more than `maximumEntries` cell slots, or a coordinate
 /// or the plan's extent is not finite, the index keeps no grid and tests every wall, as `FloorPlan` does.
-/// A class: the walker looks its floor's index up every tick, and a reference costs one retain.
+/// A class: the walker keeps its floor's index between ticks (unretained; `wallsByFloor` owns it).
 public final class WallIndex: Sendable {
     public static let maximumCells = 1 << 18
     public static let maximumEntries = 1 << 21
