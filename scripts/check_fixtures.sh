@@ -15,15 +15,26 @@
 # The evo, rosbag and h5py generators need other pins; regenerate those with their make
 # targets (make fixtures-evo, fixtures-evo-timestamps, fixtures-rosbag) and compare with git diff.
 set -eu
+cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
 # The pinned generators' modules (scripts/requirements.txt) must import, or every generator would
-# fail under every variant: one line saying how to get them instead (exit 2).
-missing=$("$PY" -c "
+# fail under every variant. With the project venv (no PYTHON given) the check installs them as
+# `make test` does, so a fresh clone can run it alone; an interpreter given in PYTHON is never
+# changed: one line saying what it lacks instead (exit 2).
+missing_modules() {
+    "$PY" -c "
 import importlib.util
 print(' '.join(n for n in ['numpy', 'scipy', 'statsmodels', 'h5py', 'pandas', 'mpmath'] if importlib.util.find_spec(n) is None))
-" 2> /dev/null) || missing="the interpreter itself"
+" 2> /dev/null || echo "the interpreter itself"
+}
+missing=$(missing_modules)
+if [ -n "$missing" ] && [ -z "${PYTHON:-}" ]; then
+    echo "fixtures: installing the pinned generators into .venv (missing: $missing)"
+    scripts/install-deps.sh --python scripts/requirements.txt
+    missing=$(missing_modules)
+fi
 if [ -n "$missing" ]; then
-    echo "fixtures: $PY cannot run the generators (missing: $missing); make deps-python installs scripts/requirements.txt into .venv"
+    echo "fixtures: $PY cannot run the generators (missing: $missing); make deps-python installs scripts/requirements.txt into .venv, which this check uses when PYTHON is unset"
     exit 2
 fi
 T=$(mktemp -d)
