@@ -139,7 +139,13 @@ def row_pdr(rows):
     if not os.path.isdir(WEALLWALK):
         print("bench: pdr skipped: no ../shared/real-data/weallwalk", file=sys.stderr)
         return
-    files = sorted(os.path.join(WEALLWALK, f) for f in os.listdir(WEALLWALK) if f.endswith(".csv"))
+    # The 60 shared walks by name (a folder holding more subjects times the same input).
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from make_gait_fixtures import training_walks
+    files = [os.path.join(WEALLWALK, f"iPhoneSensors_{n}.csv") for n in training_walks()]
+    if not all(os.path.isfile(f) for f in files):
+        print(f"bench: pdr skipped: {WEALLWALK} lacks some of scripts/weallwalk_training_walks.txt", file=sys.stderr)
+        return
     nav_cmd = [NAV, "steps"] + files + PDR_SPEC + ["--json"]
     peer_cmd = [PY, os.path.join(ROOT, "scripts", "pdr_reference.py"), "peaks"] + files
     start = load()

@@ -5,7 +5,8 @@ alone, independently of navbench's Swift code: the reference of GaitFitTests.
   .venv/bin/python scripts/make_gait_fixtures.py OUT.json [WEALLWALK_DIR]
   .venv/bin/python scripts/make_gait_fixtures.py --all OUT.json [WEALLWALK_DIR]
 
-`--all`: every walk of the folder (the 60 shared walks), pooled per subject and aid (subject 1
+`--all`: the 60 shared walks (scripts/weallwalk_training_walks.txt; a folder holding more subjects
+gives the same output), pooled per subject and aid (subject 1
 walked with a cane and with a guide dog), with the 45° and 180° turn segments too: the reference
 the built-in walkers fitted from WeAllWalk are derived from (WalkerValidationTests).
 
@@ -104,8 +105,18 @@ def sighted_reference(walks):
     return {k: statistics.median(v) for k, v in sighted.items()}
 
 
+def training_walks():
+    """The 60 walks of the shared training subset (scripts/weallwalk_training_walks.txt), sorted."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "weallwalk_training_walks.txt")) as f:
+        return sorted(line.strip() for line in f if line.strip() and not line.startswith("#"))
+
+
 def main_all(out, src):
-    names = sorted(f[len("iPhoneSensors_"):-4] for f in os.listdir(os.path.join(src, "sensor")) if f.endswith(".csv"))
+    names = training_walks()
+    missing = [n for n in names if not os.path.isfile(os.path.join(src, "sensor", f"iPhoneSensors_{n}.csv"))]
+    if missing:
+        sys.exit(f"make_gait_fixtures.py: {src}/sensor lacks {len(missing)} of the {len(names)} shared walks "
+                 f"(scripts/weallwalk_training_walks.txt), first iPhoneSensors_{missing[0]}.csv")
     walks = [walk(src, w) for w in names]
     reference = sighted_reference(walks)
     subjects = {}
